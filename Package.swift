@@ -1,0 +1,43 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "journal",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "JournalKit", targets: ["JournalKit", "JournalText"]),
+        .executable(name: "journal", targets: ["JournalCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-algorithms", from: "1.2.0"),
+    ],
+    targets: [
+        // ICU's headers rename every function with a version suffix (ubrk_next_72), which Swift
+        // cannot import; this target exposes the few functions the library needs under plain names.
+        .target(
+            name: "CICU",
+            linkerSettings: [.linkedLibrary("icuuc"), .linkedLibrary("icui18n")]
+        ),
+        // Text → canonical text → words: the semantics document's text functions.
+        .target(name: "JournalText", dependencies: ["CICU"]),
+        // Entries, the two stores, search strategies and import.
+        .target(
+            name: "JournalKit",
+            dependencies: [
+                "JournalText", "CICU",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Algorithms", package: "swift-algorithms"),
+            ]
+        ),
+        // The `journal` command.
+        .executableTarget(
+            name: "JournalCLI",
+            dependencies: ["JournalKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .testTarget(name: "JournalTextTests", dependencies: ["JournalText"]),
+        .testTarget(name: "JournalKitTests", dependencies: ["JournalKit"]),
+        .testTarget(name: "JournalCLITests", dependencies: ["JournalCLI"]),
+    ]
+)

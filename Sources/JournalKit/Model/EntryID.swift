@@ -1,0 +1,33 @@
+import Foundation
+
+/// An entry's identity: `x-journal://<store UUID>/Entry/p<n>`, stable for the life of the
+/// entry and never reused after it is deleted. The search store knows entries only by it.
+public struct EntryID: Hashable, Sendable, CustomStringConvertible {
+    /// The main store the entry lives in.
+    public let storeID: UUID
+    /// The entry's number `n` within that store: assigned in creation order, never reused.
+    public let number: Int64
+
+    public init(storeID: UUID, number: Int64) {
+        self.storeID = storeID
+        self.number = number
+    }
+
+    static let scheme = "x-journal://"
+
+    /// The URI form.
+    public var uri: String { "\(Self.scheme)\(storeID.uuidString)/Entry/p\(number)" }
+
+    public var description: String { uri }
+
+    /// Reads the URI form; nil when `uri` is not one.
+    public init?(uri: String) {
+        guard uri.hasPrefix(Self.scheme) else { return nil }
+        let parts = uri.dropFirst(Self.scheme.count).split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[1] == "Entry", parts[2].first == "p",
+              let storeID = UUID(uuidString: String(parts[0])),
+              let number = Int64(parts[2].dropFirst()), number > 0, parts[2].dropFirst().allSatisfy(\.isASCII)
+        else { return nil }
+        self.init(storeID: storeID, number: number)
+    }
+}

@@ -1,0 +1,17 @@
+/// Where a long operation is, for a progress bar.
+public struct JournalProgress: Sendable {
+    public enum Phase: String, Sendable {
+        /// Reading and writing entries into the main store; `done`/`total` count bytes of input.
+        case importing
+        /// Bringing the search store up to date; `done`/`total` count entries.
+        case indexing
+    }
+
+    public let phase: Phase
+    public let done: Int
+    /// The expected end, when it is known.
+    public let total: Int?
+}
+
+/// Receives progress reports; called on the thread doing the work.
+public typealias ProgressHandler = @Sendable (JournalProgress) -> Void

@@ -1,0 +1,17 @@
+/// One change to the main store's entries, recorded in the same transaction as the change
+/// itself, so that every derived structure can catch up from the last change it applied.
+struct Change: Sendable, Equatable {
+    enum Kind: String, Sendable {
+        /// Entries `first...last` were created (one import is one change).
+        case insert
+        /// Entry texts or dates changed.
+        case update
+        /// Entries were removed.
+        case delete
+    }
+
+    /// The change's position in the history: increasing, never reused.
+    let sequence: Int64
+    let kind: Kind
+    let entries: ClosedRange<Int64>
+}

@@ -1,0 +1,202 @@
+import Algorithms
+import Foundation
+import GRDB
+
+/// An entry ready for the main store: its text and the canonical text computed from it.
+struct PreparedEntry: Sendable {
+    let date: JournalDate
+    let text: String
+    let canonical: String
+}
+
+/// The main store, `journal.sqlite`: entries with their canonical text, and the change history.
+final class MainStore: Sendable {
+    static let applicationID: Int32 = 0x4A52_4E4C // "JRNL"
+
+    let url: URL
+    let pool: DatabasePool
+    /// The store's UUID: the authority part of every entry URI.
+    let storeID: UUID
+
+    init(url: URL) throws(JournalError) {
+        self.url = url
+        try StoreDirectory.createPrivateFile(at: url)
+        (pool, storeID) = try StoreDatabase.guarded(url) {
+            let pool = try StoreDatabase.open(url, applicationID: Self.applicationID)
+            try Self.migrator.migrate(pool)
+            let id = try pool.read { db in try String.fetchOne(db, sql: "SELECT value FROM store_info WHERE key = 'id'") }
+            guard let id, let uuid = UUID(uuidString: id) else {
+                throw JournalError.store("\(url.path) has no valid store identifier")
+            }
+            return (pool, uuid)
+        }
+    }
+
+    private static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                PRAGMA application_id = \(applicationID);
+                CREATE TABLE store_info (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID;
+                -- n: the entry number of its URI; AUTOINCREMENT so a deleted entry's number is never reused.
+                -- date: microseconds since 1970 UTC. canonical: canonical(text), written with the text.
+                CREATE TABLE entry (
+                    n INTEGER PRIMARY KEY AUTOINCREMENT,
+                    date INTEGER NOT NULL,
+                    text TEXT NOT NULL,
+                    canonical TEXT NOT NULL
+                );
+                -- Newest first is (date DESC, n DESC): a backward scan of this index.
+                CREATE INDEX entry_by_date ON entry(date);
+                CREATE TABLE change (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    kind TEXT NOT NULL CHECK (kind IN ('insert', 'update', 'delete')),
+                    first INTEGER NOT NULL,
+                    last INTEGER NOT NULL
+                );
+                """)
+            try db.execute(sql: "INSERT INTO store_info (key, value) VALUES ('id', ?)", arguments: [UUID().uuidString])
+        }
+        return migrator
+    }
+
+    private func guarded<T>(_ body: () throws -> T) throws(JournalError) -> T {
+        try StoreDatabase.guarded(url, body)
+    }
+
+    // MARK: Writing
+
+    /// Inserts the entries `produce` hands over, all in one transaction with one `insert`
+    /// change: if `produce` throws, nothing is written. Returns the numbers given.
+    func insert(_ produce: (_ insert: (PreparedEntry) throws -> Void) throws -> Void) throws(JournalError) -> ClosedRange<Int64>? {
+        try guarded {
+            try pool.write { db in
+                let statement = try db.cachedStatement(sql: "INSERT INTO entry (date, text, canonical) VALUES (?, CAST(? AS TEXT), CAST(? AS TEXT))")
+                var first: Int64?
+                try produce { entry in
+                    try statement.execute(arguments: [entry.date.microseconds, ExactText(entry.text), ExactText(entry.canonical)])
+                    if first == nil { first = db.lastInsertedRowID }
+                }
+                guard let first else { return nil }
+                let numbers = first...db.lastInsertedRowID
+                try record(.insert, numbers, in: db)
+                return numbers
+            }
+        }
+    }
+
+    /// Replaces an entry's text (and canonical text) and date. False when there is no such entry.
+    func update(_ number: Int64, date: JournalDate, text: String, canonical: String) throws(JournalError) -> Bool {
+        try guarded {
+            try pool.write { db in
+                try db.execute(
+                    sql: "UPDATE entry SET date = ?, text = CAST(? AS TEXT), canonical = CAST(? AS TEXT) WHERE n = ?",
+                    arguments: [date.microseconds, ExactText(text), ExactText(canonical), number])
+                guard db.changesCount > 0 else { return false }
+                try record(.update, number...number, in: db)
+                return true
+            }
+        }
+    }
+
+    /// Removes an entry. False when there is no such entry.
+    func delete(_ number: Int64) throws(JournalError) -> Bool {
+        try guarded {
+            try pool.write { db in
+                try db.execute(sql: "DELETE FROM entry WHERE n = ?", arguments: [number])
+                guard db.changesCount > 0 else { return false }
+                try record(.delete, number...number, in: db)
+                return true
+            }
+        }
+    }
+
+    private func record(_ kind: Change.Kind, _ numbers: ClosedRange<Int64>, in db: Database) throws {
+        try db.execute(
+            sql: "INSERT INTO change (kind, first, last) VALUES (?, ?, ?)",
+            arguments: [kind.rawValue, numbers.lowerBound, numbers.upperBound])
+    }
+
+    // MARK: Reading
+
+    /// The entries with these numbers, in one query per 500 numbers; missing ones are left out.
+    func entries(numbered numbers: [Int64]) throws(JournalError) -> [Int64: Entry] {
+        try guarded {
+            try pool.read { db in
+                var found: [Int64: Entry] = [:]
+                for chunk in numbers.chunks(ofCount: 500) {
+                    let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+                    let rows = try Row.fetchCursor(
+                        db, sql: "SELECT n, date, CAST(text AS BLOB) FROM entry WHERE n IN (\(placeholders))",
+                        arguments: StatementArguments(chunk))
+                    while let row = try rows.next() {
+                        let entry = Self.entry(from: row, storeID: storeID)
+                        found[entry.id.number] = entry
+                    }
+                }
+                return found
+            }
+        }
+    }
+
+    /// Entries newest first, with the total count.
+    func newestFirst(limit: Int, offset: Int) throws(JournalError) -> (total: Int, entries: [Entry]) {
+        try guarded {
+            try pool.read { db in
+                let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM entry") ?? 0
+                let entries = try Row.fetchAll(
+                    db, sql: "SELECT n, date, CAST(text AS BLOB) FROM entry ORDER BY date DESC, n DESC LIMIT ? OFFSET ?",
+                    arguments: [limit == 0 ? -1 : limit, offset]
+                ).map { Self.entry(from: $0, storeID: storeID) }
+                return (total, entries)
+            }
+        }
+    }
+
+    func count() throws(JournalError) -> Int {
+        try guarded { try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM entry") ?? 0 } }
+    }
+
+    private static func entry(from row: Row, storeID: UUID) -> Entry {
+        Entry(
+            id: EntryID(storeID: storeID, number: row[0]),
+            date: JournalDate(microseconds: row[1]),
+            text: (row[2] as ExactText).string)
+    }
+
+    // MARK: For the derived stores
+
+    /// The number and canonical text of an entry, as derived structures read it.
+    struct CanonicalRow: Sendable {
+        let number: Int64
+        let date: JournalDate
+        let canonical: String
+    }
+
+    /// Up to `limit` entries numbered from `numbers`, in number order.
+    static func canonicalRows(in db: Database, _ numbers: ClosedRange<Int64>, limit: Int) throws -> [CanonicalRow] {
+        try Row.fetchAll(
+            db, sql: "SELECT n, date, CAST(canonical AS BLOB) FROM entry WHERE n BETWEEN ? AND ? ORDER BY n LIMIT ?",
+            arguments: [numbers.lowerBound, numbers.upperBound, limit]
+        ).map { CanonicalRow(number: $0[0], date: JournalDate(microseconds: $0[1]), canonical: ($0[2] as ExactText).string) }
+    }
+
+    /// Changes after `sequence`, oldest first.
+    static func changes(in db: Database, after sequence: Int64, limit: Int) throws -> [Change] {
+        try Row.fetchAll(
+            db, sql: "SELECT seq, kind, first, last FROM change WHERE seq > ? ORDER BY seq LIMIT ?",
+            arguments: [sequence, limit]
+        ).compactMap { row in
+            guard let kind = Change.Kind(rawValue: row[1]) else { return nil }
+            return Change(sequence: row[0], kind: kind, entries: row[2]...row[3])
+        }
+    }
+
+    static func lastChange(in db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT max(seq) FROM change") ?? 0
+    }
+
+    static func lastEntryNumber(in db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT max(n) FROM entry") ?? 0
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import GRDB
+
+/// The search store, `search.sqlite`: a separate file holding each entry's tokens, so that
+/// searching never waits on the main store's locks. It knows entries only by their URIs.
+final class SearchStore: Sendable {
+    static let applicationID: Int32 = 0x4A52_4E53 // "JRNS"
+
+    let url: URL
+    let pool: DatabasePool
+
+    /// Opens the search store of the main store `mainStoreID`. A damaged or foreign file
+    /// (another journal's, or not a search store at all) is replaced by an empty store, which
+    /// then catches up from the main store; `rebuildReason` says why, when that happened.
+    init(url: URL, mainStoreID: UUID) throws(JournalError) {
+        self.url = url
+        switch Self.openExisting(url, mainStoreID: mainStoreID) {
+        case .success(let pool):
+            self.pool = pool
+            rebuildReason = nil
+        case .failure(.replace(let why)):
+            try Self.removeFiles(at: url)
+            switch Self.openExisting(url, mainStoreID: mainStoreID) {
+            case .success(let pool): self.pool = pool
+            case .failure(.replace(let reason)):
+                throw .store("cannot recreate \(url.path): \(reason)")
+            case .failure(.fatal(let error)):
+                throw error
+            }
+            rebuildReason = why
+        case .failure(.fatal(let error)):
+            throw error
+        }
+    }
+
+    /// Why the file was replaced on opening, or nil.
+    let rebuildReason: String?
+
+    private enum OpenProblem: Error {
+        /// The file can't serve as this journal's search store: replace it.
+        case replace(String)
+        /// Something outside the file is wrong (the folder, the disk): give up.
+        case fatal(JournalError)
+    }
+
+    private static func openExisting(_ url: URL, mainStoreID: UUID) -> Result<DatabasePool, OpenProblem> {
+        do {
+            try StoreDirectory.createPrivateFile(at: url)
+        } catch {
+            return .failure(.fatal(error))
+        }
+        do {
+            let pool = try StoreDatabase.open(url, applicationID: applicationID)
+            try migrator.migrate(pool)
+            let owner = try pool.write { db in
+                if let owner = try String.fetchOne(db, sql: "SELECT value FROM store_info WHERE key = 'main_store'") {
+                    return owner
+                }
+                try db.execute(sql: "INSERT INTO store_info (key, value) VALUES ('main_store', ?)", arguments: [mainStoreID.uuidString])
+                return mainStoreID.uuidString
+            }
+            guard owner == mainStoreID.uuidString else { return .failure(.replace("it belonged to another journal")) }
+            return .success(pool)
+        } catch let error as DatabaseError where [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode) {
+            return .failure(.replace("it was damaged (\(error.message ?? "corrupt"))"))
+        } catch let error as JournalError where error.kind == .store {
+            return .failure(.replace("it was not a search store"))
+        } catch {
+            return .failure(.fatal(StoreDatabase.describe(error, file: url)))
+        }
+    }
+
+    private static func removeFiles(at url: URL) throws(JournalError) {
+        for suffix in ["", "-wal", "-shm"] {
+            let path = url.path + suffix
+            if FileManager.default.fileExists(atPath: path) {
+                do { try FileManager.default.removeItem(atPath: path) } catch {
+                    throw .store("cannot replace \(path): \(error.localizedDescription)")
+                }
+            }
+        }
+    }
+
+    private static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                PRAGMA application_id = \(applicationID);
+                CREATE TABLE store_info (key TEXT PRIMARY KEY NOT NULL, value ANY NOT NULL) WITHOUT ROWID;
+                -- One row per entry. id: the entry number n of its URI, so that ties on date order
+                -- as in the main store; tokens: its token ids (TokenIDList), to remove its postings.
+                CREATE TABLE document (
+                    id INTEGER PRIMARY KEY,
+                    uri TEXT NOT NULL,
+                    date INTEGER NOT NULL,
+                    tokens BLOB NOT NULL
+                );
+                CREATE INDEX document_by_date ON document(date);
+                -- Each distinct canonical token once; the unique index serves prefix range scans.
+                CREATE TABLE token (id INTEGER PRIMARY KEY, text TEXT NOT NULL UNIQUE);
+                -- The many-to-many link between tokens and documents.
+                CREATE TABLE posting (
+                    token INTEGER NOT NULL,
+                    document INTEGER NOT NULL,
+                    PRIMARY KEY (token, document)
+                ) WITHOUT ROWID;
+                """)
+        }
+        return migrator
+    }
+
+    // MARK: Catch-up position
+
+    /// How far the store has applied the main store's change history.
+    struct Position: Equatable, Sendable {
+        /// Every change up to this sequence number is applied.
+        var appliedChange: Int64
+        /// Within the next change, entries numbered up to this one are applied already.
+        var resumeAfterEntry: Int64
+        /// While a full rebuild is under way, the entry number it continues from.
+        var rebuildFrom: Int64?
+
+        static let fresh = Position(appliedChange: -1, resumeAfterEntry: 0, rebuildFrom: nil)
+        var isFresh: Bool { appliedChange < 0 }
+    }
+
+    static func position(in db: Database) throws -> Position {
+        let values = try Dictionary(
+            Row.fetchAll(db, sql: "SELECT key, value FROM store_info").map { ($0[0] as String, $0[1] as DatabaseValue) },
+            uniquingKeysWith: { first, _ in first })
+        guard let applied = values["applied_change"].flatMap(Int64.fromDatabaseValue) else { return .fresh }
+        return Position(
+            appliedChange: applied,
+            resumeAfterEntry: values["resume_after_entry"].flatMap(Int64.fromDatabaseValue) ?? 0,
+            rebuildFrom: values["rebuild_from"].flatMap(Int64.fromDatabaseValue))
+    }
+
+    static func save(_ position: Position, in db: Database) throws {
+        let upsert = "INSERT INTO store_info (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"
+        try db.execute(sql: upsert, arguments: ["applied_change", position.appliedChange])
+        try db.execute(sql: upsert, arguments: ["resume_after_entry", position.resumeAfterEntry])
+        if let rebuildFrom = position.rebuildFrom {
+            try db.execute(sql: upsert, arguments: ["rebuild_from", rebuildFrom])
+        } else {
+            try db.execute(sql: "DELETE FROM store_info WHERE key = 'rebuild_from'")
+        }
+    }
+
+    /// Empties the store and starts a full rebuild at the main store's change `lastChange`.
+    static func reset(in db: Database, lastChange: Int64) throws {
+        try db.execute(sql: "DELETE FROM posting; DELETE FROM token; DELETE FROM document;")
+        try save(Position(appliedChange: lastChange, resumeAfterEntry: 0, rebuildFrom: 1), in: db)
+    }
+
+    /// How many entries the store indexes.
+    func documentCount() throws(JournalError) -> Int {
+        try StoreDatabase.guarded(url) { try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM document") ?? 0 } }
+    }
+
+    /// How many distinct tokens the store holds.
+    func tokenCount() throws(JournalError) -> Int {
+        try StoreDatabase.guarded(url) { try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM token") ?? 0 } }
+    }
+}

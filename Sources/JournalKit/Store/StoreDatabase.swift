@@ -1,0 +1,53 @@
+import Foundation
+import GRDB
+
+/// Opening and guarding the SQLite files of a journal.
+enum StoreDatabase {
+    /// How long a writer waits for another process's write to finish before giving up.
+    static let busyTimeout: TimeInterval = 60
+
+    /// A pool on an existing or new store file, in WAL mode, tagged with `applicationID` so
+    /// that a foreign SQLite file is recognised rather than written into.
+    static func open(_ url: URL, applicationID: Int32, readonly: Bool = false) throws -> DatabasePool {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(busyTimeout)
+        configuration.readonly = readonly
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        let pool = try DatabasePool(path: url.path, configuration: configuration)
+        try pool.read { db in
+            let existing = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+            let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_schema") ?? 0
+            guard existing == applicationID || (existing == 0 && tables == 0) else {
+                throw JournalError.store("\(url.path) is not a journal store file (it is some other SQLite database)")
+            }
+        }
+        return pool
+    }
+
+    /// The one-line message for a failure on `url`.
+    static func describe(_ error: Error, file url: URL) -> JournalError {
+        if let error = error as? JournalError { return error }
+        if let error = error as? DatabaseError {
+            switch error.resultCode {
+            case .SQLITE_NOTADB, .SQLITE_CORRUPT:
+                return .store("\(url.path) is corrupt or not a database (\(error.message ?? "\(error.resultCode)"))")
+            case .SQLITE_FULL:
+                return .store("\(url.path): the disk is full")
+            case .SQLITE_BUSY, .SQLITE_LOCKED:
+                return .store("\(url.path) is busy: another process kept it locked for over \(Int(busyTimeout)) s")
+            case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM:
+                return .store("\(url.path) cannot be written (\(error.message ?? "\(error.resultCode)"))")
+            default:
+                return .store("\(url.path): \(error.message ?? "\(error.resultCode)")")
+            }
+        }
+        return .store("\(url.path): \(error)")
+    }
+
+    /// Runs `body`, turning any database error into a one-line `JournalError` naming `url`.
+    static func guarded<T>(_ url: URL, _ body: () throws -> T) throws(JournalError) -> T {
+        do { return try body() } catch { throw describe(error, file: url) }
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The folder that holds a journal: `journal.sqlite` (the entries) and `search.sqlite` (the
+/// tokens) side by side. Created readable by its owner only.
+public struct StoreDirectory: Sendable, Equatable {
+    public let url: URL
+
+    public init(_ url: URL) { self.url = url.standardizedFileURL }
+
+    public init(path: String) { self.init(URL(fileURLWithPath: path)) }
+
+    public var mainStoreURL: URL { url.appendingPathComponent("journal.sqlite") }
+    public var searchStoreURL: URL { url.appendingPathComponent("search.sqlite") }
+
+    /// The default journal: `$XDG_DATA_HOME/journal`, or `~/.local/share/journal`.
+    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> StoreDirectory {
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
+            return StoreDirectory(path: data + "/journal")
+        }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return StoreDirectory(path: home + "/.local/share/journal")
+    }
+
+    /// Makes sure the folder exists and can be written, creating it (owner-only) when missing.
+    func prepare() throws(JournalError) {
+        var isDirectory: ObjCBool = false
+        let path = url.path
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw .store("store path \(path) is a file, not a directory") }
+        } else {
+            do {
+                try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw .store("cannot create store directory \(path): \(Self.reason(error))")
+            }
+        }
+        guard access(path, W_OK | X_OK) == 0 else {
+            throw .store("store directory \(path) is not writable: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Creates an empty file readable and writable by its owner only, so that SQLite (which
+    /// gives its -wal and -shm files the same mode) never makes a store others can read.
+    static func createPrivateFile(at url: URL) throws(JournalError) {
+        let descriptor = open(url.path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        if descriptor >= 0 {
+            close(descriptor)
+        } else if errno != EEXIST {
+            throw .store("cannot create \(url.path): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    private static func reason(_ error: Error) -> String {
+        (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
+    }
+}

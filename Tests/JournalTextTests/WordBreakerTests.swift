@@ -1,0 +1,63 @@
+import Testing
+@testable import JournalText
+
+@Suite struct WordBreakerTests {
+    @Test func keepsWordsAndNumbersDropsPunctuationSymbolsAndEmoji() {
+        #expect(WordBreaker.words(in: "Hello, world! 42 times — ok? 🎉 #tag $5") == ["Hello", "world", "42", "times", "ok", "tag", "5"])
+    }
+
+    @Test func segmentsJapaneseWithTheDictionary() {
+        // Splitting on spaces would give one "word"; ICU's dictionary finds five.
+        #expect(WordBreaker.words(in: "東京タワーに行きました") == ["東京タワー", "に", "行き", "ま", "した"])
+        #expect(WordBreaker.words(in: "今日は、晴れ。") == ["今日", "は", "晴れ"])
+    }
+
+    @Test func segmentsChineseAndThai() {
+        #expect(WordBreaker.words(in: "我们今天去北京").count > 1)
+        #expect(WordBreaker.words(in: "สวัสดีครับ").count > 1)
+    }
+
+    @Test func offsetsAreUTF16UnitsAfterAnEmoji() {
+        // 😀 is two UTF-16 code units (and four UTF-8 bytes).
+        let text = "😀 café"
+        #expect(WordBreaker.wordOffsets(in: text) == [3..<7])
+        #expect(WordBreaker.words(in: text) == ["café"])
+        #expect(WordBreaker.wordOffsets(in: "𝒜𝒷 x") == [0..<4, 5..<6])
+    }
+
+    @Test func apostrophesAndDecimalsStayInOneWord() {
+        #expect(WordBreaker.words(in: "don't 3.14") == ["don't", "3.14"])
+    }
+
+    @Test func uniqueWordsKeepFirstAppearanceOrder() {
+        #expect(WordBreaker.uniqueWords(in: "b a b c a") == ["b", "a", "c"])
+    }
+
+    @Test func tokensAreWordsOfTheCanonicalText() {
+        #expect(Tokens.of(text: "Straße STRASSE Crème") == ["strasse", "creme"])
+        #expect(Tokens.of(text: "…!!! 🎉") == [])
+    }
+
+    @Test func emptyAndNULText() {
+        #expect(WordBreaker.words(in: "") == [])
+        #expect(WordBreaker.words(in: "a\u{0}b") == ["a", "b"])
+    }
+
+    @Test func worksFromManyThreadsAtOnce() async {
+        let texts = (0..<200).map { "word\($0) 東京タワー \($0)" }
+        let counts = await withTaskGroup(of: Int.self) { group in
+            for text in texts { group.addTask { WordBreaker.words(in: text).count } }
+            return await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(counts.count == 200)
+        #expect(Set(counts) == [Set(counts).first!])
+    }
+}
+
+@Suite struct WhiteSpaceTests {
+    @Test func trimsUnicodeWhiteSpaceOnly() {
+        #expect("\u{3000}\u{A0} the \u{2003}\n".trimmingWhiteSpace == "the")
+        #expect("  \t ".trimmingWhiteSpace == "")
+        #expect("\u{200B}x".trimmingWhiteSpace == "\u{200B}x") // ZERO WIDTH SPACE is not White_Space
+    }
+}
