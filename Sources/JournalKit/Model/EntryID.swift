@@ -31,3 +31,8 @@ public struct EntryID: Hashable, Sendable, CustomStringConvertible {
         self.init(storeID: storeID, number: number)
     }
 }
+
+extension EntryID {
+    /// The short form people type: `p12`.
+    public var shortName: String { "p\(number)" }
+}

@@ -1,0 +1,34 @@
+import ArgumentParser
+import JournalKit
+
+struct AddCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Add an entry.",
+        discussion: """
+            The text is the arguments joined by spaces; without arguments it is read from standard
+            input, or, on a terminal, written in $VISUAL or $EDITOR. One trailing newline of text
+            from standard input or the editor is dropped; everything else is kept exactly.
+            """)
+
+    @ParentCommand var journal: JournalCommand
+
+    @Option(help: ArgumentHelp("The entry's date, ISO 8601 (2024-05-01T08:30:00+02:00).", valueName: "DATE"))
+    var date: JournalDate?
+
+    @OptionGroup var output: OutputOptions
+
+    @Argument(help: "The entry's text.")
+    var text: [String] = []
+
+    func run() throws {
+        let text = self.text.isEmpty ? try TextInput.fromStandardInputOrEditor() : self.text.joined(separator: " ")
+        try Journal.validate(text: text)
+        let entry = try journal.openJournal().add(NewEntry(date: date ?? .now, text: text))
+        if output.json {
+            JSONOutput.print(JSONOutput.entry(entry))
+        } else {
+            print("added \(entry.id.shortName) \(entry.id.uri)")
+        }
+    }
+}

@@ -1,0 +1,23 @@
+import ArgumentParser
+import JournalKit
+
+/// --limit and --offset, for the commands that page through entries newest first.
+struct PageOptions: ParsableArguments {
+    @Option(help: "Show at most N entries (0: all).")
+    var limit: Int = 20
+
+    @Option(help: "Skip the first N entries.")
+    var offset: Int = 0
+
+    func request() throws -> PageRequest { try PageRequest(limit: limit, offset: offset) }
+}
+
+/// --json, for the commands whose output other programs read.
+struct OutputOptions: ParsableArguments {
+    @Flag(help: "Print one JSON object instead of text.")
+    var json = false
+}
+
+extension JournalDate: ExpressibleByArgument {
+    public init?(argument: String) { self.init(iso8601: argument) }
+}

@@ -1,0 +1,42 @@
+import ArgumentParser
+import JournalKit
+
+struct EditCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "edit",
+        abstract: "Change an entry's text or date.",
+        discussion: "Without --text or --date, the text opens in $VISUAL or $EDITOR.")
+
+    @ParentCommand var journal: JournalCommand
+
+    @Option(help: "The new text.")
+    var text: String?
+
+    @Option(help: ArgumentHelp("The new date, ISO 8601.", valueName: "DATE"))
+    var date: JournalDate?
+
+    @OptionGroup var output: OutputOptions
+
+    @Argument(help: "The entry: its URI, p12, or 12.")
+    var id: String
+
+    func run() throws {
+        let journal = try self.journal.openJournal()
+        let id = try journal.entryID(parsing: id)
+        var text = self.text
+        if text == nil && date == nil {
+            let current = try journal.entry(id)
+            text = try TextInput.fromEditor(initialText: current.text)
+            if text == current.text {
+                print("unchanged \(id.shortName)")
+                return
+            }
+        }
+        let entry = try journal.edit(id, text: text, date: date)
+        if output.json {
+            JSONOutput.print(JSONOutput.entry(entry))
+        } else {
+            print("edited \(entry.id.shortName)")
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import ArgumentParser
+import Foundation
+import JournalKit
+
+/// `journal`: a journal in the terminal, searchable in every language ICU knows.
+@main
+struct JournalCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "journal",
+        abstract: "A journal in the terminal, with fast full-text search in every language.",
+        discussion: """
+            Entries live in DIR/journal.sqlite; their search tokens in DIR/search.sqlite beside it.
+            The journal is DIR from --store, else $JOURNAL_STORE, else $XDG_DATA_HOME/journal
+            (~/.local/share/journal).
+
+            Exit status: 0 success (no results included), 1 failure, 2 usage error or bad query.
+            """,
+        subcommands: [
+            AddCommand.self, ImportCommand.self, SearchCommand.self, ListCommand.self,
+            ShowCommand.self, EditCommand.self, DeleteCommand.self, StatsCommand.self,
+        ])
+
+    @Option(name: .long, help: ArgumentHelp("The journal's folder (created when missing).", valueName: "DIR"))
+    var store: String?
+
+    /// The journal chosen by --store, $JOURNAL_STORE or the XDG default, opened and caught up.
+    func openJournal() throws -> Journal {
+        let environment = ProcessInfo.processInfo.environment
+        let directory = store.map(StoreDirectory.init(path:))
+            ?? environment["JOURNAL_STORE"].flatMap { $0.isEmpty ? nil : StoreDirectory(path: $0) }
+            ?? StoreDirectory.defaultDirectory(environment: environment)
+        let progress = ProgressBar(label: "indexing")
+        let journal = try Journal(directory: directory, progress: progress.handler)
+        progress.finish()
+        for notice in journal.notices { Terminal.standardError.write("journal: \(notice)\n") }
+        return journal
+    }
+
+    /// Runs the command line, turning every error into one line on standard error and the
+    /// documented exit status.
+    static func main() {
+        let status: Int32
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+            status = 0
+        } catch let error as JournalError {
+            Terminal.standardError.write("journal: \(error.message)\n")
+            status = error.kind == .usage ? 2 : 1
+        } catch let exit as ExitCode {
+            status = exit.rawValue
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                print(fullMessage(for: error))
+                status = 0
+            } else {
+                let message = self.message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+                Terminal.standardError.write("journal: \(message) (see 'journal --help')\n")
+                status = code == .validationFailure ? 2 : 1
+            }
+        }
+        Foundation.exit(status)
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import JournalKit
+
+/// Entries as the terminal shows them.
+enum EntryRendering {
+    /// One line: number, local date and time, and a snippet of the text around its first match.
+    static func line(_ entry: Entry, highlights: [Range<String.Index>], terminal: Terminal) -> String {
+        let head = "\(entry.id.shortName.padding(toLength: 7, withPad: " ", startingAt: 0)) \(localDate(entry.date))  "
+        let room = max(20, terminal.width - head.count)
+        return terminal.dim(head) + snippet(entry.text, highlights: highlights, width: room, terminal: terminal)
+    }
+
+    /// The whole entry, for `journal show`.
+    static func full(_ entry: Entry, terminal: Terminal) -> String {
+        let text = terminal.isTerminal ? visible(entry.text, keepingNewlines: true) : entry.text
+        return terminal.bold("\(entry.id.shortName)  \(localDate(entry.date))") + "\n"
+            + terminal.dim(entry.id.uri) + "\n\n" + text
+    }
+
+    /// "20 of 1,234 entries", "entries 21–40 of 1,234", "no entries".
+    static func summary(shown: Int, total: Int, offset: Int) -> String {
+        if total == 0 { return "no entries" }
+        if shown == 0 { return "none past \(Formatting.grouped(offset)) of \(Formatting.count(total, "entry", "entries"))" }
+        if offset == 0 { return "\(Formatting.grouped(shown)) of \(Formatting.count(total, "entry", "entries"))" }
+        return "entries \(Formatting.grouped(offset + 1))–\(Formatting.grouped(offset + shown)) of \(Formatting.grouped(total))"
+    }
+
+    /// A date in the local time zone: "2024-05-01 10:30".
+    static func localDate(_ date: JournalDate) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        return formatter.string(from: Date(timeIntervalSince1970: Double(date.microseconds) / 1e6))
+    }
+
+    /// At most `width` columns of `text` on one line, starting a little before the first
+    /// highlight, runs of white space shown as one space, cut ends marked with "…".
+    static func snippet(_ text: String, highlights: [Range<String.Index>], width: Int, terminal: Terminal) -> String {
+        var start = highlights.first?.lowerBound ?? text.startIndex
+        // Look back a quarter of the line, or further when what follows the match is short.
+        var tail = 0
+        var cursor = start
+        while cursor < text.endIndex && tail < width {
+            tail += DisplayWidth.of(text[cursor])
+            cursor = text.index(after: cursor)
+        }
+        let leadBudget = max(width / 4, width - tail - 1)
+        var lead = 0
+        while start > text.startIndex && lead < leadBudget {
+            start = text.index(before: start)
+            lead += DisplayWidth.of(text[start])
+        }
+        let cutAtStart = start > text.startIndex
+        var output = cutAtStart ? "…" : ""
+        var used = output.count
+        var pendingSpace = false
+        var next = highlights.firstIndex { $0.upperBound > start } ?? highlights.endIndex
+        var index = start
+        while index < text.endIndex {
+            if text[index].isWhitespace {
+                pendingSpace = used > (cutAtStart ? 1 : 0)
+                index = text.index(after: index)
+                continue
+            }
+            while next < highlights.endIndex && highlights[next].upperBound <= index { next += 1 }
+            let highlighted = next < highlights.endIndex && highlights[next].contains(index)
+            let runEnd = highlighted ? highlights[next].upperBound : text.index(after: index)
+            let piece = visible(String(text[index..<runEnd]), keepingNewlines: false)
+            let columns = piece.reduce(0) { $0 + DisplayWidth.of($1) } + (pendingSpace ? 1 : 0)
+            if used + columns > width - 1 {
+                output += "…"
+                break
+            }
+            output += (pendingSpace ? " " : "") + (highlighted ? terminal.highlight(piece) : piece)
+            pendingSpace = false
+            used += columns
+            index = runEnd
+        }
+        return output
+    }
+
+    /// Text safe to print on a terminal: control characters (which could move the cursor or
+    /// change colours) shown as their visible pictures, ␀ for NUL.
+    static func visible(_ text: String, keepingNewlines: Bool) -> String {
+        var output = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x0A where keepingNewlines, 0x09 where keepingNewlines: output.append(scalar)
+            case 0x00...0x1F: output.append(Unicode.Scalar(0x2400 + scalar.value)!)
+            case 0x7F: output.append("\u{2421}")
+            case 0x80...0x9F: output.append("\u{FFFD}")
+            default: output.append(scalar)
+            }
+        }
+        return String(output)
+    }
+}

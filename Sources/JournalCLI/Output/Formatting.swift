@@ -1,0 +1,40 @@
+import Foundation
+
+/// Numbers as people read them.
+enum Formatting {
+    /// 1234567 → "1,234,567".
+    static func grouped(_ value: Int) -> String {
+        let digits = String(value.magnitude)
+        var result = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { result += "," }
+            result.append(digit)
+        }
+        return value < 0 ? "-" + result : result
+    }
+
+    /// "1 entry", "1,234 entries".
+    static func count(_ value: Int, _ singular: String, _ plural: String) -> String {
+        "\(grouped(value)) \(value == 1 ? singular : plural)"
+    }
+
+    static func bytes(_ value: Int) -> String {
+        let units = ["B", "KB", "MB", "GB", "TB"]
+        var amount = Double(value)
+        var unit = 0
+        while amount >= 1000 && unit < units.count - 1 {
+            amount /= 1000
+            unit += 1
+        }
+        return unit == 0 ? "\(value) B" : String(format: amount < 10 ? "%.1f %@" : "%.0f %@", amount, units[unit])
+    }
+
+    static func seconds(_ value: Double) -> String {
+        value < 1 ? milliseconds(value) : String(format: "%.1f s", value)
+    }
+
+    static func milliseconds(_ seconds: Double) -> String {
+        let ms = seconds * 1000
+        return ms < 10 ? String(format: "%.2f ms", ms) : String(format: "%.0f ms", ms)
+    }
+}

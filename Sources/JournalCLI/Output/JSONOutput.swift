@@ -1,0 +1,54 @@
+import Foundation
+import JournalKit
+
+/// The JSON objects the commands print with --json: one object, on one line, keys in a fixed order.
+enum JSONOutput {
+    static func print(_ value: JSONValue) { Swift.print(value.serialized) }
+
+    static func entry(_ entry: Entry) -> JSONValue {
+        .object(["id": .string(entry.id.uri), "date": .string(entry.date.iso8601), "text": .string(entry.text)])
+    }
+
+    static func search(_ results: SearchResults, seconds: Double) -> JSONValue {
+        .object([
+            "query": .string(results.query),
+            "strategy": .string(results.strategy),
+            "total": .integer(results.total),
+            "results": .array(results.entries.map(entry)),
+            "limit": .integer(results.page.limit),
+            "offset": .integer(results.page.offset),
+            "milliseconds": .number((seconds * 1e6).rounded() / 1e3),
+        ])
+    }
+
+    static func list(total: Int, entries: [Entry], page: PageRequest) -> JSONValue {
+        .object([
+            "total": .integer(total),
+            "results": .array(entries.map(entry)),
+            "limit": .integer(page.limit),
+            "offset": .integer(page.offset),
+        ])
+    }
+
+    static func imported(_ summary: ImportSummary, storeID: UUID, seconds: Double) -> JSONValue {
+        let id = { (number: Int64) in JSONValue.string(EntryID(storeID: storeID, number: number).uri) }
+        return .object([
+            "imported": .integer(summary.count),
+            "first": summary.ids.map { id($0.lowerBound) } ?? .null,
+            "last": summary.ids.map { id($0.upperBound) } ?? .null,
+            "bytes": .integer(summary.bytes),
+            "seconds": .number((seconds * 1e3).rounded() / 1e3),
+        ])
+    }
+
+    static func statistics(_ stats: JournalStatistics, directory: String) -> JSONValue {
+        .object([
+            "store": .string(directory),
+            "entries": .integer(stats.entries),
+            "indexed_entries": .integer(stats.indexedEntries),
+            "tokens": .integer(stats.tokens),
+            "main_store_bytes": .integer(stats.mainStoreBytes),
+            "search_store_bytes": .integer(stats.searchStoreBytes),
+        ])
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import JournalKit
+
+/// A one-line progress bar on standard error, drawn only when it is a terminal, at most ten
+/// times a second, and erased when the work is done.
+final class ProgressBar: @unchecked Sendable {
+    enum Unit { case entries, bytes }
+
+    private let label: String
+    private let unit: Unit
+    private let terminal = Terminal.standardError
+    private let lock = NSLock()
+    private var lastDraw = Date.distantPast
+    private var drawn = false
+
+    init(label: String, unit: Unit = .entries) {
+        self.label = label
+        self.unit = unit
+    }
+
+    var handler: ProgressHandler { { [self] in update($0) } }
+
+    func update(_ progress: JournalProgress) {
+        guard terminal.isTerminal else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        let now = Date()
+        guard now.timeIntervalSince(lastDraw) >= 0.1 else { return }
+        lastDraw = now
+        drawn = true
+        terminal.write("\r\u{1B}[2K" + line(progress))
+    }
+
+    func finish() {
+        lock.lock()
+        defer { lock.unlock() }
+        if drawn { terminal.write("\r\u{1B}[2K") }
+        drawn = false
+    }
+
+    private func line(_ progress: JournalProgress) -> String {
+        let amount = { (value: Int) in self.unit == .bytes ? Formatting.bytes(value) : Formatting.grouped(value) }
+        guard let total = progress.total, total > 0 else { return "\(label) \(amount(progress.done))" }
+        let fraction = min(1, Double(progress.done) / Double(total))
+        let cells = 30
+        let filled = Int(fraction * Double(cells))
+        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: cells - filled)
+        return "\(label) \(bar) \(Int(fraction * 100))%  \(amount(progress.done)) / \(amount(total))"
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One of the process's output streams, and what it can show: colour only on a terminal and
+/// only when NO_COLOR is unset (https://no-color.org) and TERM is not "dumb".
+struct Terminal: Sendable {
+    let descriptor: Int32
+    let isTerminal: Bool
+    let usesColor: Bool
+    /// Columns available for a line.
+    let width: Int
+
+    static let standardOutput = Terminal(descriptor: STDOUT_FILENO)
+    static let standardError = Terminal(descriptor: STDERR_FILENO)
+
+    init(descriptor: Int32) {
+        self.descriptor = descriptor
+        isTerminal = isatty(descriptor) == 1
+        let environment = ProcessInfo.processInfo.environment
+        usesColor = isTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+        var size = winsize()
+        if isTerminal, ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
+            width = Int(size.ws_col)
+        } else {
+            width = environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 20 ? $0 : nil } ?? 100
+        }
+    }
+
+    func write(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written <= 0 && errno != EINTR { return }
+                offset += max(0, written)
+            }
+        }
+    }
+
+    func highlight(_ text: String) -> String { styled(text, "1;33") }
+    func dim(_ text: String) -> String { styled(text, "2") }
+    func bold(_ text: String) -> String { styled(text, "1") }
+
+    private func styled(_ text: String, _ code: String) -> String {
+        usesColor ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// One line of an import: `{"date": "2024-05-01T08:30:00Z", "text": "…"}`, `date` optional.
+struct ImportLine: Decodable {
+    let date: String?
+    let text: String
+
+    /// The entry a line describes, or an error naming the line.
+    static func parse(_ line: NumberedLine, defaultDate: JournalDate) -> Result<NewEntry, JournalError> {
+        func failure(_ message: String) -> Result<NewEntry, JournalError> {
+            .failure(.invalidInput("line \(line.number): \(message)"))
+        }
+        guard String(validating: line.bytes, as: UTF8.self) != nil else {
+            return failure("invalid UTF-8")
+        }
+        let decoded: ImportLine
+        do {
+            decoded = try JSONDecoder().decode(ImportLine.self, from: Data(line.bytes))
+        } catch DecodingError.keyNotFound(let key, _) {
+            return failure("missing \"\(key.stringValue)\"")
+        } catch DecodingError.valueNotFound(_, let context) {
+            return failure("\"\(context.codingPath.last?.stringValue ?? "value")\" is null")
+        } catch DecodingError.typeMismatch(_, let context) {
+            guard let key = context.codingPath.last?.stringValue else { return failure("expected a JSON object") }
+            return failure("\"\(key)\" must be a string")
+        } catch {
+            return failure("malformed JSON")
+        }
+        var date = defaultDate
+        if let text = decoded.date {
+            guard let parsed = JournalDate(iso8601: text) else {
+                return failure("bad date \"\(text)\" (expected ISO 8601, like 2024-05-01T08:30:00Z)")
+            }
+            date = parsed
+        }
+        do {
+            try Journal.validate(text: decoded.text)
+        } catch {
+            return failure(error.message)
+        }
+        return .success(NewEntry(date: date, text: decoded.text))
+    }
+}
+
+/// What an import did.
+public struct ImportSummary: Sendable {
+    /// Entries written.
+    public let count: Int
+    /// Their identifiers, first and last (one import is a contiguous run).
+    public let ids: ClosedRange<Int64>?
+    /// Bytes of input read.
+    public let bytes: Int
+}

@@ -1,0 +1,129 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One line of a JSON Lines input, with its 1-based number for error messages.
+public struct NumberedLine: Sendable {
+    public let number: Int
+    public let bytes: [UInt8]
+}
+
+/// Reads JSON Lines from a file or standard input in batches, without holding the whole
+/// input in memory. Blank lines are skipped; `\r\n` endings and a leading UTF-8 byte order
+/// mark are accepted.
+public final class JSONLinesReader {
+    /// A line longer than this is refused rather than read into memory.
+    public static let maximumLineBytes = 2 * Journal.maximumTextBytes
+
+    private let descriptor: Int32
+    private let closesDescriptor: Bool
+    /// The input's size when it is a regular file, for progress.
+    public let totalBytes: Int?
+    /// Bytes consumed so far.
+    public private(set) var bytesRead = 0
+    private var buffer: [UInt8] = []
+    private var bufferStart = 0
+    private var lineNumber = 0
+    private var atEnd = false
+    private let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 1)
+
+    /// Reads the file at `path`, or standard input when `path` is `-`.
+    public convenience init(path: String) throws(JournalError) {
+        if path == "-" {
+            self.init(fileDescriptor: STDIN_FILENO, closeWhenDone: false)
+            return
+        }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .invalidInput("cannot read \(path): \(String(cString: strerror(errno)))") }
+        var status = stat()
+        if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
+            close(descriptor)
+            throw .invalidInput("cannot read \(path): it is a directory")
+        }
+        self.init(fileDescriptor: descriptor, closeWhenDone: true)
+    }
+
+    public init(fileDescriptor: Int32, closeWhenDone: Bool) {
+        descriptor = fileDescriptor
+        closesDescriptor = closeWhenDone
+        var status = stat()
+        if fstat(fileDescriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG {
+            totalBytes = Int(status.st_size)
+        } else {
+            totalBytes = nil
+        }
+    }
+
+    deinit {
+        chunk.deallocate()
+        if closesDescriptor { close(descriptor) }
+    }
+
+    /// The next lines, about `targetBytes` of them (at least one line), or nil at the end.
+    public func nextBatch(targetBytes: Int = 4 << 20, maxLines: Int = 4_096) throws(JournalError) -> [NumberedLine]? {
+        var lines: [NumberedLine] = []
+        var size = 0
+        while lines.count < maxLines, size < targetBytes, let line = try nextLine() {
+            size += line.bytes.count
+            lines.append(line)
+        }
+        return lines.isEmpty ? nil : lines
+    }
+
+    private func nextLine() throws(JournalError) -> NumberedLine? {
+        while true {
+            if let newline = buffer[bufferStart...].firstIndex(of: 0x0A) {
+                let line = take(upTo: newline, consumingNewline: true)
+                if let line { return line }
+                continue
+            }
+            if atEnd {
+                guard bufferStart < buffer.count else { return nil }
+                if let line = take(upTo: buffer.count, consumingNewline: false) { return line }
+                continue
+            }
+            guard buffer.count - bufferStart <= Self.maximumLineBytes else {
+                throw .invalidInput("line \(lineNumber + 1): longer than \(Self.maximumLineBytes) bytes")
+            }
+            try fill()
+        }
+    }
+
+    /// The line ending at `end`, or nil for a blank line (which still counts as a line).
+    private func take(upTo end: Int, consumingNewline: Bool) -> NumberedLine? {
+        lineNumber += 1
+        var slice = buffer[bufferStart..<end]
+        bufferStart = consumingNewline ? end + 1 : end
+        if slice.last == 0x0D { slice = slice.dropLast() }
+        if lineNumber == 1, slice.starts(with: [0xEF, 0xBB, 0xBF]) { slice = slice.dropFirst(3) }
+        guard slice.contains(where: { !Self.isJSONWhiteSpace($0) }) else { return nil }
+        return NumberedLine(number: lineNumber, bytes: Array(slice))
+    }
+
+    private static func isJSONWhiteSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
+    private func fill() throws(JournalError) {
+        if bufferStart > 0 {
+            buffer.removeFirst(bufferStart)
+            bufferStart = 0
+        }
+        while true {
+            let count = read(descriptor, chunk.baseAddress, chunk.count)
+            if count > 0 {
+                buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[..<count]))
+                bytesRead += count
+                return
+            }
+            if count == 0 {
+                atEnd = true
+                return
+            }
+            if errno != EINTR { throw .invalidInput("cannot read the input: \(String(cString: strerror(errno)))") }
+        }
+    }
+}

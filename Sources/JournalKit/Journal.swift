@@ -1,0 +1,184 @@
+import Foundation
+import JournalText
+
+/// A journal: entries in the main store, their tokens in the search store beside it, and
+/// every search strategy over them. Embed it to read and write a journal from Swift.
+///
+/// Every write goes through the main store, which records it in its change history in the
+/// same transaction; the search store then catches up from that history. Opening a journal
+/// catches up too, so a crash between the two never leaves them disagreeing for long.
+public final class Journal: Sendable {
+    /// An entry's text may be at most this many bytes of UTF-8.
+    public static let maximumTextBytes = 64 << 20
+
+    public let directory: StoreDirectory
+    let main: MainStore
+    let search: SearchStore
+    /// Repairs made while opening, for the user to hear about (a replaced search store).
+    public let notices: [String]
+
+    /// Opens (creating when missing) the journal in `directory`, and brings its search store up to date.
+    public init(directory: StoreDirectory, progress: ProgressHandler? = nil) throws(JournalError) {
+        try directory.prepare()
+        self.directory = directory
+        main = try MainStore(url: directory.mainStoreURL)
+        search = try SearchStore(url: directory.searchStoreURL, mainStoreID: main.storeID)
+        notices = search.rebuildReason.map { ["rebuilding the search store \(directory.searchStoreURL.path): \($0)"] } ?? []
+        try indexer.catchUp(progress: progress)
+    }
+
+    /// The UUID in every entry URI of this journal.
+    public var storeID: UUID { main.storeID }
+
+    private var indexer: SearchIndexer { SearchIndexer(main: main, search: search) }
+
+    // MARK: Writing
+
+    /// Refuses text no entry may have: nothing but white space, or more than `maximumTextBytes`.
+    public static func validate(text: String) throws(JournalError) {
+        guard text.utf8.count <= maximumTextBytes else {
+            throw .invalidInput("the text is \(text.utf8.count) bytes; an entry may have at most \(maximumTextBytes)")
+        }
+        guard !text.trimmingWhiteSpace.isEmpty else { throw .invalidInput("the text is empty") }
+    }
+
+    private static func prepare(_ entry: NewEntry) -> PreparedEntry {
+        PreparedEntry(date: entry.date, text: entry.text, canonical: Fold.canonical(entry.text))
+    }
+
+    /// Adds one entry.
+    @discardableResult
+    public func add(_ entry: NewEntry) throws(JournalError) -> Entry {
+        try Self.validate(text: entry.text)
+        let prepared = Self.prepare(entry)
+        guard let numbers = try main.insert({ insert in try insert(prepared) }) else {
+            throw .store("the entry was not written")
+        }
+        try indexer.catchUp()
+        return Entry(id: EntryID(storeID: storeID, number: numbers.lowerBound), date: entry.date, text: entry.text)
+    }
+
+    /// Imports JSON Lines: all of it, or, when any line is bad, nothing (the error names the line).
+    /// The main store takes the whole import in one transaction; the search store then catches
+    /// up in batches.
+    public func importJSONLines(from reader: JSONLinesReader, progress: ProgressHandler? = nil) throws(JournalError) -> ImportSummary {
+        let now = JournalDate.now
+        var count = 0
+        let numbers = try main.insert { insert in
+            while let batch = try reader.nextBatch() {
+                let parsed = batch.parallelMap { line in
+                    ImportLine.parse(line, defaultDate: now).map(Self.prepare)
+                }
+                for entry in parsed { try insert(entry.get()) }
+                count += parsed.count
+                progress?(JournalProgress(phase: .importing, done: reader.bytesRead, total: reader.totalBytes))
+            }
+        }
+        try indexer.catchUp(progress: progress)
+        return ImportSummary(count: count, ids: numbers, bytes: reader.bytesRead)
+    }
+
+    /// Changes an entry's text, date, or both.
+    @discardableResult
+    public func edit(_ id: EntryID, text: String? = nil, date: JournalDate? = nil) throws(JournalError) -> Entry {
+        let current = try entry(id)
+        let edited = NewEntry(date: date ?? current.date, text: text ?? current.text)
+        try Self.validate(text: edited.text)
+        let prepared = Self.prepare(edited)
+        guard try main.update(id.number, date: prepared.date, text: prepared.text, canonical: prepared.canonical) else {
+            throw Self.notFound(id)
+        }
+        try indexer.catchUp()
+        return Entry(id: id, date: edited.date, text: edited.text)
+    }
+
+    /// Deletes an entry from both stores. Its identifier is never used again.
+    public func delete(_ id: EntryID) throws(JournalError) {
+        try checkOwnership(id)
+        guard try main.delete(id.number) else { throw Self.notFound(id) }
+        try indexer.catchUp()
+    }
+
+    // MARK: Reading
+
+    /// The entry `id`.
+    public func entry(_ id: EntryID) throws(JournalError) -> Entry {
+        try checkOwnership(id)
+        guard let entry = try main.entries(numbered: [id.number])[id.number] else { throw Self.notFound(id) }
+        return entry
+    }
+
+    /// Reads an identifier as a user types it: the full URI, `p12`, or `12`.
+    public func entryID(parsing text: String) throws(JournalError) -> EntryID {
+        let trimmed = text.trimmingWhiteSpace
+        if let id = EntryID(uri: trimmed) {
+            try checkOwnership(id)
+            return id
+        }
+        let digits = trimmed.hasPrefix("p") ? trimmed.dropFirst() : Substring(trimmed)
+        guard let number = Int64(digits), number > 0, digits.allSatisfy(\.isASCII) else {
+            throw .usage("\"\(text)\" is not an entry identifier (expected x-journal://…/Entry/p12, p12 or 12)")
+        }
+        return EntryID(storeID: storeID, number: number)
+    }
+
+    /// Entries newest first.
+    public func list(_ page: PageRequest = try! PageRequest()) throws(JournalError) -> (total: Int, entries: [Entry]) {
+        try main.newestFirst(limit: page.sqlLimit, offset: page.offset)
+    }
+
+    /// Searches with the strategy called `strategyName` (see `SearchStrategies`).
+    public func search(_ query: String, strategy strategyName: String, page: PageRequest = try! PageRequest()) throws(JournalError) -> SearchResults {
+        try search(query, strategy: SearchStrategies.named(strategyName), page: page)
+    }
+
+    /// Searches with `strategy`: the exact total and one page of entries, newest first.
+    public func search(_ query: String, strategy: any SearchStrategy = SearchStrategies.standard, page: PageRequest = try! PageRequest()) throws(JournalError) -> SearchResults {
+        let parsed = try SearchQuery(query)
+        let answer = try strategy.search(parsed, page: page, in: SearchContext(main: main, search: search))
+        let found = try main.entries(numbered: answer.page.filter { $0.storeID == storeID }.map(\.number))
+        return SearchResults(
+            query: parsed.text, strategy: strategy.name, total: answer.total, page: page,
+            entries: answer.page.compactMap { found[$0.number] })
+    }
+
+    /// Counts and sizes, for `journal stats`.
+    public func statistics() throws(JournalError) -> JournalStatistics {
+        JournalStatistics(
+            entries: try main.count(),
+            indexedEntries: try search.documentCount(),
+            tokens: try search.tokenCount(),
+            mainStoreBytes: Self.fileBytes(directory.mainStoreURL),
+            searchStoreBytes: Self.fileBytes(directory.searchStoreURL))
+    }
+
+    private static func fileBytes(_ url: URL) -> Int {
+        ["", "-wal", "-shm"].reduce(0) { total, suffix in
+            let attributes = try? FileManager.default.attributesOfItem(atPath: url.path + suffix)
+            return total + ((attributes?[.size] as? Int) ?? 0)
+        }
+    }
+
+    private func checkOwnership(_ id: EntryID) throws(JournalError) {
+        guard id.storeID == storeID else {
+            throw JournalError(.notFound, "\(id.uri) belongs to another journal (this one is \(storeID.uuidString))")
+        }
+    }
+
+    private static func notFound(_ id: EntryID) -> JournalError {
+        JournalError(.notFound, "no entry \(id.uri)")
+    }
+}
+
+/// Counts and sizes of a journal.
+public struct JournalStatistics: Sendable, Equatable {
+    public let entries: Int
+    /// Entries the search store holds: equal to `entries` once it has caught up.
+    public let indexedEntries: Int
+    /// Distinct canonical tokens.
+    public let tokens: Int
+    /// `journal.sqlite` with its WAL and shared-memory files.
+    public let mainStoreBytes: Int
+    /// `search.sqlite` with its WAL and shared-memory files.
+    public let searchStoreBytes: Int
+}

@@ -1,0 +1,16 @@
+/// Every strategy, by name. A new strategy is one file in `Strategies/` and one line here.
+public enum SearchStrategies {
+    public static let all: [any SearchStrategy] = [
+        TokenStrategy(),
+    ]
+
+    /// The strategy used when none is named.
+    public static let standard: any SearchStrategy = TokenStrategy()
+
+    /// The strategy called `name`, spelled as in the semantics document or with its alias.
+    public static func named(_ name: String) throws(JournalError) -> any SearchStrategy {
+        if let strategy = all.first(where: { $0.name == name || $0.alias == name }) { return strategy }
+        let known = all.map(\.name).joined(separator: ", ")
+        throw .usage("unknown strategy \"\(name)\" (known: \(known); `journal search --strategy list` describes them)")
+    }
+}
