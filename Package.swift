@@ -37,7 +37,7 @@ let package = Package(
             dependencies: ["JournalKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(name: "JournalTextTests", dependencies: ["JournalText"]),
-        .testTarget(name: "JournalKitTests", dependencies: ["JournalKit"]),
+        .testTarget(name: "JournalKitTests", dependencies: ["JournalKit", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "JournalCLITests", dependencies: ["JournalCLI"]),
     ]
 )

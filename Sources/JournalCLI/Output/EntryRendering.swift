@@ -44,11 +44,17 @@ enum EntryRendering {
             tail += DisplayWidth.of(text[cursor])
             cursor = text.index(after: cursor)
         }
-        let leadBudget = max(width / 4, width - tail - 1)
+        let anchor = start
+        let leadBudget = max(width / 4, width - tail - 2)
         var lead = 0
         while start > text.startIndex && lead < leadBudget {
             start = text.index(before: start)
             lead += DisplayWidth.of(text[start])
+        }
+        // Start at a word rather than in the middle of one.
+        if start > text.startIndex, !text[text.index(before: start)].isWhitespace,
+           let space = text[start..<anchor].firstIndex(where: \.isWhitespace) {
+            start = space
         }
         let cutAtStart = start > text.startIndex
         var output = cutAtStart ? "…" : ""

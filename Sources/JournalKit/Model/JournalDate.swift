@@ -131,15 +131,17 @@ private struct DigitReader {
 
     var atEnd: Bool { position == bytes.count }
 
-    mutating func skip(_ character: Unicode.Scalar) -> Bool {
-        guard position < bytes.count, bytes[position] == UInt8(character.value) else { return false }
-        position += 1
+    /// Consumes `text` (any UTF-8 sequence) when the input continues with it.
+    mutating func skip(_ text: String) -> Bool {
+        let expected = text.utf8
+        guard bytes[position...].starts(with: expected) else { return false }
+        position += expected.count
         return true
     }
 
     mutating func sign() -> Int64? {
         if skip("+") { return 1 }
-        if skip("-") || skip("\u{2212}") { return -1 }
+        if skip("-") || skip("\u{2212}") { return -1 } // U+2212 MINUS SIGN, as ISO 8601 allows
         return nil
     }
 

@@ -1,0 +1,188 @@
+import Foundation
+import GRDB
+import JournalText
+import Testing
+@testable import JournalKit
+
+@Suite struct JournalTests {
+    private func date(_ text: String) -> JournalDate { JournalDate(iso8601: text)! }
+
+    @Test func addsSearchesEditsAndDeletesThroughBothStores() throws {
+        let store = try TemporaryJournal()
+        let journal: Journal = store.journal
+        let first = try journal.add(NewEntry(date: date("2024-01-01"), text: "Thé Crème BRÛLÉE"))
+        let second = try journal.add(NewEntry(date: date("2024-01-02"), text: "Straße nach İstanbul"))
+        try store.expectConsistent()
+
+        #expect(try journal.search("bru cre").entries.map(\.id) == [first.id])
+        #expect(try journal.search("strasse").entries.map(\.id) == [second.id])
+        #expect(try journal.search("ist").entries.map(\.id) == [second.id])
+
+        try journal.edit(first.id, text: "nothing sweet")
+        #expect(try journal.search("brulee").total == 0)
+        #expect(try journal.search("sweet").entries.map(\.id) == [first.id])
+        try store.expectConsistent()
+
+        try journal.delete(second.id)
+        #expect(try journal.search("strasse").total == 0)
+        #expect(throws: JournalError.self) { try journal.entry(second.id) }
+        try store.expectConsistent()
+
+        let third = try journal.add(NewEntry(text: "after the delete"))
+        #expect(third.id.number == 3, "a deleted entry's number is never reused")
+    }
+
+    @Test func storesTextExactlyIncludingNULAndUnnormalizedForms() throws {
+        let store = try TemporaryJournal()
+        let text = "cafe\u{301} \u{0} Ａ  trailing \n"
+        let entry = try store.journal.add(NewEntry(text: text))
+        let read = try store.reopen().entry(entry.id)
+        #expect(read.text.unicodeScalars.elementsEqual(text.unicodeScalars))
+        #expect(read.text.utf8.count == text.utf8.count)
+        #expect(try store.journal.search("café").total == 1)
+        try store.expectConsistent()
+    }
+
+    @Test func ordersNewestFirstAndBreaksTiesByLargerNumber() throws {
+        let store = try TemporaryJournal()
+        let same = date("2024-03-03T03:03:03Z")
+        let a = try store.journal.add(NewEntry(date: same, text: "tie one"))
+        let b = try store.journal.add(NewEntry(date: same, text: "tie two"))
+        let newer = try store.journal.add(NewEntry(date: date("2025-01-01"), text: "tie three"))
+        let older = try store.journal.add(NewEntry(date: date("2020-01-01"), text: "tie four"))
+        let expected = [newer.id, b.id, a.id, older.id]
+        #expect(try store.journal.search("tie").entries.map(\.id) == expected)
+        #expect(try store.journal.list().entries.map(\.id) == expected)
+        #expect(try store.journal.search("tie", page: PageRequest(limit: 2, offset: 1)).entries.map(\.id) == [b.id, a.id])
+        #expect(try store.journal.search("tie", page: PageRequest(limit: 2, offset: 1)).total == 4)
+        #expect(try store.journal.search("tie", page: PageRequest(limit: 9, offset: 9)).entries.isEmpty)
+    }
+
+    @Test func refusesEmptyAndHugeTextAndBadQueries() throws {
+        let store = try TemporaryJournal()
+        #expect(throws: JournalError.self) { try store.journal.add(NewEntry(text: " \n\t")) }
+        #expect(throws: JournalError.self) { try store.journal.add(NewEntry(text: String(repeating: "x", count: Journal.maximumTextBytes + 1))) }
+        #expect(throws: JournalError(.usage, "the query is empty")) { try store.journal.search("  ") }
+        #expect(throws: JournalError.self) { try store.journal.search("…", strategy: "token") }
+        #expect(throws: JournalError.self) { try store.journal.search("x", strategy: "nope") }
+        #expect(try store.allEntries().isEmpty)
+    }
+
+    @Test func findsStrategiesByNameAndAlias() throws {
+        #expect(try SearchStrategies.named("token").name == "token")
+        #expect(throws: JournalError.self) { try SearchStrategies.named("TOKEN ") }
+    }
+
+    @Test func parsesIdentifiersAsUsersTypeThem() throws {
+        let store = try TemporaryJournal()
+        let entry = try store.journal.add(NewEntry(text: "x"))
+        #expect(try store.journal.entryID(parsing: entry.id.uri) == entry.id)
+        #expect(try store.journal.entryID(parsing: "p1") == entry.id)
+        #expect(try store.journal.entryID(parsing: " 1 ") == entry.id)
+        #expect(throws: JournalError.self) { try store.journal.entryID(parsing: "p1x") }
+        let foreign = EntryID(storeID: UUID(), number: 1)
+        #expect(throws: JournalError.self) { try store.journal.entryID(parsing: foreign.uri) }
+        #expect(throws: JournalError.self) { try store.journal.delete(foreign) }
+    }
+}
+
+@Suite struct CatchUpTests {
+    @Test func catchesUpWhenTheProcessDiedBetweenTheTwoStores() throws {
+        let store = try TemporaryJournal()
+        try store.journal.add(NewEntry(text: "indexed already"))
+        // Write to the main store alone, as a process killed before its catch-up would have.
+        _ = try store.journal.main.insert { insert in
+            for index in 0..<25 { try insert(PreparedEntry(date: .now, text: "orphan \(index)", canonical: "orphan \(index)")) }
+        }
+        _ = try store.journal.main.delete(1)
+        #expect(try store.journal.search("orphan").total == 0)
+        try store.reopen()
+        #expect(try store.journal.search("orphan").total == 25)
+        #expect(try store.journal.search("indexed").total == 0)
+        try store.expectConsistent()
+    }
+
+    @Test func catchesUpInSmallBatchesResumingInsideAChange() throws {
+        let store = try TemporaryJournal()
+        let words = ["alpha", "beta", "gamma", "delta"]
+        _ = try store.journal.main.insert { insert in
+            for index in 0..<23 {
+                let text = "\(words[index % 4]) \(index)"
+                try insert(PreparedEntry(date: .now, text: text, canonical: Fold.canonical(text)))
+            }
+        }
+        _ = try store.journal.main.update(5, date: .now, text: "edited", canonical: "edited")
+        _ = try store.journal.main.delete(7)
+        let recorder = ProgressRecorder()
+        try SearchIndexer(main: store.journal.main, search: store.journal.search, batchSize: 4).catchUp { recorder.record($0) }
+        let reports = recorder.done
+        #expect(reports.count >= 6)
+        #expect(reports == reports.sorted())
+        try store.expectConsistent()
+        #expect(try store.journal.search("edited").total == 1)
+    }
+
+    @Test func rebuildsAMissingDamagedOrForeignSearchStore() throws {
+        let store = try TemporaryJournal()
+        for index in 0..<30 { try store.journal.add(NewEntry(text: "entry number \(index)")) }
+        let searchURL = store.directory.searchStoreURL
+
+        store.close()
+        try FileManager.default.removeItem(at: searchURL)
+        #expect(try store.reopen().search("entry").total == 30)
+        try store.expectConsistent()
+
+        store.close()
+        try Data(repeating: 0x42, count: 8192).write(to: searchURL)
+        try store.reopen()
+        #expect(store.journal.notices.count == 1)
+        #expect(try store.journal.search("number").total == 30)
+        try store.expectConsistent()
+
+        let other = try TemporaryJournal()
+        try other.journal.add(NewEntry(text: "someone else's"))
+        other.close()
+        store.close()
+        try FileManager.default.removeItem(at: searchURL)
+        try FileManager.default.copyItem(at: other.directory.searchStoreURL, to: searchURL)
+        try store.reopen()
+        #expect(store.journal.notices.first?.contains("another journal") == true, "\(store.journal.notices)")
+        #expect(try store.journal.search("someone").total == 0)
+        try store.expectConsistent()
+    }
+
+    @Test func refusesACorruptOrForeignMainStore() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("journal-bad-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let main = directory.appendingPathComponent("journal.sqlite")
+        try Data(repeating: 0x13, count: 4096).write(to: main)
+        #expect { try Journal(directory: StoreDirectory(directory)) } throws: { error in
+            (error as? JournalError)?.message.contains(main.path) == true
+        }
+        try FileManager.default.removeItem(at: main)
+        try DatabaseQueue(path: main.path).write { try $0.execute(sql: "CREATE TABLE notes(x)") }
+        #expect { try Journal(directory: StoreDirectory(directory)) } throws: { error in
+            (error as? JournalError)?.message.contains("not a journal store") == true
+        }
+    }
+
+    @Test func createsStoreFilesReadableByTheOwnerOnly() throws {
+        let store = try TemporaryJournal()
+        try store.journal.add(NewEntry(text: "private"))
+        for url in [store.directory.mainStoreURL, store.directory.searchStoreURL] {
+            let mode = try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int
+            #expect(mode == 0o600)
+        }
+        let folderMode = try FileManager.default.attributesOfItem(atPath: store.directory.url.path)[.posixPermissions] as? Int
+        #expect(folderMode == 0o700)
+    }
+}
+
+/// Collects progress reports, which may come from any thread.
+final class ProgressRecorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var reports: [Int] = []
+    func record(_ progress: JournalProgress) { lock.withLock { reports.append(progress.done) } }
+    var done: [Int] { lock.withLock { reports } }
+}

@@ -1,0 +1,60 @@
+import Testing
+@testable import JournalKit
+
+@Suite struct JournalDateTests {
+    @Test(arguments: [
+        ("2024-05-01T08:30:00Z", "2024-05-01T08:30:00Z"),
+        ("2024-05-01T08:30:00+02:00", "2024-05-01T06:30:00Z"),
+        ("2024-05-01T08:30:00-0530", "2024-05-01T14:00:00Z"),
+        ("2024-05-01T23:30:00-01", "2024-05-02T00:30:00Z"),
+        ("2024-05-01T08:30:00\u{2212}02:00", "2024-05-01T10:30:00Z"),
+        ("2024-05-01T08:30Z", "2024-05-01T08:30:00Z"),
+        ("2024-05-01 08:30:00z", "2024-05-01T08:30:00Z"),
+        ("2024-05-01", "2024-05-01T00:00:00Z"),
+        ("2024-05-01T08:30:00.5Z", "2024-05-01T08:30:00.5Z"),
+        ("2024-05-01T08:30:00,123456789Z", "2024-05-01T08:30:00.123456Z"),
+        ("2024-02-29T12:00:00Z", "2024-02-29T12:00:00Z"),
+        ("1969-12-31T23:59:59.999999Z", "1969-12-31T23:59:59.999999Z"),
+        ("0001-01-01T00:00:00Z", "0001-01-01T00:00:00Z"),
+        ("9999-12-31T23:59:59Z", "9999-12-31T23:59:59Z"),
+    ])
+    func readsISO8601AndWritesUTC(input: String, expected: String) throws {
+        let date = try #require(JournalDate(iso8601: input))
+        #expect(date.iso8601 == expected)
+        #expect(JournalDate(iso8601: date.iso8601) == date)
+    }
+
+    @Test(arguments: [
+        "", "2024", "2024-5-1", "2024-13-01", "2024-00-10", "2023-02-29", "2024-02-30", "2024-04-31",
+        "2024-05-01T24:00:00Z", "2024-05-01T08:60:00Z", "2024-05-01T08:30:60Z", "2024-05-01T08:30:00.Z",
+        "2024-05-01T08:30:00+25:00", "2024-05-01T08:30:00 ", "2024-05-01T08", "yesterday", "２０２４-05-01", "2024-05-01T08:30:00\u{2013}02:00", "2024-05-01T08:30:00é",
+    ])
+    func refusesAnythingElse(input: String) {
+        #expect(JournalDate(iso8601: input) == nil)
+    }
+
+    @Test func knowsTheEpoch() {
+        #expect(JournalDate(iso8601: "1970-01-01T00:00:00Z")?.microseconds == 0)
+        #expect(JournalDate(iso8601: "2000-03-01T00:00:00Z")?.microseconds == 951_868_800_000_000)
+    }
+}
+
+@Suite struct EntryIDTests {
+    @Test func roundTripsItsURI() throws {
+        let id = EntryID(storeID: UUID(uuidString: "55158B15-15E5-463D-990B-B70814FB7A27")!, number: 42)
+        #expect(id.uri == "x-journal://55158B15-15E5-463D-990B-B70814FB7A27/Entry/p42")
+        #expect(EntryID(uri: id.uri) == id)
+        #expect(id.shortName == "p42")
+    }
+
+    @Test(arguments: [
+        "", "p42", "x-journal://not-a-uuid/Entry/p1", "x-journal://55158B15-15E5-463D-990B-B70814FB7A27/Entry/42",
+        "x-journal://55158B15-15E5-463D-990B-B70814FB7A27/Entry/p0", "x-journal://55158B15-15E5-463D-990B-B70814FB7A27/Other/p1",
+        "x-journal://55158B15-15E5-463D-990B-B70814FB7A27/Entry/p1/x", "http://55158B15-15E5-463D-990B-B70814FB7A27/Entry/p1",
+    ])
+    func refusesOtherStrings(text: String) {
+        #expect(EntryID(uri: text) == nil)
+    }
+}
+
+import Foundation

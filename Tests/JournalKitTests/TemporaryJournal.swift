@@ -1,0 +1,65 @@
+import Foundation
+import GRDB
+import JournalText
+import Testing
+@testable import JournalKit
+
+/// A journal in a new temporary folder, removed when the test is done with it.
+final class TemporaryJournal {
+    let directory: StoreDirectory
+    /// The open journal; replaced (its connections closed first) by `reopen()`.
+    private(set) var journal: Journal!
+
+    init() throws {
+        directory = StoreDirectory(FileManager.default.temporaryDirectory.appendingPathComponent("journal-test-\(UUID().uuidString)"))
+        journal = try Journal(directory: directory)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: directory.url) }
+
+    /// Closes the journal's connections, as the end of a process would.
+    func close() { journal = nil }
+
+    /// Opens the folder again, as the next command would.
+    @discardableResult
+    func reopen() throws -> Journal {
+        journal = nil
+        journal = try Journal(directory: directory)
+        return journal
+    }
+
+    /// Every entry, oldest number first, read straight from the main store.
+    func allEntries() throws -> [Entry] {
+        try journal.list(PageRequest(limit: 0)).entries.sorted { $0.id.number < $1.id.number }
+    }
+
+    /// The search store holds exactly `tokens(e)` for every entry and nothing else, and the main
+    /// store holds `canonical(text)` beside every text.
+    func expectConsistent(sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let entries = try allEntries()
+        let canonical = try journal.main.pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT n, CAST(canonical AS BLOB) FROM entry").reduce(into: [Int64: String]()) {
+                $0[$1[0]] = ($1[1] as ExactText).string
+            }
+        }
+        let indexed = try journal.search.pool.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT d.id, d.uri, t.text FROM document d
+                LEFT JOIN posting p ON p.document = d.id LEFT JOIN token t ON t.id = p.token
+                """).reduce(into: [Int64: (uri: String, tokens: Set<String>)]()) { result, row in
+                let id: Int64 = row[0]
+                result[id, default: (row[1], [])].tokens.formUnion([row[2] as String?].compactMap { $0 })
+            }
+        }
+        let orphanTokens = try journal.search.pool.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM token WHERE id NOT IN (SELECT token FROM posting)") ?? 0
+        }
+        #expect(orphanTokens == 0, sourceLocation: sourceLocation)
+        #expect(Set(indexed.keys) == Set(entries.map(\.id.number)), sourceLocation: sourceLocation)
+        for entry in entries {
+            #expect(canonical[entry.id.number] == Fold.canonical(entry.text), sourceLocation: sourceLocation)
+            #expect(indexed[entry.id.number]?.uri == entry.id.uri, sourceLocation: sourceLocation)
+            #expect(indexed[entry.id.number]?.tokens == Set(Tokens.of(text: entry.text)), "\(entry.id.shortName)", sourceLocation: sourceLocation)
+        }
+    }
+}
