@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+
+@Suite struct CommandTests {
+    @Test func importsAndSearchesWithJSONCheckedFieldByField() throws {
+        let journal = JournalProcess()
+        defer { journal.removeStore() }
+        let input = try journal.file([
+            #"{"date": "2024-05-01T08:30:00+02:00", "text": "Thé Crème BRÛLÉE, deux fois"}"#,
+            #"{"date": "2024-05-02T09:00:00.250Z", "text": "東京タワーに行きました"}"#,
+            #"{"date": "2024-05-03T00:00:00Z", "text": "crème fraîche 50% off_sale (a.b) \\ \u0000 end"}"#,
+        ])
+        let imported = try journal.run(["import", input, "--json"])
+        #expect(imported.status == 0, "\(imported.error)")
+        let summary = try imported.json()
+        #expect(summary["imported"] as? Int == 3)
+
+        let search = try journal.run(["search", "creme", "--json"])
+        #expect(search.status == 0)
+        let object = try search.json()
+        #expect(object["query"] as? String == "creme")
+        #expect(object["strategy"] as? String == "token")
+        #expect(object["total"] as? Int == 2)
+        let results = try #require(object["results"] as? [[String: Any]])
+        #expect(results.count == 2)
+        #expect(results.map { $0["text"] as? String } == ["crème fraîche 50% off_sale (a.b) \\ \u{0} end", "Thé Crème BRÛLÉE, deux fois"])
+        #expect(results.map { $0["date"] as? String } == ["2024-05-03T00:00:00Z", "2024-05-01T06:30:00Z"])
+        let ids = results.compactMap { $0["id"] as? String }
+        #expect(ids.count == 2)
+        #expect(ids.allSatisfy { $0.wholeMatch(of: /x-journal:\/\/[0-9A-F-]{36}\/Entry\/p[0-9]+/) != nil })
+        #expect(ids[0].hasSuffix("/Entry/p3") && ids[1].hasSuffix("/Entry/p1"))
+        #expect(ids[0].dropLast(2) == ids[1].dropLast(2), "one store UUID")
+
+        let japanese = try journal.run(["search", "東京", "--json"]).json()
+        #expect(japanese["total"] as? Int == 1)
+        #expect((japanese["results"] as? [[String: Any]])?.first?["date"] as? String == "2024-05-02T09:00:00.25Z")
+
+        let multiword = try journal.run(["search", "fra", "cre", "--json"]).json()
+        #expect(multiword["query"] as? String == "fra cre")
+        #expect(multiword["total"] as? Int == 1)
+
+        let none = try journal.run(["search", "absent", "--json"])
+        #expect(none.status == 0)
+        #expect(try none.json()["total"] as? Int == 0)
+        #expect(try none.json()["results"] as? [Any] != nil)
+    }
+
+    @Test func pagesNewestFirstWithExactTotals() throws {
+        let journal = JournalProcess()
+        defer { journal.removeStore() }
+        let lines = (1...25).map { #"{"date": "2024-01-\#(String(format: "%02d", $0))T12:00:00Z", "text": "day \#($0) walk"}"# }
+        #expect(try journal.run(["import", journal.file(lines)]).status == 0)
+
+        let page = try journal.run(["search", "walk", "--limit", "10", "--offset", "20", "--json"]).json()
+        #expect(page["total"] as? Int == 25)
+        #expect((page["results"] as? [[String: Any]])?.map { $0["text"] as? String } == (1...5).reversed().map { "day \($0) walk" })
+
+        let all = try journal.run(["search", "walk", "--limit", "0", "--json"]).json()
+        #expect((all["results"] as? [Any])?.count == 25)
+        let beyond = try journal.run(["search", "walk", "--offset", "100", "--json"]).json()
+        #expect((beyond["results"] as? [Any])?.count == 0)
+        #expect(beyond["total"] as? Int == 25)
+
+        let text = try journal.run(["search", "walk"])
+        let lastLine = text.output.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(lastLine.hasPrefix("20 of 25 entries"))
+        #expect(text.output.split(separator: "\n").first?.contains("day 25 walk") == true)
+
+        let listed = try journal.run(["list", "--limit", "3", "--offset", "1", "--json"]).json()
+        #expect((listed["results"] as? [[String: Any]])?.map { $0["text"] as? String } == ["day 24 walk", "day 23 walk", "day 22 walk"])
+        #expect(listed["total"] as? Int == 25)
+    }
+
+    @Test func deleteRemovesTheEntryFromBothStores() throws {
+        let journal = JournalProcess()
+        defer { journal.removeStore() }
+        #expect(try journal.run(["add", "shared words", "uniquezebra"]).status == 0)
+        #expect(try journal.run(["add", "shared words again"]).status == 0)
+        let before = try journal.run(["stats", "--json"]).json()
+        #expect(before["entries"] as? Int == 2)
+        #expect(before["indexed_entries"] as? Int == 2)
+
+        let deleted = try journal.run(["delete", "p1"])
+        #expect(deleted.status == 0)
+        #expect(deleted.output == "deleted p1\n")
+        let after = try journal.run(["stats", "--json"]).json()
+        #expect(after["entries"] as? Int == 1)
+        #expect(after["indexed_entries"] as? Int == 1)
+        #expect(after["tokens"] as? Int == (before["tokens"] as? Int ?? 0) - 1, "uniquezebra left the token table")
+        #expect(try journal.run(["search", "uniquezebra", "--json"]).json()["total"] as? Int == 0)
+        #expect(try journal.run(["search", "shared", "--json"]).json()["total"] as? Int == 1)
+
+        let again = try journal.run(["delete", "p1"])
+        #expect(again.status == 1)
+        #expect(again.error.contains("no entry"))
+        #expect(try journal.run(["show", "1"]).status == 1)
+    }
+
+    @Test func addsFromArgumentsAndStandardInputAndEdits() throws {
+        let journal = JournalProcess()
+        defer { journal.removeStore() }
+        let added = try journal.run(["add", "--date", "2023-12-31T23:00:00-02:00", "--json", "new", "year"])
+        #expect(added.status == 0, "\(added.error)")
+        let entry = try added.json()
+        #expect(entry["text"] as? String == "new year")
+        #expect(entry["date"] as? String == "2024-01-01T01:00:00Z")
+
+        let piped = try journal.run(["add", "--json"], input: Data("  from a pipe\n\n".utf8))
+        #expect(try piped.json()["text"] as? String == "  from a pipe\n", "only the last newline is dropped")
+
+        let edited = try journal.run(["edit", "p1", "--text", "old year", "--json"])
+        #expect(try edited.json()["text"] as? String == "old year")
+        #expect(try journal.run(["search", "new", "--json"]).json()["total"] as? Int == 0)
+        #expect(try journal.run(["search", "old", "--json"]).json()["total"] as? Int == 1)
+
+        let redated = try journal.run(["edit", "1", "--date", "2020-02-02"])
+        #expect(redated.status == 0)
+        let shown = try journal.run(["show", "p1", "--json"]).json()
+        #expect(shown["date"] as? String == "2020-02-02T00:00:00Z")
+        #expect(shown["text"] as? String == "old year")
+
+        let uri = try #require(shown["id"] as? String)
+        #expect(try journal.run(["show", uri]).output.contains("old year"))
+    }
+
+    @Test func listsStrategiesAndAcceptsTheStoreFromTheEnvironment() throws {
+        let journal = JournalProcess()
+        defer { journal.removeStore() }
+        let list = try journal.run(["search", "--strategy", "list"])
+        #expect(list.status == 0)
+        #expect(list.output.hasPrefix("token"))
+
+        #expect(try journal.run(["add", "via environment"], environment: ["JOURNAL_STORE": journal.store.path], useStore: false).status == 0)
+        #expect(try journal.run(["search", "environment", "--json"]).json()["total"] as? Int == 1)
+
+        let help = try journal.run(["--help"])
+        #expect(help.status == 0)
+        #expect(help.output.contains("search"))
+    }
+}

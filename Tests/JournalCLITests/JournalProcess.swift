@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+/// Runs the built `journal` binary on a temporary store, as a user would.
+struct JournalProcess {
+    struct Outcome {
+        let status: Int32
+        let output: String
+        let error: String
+
+        /// The standard output parsed as one JSON object.
+        func json() throws -> [String: Any] {
+            let object = try JSONSerialization.jsonObject(with: Data(output.utf8))
+            return try #require(object as? [String: Any], "not a JSON object: \(output)")
+        }
+    }
+
+    let store: URL
+
+    init() {
+        store = FileManager.default.temporaryDirectory.appendingPathComponent("journal-cli-\(UUID().uuidString)")
+    }
+
+    func removeStore() { try? FileManager.default.removeItem(at: store) }
+
+    /// The `journal` executable built beside the test bundle.
+    static let executable: URL = {
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("journal")
+        if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
+        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent(".build/debug/journal")
+    }()
+
+    /// Runs `journal --store STORE ARGUMENTS…` with `input` on standard input.
+    @discardableResult
+    func run(_ arguments: [String], input: Data = Data(), environment: [String: String] = [:], useStore: Bool = true) throws -> Outcome {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("journal-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let files = ["in", "out", "err"].map { scratch.appendingPathComponent($0) }
+        try input.write(to: files[0])
+        for file in files.dropFirst() { FileManager.default.createFile(atPath: file.path, contents: nil) }
+
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = (useStore ? ["--store", store.path] : []) + arguments
+        var variables = ProcessInfo.processInfo.environment
+        variables["JOURNAL_STORE"] = nil
+        variables["NO_COLOR"] = nil
+        variables["EDITOR"] = "false"
+        variables["VISUAL"] = nil
+        variables.merge(environment) { $1 }
+        process.environment = variables
+        let handles = try files.enumerated().map { index, url in
+            index == 0 ? try FileHandle(forReadingFrom: url) : try FileHandle(forWritingTo: url)
+        }
+        process.standardInput = handles[0]
+        process.standardOutput = handles[1]
+        process.standardError = handles[2]
+        try process.run()
+        process.waitUntilExit()
+        for handle in handles { try handle.close() }
+        return Outcome(
+            status: process.terminationStatus,
+            output: String(decoding: try Data(contentsOf: files[1]), as: UTF8.self),
+            error: String(decoding: try Data(contentsOf: files[2]), as: UTF8.self))
+    }
+
+    /// Writes JSON Lines to a file in the store's parent folder and returns its path.
+    func file(_ lines: [String], name: String = UUID().uuidString) throws -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("journal-input-\(name).jsonl")
+        try Data(lines.joined(separator: "\n").utf8).write(to: url)
+        return url.path
+    }
+
+    /// Everything a user can observe of the stores: every entry, and the counts and tokens.
+    func fingerprint() throws -> String {
+        let list = try run(["list", "--limit", "0", "--json"])
+        let stats = try run(["stats", "--json"]).json()
+        return list.output + "|\(stats["entries"]!)|\(stats["indexed_entries"]!)|\(stats["tokens"]!)"
+    }
+}
