@@ -23,14 +23,15 @@ struct JournalCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The journal's folder (created when missing).", valueName: "DIR"))
     var store: String?
 
-    /// The journal chosen by --store, $JOURNAL_STORE or the XDG default, opened and caught up.
-    func openJournal() throws -> Journal {
+    /// The journal chosen by --store, $JOURNAL_STORE or the XDG default, opened and caught up;
+    /// created when missing only for the commands that add entries.
+    func openJournal(create: Bool = false) throws -> Journal {
         let environment = ProcessInfo.processInfo.environment
         let directory = store.map(StoreDirectory.init(path:))
             ?? environment["JOURNAL_STORE"].flatMap { $0.isEmpty ? nil : StoreDirectory(path: $0) }
             ?? StoreDirectory.defaultDirectory(environment: environment)
         let progress = ProgressBar(label: "indexing")
-        let journal = try Journal(directory: directory, progress: progress.handler)
+        let journal = try Journal(directory: directory, create: create, progress: progress.handler)
         progress.finish()
         for notice in journal.notices { Terminal.standardError.write("journal: \(notice)\n") }
         return journal

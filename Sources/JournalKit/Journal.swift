@@ -17,9 +17,11 @@ public final class Journal: Sendable {
     /// Repairs made while opening, for the user to hear about (a replaced search store).
     public let notices: [String]
 
-    /// Opens (creating when missing) the journal in `directory`, and brings its search store up to date.
-    public init(directory: StoreDirectory, progress: ProgressHandler? = nil) throws(JournalError) {
-        try directory.prepare()
+    /// Opens the journal in `directory` and brings its search store up to date. With `create`,
+    /// a missing journal is created; without, it is an error (a mistyped folder then says so
+    /// rather than showing an empty journal).
+    public init(directory: StoreDirectory, create: Bool = true, progress: ProgressHandler? = nil) throws(JournalError) {
+        try directory.prepare(create: create)
         self.directory = directory
         main = try MainStore(url: directory.mainStoreURL)
         search = try SearchStore(url: directory.searchStoreURL, mainStoreID: main.storeID)
@@ -123,18 +125,19 @@ public final class Journal: Sendable {
     }
 
     /// Entries newest first.
-    public func list(_ page: PageRequest = try! PageRequest()) throws(JournalError) -> (total: Int, entries: [Entry]) {
-        try main.newestFirst(limit: page.sqlLimit, offset: page.offset)
+    public func list(_ page: PageRequest = .first) throws(JournalError) -> (total: Int, entries: [Entry]) {
+        try main.newestFirst(page)
     }
 
     /// Searches with the strategy called `strategyName` (see `SearchStrategies`).
-    public func search(_ query: String, strategy strategyName: String, page: PageRequest = try! PageRequest()) throws(JournalError) -> SearchResults {
+    public func search(_ query: String, strategy strategyName: String, page: PageRequest = .first) throws(JournalError) -> SearchResults {
         try search(query, strategy: SearchStrategies.named(strategyName), page: page)
     }
 
     /// Searches with `strategy`: the exact total and one page of entries, newest first.
-    public func search(_ query: String, strategy: any SearchStrategy = SearchStrategies.standard, page: PageRequest = try! PageRequest()) throws(JournalError) -> SearchResults {
+    public func search(_ query: String, strategy: any SearchStrategy = SearchStrategies.standard, page: PageRequest = .first) throws(JournalError) -> SearchResults {
         let parsed = try SearchQuery(query)
+        try strategy.family.validate(parsed)
         let answer = try strategy.search(parsed, page: page, in: SearchContext(main: main, search: search))
         let found = try main.entries(numbered: answer.page.filter { $0.storeID == storeID }.map(\.number))
         return SearchResults(

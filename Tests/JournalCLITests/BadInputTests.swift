@@ -76,6 +76,19 @@ import Testing
         #expect(unwritable.error.contains("/proc/journal-test/store"))
     }
 
+    @Test func onlyAddAndImportCreateAJournal() throws {
+        let journal = JournalProcess()
+        defer { journal.removeStore() }
+        for arguments in [["search", "x"], ["list"], ["stats"], ["show", "1"], ["delete", "1"], ["search", "?!"]] {
+            let outcome = try journal.run(arguments)
+            #expect(outcome.status == (arguments == ["search", "?!"] ? 2 : 1), "\(arguments)")
+            #expect(!FileManager.default.fileExists(atPath: journal.store.path), "\(arguments) created the journal")
+        }
+        #expect(try journal.run(["list"]).error == "journal: no journal in \(journal.store.path) (journal add or journal import creates one)\n")
+        #expect(try journal.run(["add", "first"]).status == 0)
+        #expect(try journal.run(["list"]).status == 0)
+    }
+
     @Test func refusesACorruptMainStoreNamingIt() throws {
         let journal = JournalProcess()
         defer { journal.removeStore() }

@@ -122,6 +122,25 @@ import Testing
         #expect(try store.journal.search("edited").total == 1)
     }
 
+    @Test func searchesWhileOtherConnectionsHoldBothStoresWriteLocks() throws {
+        let store = try TemporaryJournal()
+        try store.journal.add(NewEntry(text: "locked out"))
+        var configuration = Configuration()
+        configuration.busyMode = .immediateError
+        configuration.allowsUnsafeTransactions = true
+        // An import in progress holds the main store's write lock for its whole transaction;
+        // another process's catch-up may hold the search store's.
+        let writers = try [store.directory.mainStoreURL, store.directory.searchStoreURL].map { url in
+            let writer = try DatabaseQueue(path: url.path, configuration: configuration)
+            try writer.inDatabase { try $0.execute(sql: "BEGIN IMMEDIATE") }
+            return writer
+        }
+        defer { for writer in writers { try? writer.inDatabase { try $0.execute(sql: "ROLLBACK") } } }
+        // Up to date, so opening and searching need only reads: no wait for either lock.
+        #expect(try store.reopen().search("locked").total == 1)
+        #expect(try store.journal.list().total == 1)
+    }
+
     @Test func rebuildsAMissingDamagedOrForeignSearchStore() throws {
         let store = try TemporaryJournal()
         for index in 0..<30 { try store.journal.add(NewEntry(text: "entry number \(index)")) }

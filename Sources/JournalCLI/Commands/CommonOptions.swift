@@ -18,6 +18,15 @@ struct OutputOptions: ParsableArguments {
     var json = false
 }
 
+/// The entry a command acts on.
+struct EntryArgument: ParsableArguments {
+    @Argument(help: "The entry: its URI, p12, or 12.")
+    var id: String
+
+    /// The identifier in `journal`, refused when it is not one or names another journal's entry.
+    func resolve(in journal: Journal) throws -> EntryID { try journal.entryID(parsing: id) }
+}
+
 extension JournalDate: ExpressibleByArgument {
     public init?(argument: String) { self.init(iso8601: argument) }
 }

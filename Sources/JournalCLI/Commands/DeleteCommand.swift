@@ -9,12 +9,11 @@ struct DeleteCommand: ParsableCommand {
     @ParentCommand var journal: JournalCommand
     @OptionGroup var output: OutputOptions
 
-    @Argument(help: "The entry: its URI, p12, or 12.")
-    var id: String
+    @OptionGroup var entry: EntryArgument
 
     func run() throws {
         let journal = try self.journal.openJournal()
-        let id = try journal.entryID(parsing: id)
+        let id = try entry.resolve(in: journal)
         try journal.delete(id)
         if output.json {
             JSONOutput.print(.object(["deleted": .string(id.uri)]))

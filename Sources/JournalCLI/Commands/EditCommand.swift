@@ -17,12 +17,11 @@ struct EditCommand: ParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
-    @Argument(help: "The entry: its URI, p12, or 12.")
-    var id: String
+    @OptionGroup var entry: EntryArgument
 
     func run() throws {
         let journal = try self.journal.openJournal()
-        let id = try journal.entryID(parsing: id)
+        let id = try entry.resolve(in: journal)
         var text = self.text
         if text == nil && date == nil {
             let current = try journal.entry(id)

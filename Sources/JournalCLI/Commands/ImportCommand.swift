@@ -21,7 +21,7 @@ struct ImportCommand: ParsableCommand {
 
     func run() throws {
         let reader = try JSONLinesReader(path: file)
-        let journal = try self.journal.openJournal()
+        let journal = try self.journal.openJournal(create: true)
         let started = Date()
         let importing = ProgressBar(label: "importing", unit: .bytes)
         let indexing = ProgressBar(label: "indexing")

@@ -27,7 +27,7 @@ struct SearchCommand: ParsableCommand {
         if strategy == "list" { return listStrategies() }
         let strategy = try SearchStrategies.named(self.strategy)
         let query = self.query.joined(separator: " ")
-        _ = try SearchQuery(query)
+        try strategy.family.validate(SearchQuery(query))
         let request = try page.request()
         let journal = try self.journal.openJournal()
         let started = DispatchTime.now()

@@ -7,12 +7,11 @@ struct ShowCommand: ParsableCommand {
     @ParentCommand var journal: JournalCommand
     @OptionGroup var output: OutputOptions
 
-    @Argument(help: "The entry: its URI, p12, or 12.")
-    var id: String
+    @OptionGroup var entry: EntryArgument
 
     func run() throws {
         let journal = try self.journal.openJournal()
-        let entry = try journal.entry(journal.entryID(parsing: id))
+        let entry = try journal.entry(self.entry.resolve(in: journal))
         if output.json {
             JSONOutput.print(JSONOutput.entry(entry))
         } else {

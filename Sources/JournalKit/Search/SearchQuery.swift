@@ -31,9 +31,16 @@ public struct PageRequest: Sendable, Equatable {
     public init(limit: Int = 20, offset: Int = 0) throws(JournalError) {
         guard limit >= 0 else { throw .usage("--limit must be 0 (all) or more, not \(limit)") }
         guard offset >= 0 else { throw .usage("--offset must be 0 or more, not \(offset)") }
+        self.init(checkedLimit: limit, offset: offset)
+    }
+
+    private init(checkedLimit limit: Int, offset: Int) {
         self.limit = limit
         self.offset = offset
     }
+
+    /// The newest 20: what a search shows first.
+    public static let first = PageRequest(checkedLimit: 20, offset: 0)
 
     /// The value for SQL's LIMIT: -1 is SQLite's "no limit".
     var sqlLimit: Int { limit == 0 ? -1 : limit }

@@ -6,6 +6,17 @@ public enum SearchFamily: String, Sendable {
     case wordPrefix = "word-prefix"
 }
 
+extension SearchFamily {
+    /// Refuses a query this family can't answer (a word-prefix query with no words), before
+    /// any store is opened.
+    public func validate(_ query: SearchQuery) throws(JournalError) {
+        switch self {
+        case .wordPrefix: _ = try query.canonicalWords()
+        case .substring: break
+        }
+    }
+}
+
 /// What a strategy found: the exact total, and the requested page as entry identifiers,
 /// newest first. The journal resolves the page to entries in one query.
 public struct StrategyAnswer: Sendable, Equatable {

@@ -23,7 +23,7 @@ final class MainStore: Sendable {
         try StoreDirectory.createPrivateFile(at: url)
         (pool, storeID) = try StoreDatabase.guarded(url) {
             let pool = try StoreDatabase.open(url, applicationID: Self.applicationID)
-            try Self.migrator.migrate(pool)
+            try StoreDatabase.migrate(pool, with: Self.migrator)
             let id = try pool.read { db in try String.fetchOne(db, sql: "SELECT value FROM store_info WHERE key = 'id'") }
             guard let id, let uuid = UUID(uuidString: id) else {
                 throw JournalError.store("\(url.path) has no valid store identifier")
@@ -140,13 +140,13 @@ final class MainStore: Sendable {
     }
 
     /// Entries newest first, with the total count.
-    func newestFirst(limit: Int, offset: Int) throws(JournalError) -> (total: Int, entries: [Entry]) {
+    func newestFirst(_ page: PageRequest) throws(JournalError) -> (total: Int, entries: [Entry]) {
         try guarded {
             try pool.read { db in
                 let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM entry") ?? 0
                 let entries = try Row.fetchAll(
                     db, sql: "SELECT n, date, CAST(text AS BLOB) FROM entry ORDER BY date DESC, n DESC LIMIT ? OFFSET ?",
-                    arguments: [limit == 0 ? -1 : limit, offset]
+                    arguments: [page.sqlLimit, page.offset]
                 ).map { Self.entry(from: $0, storeID: storeID) }
                 return (total, entries)
             }

@@ -16,6 +16,7 @@ struct SearchIndexer {
 
     /// Applies every change the search store has not seen yet.
     func catchUp(progress: ProgressHandler? = nil) throws(JournalError) {
+        guard try !isCaughtUp() else { return }
         var done = 0
         var total: Int?
         while true {
@@ -26,6 +27,15 @@ struct SearchIndexer {
             done += applied
             progress?(JournalProgress(phase: .indexing, done: done, total: total.map { max($0, done) }))
         }
+    }
+
+    /// Whether there is nothing to apply, found with reads only, so that a search never waits
+    /// for the search store's write lock when there is nothing to write.
+    private func isCaughtUp() throws(JournalError) -> Bool {
+        let position = try StoreDatabase.guarded(search.url) { try search.pool.read(SearchStore.position(in:)) }
+        guard !position.isFresh, position.rebuildFrom == nil, position.resumeAfterEntry == 0 else { return false }
+        let lastChange = try StoreDatabase.guarded(main.url) { try main.pool.read(MainStore.lastChange(in:)) }
+        return position.appliedChange == lastChange
     }
 
     /// One batch; nil when there was nothing left to apply.

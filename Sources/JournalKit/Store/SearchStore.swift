@@ -51,11 +51,10 @@ final class SearchStore: Sendable {
         }
         do {
             let pool = try StoreDatabase.open(url, applicationID: applicationID)
-            try migrator.migrate(pool)
-            let owner = try pool.write { db in
-                if let owner = try String.fetchOne(db, sql: "SELECT value FROM store_info WHERE key = 'main_store'") {
-                    return owner
-                }
+            try StoreDatabase.migrate(pool, with: migrator)
+            let ownerQuery = "SELECT value FROM store_info WHERE key = 'main_store'"
+            let owner = try pool.read { db in try String.fetchOne(db, sql: ownerQuery) } ?? pool.write { db in
+                if let owner = try String.fetchOne(db, sql: ownerQuery) { return owner }
                 try db.execute(sql: "INSERT INTO store_info (key, value) VALUES ('main_store', ?)", arguments: [mainStoreID.uuidString])
                 return mainStoreID.uuidString
             }

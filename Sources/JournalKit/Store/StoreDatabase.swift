@@ -26,6 +26,13 @@ enum StoreDatabase {
         return pool
     }
 
+    /// Applies `migrator`'s missing migrations, checking with a read first so that opening an
+    /// up-to-date store never waits for another process's write lock.
+    static func migrate(_ pool: DatabasePool, with migrator: DatabaseMigrator) throws {
+        guard try !pool.read(migrator.hasCompletedMigrations) else { return }
+        try migrator.migrate(pool)
+    }
+
     /// The one-line message for a failure on `url`.
     static func describe(_ error: Error, file url: URL) -> JournalError {
         if let error = error as? JournalError { return error }

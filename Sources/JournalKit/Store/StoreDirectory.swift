@@ -26,13 +26,17 @@ public struct StoreDirectory: Sendable, Equatable {
         return StoreDirectory(path: home + "/.local/share/journal")
     }
 
-    /// Makes sure the folder exists and can be written, creating it (owner-only) when missing.
-    func prepare() throws(JournalError) {
+    /// Makes sure the folder holds a journal and can be written. With `create`, a missing
+    /// folder is created (owner-only) and a missing journal is fine; without, both are errors.
+    func prepare(create: Bool) throws(JournalError) {
         var isDirectory: ObjCBool = false
         let path = url.path
+        let missingJournal = JournalError.store("no journal in \(path) (journal add or journal import creates one)")
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else { throw .store("store path \(path) is a file, not a directory") }
+            guard create || FileManager.default.fileExists(atPath: mainStoreURL.path) else { throw missingJournal }
         } else {
+            guard create else { throw missingJournal }
             do {
                 try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             } catch {
