@@ -123,6 +123,27 @@ import Testing
         #expect(try journal.run(["show", uri]).output.contains("old year"))
     }
 
+    @Test func editsInTheUsersEditor() throws {
+        let journal = JournalProcess()
+        defer { journal.removeStore() }
+        #expect(try journal.run(["add", "an old entry"]).status == 0)
+        let editor = FileManager.default.temporaryDirectory.appendingPathComponent("journal-editor-\(UUID().uuidString)")
+        try Data("#!/bin/sh\nsed -i 's/old/new/' \"$1\"\n".utf8).write(to: editor)
+        defer { try? FileManager.default.removeItem(at: editor) }
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: editor.path)
+
+        let edited = try journal.run(["edit", "p1"], environment: ["EDITOR": editor.path])
+        #expect(edited.status == 0, "\(edited.error)")
+        #expect(try journal.run(["show", "p1", "--json"]).json()["text"] as? String == "an new entry")
+        #expect(try journal.run(["edit", "p1"], environment: ["EDITOR": "true"]).output == "unchanged p1\n")
+
+        let before = try journal.fingerprint()
+        let failed = try journal.run(["edit", "p1"], environment: ["EDITOR": "false"])
+        #expect(failed.status == 1)
+        #expect(failed.error.contains("nothing was saved"))
+        #expect(try journal.fingerprint() == before)
+    }
+
     @Test func listsStrategiesAndAcceptsTheStoreFromTheEnvironment() throws {
         let journal = JournalProcess()
         defer { journal.removeStore() }
