@@ -1,7 +1,10 @@
 #include "CICU.h"
 
 #include <pthread.h>
+#include <stdlib.h>
 #include <unicode/ubrk.h>
+#include <unicode/uregex.h>
+#include <unicode/utext.h>
 #include <unicode/unorm2.h>
 #include <unicode/ustring.h>
 
@@ -88,3 +91,50 @@ int32_t cicu_words_next(int32_t *start, int32_t *end) {
     }
     return 0;
 }
+
+struct cicu_regex {
+    URegularExpression *regex;
+    UText text; // reused for every subject, so matching allocates nothing
+};
+
+cicu_regex *cicu_regex_open(const cicu_char *pattern, int32_t length, int32_t flags, int32_t *error, int32_t *error_offset) {
+    UErrorCode status = U_ZERO_ERROR;
+    UParseError parse_error;
+    URegularExpression *regex = uregex_open((const UChar *)pattern, length, (uint32_t)flags, &parse_error, &status);
+    *error = status;
+    *error_offset = -1;
+    if (U_FAILURE(status)) {
+        if (parse_error.offset >= 0 && parse_error.line <= 1) *error_offset = parse_error.offset;
+        return NULL;
+    }
+    cicu_regex *result = calloc(1, sizeof(cicu_regex));
+    if (result == NULL) {
+        uregex_close(regex);
+        *error = U_MEMORY_ALLOCATION_ERROR;
+        return NULL;
+    }
+    UText initial = UTEXT_INITIALIZER;
+    result->regex = regex;
+    result->text = initial;
+    return result;
+}
+
+int32_t cicu_regex_find_utf8(cicu_regex *regex, const char *utf8, int64_t length) {
+    UErrorCode status = U_ZERO_ERROR;
+    utext_openUTF8(&regex->text, utf8, length, &status);
+    if (U_FAILURE(status)) return -1;
+    uregex_setUText(regex->regex, &regex->text, &status);
+    if (U_FAILURE(status)) return -1;
+    UBool found = uregex_find(regex->regex, 0, &status);
+    if (U_FAILURE(status)) return -1;
+    return found ? 1 : 0;
+}
+
+void cicu_regex_close(cicu_regex *regex) {
+    if (regex == NULL) return;
+    uregex_close(regex->regex);
+    utext_close(&regex->text);
+    free(regex);
+}
+
+const char *cicu_error_name(int32_t error) { return u_errorName((UErrorCode)error); }

@@ -14,6 +14,7 @@ public final class Journal: Sendable {
     public let directory: StoreDirectory
     let main: MainStore
     let search: SearchStore
+    let prefixTables = PrefixTableCache()
     /// Repairs made while opening, for the user to hear about (a replaced search store).
     public let notices: [String]
 
@@ -131,17 +132,35 @@ public final class Journal: Sendable {
 
     /// Searches with the strategy called `strategyName` (see `SearchStrategies`).
     public func search(_ query: String, strategy strategyName: String, page: PageRequest = .first) throws(JournalError) -> SearchResults {
-        try search(query, strategy: SearchStrategies.named(strategyName), page: page)
+        try search(query, strategy: SearchStrategies.named(strategyName), page: page, progress: nil)
     }
 
     /// Searches with `strategy`: the exact total and one page of entries, newest first.
-    public func search(_ query: String, strategy: any SearchStrategy = SearchStrategies.standard, page: PageRequest = .first) throws(JournalError) -> SearchResults {
+    /// `progress` hears about a structure the strategy builds first (the FTS5 peer).
+    public func search(
+        _ query: String, strategy: any SearchStrategy = SearchStrategies.standard, page: PageRequest = .first,
+        progress: ProgressHandler? = nil
+    ) throws(JournalError) -> SearchResults {
         let parsed = try SearchQuery(query)
-        try strategy.family.validate(parsed)
-        let answer = try strategy.search(parsed, page: page, in: SearchContext(main: main, search: search))
+        try strategy.validate(parsed)
+        let context = SearchContext(main: main, search: search, prefixTables: prefixTables, progress: progress)
+        return try results(of: strategy.search(parsed, page: page, in: context), query: parsed.text, strategy: strategy.name, page: page)
+    }
+
+    /// Entries whose text as written matches the regular expression `pattern` (ICU syntax),
+    /// newest first. An invalid pattern is a usage error saying what is wrong and where.
+    public func search(regex pattern: String, caseInsensitive: Bool = false, page: PageRequest = .first) throws(JournalError) -> SearchResults {
+        let matcher = try RegexSearch.matcher(pattern: pattern, caseInsensitive: caseInsensitive)
+        let context = SearchContext(main: main, search: search, prefixTables: prefixTables, progress: nil)
+        let answer = try RegexFunction.answer(matcher: matcher, fold: nil, in: context, page: page)
+        return try results(of: answer, query: pattern, strategy: RegexSearch.name, page: page)
+    }
+
+    /// A strategy's page resolved to entries in one query, in the strategy's order.
+    private func results(of answer: StrategyAnswer, query: String, strategy: String, page: PageRequest) throws(JournalError) -> SearchResults {
         let found = try main.entries(numbered: answer.page.filter { $0.storeID == storeID }.map(\.number))
         return SearchResults(
-            query: parsed.text, strategy: strategy.name, total: answer.total, page: page,
+            query: query, strategy: strategy, total: answer.total, page: page,
             entries: answer.page.compactMap { found[$0.number] })
     }
 

@@ -61,3 +61,34 @@ import Testing
         #expect("\u{200B}x".trimmingWhiteSpace == "\u{200B}x") // ZERO WIDTH SPACE is not White_Space
     }
 }
+
+@Suite struct RegexMatcherTests {
+    @Test func findsALiteralPatternAnywhereWithMetacharactersAsText() throws {
+        for needle in ["a.b", "50%", "x_y", "(", "\\", "\\E", "\\Q", "[a]", "a+", "$", "^x"] {
+            let matcher = try RegexMatcher(pattern: needle, options: .literal)
+            #expect(matcher.matches("before \(needle) after"), "\(needle)")
+            #expect(!matcher.matches("before after"), "\(needle)")
+        }
+        #expect(!(try RegexMatcher(pattern: "a.b", options: .literal)).matches("axb"))
+    }
+
+    @Test func matchesByCodePointsNotCanonicalEquivalence() throws {
+        let matcher = try RegexMatcher(pattern: "café", options: .literal)
+        #expect(matcher.matches("un café noir"))
+        #expect(!matcher.matches("un cafe\u{301} noir"))
+    }
+
+    @Test func runsRealExpressionsAndIgnoresCaseWhenAsked() throws {
+        let matcher = try RegexMatcher(pattern: "\\bwalk(ed|ing)\\b", options: .caseInsensitive)
+        #expect(matcher.matches("We WALKED home"))
+        #expect(!matcher.matches("sidewalks"))
+        #expect(try RegexMatcher(pattern: "東京.+").matches("東京タワー"))
+        #expect(try RegexMatcher(pattern: "b").matches("a\u{0}b"), "text after a NUL is searched")
+    }
+
+    @Test func reportsAnInvalidPatternAndWhere() {
+        #expect(throws: InvalidPattern(reason: "U_REGEX_MISMATCHED_PAREN", offset: 4)) { try RegexMatcher(pattern: "ab(c") }
+        #expect(throws: InvalidPattern.self) { try RegexMatcher(pattern: "[z-a]") }
+        #expect(throws: InvalidPattern.self) { try RegexMatcher(pattern: "*") }
+    }
+}

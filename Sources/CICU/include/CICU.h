@@ -41,4 +41,24 @@ int32_t cicu_words_begin(const cicu_char *text, int32_t length);
 /// ([UBRK_WORD_NUMBER, UBRK_WORD_IDEO_LIMIT)). Returns 0 at the end, else 1 with [*start, *end).
 int32_t cicu_words_next(int32_t *start, int32_t *end);
 
+/// Regular expressions (ICU's engine), matched directly against UTF-8 text.
+typedef struct cicu_regex cicu_regex;
+
+enum {
+    CICU_REGEX_LITERAL = 16,           // UREGEX_LITERAL: the pattern is plain text
+    CICU_REGEX_CASE_INSENSITIVE = 2,   // UREGEX_CASE_INSENSITIVE
+};
+
+/// Compiles a pattern (UTF-16). NULL on failure, with *error set and *error_offset the
+/// UTF-16 offset in the pattern where compilation failed (-1 when unknown).
+cicu_regex *cicu_regex_open(const cicu_char *pattern, int32_t length, int32_t flags, int32_t *error, int32_t *error_offset);
+
+/// 1 when the pattern occurs anywhere in the UTF-8 text, 0 when not, -1 on an ICU error.
+int32_t cicu_regex_find_utf8(cicu_regex *regex, const char *utf8, int64_t length);
+
+void cicu_regex_close(cicu_regex *regex);
+
+/// ICU's name for an error code, e.g. "U_REGEX_MISMATCHED_PAREN".
+const char *cicu_error_name(int32_t error);
+
 #endif

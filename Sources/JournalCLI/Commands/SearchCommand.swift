@@ -7,15 +7,23 @@ struct SearchCommand: ParsableCommand {
         commandName: "search",
         abstract: "Search the journal, newest first.",
         discussion: """
-            The query's words are found as word prefixes in any order ("bru cre" finds "Crème
-            brûlée"), ignoring case and diacritics, in every language ICU can split into words.
-            `--strategy list` lists the strategies. Several arguments form one query.
+            By default the query's words are found as word prefixes in any order ("bru cre" finds
+            "Crème brûlée"), ignoring case and diacritics, in every language ICU can split into
+            words. Several arguments form one query. Other strategies (`--strategy list`) find the
+            query as a substring, with or without folding; every character of the query is
+            literal in all of them. --regex takes a real regular expression (ICU syntax) instead.
             """)
 
     @ParentCommand var journal: JournalCommand
 
     @Option(help: ArgumentHelp("How to search: a name from `--strategy list`.", valueName: "NAME"))
-    var strategy: String = SearchStrategies.standard.name
+    var strategy: String?
+
+    @Option(help: ArgumentHelp("Find a regular expression (ICU syntax) in the text as written.", valueName: "PATTERN"))
+    var regex: String?
+
+    @Flag(name: [.customShort("i"), .customLong("ignore-case")], help: "With --regex: ignore case.")
+    var ignoreCase = false
 
     @OptionGroup var page: PageOptions
     @OptionGroup var output: OutputOptions
@@ -23,24 +31,40 @@ struct SearchCommand: ParsableCommand {
     @Argument(help: "What to look for.")
     var query: [String] = []
 
+    func validate() throws {
+        if regex != nil && !query.isEmpty { throw ValidationError("give either a query or --regex PATTERN, not both") }
+        if regex != nil && strategy != nil { throw ValidationError("--regex is its own way of searching: drop --strategy") }
+        if ignoreCase && regex == nil { throw ValidationError("-i goes with --regex (every strategy states its own folding)") }
+    }
+
     func run() throws {
         if strategy == "list" { return listStrategies() }
-        let strategy = try SearchStrategies.named(self.strategy)
-        let query = self.query.joined(separator: " ")
-        try strategy.family.validate(SearchQuery(query))
         let request = try page.request()
-        let journal = try self.journal.openJournal()
         let started = DispatchTime.now()
-        let results = try journal.search(query, strategy: strategy, page: request)
+        let results: SearchResults
+        let highlighter: MatchHighlighter
+        if let regex {
+            let journal = try self.journal.openJournal()
+            results = try journal.search(regex: regex, caseInsensitive: ignoreCase, page: request)
+            highlighter = MatchHighlighter(query: try SearchQuery(regex), highlighting: .none)
+        } else {
+            let strategy = try strategy.map(SearchStrategies.named) ?? SearchStrategies.standard
+            let query = try SearchQuery(self.query.joined(separator: " "))
+            try strategy.validate(query)
+            let journal = try self.journal.openJournal()
+            let building = ProgressBar(label: "building the \(strategy.name) index")
+            results = try journal.search(query.text, strategy: strategy, page: request, progress: building.handler)
+            building.finish()
+            highlighter = MatchHighlighter(query: query, highlighting: strategy.highlighting)
+        }
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         if output.json {
             JSONOutput.print(JSONOutput.search(results, seconds: elapsed))
             return
         }
         let terminal = Terminal.standardOutput
-        let highlighter = strategy.family == .wordPrefix ? try WordPrefixHighlighter(query: SearchQuery(query)) : nil
         for entry in results.entries {
-            print(EntryRendering.line(entry, highlights: highlighter?.ranges(in: entry.text) ?? [], terminal: terminal))
+            print(EntryRendering.line(entry, highlights: highlighter.ranges(in: entry.text), terminal: terminal))
         }
         print(terminal.dim(EntryRendering.summary(shown: results.entries.count, total: results.total, offset: request.offset)
             + " · \(results.strategy) · \(Formatting.milliseconds(elapsed))"))

@@ -1,7 +1,18 @@
 /// Every strategy, by name. A new strategy is one file in `Strategies/` and one line here.
 public enum SearchStrategies {
     public static let all: [any SearchStrategy] = [
+        ContainsStrategy(fold: nil),
+        ContainsStrategy(fold: .c),
+        ContainsStrategy(fold: .d),
+        ContainsStrategy(fold: .cd),
+        StoredCanonicalStrategy(),
+        MatchesStrategy(fold: nil),
+        MatchesStrategy(fold: .c),
+        MatchesStrategy(fold: .d),
+        MatchesStrategy(fold: .cd),
         TokenStrategy(),
+        PrefixStrategy(),
+        FTS5Strategy(),
     ]
 
     /// The strategy used when none is named.

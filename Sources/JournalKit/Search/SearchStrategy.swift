@@ -31,19 +31,35 @@ public protocol SearchStrategy: Sendable {
     var family: SearchFamily { get }
     /// One line for `journal search --strategy list`.
     var summary: String { get }
+    /// How output can show where an entry matched.
+    var highlighting: MatchHighlighting { get }
+    /// Refuses a query this strategy can't answer (no words, or nothing left once folded),
+    /// before any store is opened.
+    func validate(_ query: SearchQuery) throws(JournalError)
     /// Answers `query` with the exact total and the requested page, newest first.
     func search(_ query: SearchQuery, page: PageRequest, in stores: SearchContext) throws(JournalError) -> StrategyAnswer
 }
 
 extension SearchStrategy {
+    public func validate(_ query: SearchQuery) throws(JournalError) {
+        try family.validate(query)
+    }
+
+    public var highlighting: MatchHighlighting {
+        family == .wordPrefix ? .wordPrefix : .substring(.cd)
+    }
+
     /// The spelling that needs no quoting in a shell: `contains[cd]` becomes `contains-cd`.
     public var alias: String {
         name.replacingOccurrences(of: "[", with: "-").replacingOccurrences(of: "]", with: "")
     }
 }
 
-/// The stores a strategy may read.
+/// What a strategy may read: the two stores, the in-memory prefix table, and where to report
+/// progress when a strategy has to build its structure first.
 public struct SearchContext: Sendable {
     let main: MainStore
     let search: SearchStore
+    let prefixTables: PrefixTableCache
+    let progress: ProgressHandler?
 }

@@ -22,7 +22,7 @@ final class MainStore: Sendable {
         self.url = url
         try StoreDirectory.createPrivateFile(at: url)
         (pool, storeID) = try StoreDatabase.guarded(url) {
-            let pool = try StoreDatabase.open(url, applicationID: Self.applicationID)
+            let pool = try StoreDatabase.open(url, applicationID: Self.applicationID, functions: [FoldFunction.function])
             try StoreDatabase.migrate(pool, with: Self.migrator)
             let id = try pool.read { db in try String.fetchOne(db, sql: "SELECT value FROM store_info WHERE key = 'id'") }
             guard let id, let uuid = UUID(uuidString: id) else {

@@ -14,7 +14,8 @@ struct SearchIndexer {
     /// Entries per search-store transaction.
     var batchSize = 5_000
 
-    /// Applies every change the search store has not seen yet.
+    /// Applies every change the search store has not seen yet, then rewrites the prefix table
+    /// snapshot if it has fallen behind.
     func catchUp(progress: ProgressHandler? = nil) throws(JournalError) {
         guard try !isCaughtUp() else { return }
         var done = 0
@@ -27,6 +28,11 @@ struct SearchIndexer {
             done += applied
             progress?(JournalProgress(phase: .indexing, done: done, total: total.map { max($0, done) }))
         }
+        try StoreDatabase.guarded(search.url) {
+            try search.pool.write { db in
+                if try PrefixSnapshot.isStale(in: db) { try PrefixSnapshot.write(in: db) }
+            }
+        }
     }
 
     /// Whether there is nothing to apply, found with reads only, so that a search never waits
@@ -34,8 +40,9 @@ struct SearchIndexer {
     private func isCaughtUp() throws(JournalError) -> Bool {
         let position = try StoreDatabase.guarded(search.url) { try search.pool.read(SearchStore.position(in:)) }
         guard !position.isFresh, position.rebuildFrom == nil, position.resumeAfterEntry == 0 else { return false }
+        let snapshotIsStale = try StoreDatabase.guarded(search.url) { try search.pool.read(PrefixSnapshot.isStale(in:)) }
         let lastChange = try StoreDatabase.guarded(main.url) { try main.pool.read(MainStore.lastChange(in:)) }
-        return position.appliedChange == lastChange
+        return position.appliedChange == lastChange && !snapshotIsStale
     }
 
     /// One batch; nil when there was nothing left to apply.

@@ -96,13 +96,22 @@ final class SearchStore: Sendable {
                 );
                 CREATE INDEX document_by_date ON document(date);
                 -- Each distinct canonical token once; the unique index serves prefix range scans.
-                CREATE TABLE token (id INTEGER PRIMARY KEY, text TEXT NOT NULL UNIQUE);
+                -- AUTOINCREMENT: a removed token's id is never given to another (the prefix
+                -- table and its snapshot refer to tokens by id).
+                CREATE TABLE token (id INTEGER PRIMARY KEY AUTOINCREMENT, text TEXT NOT NULL UNIQUE);
                 -- The many-to-many link between tokens and documents.
                 CREATE TABLE posting (
                     token INTEGER NOT NULL,
                     document INTEGER NOT NULL,
                     PRIMARY KEY (token, document)
                 ) WITHOUT ROWID;
+                -- The prefix table's tokens up to max_token_id, serialized (PrefixSnapshot).
+                CREATE TABLE prefix_snapshot (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    max_token_id INTEGER NOT NULL,
+                    token_count INTEGER NOT NULL,
+                    data BLOB NOT NULL
+                );
                 """)
         }
         return migrator

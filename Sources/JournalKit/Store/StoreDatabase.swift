@@ -8,12 +8,12 @@ enum StoreDatabase {
 
     /// A pool on an existing or new store file, in WAL mode, tagged with `applicationID` so
     /// that a foreign SQLite file is recognised rather than written into.
-    static func open(_ url: URL, applicationID: Int32, readonly: Bool = false) throws -> DatabasePool {
+    static func open(_ url: URL, applicationID: Int32, functions: [DatabaseFunction] = []) throws -> DatabasePool {
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
-        configuration.readonly = readonly
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            for function in functions { db.add(function: function) }
         }
         let pool = try DatabasePool(path: url.path, configuration: configuration)
         try pool.read { db in

@@ -7,33 +7,23 @@ enum TokenIDList {
         var data = Data(capacity: ids.count * 3)
         var previous: Int64 = 0
         for id in ids.sorted() {
-            var delta = UInt64(id - previous)
+            Varint.append(UInt64(id - previous), to: &data)
             previous = id
-            while delta >= 0x80 {
-                data.append(UInt8(delta & 0x7F) | 0x80)
-                delta >>= 7
-            }
-            data.append(UInt8(delta))
         }
         return data
     }
 
     static func decode(_ data: Data) -> [Int64] {
-        var ids: [Int64] = []
-        var previous: Int64 = 0
-        var value: UInt64 = 0
-        var shift: UInt64 = 0
-        for byte in data {
-            value |= UInt64(byte & 0x7F) << shift
-            if byte & 0x80 == 0 {
-                previous += Int64(value)
+        data.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var ids: [Int64] = []
+            var position = 0
+            var previous: Int64 = 0
+            while let delta = Varint.read(bytes, at: &position) {
+                previous += Int64(delta)
                 ids.append(previous)
-                value = 0
-                shift = 0
-            } else {
-                shift += 7
             }
+            return ids
         }
-        return ids
     }
 }

@@ -1,0 +1,31 @@
+import GRDB
+import JournalText
+
+/// `fts5`: SQLite FTS5 as a user would query it: the query's words as typed, each a quoted
+/// prefix term `"w"*`, ANDed. Where unicode61 splits or folds differently from ICU (Japanese,
+/// apostrophes, `ß`) its answers differ from `token`'s; the comparison report counts that.
+struct FTS5Strategy: SearchStrategy {
+    let name = "fts5"
+    let family = SearchFamily.wordPrefix
+    let summary = "SQLite FTS5 (unicode61 remove_diacritics 2, prefix index): the peer a user would pick"
+
+    func search(_ query: SearchQuery, page: PageRequest, in stores: SearchContext) throws(JournalError) -> StrategyAnswer {
+        _ = try query.canonicalWords()
+        try FTS5Peer.build(in: stores.main, progress: stores.progress)
+        let words = WordBreaker.uniqueWords(in: query.text)
+        guard !words.isEmpty else { return StrategyAnswer(total: 0, page: []) }
+        let expression = words.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"*" }.joined(separator: " AND ")
+        return try StoreDatabase.guarded(stores.main.url) {
+            try stores.main.pool.read { db in
+                let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM entry_fts WHERE entry_fts MATCH ?", arguments: [expression]) ?? 0
+                let numbers = try Int64.fetchAll(
+                    db, sql: """
+                        SELECT e.n FROM entry_fts f JOIN entry e ON e.n = f.rowid
+                        WHERE entry_fts MATCH ? ORDER BY e.date DESC, e.n DESC LIMIT ? OFFSET ?
+                        """,
+                    arguments: [expression, page.sqlLimit, page.offset])
+                return StrategyAnswer(total: total, page: numbers.map { EntryID(storeID: stores.main.storeID, number: $0) })
+            }
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import GRDB
+
+/// SQLite FTS5 over the entries, set up as a user would: in the main store, the entry text as
+/// written, `unicode61 remove_diacritics 2`, a prefix index, and triggers that keep it current.
+/// It is the peer every other strategy is measured against, built the first time it is needed.
+enum FTS5Peer {
+    static let table = "entry_fts"
+
+    static func isBuilt(_ db: Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE name = ?)", arguments: [table]) ?? false
+    }
+
+    /// Builds the index unless it exists, in batches with progress, in one transaction; returns
+    /// how long it took, or nil when it was built already.
+    @discardableResult
+    static func build(in main: MainStore, progress: ProgressHandler?) throws(JournalError) -> Double? {
+        if try StoreDatabase.guarded(main.url, { try main.pool.read(isBuilt) }) { return nil }
+        let started = DispatchTime.now()
+        let built = try StoreDatabase.guarded(main.url) {
+            try main.pool.write { db -> Bool in
+                guard try !isBuilt(db) else { return false }
+                try db.execute(sql: """
+                    CREATE VIRTUAL TABLE entry_fts USING fts5(
+                        text, content='entry', content_rowid='n',
+                        tokenize='unicode61 remove_diacritics 2', prefix='1 2 3');
+                    CREATE TRIGGER entry_fts_insert AFTER INSERT ON entry BEGIN
+                        INSERT INTO entry_fts (rowid, text) VALUES (new.n, new.text);
+                    END;
+                    CREATE TRIGGER entry_fts_delete AFTER DELETE ON entry BEGIN
+                        INSERT INTO entry_fts (entry_fts, rowid, text) VALUES ('delete', old.n, old.text);
+                    END;
+                    CREATE TRIGGER entry_fts_update AFTER UPDATE OF text ON entry BEGIN
+                        INSERT INTO entry_fts (entry_fts, rowid, text) VALUES ('delete', old.n, old.text);
+                        INSERT INTO entry_fts (rowid, text) VALUES (new.n, new.text);
+                    END;
+                    """)
+                let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM entry") ?? 0
+                var done = 0
+                var after: Int64 = 0
+                let batch = try db.makeStatement(sql: "INSERT INTO entry_fts (rowid, text) SELECT n, text FROM entry WHERE n > ? ORDER BY n LIMIT 5000")
+                while done < total {
+                    try batch.execute(arguments: [after])
+                    guard db.changesCount > 0 else { break }
+                    done += db.changesCount
+                    after = try Int64.fetchOne(db, sql: "SELECT max(rowid) FROM entry_fts") ?? after
+                    progress?(JournalProgress(phase: .indexing, done: done, total: total))
+                }
+                return true
+            }
+        }
+        return built ? Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9 : nil
+    }
+
+    /// The bytes of the index's shadow tables (the text stays in `entry`), when SQLite can tell.
+    static func sizeBytes(in main: MainStore) -> Int? {
+        try? main.pool.read { db in
+            try Int.fetchOne(db, sql: "SELECT sum(pgsize) FROM dbstat WHERE name LIKE 'entry_fts%'")
+        }
+    }
+}

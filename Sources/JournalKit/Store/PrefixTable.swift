@@ -1,0 +1,90 @@
+/// The in-memory prefix table: every token of the search store in a hash table keyed by its
+/// first three code points (the whole token when shorter), so that the tokens starting with a
+/// query word are found without touching the disk. A second, small table maps each one- and
+/// two-code-point prefix to the keys that start with it, for queries that short.
+///
+/// Token texts live back to back in one UTF-8 buffer: no object per token.
+struct PrefixTable: Sendable {
+    private var utf8: [UInt8] = []
+    /// Token i's text is `utf8[ends[i-1] ..< ends[i]]` (from 0 for the first).
+    private var ends: [UInt32] = []
+    private var ids: [Int64] = []
+    private var buckets: [UInt64: [UInt32]] = [:]
+    private var keysByShortPrefix: [UInt64: [UInt64]] = [:]
+    /// The largest token id in the table: tokens added later have larger ids.
+    private(set) var maxTokenID: Int64 = 0
+
+    var tokenCount: Int { ids.count }
+
+    /// About how many bytes the table occupies.
+    var memoryFootprint: Int {
+        let bucketBytes = buckets.count * (8 + 32) + ids.count * 4
+        let shortBytes = keysByShortPrefix.count * (8 + 32) + keysByShortPrefix.values.reduce(0) { $0 + $1.count * 8 }
+        return utf8.capacity + ends.capacity * 4 + ids.capacity * 8 + bucketBytes + shortBytes
+    }
+
+    /// Adds a token; ids must come in increasing order.
+    mutating func insert(id: Int64, utf8 token: some Collection<UInt8>) {
+        let index = UInt32(ids.count)
+        utf8.append(contentsOf: token)
+        ends.append(UInt32(utf8.count))
+        ids.append(id)
+        maxTokenID = max(maxTokenID, id)
+        let key = Self.key(of: token)
+        if buckets[key]?.append(index) == nil {
+            buckets[key] = [index]
+            keysByShortPrefix[key & Self.firstScalarMask, default: []].append(key)
+            if key & Self.secondScalarMask != 0 {
+                keysByShortPrefix[key & Self.firstTwoScalarsMask, default: []].append(key)
+            }
+        }
+    }
+
+    /// The ids of every token that starts with `word` (by code points).
+    func tokenIDs(withPrefix word: String) -> [Int64] {
+        let prefix = Array(word.utf8)
+        let key = Self.key(of: prefix)
+        guard key & Self.thirdScalarMask != 0 else {
+            return (keysByShortPrefix[key] ?? []).flatMap { buckets[$0, default: []].map { ids[Int($0)] } }
+        }
+        return (buckets[key] ?? []).compactMap { index in
+            let start = index == 0 ? 0 : Int(ends[Int(index) - 1])
+            let end = Int(ends[Int(index)])
+            guard end - start >= prefix.count, utf8[start..<start + prefix.count].elementsEqual(prefix) else { return nil }
+            return ids[Int(index)]
+        }
+    }
+
+    /// Every token, in id order, for the snapshot.
+    func forEachToken(_ body: (Int64, ArraySlice<UInt8>) -> Void) {
+        var start = 0
+        for (index, end) in ends.enumerated() {
+            body(ids[index], utf8[start..<Int(end)])
+            start = Int(end)
+        }
+    }
+
+    // The key packs the first three code points, 21 bits each; a shorter token leaves zeros
+    // (U+0000 is never part of a token, so no key is ambiguous).
+    private static let firstScalarMask: UInt64 = 0x1F_FFFF << 42
+    private static let secondScalarMask: UInt64 = 0x1F_FFFF << 21
+    private static let thirdScalarMask: UInt64 = 0x1F_FFFF
+    private static let firstTwoScalarsMask = firstScalarMask | secondScalarMask
+
+    static func key(of utf8: some Collection<UInt8>) -> UInt64 {
+        var key: UInt64 = 0
+        var shift: UInt64 = 42
+        var iterator = utf8.makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar):
+                key |= UInt64(scalar.value) << shift
+                if shift == 0 { return key }
+                shift -= 21
+            case .emptyInput, .error:
+                return key
+            }
+        }
+    }
+}
