@@ -149,7 +149,9 @@ import Testing
         defer { journal.removeStore() }
         let list = try journal.run(["search", "--strategy", "list"])
         #expect(list.status == 0)
-        #expect(list.output.hasPrefix("token"))
+        let listed = list.output.split(separator: "\n").map { String($0.split(separator: " ").first ?? "") }
+        #expect(listed == ["contains", "contains[c]", "contains[d]", "contains[cd]", "contains[n]", "matches", "matches[c]",
+                           "matches[d]", "matches[cd]", "token", "prefix", "fts5"])
 
         #expect(try journal.run(["add", "via environment"], environment: ["JOURNAL_STORE": journal.store.path], useStore: false).status == 0)
         #expect(try journal.run(["search", "environment", "--json"]).json()["total"] as? Int == 1)

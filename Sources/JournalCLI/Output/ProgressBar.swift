@@ -20,7 +20,9 @@ final class ProgressBar: @unchecked Sendable {
 
     var handler: ProgressHandler { { [self] in update($0) } }
 
-    func update(_ progress: JournalProgress) {
+    func update(_ progress: JournalProgress) { update(done: progress.done, total: progress.total) }
+
+    func update(done: Int, total: Int?) {
         guard terminal.isTerminal else { return }
         lock.lock()
         defer { lock.unlock() }
@@ -28,7 +30,7 @@ final class ProgressBar: @unchecked Sendable {
         guard now.timeIntervalSince(lastDraw) >= 0.1 else { return }
         lastDraw = now
         drawn = true
-        terminal.write("\r\u{1B}[2K" + line(progress))
+        terminal.write("\r\u{1B}[2K" + line(done: done, total: total))
     }
 
     func finish() {
@@ -38,13 +40,13 @@ final class ProgressBar: @unchecked Sendable {
         drawn = false
     }
 
-    private func line(_ progress: JournalProgress) -> String {
+    private func line(done: Int, total: Int?) -> String {
         let amount = { (value: Int) in self.unit == .bytes ? Formatting.bytes(value) : Formatting.grouped(value) }
-        guard let total = progress.total, total > 0 else { return "\(label) \(amount(progress.done))" }
-        let fraction = min(1, Double(progress.done) / Double(total))
+        guard let total, total > 0 else { return "\(label) \(amount(done))" }
+        let fraction = min(1, Double(done) / Double(total))
         let cells = 30
         let filled = Int(fraction * Double(cells))
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: cells - filled)
-        return "\(label) \(bar) \(Int(fraction * 100))%  \(amount(progress.done)) / \(amount(total))"
+        return "\(label) \(bar) \(Int(fraction * 100))%  \(amount(done)) / \(amount(total))"
     }
 }

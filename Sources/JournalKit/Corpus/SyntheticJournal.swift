@@ -1,0 +1,73 @@
+/// A synthetic journal of any size, the same for the same seed: entries of 40–250 words in
+/// several languages (Japanese and Chinese written without spaces), each language's words
+/// drawn from a vocabulary of its common words followed by a long tail of rarer made-up
+/// ones, with Zipf's law for how often each is used. Dates run forward with realistic gaps.
+public struct SyntheticJournal: Sequence, Sendable {
+    public let count: Int
+    public let seed: UInt64
+    /// Rarer words per language beyond the common ones: the vocabulary's long tail.
+    public var tailWords = 30_000
+
+    public init(count: Int, seed: UInt64 = 2013) {
+        self.count = count
+        self.seed = seed
+    }
+
+    public func makeIterator() -> Iterator { Iterator(journal: self) }
+
+    public struct Iterator: IteratorProtocol {
+        private var random: SplitMix64
+        private var remaining: Int
+        private var date = JournalDate(iso8601: "2010-01-01T07:00:00Z")!
+        private let vocabularies: [(language: CorpusLanguage, words: [String], sampler: ZipfSampler)]
+        private let languagePicker: [Int]
+
+        init(journal: SyntheticJournal) {
+            random = SplitMix64(seed: journal.seed)
+            remaining = journal.count
+            var vocabularyRandom = SplitMix64(seed: journal.seed ^ 0x5EED)
+            vocabularies = CorpusLanguage.all.map { language in
+                var words = language.common
+                for _ in 0..<journal.tailWords {
+                    let pieces = vocabularyRandom.below(language.piecesPerWord.count) + language.piecesPerWord.lowerBound
+                    words.append((0..<pieces).map { _ in language.pieces[vocabularyRandom.below(language.pieces.count)] }.joined())
+                }
+                return (language, words, ZipfSampler(count: words.count))
+            }
+            languagePicker = CorpusLanguage.all.indices.flatMap { Array(repeating: $0, count: CorpusLanguage.all[$0].weight) }
+        }
+
+        public mutating func next() -> NewEntry? {
+            guard remaining > 0 else { return nil }
+            remaining -= 1
+            if random.below(100) != 0 {
+                date = JournalDate(microseconds: date.microseconds + Int64(10 * 60 + random.below(20 * 3600)) * 1_000_000)
+            }
+            let (language, words, sampler) = vocabularies[languagePicker[random.below(languagePicker.count)]]
+            var text = ""
+            var left = 40 + random.below(211)
+            while left > 0 {
+                let length = Swift.min(left, 6 + random.below(13))
+                left -= length
+                for index in 0..<length {
+                    var word = words[sampler.draw(using: &random)]
+                    if index == 0 && language.spaced { word = word.prefix(1).uppercased() + word.dropFirst() }
+                    if index > 0 {
+                        if index % 7 == 0 && random.below(3) == 0 { text += language.comma }
+                        if language.spaced { text += " " }
+                    }
+                    text += word
+                }
+                text += language.sentenceEnd
+                if left > 0 && language.spaced { text += " " }
+            }
+            switch random.below(40) {
+            case 0: text += " 🎉"
+            case 1: text += " \(random.below(100))%"
+            case 2: text += " (\(1 + random.below(12))/\(1 + random.below(28)))"
+            default: break
+            }
+            return NewEntry(date: date, text: text)
+        }
+    }
+}

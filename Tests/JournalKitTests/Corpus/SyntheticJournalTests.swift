@@ -1,0 +1,43 @@
+import JournalText
+import Testing
+@testable import JournalKit
+
+@Suite struct SyntheticJournalTests {
+    @Test func isTheSameForTheSameSeedAndDiffersForAnother() {
+        let first = Array(SyntheticJournal(count: 50, seed: 1))
+        #expect(first == Array(SyntheticJournal(count: 50, seed: 1)))
+        #expect(first != Array(SyntheticJournal(count: 50, seed: 2)))
+        #expect(Array(SyntheticJournal(count: 80, seed: 1).prefix(50)) == first, "a longer journal starts the same")
+    }
+
+    @Test func writesEntriesOfFortyToTwoHundredFiftyWordsInSeveralLanguagesInDateOrder() {
+        let entries = Array(SyntheticJournal(count: 600, seed: 7))
+        #expect(entries.count == 600)
+        #expect(zip(entries, entries.dropFirst()).allSatisfy { $0.date <= $1.date })
+        var scripts = Set<String>()
+        for entry in entries {
+            let spaced = entry.text.split(whereSeparator: \.isWhitespace).count
+            if entry.text.contains("。") {
+                scripts.insert(entry.text.unicodeScalars.contains { (0x3040...0x30FF).contains($0.value) } ? "ja" : "zh")
+                // Unspaced scripts: ICU finds at least as many words as were drawn.
+                #expect(WordBreaker.words(in: entry.text).count >= 40)
+            } else {
+                #expect((40...253).contains(spaced), "\(spaced) words")
+                scripts.insert(entry.text.unicodeScalars.contains { (0x0400...0x04FF).contains($0.value) } ? "ru" : "latin")
+            }
+        }
+        #expect(scripts == ["ja", "zh", "ru", "latin"])
+    }
+
+    @Test func followsZipfsLaw() {
+        var counts: [String: Int] = [:]
+        for entry in SyntheticJournal(count: 300, seed: 3) where !entry.text.contains("。") {
+            for word in WordBreaker.words(in: Fold.canonical(entry.text)) { counts[word, default: 0] += 1 }
+        }
+        let ranked = counts.values.sorted(by: >)
+        // Frequency falls roughly as 1/rank (flatter at the very top, where seven languages'
+        // most common words mix): a uniform draw would fail both.
+        #expect(ranked[0] > 2 * ranked[9])
+        #expect(ranked[9] > 20 * ranked[999])
+    }
+}
