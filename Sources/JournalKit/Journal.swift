@@ -143,7 +143,7 @@ public final class Journal: Sendable {
     ) throws(JournalError) -> SearchResults {
         let parsed = try SearchQuery(query)
         try strategy.validate(parsed)
-        let context = SearchContext(main: main, search: search, prefixTables: prefixTables, progress: progress)
+        let context = searchContext(progress: progress)
         return try results(of: strategy.search(parsed, page: page, in: context), query: parsed.text, strategy: strategy.name, page: page)
     }
 
@@ -151,7 +151,7 @@ public final class Journal: Sendable {
     /// newest first. An invalid pattern is a usage error saying what is wrong and where.
     public func search(regex pattern: String, caseInsensitive: Bool = false, page: PageRequest = .first) throws(JournalError) -> SearchResults {
         let matcher = try RegexSearch.matcher(pattern: pattern, caseInsensitive: caseInsensitive)
-        let context = SearchContext(main: main, search: search, prefixTables: prefixTables, progress: nil)
+        let context = searchContext(progress: nil)
         let answer = try RegexFunction.answer(matcher: matcher, fold: nil, in: context, page: page)
         return try results(of: answer, query: pattern, strategy: RegexSearch.name, page: page)
     }
@@ -170,15 +170,8 @@ public final class Journal: Sendable {
             entries: try main.count(),
             indexedEntries: try search.documentCount(),
             tokens: try search.tokenCount(),
-            mainStoreBytes: Self.fileBytes(directory.mainStoreURL),
-            searchStoreBytes: Self.fileBytes(directory.searchStoreURL))
-    }
-
-    private static func fileBytes(_ url: URL) -> Int {
-        ["", "-wal", "-shm"].reduce(0) { total, suffix in
-            let attributes = try? FileManager.default.attributesOfItem(atPath: url.path + suffix)
-            return total + ((attributes?[.size] as? Int) ?? 0)
-        }
+            mainStoreBytes: StoreDirectory.fileBytes(directory.mainStoreURL),
+            searchStoreBytes: StoreDirectory.fileBytes(directory.searchStoreURL))
     }
 
     private func checkOwnership(_ id: EntryID) throws(JournalError) {

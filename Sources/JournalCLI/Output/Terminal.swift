@@ -16,6 +16,8 @@ struct Terminal: Sendable {
 
     static let standardOutput = Terminal(descriptor: STDOUT_FILENO)
     static let standardError = Terminal(descriptor: STDERR_FILENO)
+    /// A file: no colour.
+    static let plain = Terminal(descriptor: -1)
 
     init(descriptor: Int32) {
         self.descriptor = descriptor

@@ -31,6 +31,9 @@ public protocol SearchStrategy: Sendable {
     var family: SearchFamily { get }
     /// One line for `journal search --strategy list`.
     var summary: String { get }
+    /// Strategies with the same equivalence return the same entries for every query (the
+    /// semantics say so); the comparison report checks it.
+    var equivalence: String { get }
     /// How output can show where an entry matched.
     var highlighting: MatchHighlighting { get }
     /// Refuses a query this strategy can't answer (no words, or nothing left once folded),
@@ -38,6 +41,9 @@ public protocol SearchStrategy: Sendable {
     func validate(_ query: SearchQuery) throws(JournalError)
     /// Answers `query` with the exact total and the requested page, newest first.
     func search(_ query: SearchQuery, page: PageRequest, in stores: SearchContext) throws(JournalError) -> StrategyAnswer
+    /// Describes the structure the strategy needs, its size, and (with `rebuild`) how long
+    /// building it takes, by building it again; builds it when it is missing either way.
+    func measureStructure(in stores: SearchContext, rebuild: Bool) throws(JournalError) -> StrategyStructure
 }
 
 extension SearchStrategy {
@@ -45,8 +51,14 @@ extension SearchStrategy {
         try family.validate(query)
     }
 
+    public var equivalence: String { family.rawValue }
+
     public var highlighting: MatchHighlighting {
         family == .wordPrefix ? .wordPrefix : .substring(.cd)
+    }
+
+    public func measureStructure(in stores: SearchContext, rebuild: Bool) throws(JournalError) -> StrategyStructure {
+        .none
     }
 
     /// The spelling that needs no quoting in a shell: `contains[cd]` becomes `contains-cd`.

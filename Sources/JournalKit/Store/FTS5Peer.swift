@@ -52,6 +52,15 @@ enum FTS5Peer {
         return built ? Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9 : nil
     }
 
+    /// Rebuilds the existing index from every entry, returning how long it took.
+    static func rebuild(in main: MainStore) throws(JournalError) -> Double {
+        let start = ContinuousClock.now
+        try StoreDatabase.guarded(main.url) {
+            try main.pool.write { db in try db.execute(sql: "INSERT INTO entry_fts (entry_fts) VALUES ('rebuild')") }
+        }
+        return secondsSince(start)
+    }
+
     /// The bytes of the index's shadow tables (the text stays in `entry`), when SQLite can tell.
     static func sizeBytes(in main: MainStore) -> Int? {
         try? main.pool.read { db in

@@ -59,6 +59,14 @@ public struct StoreDirectory: Sendable, Equatable {
         }
     }
 
+    /// The bytes of an SQLite file with its -wal and -shm files.
+    static func fileBytes(_ url: URL) -> Int {
+        ["", "-wal", "-shm"].reduce(0) { total, suffix in
+            let attributes = try? FileManager.default.attributesOfItem(atPath: url.path + suffix)
+            return total + ((attributes?[.size] as? Int) ?? 0)
+        }
+    }
+
     private static func reason(_ error: Error) -> String {
         (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
     }

@@ -9,6 +9,7 @@ struct ContainsStrategy: SearchStrategy {
     var name: String { fold.map { "contains[\($0.rawValue)]" } ?? "contains" }
     let family = SearchFamily.substring
     var highlighting: MatchHighlighting { .substring(fold) }
+    var equivalence: String { "substring" + (fold.map { "[\($0.rawValue)]" } ?? "") }
     var summary: String {
         fold.map { "substring, the text folded (\($0.summary)) for every row at query time" }
             ?? "substring of the text as written, by code points"
@@ -20,6 +21,10 @@ struct ContainsStrategy: SearchStrategy {
 
     private func needle(_ query: SearchQuery) throws(JournalError) -> String {
         try SubstringSearch.needle(query, fold: { fold?.apply(to: $0) ?? $0 }, strategy: name)
+    }
+
+    func measureStructure(in stores: SearchContext, rebuild: Bool) throws(JournalError) -> StrategyStructure {
+        fold == nil ? .none : StrategyStructure(description: "none: every row is folded at query time")
     }
 
     func search(_ query: SearchQuery, page: PageRequest, in stores: SearchContext) throws(JournalError) -> StrategyAnswer {

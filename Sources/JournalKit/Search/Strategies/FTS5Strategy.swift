@@ -7,7 +7,20 @@ import JournalText
 struct FTS5Strategy: SearchStrategy {
     let name = "fts5"
     let family = SearchFamily.wordPrefix
+    /// The peer: its tokenizer is not ICU's, so it is meant to agree with nothing.
+    let equivalence = "fts5"
     let summary = "SQLite FTS5 (unicode61 remove_diacritics 2, prefix index): the peer a user would pick"
+
+    /// The FTS5 index (its shadow tables; the text stays in the entry table): built when
+    /// missing, and (with `rebuild`) rebuilt from every entry to time it.
+    func measureStructure(in stores: SearchContext, rebuild: Bool) throws(JournalError) -> StrategyStructure {
+        var seconds = try FTS5Peer.build(in: stores.main, progress: stores.progress)
+        if rebuild && seconds == nil { seconds = try FTS5Peer.rebuild(in: stores.main) }
+        return StrategyStructure(
+            description: "FTS5 index in the main store (unicode61 remove_diacritics 2, prefix='1 2 3')",
+            bytes: FTS5Peer.sizeBytes(in: stores.main), buildSeconds: seconds,
+            note: seconds == nil ? nil : "build: FTS5 indexing every entry's text")
+    }
 
     func search(_ query: SearchQuery, page: PageRequest, in stores: SearchContext) throws(JournalError) -> StrategyAnswer {
         _ = try query.canonicalWords()

@@ -12,6 +12,7 @@ struct MatchesStrategy: SearchStrategy {
     var name: String { fold.map { "matches[\($0.rawValue)]" } ?? "matches" }
     let family = SearchFamily.substring
     var highlighting: MatchHighlighting { .substring(fold) }
+    var equivalence: String { "substring" + (fold.map { "[\($0.rawValue)]" } ?? "") }
     var summary: String {
         fold.map { "ICU regex engine, literal pattern, the text folded (\($0.summary)) for every row" }
             ?? "ICU regex engine, the query as a literal pattern"
@@ -23,6 +24,10 @@ struct MatchesStrategy: SearchStrategy {
 
     private func needle(_ query: SearchQuery) throws(JournalError) -> String {
         try SubstringSearch.needle(query, fold: { fold?.apply(to: $0) ?? $0 }, strategy: name)
+    }
+
+    func measureStructure(in stores: SearchContext, rebuild: Bool) throws(JournalError) -> StrategyStructure {
+        StrategyStructure(description: fold == nil ? "none: a pattern compiled per query" : "none: a pattern compiled per query, every row folded")
     }
 
     func search(_ query: SearchQuery, page: PageRequest, in stores: SearchContext) throws(JournalError) -> StrategyAnswer {

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// `token`: each query word as a range scan on the search store's token index
@@ -6,6 +7,23 @@ struct TokenStrategy: SearchStrategy {
     let name = "token"
     let family = SearchFamily.wordPrefix
     let summary = "word prefixes as range scans on the token index of the separate search store"
+
+    /// The search store: its files' bytes, and (with `rebuild`) how long indexing every entry
+    /// into a new, temporary search store takes.
+    func measureStructure(in stores: SearchContext, rebuild: Bool) throws(JournalError) -> StrategyStructure {
+        let bytes = StoreDirectory.fileBytes(stores.search.url)
+        var seconds: Double?
+        if rebuild {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("journal-rebuild-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            try StoreDirectory(folder).prepare(create: true)
+            let start = ContinuousClock.now
+            let scratch = try SearchStore(url: folder.appendingPathComponent("search.sqlite"), mainStoreID: stores.main.storeID)
+            try SearchIndexer(main: stores.main, search: scratch).catchUp()
+            seconds = secondsSince(start)
+        }
+        return StrategyStructure(description: "search store: token table and postings, a separate file", bytes: bytes, buildSeconds: seconds, note: rebuild ? "build: every entry indexed into a new search store" : nil)
+    }
 
     func search(_ query: SearchQuery, page: PageRequest, in stores: SearchContext) throws(JournalError) -> StrategyAnswer {
         var conditions: [String] = []

@@ -1,0 +1,51 @@
+/// A table of text, drawn for a terminal, as Markdown, or as HTML: the reports build their
+/// tables once and every format draws the same rows.
+struct TextTable {
+    var headers: [String]
+    var rows: [[String]]
+    /// Columns whose cells are numbers, aligned right.
+    var numericColumns: Set<Int> = []
+
+    /// Padded columns (by display width, so Japanese lines up), a rule under the header.
+    func terminal(_ terminal: Terminal) -> String {
+        let widths = headers.indices.map { column in
+            ([headers[column]] + rows.map { $0[column] }).map(Self.width).max() ?? 0
+        }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { column, cell in
+                let padding = String(repeating: " ", count: widths[column] - Self.width(cell))
+                return numericColumns.contains(column) ? padding + cell : cell + padding
+            }.joined(separator: "  ").replacingOccurrences(of: " +$", with: "", options: .regularExpression)
+        }
+        let rule = widths.map { String(repeating: "─", count: $0) }.joined(separator: "  ")
+        return ([terminal.bold(line(headers)), terminal.dim(rule)] + rows.map(line)).joined(separator: "\n")
+    }
+
+    var markdown: String {
+        let escape = { (cell: String) in cell.replacingOccurrences(of: "|", with: "\\|") }
+        let alignment = headers.indices.map { numericColumns.contains($0) ? "---:" : "---" }
+        return ([headers.map(escape), alignment] + rows.map { $0.map(escape) })
+            .map { "| " + $0.joined(separator: " | ") + " |" }.joined(separator: "\n")
+    }
+
+    var html: String {
+        let head = headers.enumerated().map { column, cell in
+            "<th\(numericColumns.contains(column) ? " class=\"n\"" : "")>\(HTML.escape(cell))</th>"
+        }.joined()
+        let body = rows.map { row in
+            "<tr>" + row.enumerated().map { column, cell in
+                "<td\(numericColumns.contains(column) ? " class=\"n\"" : "")>\(HTML.escape(cell))</td>"
+            }.joined() + "</tr>"
+        }.joined(separator: "\n")
+        return "<table>\n<thead><tr>\(head)</tr></thead>\n<tbody>\n\(body)\n</tbody>\n</table>"
+    }
+
+    private static func width(_ text: String) -> Int { text.reduce(0) { $0 + DisplayWidth.of($1) } }
+}
+
+enum HTML {
+    static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+}

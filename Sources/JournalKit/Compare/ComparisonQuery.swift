@@ -1,0 +1,88 @@
+import Foundation
+import GRDB
+import JournalText
+
+/// A query of the comparison, with what kind of query it is.
+public struct ComparisonQuery: Sendable, Equatable {
+    public let text: String
+    /// "very common", "rare", "two-letter prefix", … or "from file".
+    public let kind: String
+
+    public init(text: String, kind: String) {
+        self.text = text
+        self.kind = kind
+    }
+
+    /// One query a line (blank lines and lines starting with # skipped).
+    public static func load(path: String) throws(JournalError) -> [ComparisonQuery] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .invalidInput("cannot read the query file \(path)")
+        }
+        guard let text = String(validating: data, as: UTF8.self) else { throw .invalidInput("\(path) is not valid UTF-8") }
+        let queries = text.split(whereSeparator: \.isNewline).map { String($0).trimmingWhiteSpace }
+            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+            .map { ComparisonQuery(text: $0, kind: "from file") }
+        guard !queries.isEmpty else { throw .invalidInput("\(path) has no queries") }
+        return queries
+    }
+}
+
+extension Journal {
+    /// A query set chosen from this journal's own token frequencies: very common, common and
+    /// rare words, an absent one, one- and two-letter prefixes, several words at once,
+    /// spellings with capitals and diacritics as people type them, and a word of a script
+    /// written without spaces when the journal has one.
+    public func builtInQueries() throws(JournalError) -> [ComparisonQuery] {
+        let frequencies = try StoreDatabase.guarded(search.url) {
+            try search.pool.read { db in
+                try Row.fetchAll(db, sql: """
+                    SELECT t.text, f.documents FROM token t
+                    JOIN (SELECT token, count(*) AS documents FROM posting GROUP BY token) f ON f.token = t.id
+                    ORDER BY f.documents DESC, t.text
+                    """).map { (text: $0[0] as String, documents: $0[1] as Int) }
+            }
+        }
+        let words = frequencies.filter { $0.text.unicodeScalars.count >= 2 && $0.text.unicodeScalars.allSatisfy(\.properties.isAlphabetic) }
+        guard words.count >= 3 else { return [] }
+        var queries: [ComparisonQuery] = []
+        func add(_ text: String, _ kind: String) {
+            if !queries.contains(where: { $0.text == text }) { queries.append(ComparisonQuery(text: text, kind: kind)) }
+        }
+        for word in words.prefix(3) { add(word.text, "very common") }
+        for rank in [30, 100, 300] where rank < words.count { add(words[rank].text, "common") }
+        let rare = words.filter { (2...5).contains($0.documents) }
+        for index in stride(from: 0, to: rare.count, by: max(1, rare.count / 3)).prefix(3) { add(rare[index].text, "rare") }
+        var absent = "qzxj"
+        while frequencies.contains(where: { $0.text.hasPrefix(absent) }) { absent += "q" }
+        add(absent, "absent")
+        for word in words.prefix(2) { add(String(word.text.prefix(1)), "one-letter prefix") }
+        for word in words.prefix(2) { add(String(word.text.prefix(2)), "two-letter prefix") }
+        add("\(words[0].text) \(words[min(30, words.count - 1)].text)", "two words")
+        if let rareWord = rare.first { add("\(words[1].text) \(rareWord.text)", "common and rare") }
+        for variant in try typedVariants(of: Set(words.prefix(500).map(\.text))) { add(variant, "capitals and diacritics") }
+        if let unspaced = words.first(where: { $0.text.unicodeScalars.contains { $0.properties.isIdeographic } }) {
+            add(unspaced.text, "ideographic")
+        }
+        return queries
+    }
+
+    /// Up to three words as written in entries whose canonical form is a common token but which
+    /// are spelled differently (diacritics, ß, capitals): how people type them. Words whose
+    /// difference is more than case come first.
+    private func typedVariants(of common: Set<String>) throws(JournalError) -> [String] {
+        let texts = try StoreDatabase.guarded(main.url) {
+            try main.pool.read { db in try String.fetchAll(db, sql: "SELECT text FROM entry ORDER BY n LIMIT 2000") }
+        }
+        var beyondCase: [String] = []
+        var caseOnly: [String] = []
+        var seen = Set<String>()
+        for text in texts {
+            for word in WordBreaker.words(in: text) {
+                let canonical = Fold.canonical(word)
+                guard canonical != word, common.contains(canonical), seen.insert(canonical).inserted else { continue }
+                if Fold.c.apply(to: word) != canonical { beyondCase.append(word) } else { caseOnly.append(word) }
+            }
+        }
+        return Array((beyondCase + caseOnly).prefix(3))
+    }
+}

@@ -1,0 +1,94 @@
+/// What `journal compare` measured: every strategy on the same journal and queries, warm,
+/// side by side, with whether the strategies of each family agree.
+public struct ComparisonReport: Sendable {
+    /// The journal measured.
+    public struct JournalFacts: Sendable {
+        public let entries: Int
+        public let tokens: Int
+        public let mainStoreBytes: Int
+        public let searchStoreBytes: Int
+    }
+
+    /// One query's answer from one strategy.
+    public struct QueryResult: Sendable {
+        public let query: String
+        /// The exact total, or nil when the strategy refused the query.
+        public let total: Int?
+        /// Median of the timed runs.
+        public let medianSeconds: Double?
+        /// Why the strategy refused the query (a usage error), if it did.
+        public let refusal: String?
+    }
+
+    /// A query on which a strategy's entries differ from its family's reference.
+    public struct Disagreement: Sendable {
+        public let query: String
+        /// The reference's count.
+        public let expected: Int
+        public let found: Int
+        /// Entries the reference has and this strategy lacks, and the other way round.
+        public let missing: Int
+        public let extra: Int
+    }
+
+    public struct StrategyResult: Sendable {
+        public let name: String
+        public let family: SearchFamily
+        /// Strategies with the same equivalence are meant to return the same entries.
+        public let equivalence: String
+        public let summary: String
+        /// Over every timed run of every query it answered.
+        public let latency: LatencySummary
+        public let queries: [QueryResult]
+        /// The family's reference strategy its entry sets are compared with (nil for the reference).
+        public let reference: String?
+        /// Queries answered with the same entries as the reference, out of those both answered.
+        public let agreed: Int
+        public let compared: Int
+        public let disagreements: [Disagreement]
+        public let structure: StrategyStructure
+
+        /// The sum of the totals over the queries it answered.
+        public var found: Int { queries.compactMap(\.total).reduce(0, +) }
+    }
+
+    public let date: JournalDate
+    public let journal: JournalFacts
+    /// Timed runs per query and strategy (after one untimed run that also collects the entry set).
+    public let runs: Int
+    /// What each timed run asks for: the exact total and this many newest entries.
+    public let pageSize: Int
+    public let queries: [ComparisonQuery]
+    public let strategies: [StrategyResult]
+    /// For each pair of strategies, the share of queries both answered on which they returned
+    /// exactly the same entries (nil when no query was answered by both).
+    public let agreement: [[Double?]]
+
+    /// A group of strategies meant to return the same entries, and whether they did.
+    public struct EquivalenceCheck: Sendable {
+        public let strategies: [String]
+        /// Every pair agreed on every query both answered.
+        public let agreed: Bool
+    }
+
+    /// The groups of two or more measured strategies that are meant to agree.
+    public var equivalenceChecks: [EquivalenceCheck] {
+        var groups: [String: [Int]] = [:]
+        for (index, result) in strategies.enumerated() { groups[result.equivalence, default: []].append(index) }
+        return groups.values.filter { $0.count > 1 }.sorted { $0[0] < $1[0] }.map { members in
+            EquivalenceCheck(
+                strategies: members.map { strategies[$0].name },
+                agreed: members.allSatisfy { a in members.allSatisfy { b in agreement[a][b].map { $0 == 1 } ?? true } })
+        }
+    }
+
+    /// Whether a difference from the family reference is a fault (the two are meant to agree)
+    /// rather than by design (another fold, or the peer's tokenizer).
+    public func mustAgree(_ result: StrategyResult) -> Bool {
+        guard let reference = result.reference, let other = strategy(reference) else { return false }
+        return other.equivalence == result.equivalence
+    }
+
+    /// The result of the strategy called `name`.
+    public func strategy(_ name: String) -> StrategyResult? { strategies.first { $0.name == name } }
+}

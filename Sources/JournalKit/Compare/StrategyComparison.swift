@@ -1,0 +1,131 @@
+import Foundation
+
+/// Runs every chosen strategy over the same queries on one journal, warm, several times each,
+/// and checks each strategy's entry sets against its family's reference (`token` for the
+/// word-prefix family, `contains[cd]` for the substring family).
+public struct StrategyComparison: Sendable {
+    public var strategies: [any SearchStrategy]
+    public var queries: [ComparisonQuery]
+    /// Timed runs per query.
+    public var runs = 5
+    /// Whether to rebuild each strategy's structure to time its build.
+    public var measureBuilds = true
+    /// Disagreeing queries kept per strategy.
+    public var disagreementsKept = 5
+
+    public init(strategies: [any SearchStrategy], queries: [ComparisonQuery]) {
+        self.strategies = strategies
+        self.queries = queries
+    }
+
+    static let references: [SearchFamily: String] = [.wordPrefix: "token", .substring: "contains[cd]"]
+
+    /// Measures; `progress` hears one line per step, for a terminal.
+    public func run(on journal: Journal, progress: @escaping @Sendable (String) -> Void = { _ in }) throws(JournalError) -> ComparisonReport {
+        let context = journal.searchContext(progress: nil)
+        var structures: [String: StrategyStructure] = [:]
+        for strategy in strategies {
+            progress("measuring the structure of \(strategy.name)…")
+            structures[strategy.name] = try strategy.measureStructure(in: context, rebuild: measureBuilds)
+        }
+
+        var referenceSets: [String: [String: [Int64]]] = [:]
+        for (family, name) in Self.references where strategies.contains(where: { $0.family == family }) {
+            progress("collecting the reference answers of \(name)…")
+            let reference = try SearchStrategies.named(name)
+            var sets: [String: [Int64]] = [:]
+            for query in queries {
+                if let ids = try? entrySet(of: query.text, strategy: reference, in: context) { sets[query.text] = ids }
+            }
+            referenceSets[name] = sets
+        }
+
+        var results: [ComparisonReport.StrategyResult] = []
+        var fingerprints: [[Int?]] = []
+        for (index, strategy) in strategies.enumerated() {
+            progress("timing \(strategy.name) (\(index + 1) of \(strategies.count))…")
+            let reference = Self.references[strategy.family].flatMap { $0 == strategy.name ? nil : $0 }
+            var queryResults: [ComparisonReport.QueryResult] = []
+            var timings: [Double] = []
+            var agreed = 0
+            var compared = 0
+            var disagreements: [ComparisonReport.Disagreement] = []
+            var strategyFingerprints: [Int?] = []
+            for query in queries {
+                let ids: [Int64]
+                do {
+                    ids = try entrySet(of: query.text, strategy: strategy, in: context)
+                } catch where error.kind == .usage {
+                    queryResults.append(.init(query: query.text, total: nil, medianSeconds: nil, refusal: error.message))
+                    strategyFingerprints.append(nil)
+                    continue
+                }
+                strategyFingerprints.append(Self.fingerprint(ids))
+                if let reference, let expected = referenceSets[reference]?[query.text] {
+                    compared += 1
+                    if expected == ids {
+                        agreed += 1
+                    } else if disagreements.count < disagreementsKept {
+                        let missing = Set(expected).subtracting(ids).count
+                        let extra = Set(ids).subtracting(expected).count
+                        disagreements.append(.init(query: query.text, expected: expected.count, found: ids.count, missing: missing, extra: extra))
+                    }
+                }
+                var queryTimings: [Double] = []
+                for _ in 0..<runs {
+                    let start = ContinuousClock.now
+                    _ = try journal.search(query.text, strategy: strategy, page: .first)
+                    queryTimings.append(secondsSince(start))
+                }
+                timings += queryTimings
+                queryResults.append(.init(query: query.text, total: ids.count, medianSeconds: LatencySummary(queryTimings).median, refusal: nil))
+            }
+            fingerprints.append(strategyFingerprints)
+            results.append(ComparisonReport.StrategyResult(
+                name: strategy.name, family: strategy.family, equivalence: strategy.equivalence, summary: strategy.summary, latency: LatencySummary(timings),
+                queries: queryResults, reference: reference, agreed: agreed, compared: compared,
+                disagreements: disagreements, structure: structures[strategy.name] ?? .none))
+        }
+
+        let statistics = try journal.statistics()
+        return ComparisonReport(
+            date: .now,
+            journal: .init(entries: statistics.entries, tokens: statistics.tokens,
+                           mainStoreBytes: statistics.mainStoreBytes, searchStoreBytes: statistics.searchStoreBytes),
+            runs: runs, pageSize: PageRequest.first.limit, queries: queries, strategies: results,
+            agreement: Self.agreementMatrix(fingerprints))
+    }
+
+    /// Every entry a strategy finds for a query, newest first (one untimed run, which also warms it).
+    private func entrySet(of query: String, strategy: any SearchStrategy, in context: SearchContext) throws(JournalError) -> [Int64] {
+        let parsed = try SearchQuery(query)
+        try strategy.validate(parsed)
+        return try strategy.search(parsed, page: PageRequest(limit: 0), in: context).page.map(\.number)
+    }
+
+    private static func fingerprint(_ ids: [Int64]) -> Int {
+        var hasher = Hasher()
+        hasher.combine(ids.count)
+        for id in ids.sorted() { hasher.combine(id) }
+        return hasher.finalize()
+    }
+
+    private static func agreementMatrix(_ fingerprints: [[Int?]]) -> [[Double?]] {
+        fingerprints.map { row in
+            fingerprints.map { column in
+                let both = zip(row, column).compactMap { a, b -> Bool? in
+                    guard let a, let b else { return nil }
+                    return a == b
+                }
+                return both.isEmpty ? nil : Double(both.filter { $0 }.count) / Double(both.count)
+            }
+        }
+    }
+}
+
+extension Journal {
+    /// The stores as strategies see them.
+    func searchContext(progress: ProgressHandler?) -> SearchContext {
+        SearchContext(main: main, search: search, prefixTables: prefixTables, progress: progress)
+    }
+}
