@@ -14,15 +14,14 @@ FORTUNES = Path("/usr/share/games/fortunes")
 
 
 def fortune_files():
-    """(language, path) for every fortune text file the packages installed."""
-    for package, language in [("fortunes", "en"), ("fortunes-de", "de"), ("fortunes-es", "es"),
-                              ("fortunes-it", "it"), ("fortunes-ru", "ru"), ("fortunes-zh", "zh")]:
+    """(package, path) for every fortune text file the packages installed."""
+    for package in ["fortunes", "fortunes-de", "fortunes-es", "fortunes-it", "fortunes-ru", "fortunes-zh"]:
         listed = subprocess.run(["dpkg", "-L", package], capture_output=True, text=True).stdout.split()
         for name in sorted(listed):
             path = Path(name)
             if (path.is_file() and not path.is_symlink() and FORTUNES in path.parents
                     and path.suffix not in (".dat", ".u8") and "off" not in path.parts):
-                yield language, path
+                yield package, path
 
 
 def fortunes(path):
@@ -61,8 +60,12 @@ def main():
     parser.add_argument("--seed", type=int, default=2013)
     arguments = parser.parse_args()
 
-    texts = [cookie for _, path in fortune_files() for cookie in fortunes(path)]
-    texts += list(manual_paragraphs())
+    sources = [(package, cookie) for package, path in fortune_files() for cookie in fortunes(path)]
+    sources += [("manpages-ja", paragraph) for paragraph in manual_paragraphs()]
+    counts = {}
+    for package, _ in sources:
+        counts[package] = counts.get(package, 0) + 1
+    texts = [text for _, text in sources]
     rng = random.Random(arguments.seed)
     rng.shuffle(texts)
     if arguments.entries:
@@ -71,7 +74,7 @@ def main():
     for text in texts:
         date += timedelta(minutes=rng.randint(30, 60 * 30))
         print(json.dumps({"date": date.isoformat().replace("+00:00", "Z"), "text": text}, ensure_ascii=False))
-    print(f"{len(texts)} entries", file=sys.stderr)
+    print(f"{len(texts)} entries from " + ", ".join(f"{package} {count}" for package, count in counts.items()), file=sys.stderr)
 
 
 main()

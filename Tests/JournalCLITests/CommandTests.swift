@@ -161,3 +161,65 @@ import Testing
         #expect(help.output.contains("search"))
     }
 }
+
+@Suite struct CompareAndGenerateCommandTests {
+    @Test func generatesTheSameJournalForTheSameSeedAndImportsIt() throws {
+        let journal = JournalProcess()
+        defer { journal.removeStore() }
+        let first = try journal.run(["generate", "--entries", "30", "--seed", "4"], useStore: false)
+        #expect(first.status == 0)
+        #expect(first.output == (try journal.run(["generate", "--entries", "30", "--seed", "4"], useStore: false)).output)
+        let lines = first.output.split(separator: "\n")
+        #expect(lines.count == 30)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("generated-\(UUID().uuidString).jsonl")
+        try Data(first.output.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        #expect(try journal.run(["import", file.path, "--json"]).json()["imported"] as? Int == 30)
+        #expect(try journal.run(["generate", "--entries", "0"], useStore: false).status == 2)
+    }
+
+    @Test func comparesInEveryFormat() throws {
+        let journal = JournalProcess()
+        defer { journal.removeStore() }
+        let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Corpora/sample.jsonl")
+        #expect(try journal.run(["import", sample.path]).status == 0)
+
+        let json = try journal.run(["compare", "--runs", "1", "--no-build-times", "--format", "json"])
+        #expect(json.status == 0, "\(json.error)")
+        let report = try json.json()
+        let strategies = try #require(report["strategies"] as? [[String: Any]])
+        #expect(strategies.map { $0["name"] as? String } == ["contains", "contains[c]", "contains[d]", "contains[cd]", "contains[n]", "matches",
+                                                          "matches[c]", "matches[d]", "matches[cd]", "token", "prefix", "fts5"])
+        let groups = try #require(report["meant_to_agree"] as? [[String: Any]])
+        #expect(groups.count == 5 && groups.allSatisfy { $0["agreed"] as? Bool == true })
+        #expect(!json.error.isEmpty, "progress goes to standard error")
+
+        let subset = try journal.run(["compare", "--runs", "1", "--strategies", "token,prefix", "--format", "markdown"])
+        #expect(subset.status == 0)
+        #expect(subset.output.contains("| token | word-prefix |"))
+        #expect(subset.output.contains("token = prefix: agree on every query"))
+        #expect(!subset.output.contains("| contains |"))
+
+        let page = FileManager.default.temporaryDirectory.appendingPathComponent("compare-\(UUID().uuidString).html")
+        defer { try? FileManager.default.removeItem(at: page) }
+        #expect(try journal.run(["compare", "--runs", "1", "--no-build-times", "--format", "html", "--out", page.path]).status == 0)
+        let html = try String(contentsOf: page, encoding: .utf8)
+        #expect(html.hasPrefix("<!DOCTYPE html>") && html.contains("<svg") && html.contains("class=\"matrix\""))
+        #expect(html.matches(of: /https?:\/\//).count == 1, "nothing to fetch: only the SVG namespace")
+
+        let ladder = try journal.run(["compare", "--ladder", "--runs", "1", "--query", "the", "--format", "markdown"])
+        #expect(ladder.status == 0, "\(ladder.error)")
+        #expect(ladder.output.contains("| BEGINSWITH |") && ladder.output.contains("[n] is as cheap as plain"))
+
+        let queries = try journal.file(["the", "crème"])
+        let fromFile = try journal.run(["compare", "--runs", "1", "--no-build-times", "--queries", queries, "--strategies", "contains-cd", "--format", "json"])
+        #expect((try fromFile.json()["queries"] as? [[String: Any]])?.map { $0["text"] as? String } == ["the", "crème"])
+
+        for bad in [["compare", "--strategies", "token,grep"], ["compare", "--query", "x"], ["compare", "--runs", "0"], ["compare", "--format", "pdf"]] {
+            let outcome = try journal.run(bad)
+            #expect(outcome.status == 2, "\(bad): \(outcome.error)")
+            #expect(outcome.error.split(separator: "\n").count == 1)
+        }
+    }
+}

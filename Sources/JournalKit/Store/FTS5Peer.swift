@@ -11,10 +11,10 @@ enum FTS5Peer {
         try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE name = ?)", arguments: [table]) ?? false
     }
 
-    /// Builds the index unless it exists, in batches with progress, in one transaction; returns
-    /// how long it took, or nil when it was built already.
+    /// Builds the index unless it exists, `batchSize` entries at a time with progress, in one
+    /// transaction; returns how long it took, or nil when it was built already.
     @discardableResult
-    static func build(in main: MainStore, progress: ProgressHandler?) throws(JournalError) -> Double? {
+    static func build(in main: MainStore, batchSize: Int = 5_000, progress: ProgressHandler?) throws(JournalError) -> Double? {
         if try StoreDatabase.guarded(main.url, { try main.pool.read(isBuilt) }) { return nil }
         let started = DispatchTime.now()
         let built = try StoreDatabase.guarded(main.url) {
@@ -38,12 +38,14 @@ enum FTS5Peer {
                 let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM entry") ?? 0
                 var done = 0
                 var after: Int64 = 0
-                let batch = try db.makeStatement(sql: "INSERT INTO entry_fts (rowid, text) SELECT n, text FROM entry WHERE n > ? ORDER BY n LIMIT 5000")
-                while done < total {
-                    try batch.execute(arguments: [after])
-                    guard db.changesCount > 0 else { break }
+                // The batch's last entry number comes from the entry table: on an external-content
+                // table, max(rowid) of entry_fts would read the entry table's, not the index's.
+                let batchEnd = try db.makeStatement(sql: "SELECT max(n) FROM (SELECT n FROM entry WHERE n > ? ORDER BY n LIMIT ?)")
+                let insert = try db.makeStatement(sql: "INSERT INTO entry_fts (rowid, text) SELECT n, text FROM entry WHERE n > ? AND n <= ?")
+                while let last = try Int64.fetchOne(batchEnd, arguments: [after, batchSize]) {
+                    try insert.execute(arguments: [after, last])
                     done += db.changesCount
-                    after = try Int64.fetchOne(db, sql: "SELECT max(rowid) FROM entry_fts") ?? after
+                    after = last
                     progress?(JournalProgress(phase: .indexing, done: done, total: total))
                 }
                 return true

@@ -2,25 +2,14 @@ import JournalText
 
 /// `contains`, `contains[c]`, `contains[d]`, `contains[cd]`: the query anywhere in the text,
 /// by code points; with a fold, both sides folded, the text at query time for every row.
-struct ContainsStrategy: SearchStrategy {
+struct ContainsStrategy: FoldedSubstringStrategy {
+    let verb = "contains"
     /// Nil for plain `contains`.
     let fold: Fold?
 
-    var name: String { fold.map { "contains[\($0.rawValue)]" } ?? "contains" }
-    let family = SearchFamily.substring
-    var highlighting: MatchHighlighting { .substring(fold) }
-    var equivalence: String { "substring" + (fold.map { "[\($0.rawValue)]" } ?? "") }
     var summary: String {
         fold.map { "substring, the text folded (\($0.summary)) for every row at query time" }
             ?? "substring of the text as written, by code points"
-    }
-
-    func validate(_ query: SearchQuery) throws(JournalError) {
-        _ = try needle(query)
-    }
-
-    private func needle(_ query: SearchQuery) throws(JournalError) -> String {
-        try SubstringSearch.needle(query, fold: { fold?.apply(to: $0) ?? $0 }, strategy: name)
     }
 
     func measureStructure(in stores: SearchContext, rebuild: Bool) throws(JournalError) -> StrategyStructure {

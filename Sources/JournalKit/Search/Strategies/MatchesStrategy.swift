@@ -5,25 +5,14 @@ import JournalText
 /// `matches`, `matches[c]`, `matches[d]`, `matches[cd]`: the same entries as the `contains`
 /// variant, found by ICU's regular-expression engine: the folded query compiled once, as a
 /// literal pattern, and searched for in every row's (folded) text.
-struct MatchesStrategy: SearchStrategy {
+struct MatchesStrategy: FoldedSubstringStrategy {
+    let verb = "matches"
     /// Nil for plain `matches`.
     let fold: Fold?
 
-    var name: String { fold.map { "matches[\($0.rawValue)]" } ?? "matches" }
-    let family = SearchFamily.substring
-    var highlighting: MatchHighlighting { .substring(fold) }
-    var equivalence: String { "substring" + (fold.map { "[\($0.rawValue)]" } ?? "") }
     var summary: String {
         fold.map { "ICU regex engine, literal pattern, the text folded (\($0.summary)) for every row" }
             ?? "ICU regex engine, the query as a literal pattern"
-    }
-
-    func validate(_ query: SearchQuery) throws(JournalError) {
-        _ = try needle(query)
-    }
-
-    private func needle(_ query: SearchQuery) throws(JournalError) -> String {
-        try SubstringSearch.needle(query, fold: { fold?.apply(to: $0) ?? $0 }, strategy: name)
     }
 
     func measureStructure(in stores: SearchContext, rebuild: Bool) throws(JournalError) -> StrategyStructure {
