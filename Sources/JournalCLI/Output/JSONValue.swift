@@ -1,6 +1,6 @@
 /// A JSON value whose objects keep their keys in the order written: Foundation's encoder on
 /// Linux does not, and the command's JSON is read by people as well as programs.
-enum JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
+enum JSONValue {
     case string(String)
     case integer(Int)
     case number(Double)
@@ -8,10 +8,6 @@ enum JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
     case null
     case array([JSONValue])
     case object(KeyValuePairs<String, JSONValue>)
-    case orderedObject([(String, JSONValue)])
-
-    init(stringLiteral value: String) { self = .string(value) }
-    init(integerLiteral value: Int) { self = .integer(value) }
 
     /// Compact JSON text on one line.
     var serialized: String {
@@ -34,12 +30,11 @@ enum JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
                 value.write(to: &output)
             }
             output += "]"
-        case .object(let pairs): Self.writeObject(Array(pairs).map { ($0.key, $0.value) }, to: &output)
-        case .orderedObject(let pairs): Self.writeObject(pairs, to: &output)
+        case .object(let pairs): Self.writeObject(pairs, to: &output)
         }
     }
 
-    private static func writeObject(_ pairs: [(String, JSONValue)], to output: inout String) {
+    private static func writeObject(_ pairs: KeyValuePairs<String, JSONValue>, to output: inout String) {
         output += "{"
         for (index, (key, value)) in pairs.enumerated() {
             if index > 0 { output += "," }

@@ -195,8 +195,4 @@ final class MainStore: Sendable {
     static func lastChange(in db: Database) throws -> Int64 {
         try Int64.fetchOne(db, sql: "SELECT max(seq) FROM change") ?? 0
     }
-
-    static func lastEntryNumber(in db: Database) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT max(n) FROM entry") ?? 0
-    }
 }
