@@ -216,7 +216,8 @@ import Testing
         let fromFile = try journal.run(["compare", "--runs", "1", "--no-build-times", "--queries", queries, "--strategies", "contains-cd", "--format", "json"])
         #expect((try fromFile.json()["queries"] as? [[String: Any]])?.map { $0["text"] as? String } == ["the", "crème"])
 
-        for bad in [["compare", "--strategies", "token,grep"], ["compare", "--query", "x"], ["compare", "--runs", "0"], ["compare", "--format", "pdf"]] {
+        for bad in [["compare", "--strategies", "token,grep"], ["compare", "--strategies", " , "], ["compare", "--query", "x"],
+                    ["compare", "--runs", "0"], ["compare", "--format", "pdf"], ["search", "--regex", ""]] {
             let outcome = try journal.run(bad)
             #expect(outcome.status == 2, "\(bad): \(outcome.error)")
             #expect(outcome.error.split(separator: "\n").count == 1)

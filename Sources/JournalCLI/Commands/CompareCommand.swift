@@ -50,7 +50,9 @@ struct CompareCommand: ParsableCommand {
 
     func run() throws {
         let chosen = try strategies.map { list in
-            try list.split(separator: ",").map { try SearchStrategies.named(String($0).trimmingCharacters(in: .whitespaces)) }
+            let names = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            guard !names.isEmpty else { throw JournalError(.usage, "--strategies names no strategy (`journal search --strategy list` lists them)") }
+            return try names.map(SearchStrategies.named)
         } ?? SearchStrategies.all
         let fileQueries = try queries.map(ComparisonQuery.load(path:))
         let journal = try self.journal.openJournal()

@@ -6,6 +6,7 @@ enum RegexSearch {
     static let name = "regex"
 
     static func matcher(pattern: String, caseInsensitive: Bool) throws(JournalError) -> RegexMatcher {
+        guard !pattern.isEmpty else { throw .usage("the regular expression is empty") }
         do {
             return try RegexMatcher(pattern: pattern, options: caseInsensitive ? .caseInsensitive : [])
         } catch {

@@ -126,6 +126,7 @@ import Testing
         // ICU matches case-insensitively by full case folding, so "strasse" finds "Straße" too.
         #expect(try store.journal.search(regex: "strasse", caseInsensitive: true).entries.map(\.id.number) == [8, 2])
         #expect(try store.journal.search(regex: "strasse").entries.map(\.id.number) == [])
+        #expect(throws: JournalError(.usage, "the regular expression is empty")) { try store.journal.search(regex: "") }
         #expect { try store.journal.search(regex: "ab(c") } throws: { error in
             (error as? JournalError)?.kind == .usage && (error as? JournalError)?.message.contains("U_REGEX_MISMATCHED_PAREN") == true
         }

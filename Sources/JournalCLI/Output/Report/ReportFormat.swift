@@ -13,7 +13,8 @@ struct ReportContext {
 
     static var current: ReportContext {
         let arguments = CommandLine.arguments.dropFirst().map { argument in
-            argument.contains(where: { " \"'$[]*?&;|<>()".contains($0) }) ? "'\(argument.replacingOccurrences(of: "'", with: "'\\''"))'" : argument
+            argument.isEmpty || argument.contains(where: { " \"'$[]*?&;|<>()".contains($0) })
+                ? "'\(argument.replacingOccurrences(of: "'", with: "'\\''"))'" : argument
         }
         let info = ProcessInfo.processInfo
         let machine = "\(info.activeProcessorCount) cores, \(Int((Double(info.physicalMemory) / 1e9).rounded())) GB, \(info.operatingSystemVersionString)"
