@@ -27,11 +27,16 @@ enum EntryRendering {
 
     /// A date in the local time zone: "2024-05-01 10:30".
     static func localDate(_ date: JournalDate) -> String {
+        localDateFormatter.string(from: Date(timeIntervalSince1970: Double(date.microseconds) / 1e6))
+    }
+
+    // Made once: a formatter is dear to create, and formatting with one is thread-safe.
+    nonisolated(unsafe) private static let localDateFormatter: DateFormatter = {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "yyyy-MM-dd HH:mm"
-        return formatter.string(from: Date(timeIntervalSince1970: Double(date.microseconds) / 1e6))
-    }
+        return formatter
+    }()
 
     /// At most `width` columns of `text` on one line, starting a little before the first
     /// highlight, runs of white space shown as one space, cut ends marked with "…".

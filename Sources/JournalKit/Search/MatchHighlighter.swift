@@ -31,51 +31,55 @@ public struct MatchHighlighter: Sendable {
         }
     }
 
-    /// The matched ranges of `text`, in order.
-    public func ranges(in text: String) -> [Range<String.Index>] {
+    /// The matched ranges of `text`, in order, up to `window` characters past the first one
+    /// (what a snippet can show), so that an enormous entry costs no more than a short one.
+    public func ranges(in text: String, window: Int = 1_000) -> [Range<String.Index>] {
         switch highlighting {
-        case .wordPrefix: wordRanges(in: text)
-        case .substring(let fold): substringRanges(in: text, fold: fold)
+        case .wordPrefix: wordRanges(in: text, window: window)
+        case .substring(let fold): substringRanges(in: text, fold: fold, window: window)
         case .none: []
         }
     }
 
-    private func wordRanges(in text: String) -> [Range<String.Index>] {
-        WordBreaker.wordOffsets(in: text).compactMap { offsets in
+    private func wordRanges(in text: String, window: Int) -> [Range<String.Index>] {
+        var ranges: [Range<String.Index>] = []
+        var firstOffset: Int?
+        for offsets in WordBreaker.wordOffsets(in: text) {
+            if let firstOffset, offsets.lowerBound > firstOffset + window { break }
             let range = String.Index(utf16Offset: offsets.lowerBound, in: text)..<String.Index(utf16Offset: offsets.upperBound, in: text)
             let tokens = WordBreaker.words(in: Fold.canonical(String(text[range])))
-            let matched = tokens.contains { token in
-                queryWords.contains { token.unicodeScalars.starts(with: $0.unicodeScalars) }
+            if tokens.contains(where: { token in queryWords.contains { token.unicodeScalars.starts(with: $0.unicodeScalars) } }) {
+                ranges.append(range)
+                firstOffset = firstOffset ?? offsets.lowerBound
             }
-            return matched ? range : nil
         }
+        return ranges
     }
 
     /// Folds the text a character at a time, remembering where each folded code point came
-    /// from, finds the needle in the folded code points, and maps each occurrence back.
-    private func substringRanges(in text: String, fold: Fold?) -> [Range<String.Index>] {
+    /// from, and reports each place the folded code points end with the needle, mapped back.
+    private func substringRanges(in text: String, fold: Fold?, window: Int) -> [Range<String.Index>] {
         guard !needle.isEmpty else { return [] }
         var folded: [Unicode.Scalar] = []
         var origins: [Range<String.Index>] = []
+        var ranges: [Range<String.Index>] = []
+        var firstMatchEnd: Int?
         var index = text.startIndex
         while index < text.endIndex {
+            if let firstMatchEnd, folded.count > firstMatchEnd + window { break }
             let next = text.index(after: index)
             let piece = String(text[index..<next])
             for scalar in (fold?.apply(to: piece) ?? piece).unicodeScalars {
                 folded.append(scalar)
                 origins.append(index..<next)
+                let start = folded.count - needle.count
+                guard start >= 0, folded[start...].elementsEqual(needle),
+                      ranges.last.map({ origins[start].lowerBound >= $0.upperBound }) ?? true
+                else { continue }
+                ranges.append(origins[start].lowerBound..<origins[folded.count - 1].upperBound)
+                firstMatchEnd = firstMatchEnd ?? folded.count
             }
             index = next
-        }
-        var ranges: [Range<String.Index>] = []
-        var start = 0
-        while start + needle.count <= folded.count {
-            if folded[start..<start + needle.count].elementsEqual(needle) {
-                ranges.append(origins[start].lowerBound..<origins[start + needle.count - 1].upperBound)
-                start += needle.count
-            } else {
-                start += 1
-            }
         }
         return ranges
     }

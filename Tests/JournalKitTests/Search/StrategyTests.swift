@@ -144,6 +144,15 @@ import Testing
         #expect(try marked("Straße STRASSE", "strasse", .substring(.cd)) == ["Straße", "STRASSE"])
         #expect(try marked("50% (a.b)", "(a.", .substring(nil)) == ["(a."])
         #expect(try marked("anything", "x", .none) == [])
+        #expect(try marked("aaaa", "aa", .substring(nil)) == ["aa", "aa"], "occurrences do not overlap")
+    }
+
+    @Test func stopsAWindowPastTheFirstMatch() throws {
+        let text = "x " + String(repeating: "filler ", count: 500) + "creme " + String(repeating: "filler ", count: 500) + "creme"
+        for highlighting in [MatchHighlighting.wordPrefix, .substring(.cd)] {
+            let ranges = MatchHighlighter(query: try SearchQuery("creme"), highlighting: highlighting).ranges(in: text, window: 100)
+            #expect(ranges.map { String(text[$0]) } == ["creme"], "\(highlighting)")
+        }
     }
 }
 
