@@ -42,17 +42,22 @@ final class TemporaryJournal {
                 $0[$1[0]] = ($1[1] as ExactText).string
             }
         }
-        let indexed = try journal.search.pool.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT d.id, d.uri, t.text FROM document d
-                LEFT JOIN posting p ON p.document = d.id LEFT JOIN token t ON t.id = p.token
-                """).reduce(into: [Int64: (uri: String, tokens: Set<String>)]()) { result, row in
-                let id: Int64 = row[0]
-                result[id, default: (row[1], [])].tokens.formUnion([row[2] as String?].compactMap { $0 })
+        // Tokens of each document as the postings have them, and as its own token list has them.
+        let (indexed, listed, orphanTokens) = try journal.search.pool.read { db in
+            let texts = try Row.fetchAll(db, sql: "SELECT id, text FROM token").reduce(into: [Int64: String]()) { $0[$1[0]] = $1[1] }
+            var indexed: [Int64: (uri: String, tokens: Set<String>)] = [:]
+            var listed: [Int64: Set<String>] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT id, uri, tokens FROM document") {
+                indexed[row[0]] = (row[1], [])
+                listed[row[0]] = Set(DeltaList.decode(row[2]).map { texts[$0] ?? "?" })
             }
-        }
-        let orphanTokens = try journal.search.pool.read { db in
-            try Int.fetchOne(db, sql: "SELECT count(*) FROM token WHERE id NOT IN (SELECT token FROM posting)") ?? 0
+            var used = Set<Int64>()
+            for row in try Row.fetchAll(db, sql: "SELECT id >> 32, documents FROM posting") {
+                let token: Int64 = row[0]
+                used.insert(token)
+                for number in DeltaList.decode(row[1]) { indexed[number, default: ("missing", [])].tokens.insert(texts[token] ?? "?") }
+            }
+            return (indexed, listed, Set(texts.keys).subtracting(used).count)
         }
         #expect(orphanTokens == 0, sourceLocation: sourceLocation)
         #expect(Set(indexed.keys) == Set(entries.map(\.id.number)), sourceLocation: sourceLocation)
@@ -60,6 +65,7 @@ final class TemporaryJournal {
             #expect(canonical[entry.id.number] == Fold.canonical(entry.text), sourceLocation: sourceLocation)
             #expect(indexed[entry.id.number]?.uri == entry.id.uri, sourceLocation: sourceLocation)
             #expect(indexed[entry.id.number]?.tokens == Set(Tokens.of(text: entry.text)), "\(entry.id.shortName)", sourceLocation: sourceLocation)
+            #expect(listed[entry.id.number] == Set(Tokens.of(text: entry.text)), "\(entry.id.shortName)", sourceLocation: sourceLocation)
         }
     }
 }

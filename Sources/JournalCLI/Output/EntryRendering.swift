@@ -31,7 +31,7 @@ enum EntryRendering {
     }
 
     // Made once: a formatter is dear to create, and formatting with one is thread-safe.
-    nonisolated(unsafe) private static let localDateFormatter: DateFormatter = {
+    private static let localDateFormatter: DateFormatter = {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "yyyy-MM-dd HH:mm"

@@ -35,11 +35,10 @@ extension Journal {
     public func builtInQueries() throws(JournalError) -> [ComparisonQuery] {
         let frequencies = try StoreDatabase.guarded(search.url) {
             try search.pool.read { db in
-                try Row.fetchAll(db, sql: """
-                    SELECT t.text, f.documents FROM token t
-                    JOIN (SELECT token, count(*) AS documents FROM posting GROUP BY token) f ON f.token = t.id
-                    ORDER BY f.documents DESC, t.text
-                    """).map { (text: $0[0] as String, documents: $0[1] as Int) }
+                let counts = try PostingSegments.documentCounts(in: db)
+                return try Row.fetchAll(db, sql: "SELECT id, text FROM token")
+                    .map { (text: $0[1] as String, documents: counts[$0[0] as Int64] ?? 0) }
+                    .sorted { ($0.documents, $1.text) > ($1.documents, $0.text) }
             }
         }
         let words = frequencies.filter { $0.text.unicodeScalars.count >= 2 && $0.text.unicodeScalars.allSatisfy(\.properties.isAlphabetic) }

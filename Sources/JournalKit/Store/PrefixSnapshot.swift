@@ -52,7 +52,7 @@ enum PrefixSnapshot {
     }
 
     static func encode(_ table: PrefixTable) -> Data {
-        var data = Data()
+        var data: [UInt8] = []
         var previous: Int64 = 0
         table.forEachToken { id, utf8 in
             Varint.append(UInt64(id - previous), to: &data)
@@ -60,7 +60,7 @@ enum PrefixSnapshot {
             Varint.append(UInt64(utf8.count), to: &data)
             data.append(contentsOf: utf8)
         }
-        return data
+        return Data(data)
     }
 
     static func decode(_ data: Data, into table: inout PrefixTable) {

@@ -7,27 +7,22 @@ import JournalText
 ///
 /// Each step reads the main store's change history (or, for a new or replaced search store,
 /// every entry) in one snapshot, computes tokens from the stored canonical text, and applies
-/// them in one search-store transaction that also saves how far it got.
+/// them in one search-store transaction that also saves how far it got. A second thread reads
+/// and analyses the next batch while the current one is written, so both cores work.
 struct SearchIndexer {
     let main: MainStore
     let search: SearchStore
     /// Entries per search-store transaction.
-    var batchSize = 5_000
+    var batchSize = 20_000
 
     /// Applies every change the search store has not seen yet, then rewrites the prefix table
     /// snapshot if it has fallen behind.
     func catchUp(progress: ProgressHandler? = nil) throws(JournalError) {
         guard try !isCaughtUp() else { return }
         var done = 0
-        var total: Int?
-        while true {
-            let step = try StoreDatabase.guarded(search.url) { () throws -> Int? in
-                try search.pool.write { searchDB in try applyNextBatch(in: searchDB, total: &total) }
-            }
-            guard let applied = step else { break }
-            done += applied
-            progress?(JournalProgress(phase: .indexing, done: done, total: total.map { max($0, done) }))
-        }
+        // Another process may catch up at the same time; when it moved the position under us,
+        // the batches prepared from the old one are dropped and preparing starts again.
+        while try !applyPreparedBatches(done: &done, progress: progress) {}
         try StoreDatabase.guarded(search.url) {
             try search.pool.write { db in
                 if try PrefixSnapshot.isStale(in: db) { try PrefixSnapshot.write(in: db) }
@@ -45,28 +40,87 @@ struct SearchIndexer {
         return position.appliedChange == lastChange && !snapshotIsStale
     }
 
-    /// One batch; nil when there was nothing left to apply.
-    private func applyNextBatch(in searchDB: Database, total: inout Int?) throws -> Int? {
-        var position = try SearchStore.position(in: searchDB)
-        let start = position
-        let work = try main.pool.read { mainDB in
-            if position.isFresh {
-                try SearchStore.reset(in: searchDB, lastChange: MainStore.lastChange(in: mainDB))
-                position = try SearchStore.position(in: searchDB)
+    /// One batch, read and analysed, ready to write.
+    private struct PreparedBatch: Sendable {
+        /// The position the search store must be at for this batch to apply, and after it.
+        let from: SearchStore.Position
+        let to: SearchStore.Position
+        let removals: [ClosedRange<Int64>]
+        let rows: [MainStore.CanonicalRow]
+        let tokens: [[String]]
+        var count: Int { rows.count + removals.count }
+    }
+
+    /// Prepares batches on another thread and writes them here. Returns false when the saved
+    /// position was not the expected one (another process caught up meanwhile).
+    private func applyPreparedBatches(done: inout Int, progress: ProgressHandler?) throws(JournalError) -> Bool {
+        let (start, total) = try StoreDatabase.guarded(search.url) {
+            try search.pool.write { searchDB in
+                try main.pool.read { mainDB in
+                    if try SearchStore.position(in: searchDB).isFresh {
+                        try SearchStore.reset(in: searchDB, lastChange: MainStore.lastChange(in: mainDB))
+                    }
+                    let position = try SearchStore.position(in: searchDB)
+                    return (position, try Self.pendingEntries(after: position, in: mainDB))
+                }
             }
-            if total == nil { total = try Self.pendingEntries(after: position, in: mainDB) }
-            return try collectWork(from: mainDB, advancing: &position)
         }
-        guard position != start else { return nil }
-        let tokens = work.upserts.parallelMap { Tokens.of(canonical: $0.canonical) }
+        let handOff = HandOff<Result<PreparedBatch, JournalError>>()
+        let producer = Thread { [self] in
+            var position = start
+            while true {
+                let batch = Result { () throws(JournalError) in try prepareBatch(from: position) }
+                guard case .success(let prepared?) = batch else {
+                    if case .failure(let error) = batch { _ = handOff.put(.failure(error)) }
+                    break
+                }
+                guard handOff.put(.success(prepared)) else { break }
+                position = prepared.to
+            }
+            handOff.finish()
+        }
+        producer.stackSize = 4 << 20
+        producer.start()
+        defer { handOff.cancel() }
+        var tokenIDs = TokenIDCache()
+        let doneBefore = done
+        while let next = handOff.take() {
+            let batch = try next.get()
+            let applied = try StoreDatabase.guarded(search.url) {
+                try search.pool.write { searchDB in try apply(batch, in: searchDB, tokenIDs: &tokenIDs) }
+            }
+            guard applied else { return false }
+            done += batch.count
+            progress?(JournalProgress(phase: .indexing, done: done, total: max(doneBefore + total, done)))
+        }
+        return true
+    }
+
+    /// Reads and analyses the batch after `position`; nil when there is nothing left.
+    private func prepareBatch(from position: SearchStore.Position) throws(JournalError) -> PreparedBatch? {
+        var next = position
+        let work = try StoreDatabase.guarded(main.url) { try main.pool.read { db in try collectWork(from: db, advancing: &next) } }
+        guard next != position else { return nil }
+        // Several changes may touch one entry; its current state is indexed once, in number order.
+        var latest: [Int64: MainStore.CanonicalRow] = [:]
+        for row in work.upserts { latest[row.number] = row }
+        let rows = latest.values.sorted { $0.number < $1.number }
+        let tokens = rows.parallelMap { Tokens.of(canonical: $0.canonical) }
+        return PreparedBatch(from: position, to: next, removals: work.removals, rows: rows, tokens: tokens)
+    }
+
+    /// Writes one batch; false (and nothing written) when the store is not where the batch starts.
+    private func apply(_ batch: PreparedBatch, in searchDB: Database, tokenIDs: inout TokenIDCache) throws -> Bool {
+        guard try SearchStore.position(in: searchDB) == batch.from else { return false }
+        try tokenIDs.validate(in: searchDB)
         var writer = SearchStoreWriter(db: searchDB, storeID: main.storeID)
-        for range in work.removals { try writer.removeDocuments(in: range) }
-        for (row, rowTokens) in zip(work.upserts, tokens) {
-            try writer.upsert(number: row.number, date: row.date, tokens: rowTokens)
+        for range in batch.removals { try writer.removeDocuments(in: range) }
+        for (row, rowTokens) in zip(batch.rows, batch.tokens) {
+            try writer.upsert(number: row.number, date: row.date, tokens: rowTokens, ids: &tokenIDs)
         }
-        try writer.collectUnusedTokens()
-        try SearchStore.save(position, in: searchDB)
-        return work.upserts.count + work.removals.count
+        try writer.finish(ids: &tokenIDs)
+        try SearchStore.save(batch.to, in: searchDB)
+        return true
     }
 
     private struct Work {
@@ -115,79 +169,5 @@ struct SearchIndexer {
         guard let rebuildFrom = position.rebuildFrom else { return changed }
         let rebuilt = try Int.fetchOne(db, sql: "SELECT count(*) FROM entry WHERE n >= ?", arguments: [rebuildFrom]) ?? 0
         return changed + rebuilt
-    }
-}
-
-/// Writes documents, tokens and postings inside one search-store transaction.
-struct SearchStoreWriter {
-    let db: Database
-    let storeID: UUID
-    /// Token ids known in this transaction (another process may remove unused tokens between
-    /// transactions, so ids are never trusted across them).
-    private var tokenIDs: [String: Int64] = [:]
-    /// Tokens that lost a posting: removed at the end if no document uses them any more.
-    private var maybeUnused = Set<Int64>()
-
-    init(db: Database, storeID: UUID) {
-        self.db = db
-        self.storeID = storeID
-    }
-
-    /// Indexes entry `number` with these tokens, replacing what the store had for it.
-    mutating func upsert(number: Int64, date: JournalDate, tokens: [String]) throws {
-        try removePostings(ofDocument: number)
-        var ids: [Int64] = []
-        ids.reserveCapacity(tokens.count)
-        for token in tokens { ids.append(try tokenID(for: token)) }
-        try db.cachedStatement(sql: """
-            INSERT INTO document (id, uri, date, tokens) VALUES (?, ?, ?, ?)
-            ON CONFLICT(id) DO UPDATE SET date = excluded.date, tokens = excluded.tokens
-            """).execute(arguments: [number, EntryID(storeID: storeID, number: number).uri, date.microseconds, TokenIDList.encode(ids)])
-        let insertPosting = try db.cachedStatement(sql: "INSERT OR IGNORE INTO posting (token, document) VALUES (?, ?)")
-        for id in ids {
-            try insertPosting.execute(arguments: [id, number])
-            maybeUnused.remove(id)
-        }
-    }
-
-    /// Removes the documents numbered in `range`.
-    mutating func removeDocuments(in range: ClosedRange<Int64>) throws {
-        let numbers = try Int64.fetchAll(db, sql: "SELECT id FROM document WHERE id BETWEEN ? AND ?", arguments: [range.lowerBound, range.upperBound])
-        for number in numbers {
-            try removePostings(ofDocument: number)
-            try db.execute(sql: "DELETE FROM document WHERE id = ?", arguments: [number])
-        }
-    }
-
-    /// Deletes tokens that no document uses any more.
-    mutating func collectUnusedTokens() throws {
-        let stillUsed = try db.cachedStatement(sql: "SELECT 1 FROM posting WHERE token = ? LIMIT 1")
-        for id in maybeUnused where try Int.fetchOne(stillUsed, arguments: [id]) == nil {
-            try db.execute(sql: "DELETE FROM token WHERE id = ?", arguments: [id])
-        }
-        maybeUnused.removeAll()
-    }
-
-    private mutating func removePostings(ofDocument number: Int64) throws {
-        guard let encoded = try Data.fetchOne(db.cachedStatement(sql: "SELECT tokens FROM document WHERE id = ?"), arguments: [number])
-        else { return }
-        let delete = try db.cachedStatement(sql: "DELETE FROM posting WHERE token = ? AND document = ?")
-        for id in TokenIDList.decode(encoded) {
-            try delete.execute(arguments: [id, number])
-            maybeUnused.insert(id)
-        }
-    }
-
-    private mutating func tokenID(for token: String) throws -> Int64 {
-        if let id = tokenIDs[token] { return id }
-        let id: Int64
-        if let existing = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM token WHERE text = ?"), arguments: [token]) {
-            id = existing
-        } else {
-            try db.cachedStatement(sql: "INSERT INTO token (text) VALUES (?)").execute(arguments: [token])
-            id = db.lastInsertedRowID
-        }
-        tokenIDs[token] = id
-        return id
     }
 }

@@ -87,7 +87,7 @@ final class SearchStore: Sendable {
                 PRAGMA application_id = \(applicationID);
                 CREATE TABLE store_info (key TEXT PRIMARY KEY NOT NULL, value ANY NOT NULL) WITHOUT ROWID;
                 -- One row per entry. id: the entry number n of its URI, so that ties on date order
-                -- as in the main store; tokens: its token ids (TokenIDList), to remove its postings.
+                -- as in the main store; tokens: its token ids (DeltaList), to remove its postings.
                 CREATE TABLE document (
                     id INTEGER PRIMARY KEY,
                     uri TEXT NOT NULL,
@@ -112,6 +112,17 @@ final class SearchStore: Sendable {
                     token_count INTEGER NOT NULL,
                     data BLOB NOT NULL
                 );
+                """)
+        }
+        // Postings as segments of entry numbers (PostingSegments) instead of a row per token
+        // and entry. The store holds derived data only: it is emptied and rebuilt.
+        migrator.registerMigration("v2-posting-segments") { db in
+            try db.execute(sql: """
+                DROP TABLE posting;
+                -- id: token << 32 | the segment's first entry number; documents: a DeltaList.
+                CREATE TABLE posting (id INTEGER PRIMARY KEY, count INTEGER NOT NULL, documents BLOB NOT NULL);
+                DELETE FROM document; DELETE FROM token; DELETE FROM prefix_snapshot;
+                DELETE FROM store_info WHERE key IN ('applied_change', 'resume_after_entry', 'rebuild_from');
                 """)
         }
         return migrator
@@ -154,9 +165,23 @@ final class SearchStore: Sendable {
         }
     }
 
+    /// Counts removals of tokens, so that a process may keep token ids in memory across
+    /// transactions for as long as the count stays the same (ids are never reused otherwise).
+    static func tokenGeneration(in db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT value FROM store_info WHERE key = 'token_generation'") ?? 0
+    }
+
+    static func bumpTokenGeneration(in db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO store_info (key, value) VALUES ('token_generation', 1)
+            ON CONFLICT(key) DO UPDATE SET value = value + 1
+            """)
+    }
+
     /// Empties the store and starts a full rebuild at the main store's change `lastChange`.
     static func reset(in db: Database, lastChange: Int64) throws {
         try db.execute(sql: "DELETE FROM posting; DELETE FROM token; DELETE FROM document;")
+        try bumpTokenGeneration(in: db)
         try save(Position(appliedChange: lastChange, resumeAfterEntry: 0, rebuildFrom: 1), in: db)
     }
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// LEB128 variable-length integers: seven bits a byte, high bit set on all but the last.
 enum Varint {
-    static func append(_ value: UInt64, to data: inout Data) {
+    static func append(_ value: UInt64, to data: inout [UInt8]) {
         var value = value
         while value >= 0x80 {
             data.append(UInt8(value & 0x7F) | 0x80)

@@ -8,7 +8,11 @@ extension Array where Element: Sendable {
         let workers = Swift.min(ProcessInfo.processInfo.activeProcessorCount, (count + 63) / 64)
         let output = UnsafeMutableBufferPointer<Result?>.allocate(capacity: count)
         output.initialize(repeating: nil)
-        defer { output.deallocate() }
+        defer {
+            // Release the slots' values before freeing them: `deallocate` alone would leak them.
+            _ = output.deinitialize()
+            output.deallocate()
+        }
         nonisolated(unsafe) let slots = output
         let input = self
         DispatchQueue.concurrentPerform(iterations: workers) { worker in

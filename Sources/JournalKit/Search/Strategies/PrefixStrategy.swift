@@ -35,14 +35,8 @@ struct PrefixStrategy: SearchStrategy {
 
     func search(_ query: SearchQuery, page: PageRequest, in stores: SearchContext) throws(JournalError) -> StrategyAnswer {
         let table = try stores.prefixTables.current(from: stores.search)
-        var conditions: [String] = []
-        var arguments: [any DatabaseValueConvertible] = []
-        for word in try query.canonicalWords() {
-            let ids = table.tokenIDs(withPrefix: word)
-            guard !ids.isEmpty else { return StrategyAnswer(total: 0, page: []) }
-            conditions.append("id IN (SELECT document FROM posting WHERE token IN (SELECT value FROM json_each(?)))")
-            arguments.append("[" + ids.map(String.init).joined(separator: ",") + "]")
+        return try WordPrefixSearch.answer(words: try query.canonicalWords(), in: stores, page: page) { word, _ in
+            table.tokenIDs(withPrefix: word)
         }
-        return try WordPrefixSearch.answer(conditions: conditions, arguments: arguments, in: stores, page: page)
     }
 }

@@ -26,17 +26,12 @@ struct TokenStrategy: SearchStrategy {
     }
 
     func search(_ query: SearchQuery, page: PageRequest, in stores: SearchContext) throws(JournalError) -> StrategyAnswer {
-        var conditions: [String] = []
-        var arguments: [any DatabaseValueConvertible] = []
-        for word in try query.canonicalWords() {
+        try WordPrefixSearch.answer(words: try query.canonicalWords(), in: stores, page: page) { word, db in
             if let upper = PrefixRange.upperBound(of: word) {
-                conditions.append("id IN (SELECT p.document FROM token t JOIN posting p ON p.token = t.id WHERE t.text >= ? AND t.text < ?)")
-                arguments += [word, upper]
+                try Int64.fetchAll(db.cachedStatement(sql: "SELECT id FROM token WHERE text >= ? AND text < ?"), arguments: [word, upper])
             } else {
-                conditions.append("id IN (SELECT p.document FROM token t JOIN posting p ON p.token = t.id WHERE t.text >= ?)")
-                arguments.append(word)
+                try Int64.fetchAll(db.cachedStatement(sql: "SELECT id FROM token WHERE text >= ?"), arguments: [word])
             }
         }
-        return try WordPrefixSearch.answer(conditions: conditions, arguments: arguments, in: stores, page: page)
     }
 }

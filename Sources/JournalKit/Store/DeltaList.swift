@@ -1,0 +1,37 @@
+import Foundation
+
+/// A sorted list of distinct integers as the search store keeps it (a document's token ids,
+/// a posting segment's entry numbers): the gaps between them, varint-encoded, so that dense
+/// lists take about a byte a number.
+enum DeltaList {
+    /// Encodes `values`, which must be sorted ascending without repeats.
+    static func encode(_ values: some Collection<Int64>) -> Data {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(values.count * 2)
+        var previous: Int64 = 0
+        for value in values {
+            Varint.append(UInt64(value - previous), to: &bytes)
+            previous = value
+        }
+        return Data(bytes)
+    }
+
+    static func decode(_ data: Data) -> [Int64] {
+        var values: [Int64] = []
+        forEach(in: data) { values.append($0) }
+        return values
+    }
+
+    /// Calls `body` with each value in order, without building an array.
+    static func forEach(in data: Data, _ body: (Int64) -> Void) {
+        data.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var position = 0
+            var previous: Int64 = 0
+            while let delta = Varint.read(bytes, at: &position) {
+                previous &+= Int64(bitPattern: delta)
+                body(previous)
+            }
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import Testing
+@testable import JournalKit
+
+@Suite struct DocumentSetTests {
+    @Test func insertsCountsAndListsMembers() {
+        var set = DocumentSet(maximum: 200)
+        for number: Int64 in [200, 1, 64, 63, 1, 130] { set.insert(number) }
+        #expect(set.count == 5)
+        #expect(set.members == [1, 63, 64, 130, 200])
+        #expect(set.contains(64) && !set.contains(65) && !set.contains(-1) && !set.contains(10_000))
+    }
+
+    @Test func ignoresNumbersBeyondItsMaximum() {
+        var set = DocumentSet(maximum: 10)
+        set.insert(1_000)
+        set.insert(-3)
+        #expect(set.isEmpty)
+    }
+
+    @Test func intersects() {
+        var a = DocumentSet(maximum: 300), b = DocumentSet(maximum: 100)
+        for number: Int64 in [5, 70, 99, 250] { a.insert(number) }
+        for number: Int64 in [70, 99, 100] { b.insert(number) }
+        a.formIntersection(b)
+        #expect(a.members == [70, 99])
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import GRDB
+import Testing
+@testable import JournalKit
+
+@Suite struct PostingSegmentsTests {
+    private func makeDatabase() throws -> DatabaseQueue {
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE posting (id INTEGER PRIMARY KEY, count INTEGER NOT NULL, documents BLOB NOT NULL)")
+        }
+        return queue
+    }
+
+    /// Every segment holds its count of numbers, at most `capacity`, starting with its key's
+    /// number; segments of a token follow one another without overlap.
+    private func expectWellFormed(_ db: Database, token: Int64) throws {
+        var previousLast: Int64 = 0
+        let rows = try Row.fetchAll(
+            db, sql: "SELECT id, count, documents FROM posting WHERE id >> 32 = ? ORDER BY id", arguments: [token])
+        for row in rows {
+            let numbers = DeltaList.decode(row[2])
+            #expect(numbers.count == row[1] as Int)
+            #expect(numbers.count <= PostingSegments.capacity)
+            #expect(!numbers.isEmpty)
+            #expect(PostingSegments.key(token: token, entry: numbers[0]) == row[0] as Int64)
+            #expect(numbers == numbers.sorted() && Set(numbers).count == numbers.count)
+            #expect(numbers[0] > previousLast)
+            previousLast = numbers.last ?? previousLast
+        }
+    }
+
+    private func members(_ db: Database, token: Int64) throws -> Set<Int64> {
+        var set = DocumentSet(maximum: PostingSegments.maximumEntryNumber >> 12)
+        try PostingSegments.unite(token: token, into: &set, in: db)
+        return Set(set.members)
+    }
+
+    @Test func randomAddsAndRemovesMatchAModel() throws {
+        let queue = try makeDatabase()
+        var generator = SplitMix64(seed: 7)
+        var model: [Int64: Set<Int64>] = [1: [], 2: []]
+        try queue.write { db in
+            for round in 0..<300 {
+                let token: Int64 = round % 3 == 0 ? 2 : 1
+                // Mostly appends past the end (as imports do), sometimes edits anywhere.
+                let appending = round % 4 != 0
+                let base = model[token]!.max() ?? 0
+                var adding = Set<Int64>(), removing = Set<Int64>()
+                for _ in 0..<Int(generator.next() % 300) {
+                    adding.insert(appending ? base + 1 + Int64(generator.next() % 2_000) : 1 + Int64(generator.next() % 20_000))
+                }
+                if !appending, let existing = model[token]?.shuffled(using: &generator).prefix(Int(generator.next() % 200)) {
+                    removing.formUnion(existing)
+                }
+                adding.subtract(removing)
+                let stillUsed = try PostingSegments.update(
+                    token: token, adding: adding.sorted(), removing: removing.sorted(), in: db)
+                model[token]!.formUnion(adding)
+                model[token]!.subtract(removing)
+                #expect(stillUsed == !model[token]!.isEmpty)
+            }
+            for token: Int64 in [1, 2] {
+                try expectWellFormed(db, token: token)
+                #expect(try members(db, token: token) == model[token]!)
+            }
+            let segments = try Int.fetchOne(db, sql: "SELECT count(*) FROM posting WHERE id >> 32 = 1") ?? 0
+            #expect(segments > 1)
+        }
+    }
+
+    @Test func removingEveryNumberLeavesNoSegment() throws {
+        let queue = try makeDatabase()
+        let numbers = Array(Int64(1)...Int64(5_000))
+        let added = try queue.write { db in try PostingSegments.update(token: 3, adding: numbers, removing: [], in: db) }
+        #expect(added)
+        #expect(try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM posting") } == 3)
+        let remains = try queue.write { db in try PostingSegments.update(token: 3, adding: [], removing: numbers, in: db) }
+        #expect(!remains)
+        #expect(try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM posting") } == 0)
+    }
+
+    @Test func documentCountsSumSegments() throws {
+        let queue = try makeDatabase()
+        let counts = try queue.write { db in
+            _ = try PostingSegments.update(token: 4, adding: Array(1...3_000), removing: [], in: db)
+            _ = try PostingSegments.update(token: 5, adding: [7, 9], removing: [], in: db)
+            return try PostingSegments.documentCounts(in: db)
+        }
+        #expect(counts == [4: 3_000, 5: 2])
+    }
+}
