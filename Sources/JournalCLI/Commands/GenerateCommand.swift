@@ -36,19 +36,7 @@ struct GenerateCommand: ParsableCommand {
         } else {
             sink = FileHandle.standardOutput
         }
-        let progress = ProgressBar(label: "generating")
-        var buffer = ""
-        var written = 0
-        for entry in SyntheticJournal(count: entries, seed: seed) {
-            buffer += JSONValue.object(["date": .string(entry.date.iso8601), "text": .string(entry.text)]).serialized + "\n"
-            written += 1
-            if buffer.utf8.count > 1 << 20 || written == entries {
-                try sink.write(contentsOf: Data(buffer.utf8))
-                buffer.removeAll(keepingCapacity: true)
-                progress.update(done: written, total: entries)
-            }
-        }
-        progress.finish()
+        try SyntheticJournalFile.write(entries: entries, seed: seed, to: sink, progress: ProgressBar(label: "generating"))
         if output != nil { try sink.close() }
     }
 }

@@ -12,12 +12,17 @@ public struct ComparisonReport: Sendable {
     /// One query's answer from one strategy.
     public struct QueryResult: Sendable {
         public let query: String
-        /// The exact total, or nil when the strategy refused the query.
+        /// The exact total, or nil when the strategy refused or skipped the query.
         public let total: Int?
-        /// Median of the timed runs.
-        public let medianSeconds: Double?
+        /// Every timed run.
+        public let seconds: [Double]
         /// Why the strategy refused the query (a usage error), if it did.
         public let refusal: String?
+
+        /// Median of the timed runs.
+        public var medianSeconds: Double? { seconds.isEmpty ? nil : LatencySummary(seconds).median }
+        /// Not run: the strategy's time budget was spent.
+        public var skipped: Bool { total == nil && refusal == nil }
     }
 
     /// A query on which a strategy's entries differ from its family's reference.
@@ -50,6 +55,14 @@ public struct ComparisonReport: Sendable {
 
         /// The sum of the totals over the queries it answered.
         public var found: Int { queries.compactMap(\.total).reduce(0, +) }
+
+        /// The queries it was timed on.
+        public var timedQueries: Set<String> { Set(queries.filter { !$0.seconds.isEmpty }.map(\.query)) }
+
+        /// Its timings on `queries` only, to set two strategies side by side on the same queries.
+        public func latency(on queries: Set<String>) -> LatencySummary {
+            LatencySummary(self.queries.filter { queries.contains($0.query) }.flatMap(\.seconds))
+        }
     }
 
     public let date: JournalDate

@@ -1,7 +1,8 @@
 /// A synthetic journal of any size, the same for the same seed: entries of 40–250 words in
 /// several languages (Japanese and Chinese written without spaces), each language's words
 /// drawn from a vocabulary of its common words followed by a long tail of rarer made-up
-/// ones, with Zipf's law for how often each is used. Dates run forward with realistic gaps.
+/// ones, with Zipf's law for how often each is used. Dates run forward from 2006 with random
+/// gaps sized so that the journal spans about twenty years, whatever its size.
 public struct SyntheticJournal: Sequence, Sendable {
     public let count: Int
     public let seed: UInt64
@@ -18,13 +19,16 @@ public struct SyntheticJournal: Sequence, Sendable {
     public struct Iterator: IteratorProtocol {
         private var random: SplitMix64
         private var remaining: Int
-        private var date = JournalDate(iso8601: "2010-01-01T07:00:00Z")!
+        private var date = JournalDate(iso8601: "2006-01-01T07:00:00Z")!
+        /// The mean gap between entries, in seconds.
+        private let meanGap: Int
         private let vocabularies: [(language: CorpusLanguage, words: [String], sampler: ZipfSampler)]
         private let languagePicker: [Int]
 
         init(journal: SyntheticJournal) {
             random = SplitMix64(seed: journal.seed)
             remaining = journal.count
+            meanGap = Swift.max(2, 20 * 365 * 86_400 / Swift.max(1, journal.count))
             var vocabularyRandom = SplitMix64(seed: journal.seed ^ 0x5EED)
             vocabularies = CorpusLanguage.all.map { language in
                 var words = language.common
@@ -41,7 +45,7 @@ public struct SyntheticJournal: Sequence, Sendable {
             guard remaining > 0 else { return nil }
             remaining -= 1
             if random.below(100) != 0 {
-                date = JournalDate(microseconds: date.microseconds + Int64(10 * 60 + random.below(20 * 3600)) * 1_000_000)
+                date = JournalDate(microseconds: date.microseconds + Int64(1 + random.below(2 * meanGap)) * 1_000_000)
             }
             let (language, words, sampler) = vocabularies[languagePicker[random.below(languagePicker.count)]]
             var text = ""

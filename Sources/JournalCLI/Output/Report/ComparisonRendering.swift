@@ -67,7 +67,7 @@ struct ComparisonRendering {
             headers: ["query", "kind"] + report.strategies.map(\.name),
             rows: report.queries.enumerated().map { index, query in
                 [query.text, query.kind] + report.strategies.map { result in
-                    result.queries[index].total.map(Formatting.grouped) ?? "refused"
+                    result.queries[index].total.map(Formatting.grouped) ?? (result.queries[index].skipped ? "skipped" : "refused")
                 }
             },
             numericColumns: Set(2..<(2 + report.strategies.count)))

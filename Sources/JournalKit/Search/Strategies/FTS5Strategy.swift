@@ -25,9 +25,7 @@ struct FTS5Strategy: SearchStrategy {
     func search(_ query: SearchQuery, page: PageRequest, in stores: SearchContext) throws(JournalError) -> StrategyAnswer {
         _ = try query.canonicalWords()
         try FTS5Peer.build(in: stores.main, progress: stores.progress)
-        let words = WordBreaker.uniqueWords(in: query.text)
-        guard !words.isEmpty else { return StrategyAnswer(total: 0, page: []) }
-        let expression = words.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"*" }.joined(separator: " AND ")
+        guard let expression = query.fts5Expression else { return StrategyAnswer(total: 0, page: []) }
         return try StoreDatabase.guarded(stores.main.url) {
             try stores.main.pool.read { db in
                 let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM entry_fts WHERE entry_fts MATCH ?", arguments: [expression]) ?? 0
@@ -40,5 +38,15 @@ struct FTS5Strategy: SearchStrategy {
                 return StrategyAnswer(total: total, page: numbers.map { EntryID(storeID: stores.main.storeID, number: $0) })
             }
         }
+    }
+}
+
+extension SearchQuery {
+    /// The FTS5 query `fts5` runs: the words as typed, `words(q)`, each a quoted prefix term,
+    /// ANDed; nil when there are none.
+    public var fts5Expression: String? {
+        let words = WordBreaker.uniqueWords(in: text)
+        guard !words.isEmpty else { return nil }
+        return words.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"*" }.joined(separator: " AND ")
     }
 }

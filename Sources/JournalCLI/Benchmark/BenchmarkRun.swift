@@ -1,0 +1,106 @@
+import Foundation
+import JournalKit
+
+/// `journal bench`'s steps for one journal size: generate it, import it with a separate
+/// `journal` process, time every strategy warm in this process (which builds the FTS5 peer
+/// first, timed), then time whole processes answering queries cold.
+struct BenchmarkRun {
+    let folder: URL
+    let seed: UInt64
+    let strategies: [any SearchStrategy]
+    let runs: Int
+    let coldRuns: Int
+    let budgetSeconds: Double
+    let keepStores: Bool
+    let status: StatusLine
+
+    /// The generated input for `entries`, written once per size and seed and reused.
+    func input(entries: Int) throws -> URL {
+        let file = folder.appendingPathComponent("journal-\(entries)-seed\(seed).jsonl")
+        guard !FileManager.default.fileExists(atPath: file.path) else { return file }
+        status.show("generating \(Formatting.grouped(entries)) entries…")
+        let partial = file.appendingPathExtension("partial")
+        guard FileManager.default.createFile(atPath: partial.path, contents: nil), let sink = FileHandle(forWritingAtPath: partial.path) else {
+            throw JournalError(.invalidInput, "cannot write \(partial.path)")
+        }
+        try SyntheticJournalFile.write(entries: entries, seed: seed, to: sink, progress: nil)
+        try sink.close()
+        try FileManager.default.moveItem(at: partial, to: file)
+        return file
+    }
+
+    /// Measures one size. `queries` nil: chosen from this journal (and returned for the next sizes).
+    func measure(entries: Int, queries: [ComparisonQuery]?) throws -> BenchmarkReport.Size {
+        let file = try input(entries: entries)
+        let inputBytes = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
+        let store = folder.appendingPathComponent("store-\(entries)")
+        try? FileManager.default.removeItem(at: store)
+        defer { if !keepStores { try? FileManager.default.removeItem(at: store) } }
+
+        status.show("\(Formatting.grouped(entries)) entries: journal import (a separate process)…")
+        let executable = ChildProcess.currentExecutable
+        let imported = try ChildProcess.run(executable, ["--store", store.path, "import", file.path])
+        guard imported.status == 0 else { throw JournalError(.store, "journal import of \(file.path) failed (exit status \(imported.status))") }
+
+        let journal = try Journal(directory: StoreDirectory(store), create: false)
+        let before = try journal.statistics()
+        let chosen = try queries ?? Self.queries(for: journal)
+        var comparison = StrategyComparison(strategies: strategies, queries: chosen)
+        comparison.runs = runs
+        comparison.measureBuilds = false
+        comparison.checksAgreement = false
+        comparison.budgetSeconds = budgetSeconds
+        let warm = try comparison.run(on: journal) { status.show("\(Formatting.grouped(entries)) entries: \($0)") }
+
+        let cold = try chosen.map { query in
+            status.show("\(Formatting.grouped(entries)) entries: cold processes for \"\(query.text)\"…")
+            return try coldQuery(query.text, store: store, executable: executable)
+        }
+        let fts5 = warm.strategy("fts5")?.structure
+        return BenchmarkReport.Size(
+            entries: entries, inputBytes: inputBytes, importSeconds: imported.seconds, importPeakBytes: imported.peakBytes,
+            fts5IndexSeconds: fts5?.buildSeconds, mainStoreBytes: before.mainStoreBytes, searchStoreBytes: before.searchStoreBytes,
+            fts5IndexBytes: fts5?.bytes, prefixTableBytes: warm.strategy("prefix")?.structure.bytes, warm: warm, cold: cold)
+    }
+
+    /// The journal's built-in query set, with the queries that match most of any journal
+    /// (`the`, `a`, `e`) added when missing.
+    static func queries(for journal: Journal) throws(JournalError) -> [ComparisonQuery] {
+        var queries = try journal.builtInQueries()
+        for text in ["the", "a", "e"] where !queries.contains(where: { $0.text == text }) {
+            queries.append(ComparisonQuery(text: text, kind: "matches most entries"))
+        }
+        return queries
+    }
+
+    private func coldQuery(_ query: String, store: URL, executable: String) throws -> BenchmarkReport.ColdQuery {
+        var journalTimes: [Double] = []
+        for _ in 0..<coldRuns {
+            let outcome = try ChildProcess.run(executable, ["--store", store.path, "search", query, "--limit", "20"])
+            guard outcome.status == 0 else { throw JournalError(.store, "journal search \(query) failed (exit status \(outcome.status))") }
+            journalTimes.append(outcome.seconds)
+        }
+        var sqliteTimes: [Double] = []
+        if let sqlite3 = ChildProcess.find("sqlite3"), let expression = try SearchQuery(query).fts5Expression {
+            // The query travels as a bound parameter; `.parameter set` reads an SQL literal.
+            let literal = "'" + expression.replacingOccurrences(of: "'", with: "''") + "'"
+            let arguments = [
+                "-readonly", store.appendingPathComponent("journal.sqlite").path,
+                ".parameter set :q \(literal)",
+                "SELECT count(*) FROM entry_fts WHERE entry_fts MATCH :q;",
+                """
+                SELECT e.n, e.date, e.text FROM entry_fts f JOIN entry e ON e.n = f.rowid
+                WHERE entry_fts MATCH :q ORDER BY e.date DESC, e.n DESC LIMIT 20;
+                """,
+            ]
+            for _ in 0..<coldRuns {
+                let outcome = try ChildProcess.run(sqlite3, arguments)
+                guard outcome.status == 0 else { throw JournalError(.store, "sqlite3 failed on the FTS5 query for \(query) (exit status \(outcome.status))") }
+                sqliteTimes.append(outcome.seconds)
+            }
+        }
+        return BenchmarkReport.ColdQuery(
+            query: query, journalSeconds: LatencySummary(journalTimes).median,
+            sqliteSeconds: sqliteTimes.isEmpty ? nil : LatencySummary(sqliteTimes).median)
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import JournalKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs a program as a separate process, as a user would, and measures it: wall-clock time
+/// and peak resident memory (from `wait4`'s resource usage, so the child's own peak).
+struct ChildProcess {
+    struct Outcome {
+        let status: Int32
+        let seconds: Double
+        let peakBytes: Int
+        /// Standard output, when it was captured.
+        let output: Data
+    }
+
+    /// Runs `executable` with `arguments`; standard output is captured when `captureOutput`,
+    /// discarded otherwise; standard error is discarded (the benchmark shows its own progress).
+    static func run(_ executable: String, _ arguments: [String], captureOutput: Bool = false) throws(JournalError) -> Outcome {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        var pipe: [Int32] = [-1, -1]
+        if captureOutput {
+            guard Glibc.pipe(&pipe) == 0 else { throw JournalError(.store, "cannot create a pipe: \(String(cString: strerror(errno)))") }
+            posix_spawn_file_actions_adddup2(&actions, pipe[1], STDOUT_FILENO)
+            posix_spawn_file_actions_addclose(&actions, pipe[0])
+        } else {
+            posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
+        }
+        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let start = ContinuousClock.now
+        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        guard spawned == 0 else { throw JournalError(.store, "cannot run \(executable): \(String(cString: strerror(spawned)))") }
+        var output = Data()
+        if captureOutput {
+            close(pipe[1])
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            while true {
+                let count = read(pipe[0], &chunk, chunk.count)
+                if count > 0 { output.append(contentsOf: chunk[..<count]) } else if count == 0 || errno != EINTR { break }
+            }
+            close(pipe[0])
+        }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        let elapsed = ContinuousClock.now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return Outcome(status: exitStatus, seconds: seconds, peakBytes: Int(usage.ru_maxrss) * 1024, output: output)
+    }
+
+    /// The path of the running `journal` executable, to run it again as a child.
+    static var currentExecutable: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+
+    /// The first executable called `name` on `PATH`.
+    static func find(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+}

@@ -1,0 +1,112 @@
+import ArgumentParser
+import Foundation
+import JournalKit
+
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Benchmark journal against SQLite FTS5 on synthetic journals of growing size.",
+        discussion: """
+            For each size (default 10k, 100k and 1m entries; --ten-million adds 10m), generates a
+            synthetic journal (as `journal generate`, kept in --work for the next run), then:
+              import   `journal import` as a separate process: entries/s, MB/s, peak memory,
+                       next to FTS5 indexing the same text alone (the fts5 peer's build)
+              warm     every strategy in this process over the query set (exact total and
+                       newest 20): median, p95, max, and the ratio to fts5 on the same queries
+              cold     whole `journal search QUERY --limit 20` processes next to whole `sqlite3`
+                       processes answering the same FTS5 query, median of --cold-runs each
+              sizes    bytes per entry of each store, the FTS5 index and the prefix table
+            The query set is chosen from the first size's journal and used for every size.
+            A strategy that spends --budget seconds on one size skips its remaining queries
+            there (the report says how many it ran). Stores are deleted after each size unless
+            --keep-stores. --format html plots how each figure grows with the journal.
+            """)
+
+    @Option(help: ArgumentHelp("Journal sizes, comma-separated, with k and m for thousands and millions.", valueName: "SIZES"))
+    var sizes = "10k,100k,1m"
+
+    @Flag(help: "Add a 10m-entry journal (about 11 GB of input and stores, and well over an hour).")
+    var tenMillion = false
+
+    @Option(help: ArgumentHelp("Strategies to time warm, comma-separated (default: all).", valueName: "NAMES"))
+    var strategies: String?
+
+    @Option(help: "Timed warm runs per query and strategy.")
+    var runs = 5
+
+    @Option(help: "Whole processes per query, for the cold figures.")
+    var coldRuns = 5
+
+    @Option(help: ArgumentHelp("Seconds a strategy may spend on one size before skipping its remaining queries.", valueName: "SECONDS"))
+    var budget: Double = 60
+
+    @Option(help: "The generator's seed.")
+    var seed: UInt64 = 2013
+
+    @Option(help: ArgumentHelp("Where generated journals and stores go (default: journal-bench in the temporary folder).", valueName: "DIR"))
+    var work: String?
+
+    @Flag(help: "Keep each size's stores in the work folder.")
+    var keepStores = false
+
+    @Option(help: "table, markdown, json or html.")
+    var format: ReportFormat = .table
+
+    @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Write the report here instead of standard output.", valueName: "FILE"))
+    var out: String?
+
+    /// The sizes to measure, smallest first.
+    func entryCounts() throws -> [Int] {
+        var counts = try sizes.split(separator: ",").map { item -> Int in
+            let text = item.trimmingCharacters(in: .whitespaces).lowercased()
+            let multiplier = text.hasSuffix("m") ? 1_000_000 : text.hasSuffix("k") ? 1_000 : 1
+            guard let number = Int(multiplier == 1 ? text : String(text.dropLast())), number > 0, number * multiplier <= 100_000_000 else {
+                throw ValidationError("--sizes: \"\(item)\" is not a size from 1 to 100m (like 10k or 1m)")
+            }
+            return number * multiplier
+        }
+        if tenMillion { counts.append(10_000_000) }
+        guard !counts.isEmpty else { throw ValidationError("--sizes names no size") }
+        return Array(Set(counts)).sorted()
+    }
+
+    func validate() throws {
+        _ = try entryCounts()
+        guard (1...1_000).contains(runs) else { throw ValidationError("--runs must be from 1 to 1,000") }
+        guard (1...1_000).contains(coldRuns) else { throw ValidationError("--cold-runs must be from 1 to 1,000") }
+        guard budget > 0 else { throw ValidationError("--budget must be more than 0 seconds") }
+    }
+
+    func run() throws {
+        let chosen = try strategies.map { list in
+            let names = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            guard !names.isEmpty else { throw JournalError(.usage, "--strategies names no strategy (`journal search --strategy list` lists them)") }
+            return try names.map(SearchStrategies.named)
+        } ?? SearchStrategies.all
+        let folder = URL(fileURLWithPath: work ?? FileManager.default.temporaryDirectory.appendingPathComponent("journal-bench").path)
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw JournalError(.invalidInput, "cannot create \(folder.path): \(error.localizedDescription)")
+        }
+        let status = StatusLine()
+        let run = BenchmarkRun(
+            folder: folder, seed: seed, strategies: chosen, runs: runs, coldRuns: coldRuns,
+            budgetSeconds: budget, keepStores: keepStores, status: status)
+        var report = BenchmarkReport(date: .now, seed: seed, runs: runs, coldRuns: coldRuns, budgetSeconds: budget, queries: [], sizes: [])
+        for entries in try entryCounts() {
+            let size = try run.measure(entries: entries, queries: report.queries.isEmpty ? nil : report.queries)
+            if report.queries.isEmpty { report.queries = size.warm.queries }
+            report.sizes.append(size)
+        }
+        status.finish()
+        let output = BenchmarkRendering(report: report, context: .current).render(format, terminal: out == nil ? .standardOutput : .plain)
+        if let out {
+            guard FileManager.default.createFile(atPath: out, contents: Data((output + "\n").utf8)) else {
+                throw JournalError(.invalidInput, "cannot write \(out)")
+            }
+        } else {
+            print(output)
+        }
+    }
+}
