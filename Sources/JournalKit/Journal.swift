@@ -62,19 +62,32 @@ public final class Journal: Sendable {
     }
 
     /// Imports JSON Lines: all of it, or, when any line is bad, nothing (the error names the line).
-    /// The main store takes the whole import in one transaction; the search store then catches
-    /// up in batches.
+    /// The main store takes the whole import in one transaction, written on this thread while
+    /// another reads and analyses the next lines; the search store then catches up in batches.
     public func importJSONLines(from reader: JSONLinesReader, progress: ProgressHandler? = nil) throws(JournalError) -> ImportSummary {
         let now = JournalDate.now
+        nonisolated(unsafe) let input = reader
+        let batches = HandOff<Result<(entries: [PreparedEntry], bytesRead: Int), JournalError>>.start { handOff in
+            while true {
+                let next: Result<(entries: [PreparedEntry], bytesRead: Int), JournalError>
+                do throws(JournalError) {
+                    guard let lines = try input.nextBatch() else { return }
+                    let parsed = lines.parallelMap { line in ImportLine.parse(line, defaultDate: now).map(Self.prepare) }
+                    next = .success((try parsed.map { result throws(JournalError) in try result.get() }, input.bytesRead))
+                } catch {
+                    next = .failure(error)
+                }
+                guard handOff.put(next), case .success = next else { return }
+            }
+        }
+        defer { batches.cancel() }
         var count = 0
         let numbers = try main.insert { insert in
-            while let batch = try reader.nextBatch() {
-                let parsed = batch.parallelMap { line in
-                    ImportLine.parse(line, defaultDate: now).map(Self.prepare)
-                }
-                for entry in parsed { try insert(entry.get()) }
-                count += parsed.count
-                progress?(JournalProgress(phase: .importing, done: reader.bytesRead, total: reader.totalBytes))
+            while let batch = batches.take() {
+                let (entries, bytesRead) = try batch.get()
+                for entry in entries { try insert(entry) }
+                count += entries.count
+                progress?(JournalProgress(phase: .importing, done: bytesRead, total: reader.totalBytes))
             }
         }
         try indexer.catchUp(progress: progress)

@@ -5,4 +5,24 @@ public enum Tokens {
 
     /// The tokens of an entry whose canonical text is already known (stored beside the entry).
     public static func of(canonical: String) -> [String] { WordBreaker.uniqueWords(in: canonical) }
+
+    /// The prefix keys of an entry whose tokens are `tokens`: the first one, two and three code
+    /// points of each token (fewer for a shorter token), each once. An entry has a token
+    /// starting with a word of up to three code points exactly when that word is one of its keys.
+    public static func prefixKeys(of tokens: [String]) -> [String] {
+        var seen = Set<CodePointKey>(minimumCapacity: tokens.count * 2)
+        var keys: [String] = []
+        for var token in tokens {
+            token.withUTF8 { utf8 in
+                var end = 0
+                for _ in 0..<3 where end < utf8.count {
+                    let lead = utf8[end]
+                    end += lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+                    let key = String(decoding: UnsafeBufferPointer(rebasing: utf8[..<min(end, utf8.count)]), as: UTF8.self)
+                    if seen.insert(CodePointKey(key)).inserted { keys.append(key) }
+                }
+            }
+        }
+        return keys
+    }
 }

@@ -7,18 +7,19 @@ public enum WordBreaker {
     /// The words of `text`, in order, repeats included.
     public static func words(in text: String) -> [String] {
         var words: [String] = []
-        forEachWord(in: text) { words.append(String(decoding: $0, as: UTF16.self)) }
+        forEachWord(in: text) { words.append(String(decoding: $0, as: UTF8.self)) }
         return words
     }
 
-    /// The distinct words of `text`, in order of first appearance: an entry's tokens when
-    /// `text` is its canonical text.
+    /// The distinct words of `text` (by code points), in order of first appearance: an entry's
+    /// tokens when `text` is its canonical text.
     public static func uniqueWords(in text: String) -> [String] {
-        var seen = Set<String>()
+        var seen = Set<CodePointKey>(minimumCapacity: 256)
         var words: [String] = []
-        forEachWord(in: text) { units in
-            let word = String(decoding: units, as: UTF16.self)
-            if seen.insert(word).inserted { words.append(word) }
+        words.reserveCapacity(256)
+        forEachWord(in: text) { bytes in
+            let word = String(decoding: bytes, as: UTF8.self)
+            if seen.insert(CodePointKey(word)).inserted { words.append(word) }
         }
         return words
     }
@@ -35,13 +36,29 @@ public enum WordBreaker {
         return ranges
     }
 
-    private static func forEachWord(in text: String, _ body: (UnsafeBufferPointer<UInt16>) -> Void) {
+    /// Calls `body` with each word's UTF-8 bytes, sliced from `text` itself: ICU reports UTF-16
+    /// offsets, which a cursor walking both encodings at once turns into UTF-8 ones.
+    private static func forEachWord(in text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         var text = text
         text.withUTF8 { utf8 in
             let scratch = UTF16Scratch.forCurrentThread
             scratch.load(utf8: utf8)
-            let units = UnsafeBufferPointer(scratch.current.units)
-            iterate(scratch.current) { range in body(UnsafeBufferPointer(rebasing: units[range])) }
+            var offset16 = 0
+            var offset8 = 0
+            func advance(to target: Int) {
+                while offset16 < target, offset8 < utf8.count {
+                    let lead = utf8[offset8]
+                    let length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+                    offset8 += length
+                    offset16 += length == 4 ? 2 : 1
+                }
+            }
+            iterate(scratch.current) { range in
+                advance(to: range.lowerBound)
+                let start = offset8
+                advance(to: range.upperBound)
+                body(UnsafeBufferPointer(rebasing: utf8[start..<offset8]))
+            }
         }
     }
 

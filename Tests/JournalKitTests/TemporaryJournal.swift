@@ -59,6 +59,20 @@ final class TemporaryJournal {
             }
             return (indexed, listed, Set(texts.keys).subtracting(used).count)
         }
+        // Each document's prefix keys as the key postings have them.
+        let (keyed, orphanKeys) = try journal.search.pool.read { db in
+            let texts = try Row.fetchAll(db, sql: "SELECT id, text FROM prefix_key").reduce(into: [Int64: String]()) { $0[$1[0]] = $1[1] }
+            var keyed: [Int64: Set<String>] = [:]
+            var used = Set<Int64>()
+            for row in try Row.fetchAll(db, sql: "SELECT id >> 32, documents FROM prefix_posting") {
+                let key: Int64 = row[0]
+                used.insert(key)
+                for number in DeltaList.decode(row[1]) { keyed[number, default: []].insert(texts[key] ?? "?") }
+            }
+            return (keyed, Set(texts.keys).subtracting(used).count)
+        }
+        #expect(orphanKeys == 0, sourceLocation: sourceLocation)
+        #expect(Set(keyed.keys) == Set(entries.map(\.id.number)), sourceLocation: sourceLocation)
         #expect(orphanTokens == 0, sourceLocation: sourceLocation)
         #expect(Set(indexed.keys) == Set(entries.map(\.id.number)), sourceLocation: sourceLocation)
         for entry in entries {
@@ -66,6 +80,7 @@ final class TemporaryJournal {
             #expect(indexed[entry.id.number]?.uri == entry.id.uri, sourceLocation: sourceLocation)
             #expect(indexed[entry.id.number]?.tokens == Set(Tokens.of(text: entry.text)), "\(entry.id.shortName)", sourceLocation: sourceLocation)
             #expect(listed[entry.id.number] == Set(Tokens.of(text: entry.text)), "\(entry.id.shortName)", sourceLocation: sourceLocation)
+            #expect(keyed[entry.id.number] == Set(Tokens.prefixKeys(of: Tokens.of(text: entry.text))), "\(entry.id.shortName)", sourceLocation: sourceLocation)
         }
     }
 }

@@ -55,6 +55,9 @@ struct BenchCommand: ParsableCommand {
     @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Write the report here instead of standard output.", valueName: "FILE"))
     var out: String?
 
+    @Option(help: ArgumentHelp("Also write the report as an HTML page, with its growth charts, here.", valueName: "FILE"))
+    var html: String?
+
     /// The sizes to measure, smallest first.
     func entryCounts() throws -> [Int] {
         var counts = try sizes.split(separator: ",").map { item -> Int in
@@ -100,13 +103,15 @@ struct BenchCommand: ParsableCommand {
             report.sizes.append(size)
         }
         status.finish()
-        let output = BenchmarkRendering(report: report, context: .current).render(format, terminal: out == nil ? .standardOutput : .plain)
-        if let out {
-            guard FileManager.default.createFile(atPath: out, contents: Data((output + "\n").utf8)) else {
-                throw JournalError(.invalidInput, "cannot write \(out)")
-            }
-        } else {
-            print(output)
+        let rendering = BenchmarkRendering(report: report, context: .current)
+        if let html { try Self.write(rendering.render(.html, terminal: .plain), to: html) }
+        let output = rendering.render(format, terminal: out == nil ? .standardOutput : .plain)
+        if let out { try Self.write(output, to: out) } else { print(output) }
+    }
+
+    private static func write(_ text: String, to path: String) throws {
+        guard FileManager.default.createFile(atPath: path, contents: Data((text + "\n").utf8)) else {
+            throw JournalError(.invalidInput, "cannot write \(path)")
         }
     }
 }

@@ -35,7 +35,7 @@ extension Journal {
     public func builtInQueries() throws(JournalError) -> [ComparisonQuery] {
         let frequencies = try StoreDatabase.guarded(search.url) {
             try search.pool.read { db in
-                let counts = try PostingSegments.documentCounts(in: db)
+                let counts = try PostingSegments.tokens.documentCounts(in: db)
                 return try Row.fetchAll(db, sql: "SELECT id, text FROM token")
                     .map { (text: $0[1] as String, documents: counts[$0[0] as Int64] ?? 0) }
                     .sorted { ($0.documents, $1.text) > ($1.documents, $0.text) }

@@ -1,13 +1,14 @@
 import GRDB
 
 /// What the word-prefix strategies share: for each query word, the union of the postings of
-/// the tokens it starts (which tokens, each strategy finds its own way); the intersection
-/// across words; then its size and the requested page, newest first, in one read transaction.
+/// the tokens it starts, or of its prefix key (each strategy finds them its own way); the
+/// intersection across words; then its size and the requested page, newest first, in one
+/// read transaction.
 enum WordPrefixSearch {
-    /// `tokensOf` gives, for a query word, the ids of the tokens that start with it.
+    /// `postingsOf` gives, for a query word, whose postings hold its entries.
     static func answer(
         words: [String], in stores: SearchContext, page: PageRequest,
-        tokensOf: (String, Database) throws -> [Int64]
+        postingsOf: (String, Database) throws -> (segments: PostingSegments, owners: [Int64])
     ) throws(JournalError) -> StrategyAnswer {
         try StoreDatabase.guarded(stores.search.url) {
             try stores.search.pool.read { db in
@@ -15,9 +16,8 @@ enum WordPrefixSearch {
                 var matching: DocumentSet?
                 for word in words {
                     var entries = DocumentSet(maximum: maximum)
-                    for token in try tokensOf(word, db) {
-                        try PostingSegments.unite(token: token, into: &entries, in: db)
-                    }
+                    let (segments, owners) = try postingsOf(word, db)
+                    for owner in owners { try segments.unite(owner: owner, into: &entries, in: db) }
                     if matching == nil { matching = entries } else { matching!.formIntersection(entries) }
                     if matching!.isEmpty { return StrategyAnswer(total: 0, page: []) }
                 }

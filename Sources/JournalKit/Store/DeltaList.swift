@@ -7,13 +7,19 @@ enum DeltaList {
     /// Encodes `values`, which must be sorted ascending without repeats.
     static func encode(_ values: some Collection<Int64>) -> Data {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(values.count * 2)
-        var previous: Int64 = 0
+        append(values, after: 0, to: &bytes)
+        return Data(bytes)
+    }
+
+    /// Appends `values` (ascending, each greater than `previous`, the list's last value or 0
+    /// for an empty list) to an encoded list.
+    static func append(_ values: some Collection<Int64>, after previous: Int64, to bytes: inout [UInt8]) {
+        bytes.reserveCapacity(bytes.count + values.count * 2)
+        var previous = previous
         for value in values {
             Varint.append(UInt64(value - previous), to: &bytes)
             previous = value
         }
-        return Data(bytes)
     }
 
     static func decode(_ data: Data) -> [Int64] {

@@ -1,59 +1,128 @@
 import Foundation
 import GRDB
 
-/// The link from tokens to entries: each token's entry numbers, ascending, cut into segments
-/// of at most `capacity` numbers, each one row of the `posting` table holding a `DeltaList`.
+/// The link from tokens (or prefix keys) to entries: each owner's entry numbers, ascending,
+/// cut into segments of at most `capacity` numbers, each one row of a posting table holding a
+/// `DeltaList`.
 ///
-/// A row's id packs the token id and the segment's first entry number
-/// (`token << 32 | first`), so a token's segments are one rowid range, in order. Indexing a
+/// A row's id packs the owner's id and the segment's first entry number
+/// (`owner << 32 | first`), so an owner's segments are one rowid range, in order. Indexing a
 /// batch of entries then rewrites one segment (or a few) per token the batch uses, instead of
 /// inserting one row per token of every entry.
-enum PostingSegments {
+struct PostingSegments: Sendable {
+    /// The table: `posting` (tokens) or `prefix_posting` (prefix keys).
+    let table: String
+
+    /// Each token's entries.
+    static let tokens = PostingSegments(table: "posting")
+    /// Each prefix key's entries: those with a token starting with the key.
+    static let prefixKeys = PostingSegments(table: "prefix_posting")
+
     /// Entry numbers per segment: small enough that rewriting the last one to append is cheap.
     static let capacity = 2_048
     /// Entry numbers must fit the low half of a segment's id.
     static let maximumEntryNumber: Int64 = 0xFFFF_FFFF
 
-    static func key(token: Int64, entry: Int64) -> Int64 { token << 32 | entry }
+    static func key(owner: Int64, entry: Int64) -> Int64 { owner << 32 | entry }
+
+    /// A token's last segment as this process last wrote or read it, so that appending entries
+    /// numbered after it is one in-place rewrite, with nothing read. Valid while no other
+    /// process writes the store (the indexer drops them when the store moved under it).
+    struct Tail {
+        var id: Int64
+        var count: Int
+        var last: Int64
+        var bytes: [UInt8]
+    }
+
+    typealias Tails = [Int64: Tail]
+
+    /// Adds and removes entry numbers (each sorted ascending) in the postings of `token`,
+    /// keeping `tails` current. Returns whether the token still has any.
+    func update(owner token: Int64, adding: [Int64], removing: [Int64], tails: inout Tails, in db: Database) throws -> Bool {
+        if removing.isEmpty, let first = adding.first, var tail = tails[token], first > tail.last {
+            try append(adding, token: token, to: &tail, in: db)
+            tails[token] = tail
+            return true
+        }
+        tails[token] = nil
+        guard try update(owner: token, adding: adding, removing: removing, in: db) else { return false }
+        tails[token] = try lastSegment(of: token, in: db)
+        return true
+    }
+
+    private func append(_ numbers: [Int64], token: Int64, to tail: inout Tail, in db: Database) throws {
+        var rest = numbers[...]
+        let room = Self.capacity - tail.count
+        if room > 0 {
+            let taken = rest.prefix(room)
+            DeltaList.append(taken, after: tail.last, to: &tail.bytes)
+            tail.count += taken.count
+            tail.last = taken.last ?? tail.last
+            try db.cachedStatement(sql: "UPDATE \(table) SET count = ?, documents = ? WHERE id = ?")
+                .execute(arguments: [tail.count, Data(tail.bytes), tail.id])
+            rest = rest.dropFirst(taken.count)
+        }
+        let insert = try db.cachedStatement(sql: "INSERT INTO \(table) (id, count, documents) VALUES (?, ?, ?)")
+        while let first = rest.first {
+            let segment = rest.prefix(Self.capacity)
+            var bytes: [UInt8] = []
+            DeltaList.append(segment, after: 0, to: &bytes)
+            tail = Tail(id: Self.key(owner: token, entry: first), count: segment.count, last: segment.last ?? first, bytes: bytes)
+            try insert.execute(arguments: [tail.id, tail.count, Data(bytes)])
+            rest = rest.dropFirst(segment.count)
+        }
+    }
+
+    private func lastSegment(of token: Int64, in db: Database) throws -> Tail? {
+        guard let row = try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT id, count, documents FROM \(table) WHERE id BETWEEN ? AND ? ORDER BY id DESC LIMIT 1"),
+            arguments: [Self.key(owner: token, entry: 0), Self.key(owner: token, entry: Self.maximumEntryNumber)])
+        else { return nil }
+        let data: Data = row[2]
+        var last: Int64 = 0
+        DeltaList.forEach(in: data) { last = $0 }
+        return Tail(id: row[0], count: row[1], last: last, bytes: [UInt8](data))
+    }
 
     /// Adds and removes entry numbers (each sorted ascending) in the postings of `token`.
     /// Returns whether the token still has any.
-    static func update(token: Int64, adding: [Int64], removing: [Int64], in db: Database) throws -> Bool {
+    func update(owner token: Int64, adding: [Int64], removing: [Int64], in db: Database) throws -> Bool {
         guard let low = [adding.first, removing.first].compactMap({ $0 }).min(),
               let high = [adding.last, removing.last].compactMap({ $0 }).max()
         else { return true }
-        let tokenStart = key(token: token, entry: 0)
+        let tokenStart = Self.key(owner: token, entry: 0)
         // The segments that can hold numbers in low...high: from the one starting at or before
         // `low` (or the token's first) to the last starting at or before `high`.
         let rows = try Row.fetchAll(
             db.cachedStatement(sql: """
-                SELECT id, documents FROM posting
-                WHERE id BETWEEN coalesce((SELECT max(id) FROM posting WHERE id BETWEEN ?1 AND ?2), ?1) AND ?3
+                SELECT id, documents FROM \(table)
+                WHERE id BETWEEN coalesce((SELECT max(id) FROM \(table) WHERE id BETWEEN ?1 AND ?2), ?1) AND ?3
                 """),
-            arguments: [tokenStart, key(token: token, entry: low), key(token: token, entry: high)])
+            arguments: [tokenStart, Self.key(owner: token, entry: low), Self.key(owner: token, entry: high)])
         var current: [Int64] = []
         for row in rows { DeltaList.forEach(in: row[1] as Data) { current.append($0) } }
         let merged = merge(current, adding: adding, removing: removing)
         if let first = rows.first, let last = rows.last {
-            try db.cachedStatement(sql: "DELETE FROM posting WHERE id BETWEEN ? AND ?")
+            try db.cachedStatement(sql: "DELETE FROM \(table) WHERE id BETWEEN ? AND ?")
                 .execute(arguments: [first[0] as Int64, last[0] as Int64])
         }
-        let insert = try db.cachedStatement(sql: "INSERT INTO posting (id, count, documents) VALUES (?, ?, ?)")
+        let insert = try db.cachedStatement(sql: "INSERT INTO \(table) (id, count, documents) VALUES (?, ?, ?)")
         var start = 0
         while start < merged.count {
-            let end = min(start + capacity, merged.count)
+            let end = min(start + Self.capacity, merged.count)
             let segment = merged[start..<end]
-            try insert.execute(arguments: [key(token: token, entry: segment[start]), segment.count, DeltaList.encode(segment)])
+            try insert.execute(arguments: [Self.key(owner: token, entry: segment[start]), segment.count, DeltaList.encode(segment)])
             start = end
         }
         if !merged.isEmpty { return true }
         return try Bool.fetchOne(
-            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM posting WHERE id BETWEEN ? AND ?)"),
-            arguments: [tokenStart, key(token: token, entry: maximumEntryNumber)]) ?? false
+            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE id BETWEEN ? AND ?)"),
+            arguments: [tokenStart, Self.key(owner: token, entry: Self.maximumEntryNumber)]) ?? false
     }
 
     /// `current` with `adding` merged in and `removing` taken out, all sorted ascending.
-    private static func merge(_ current: [Int64], adding: [Int64], removing: [Int64]) -> [Int64] {
+    private func merge(_ current: [Int64], adding: [Int64], removing: [Int64]) -> [Int64] {
         var result: [Int64] = []
         result.reserveCapacity(current.count + adding.count)
         var i = 0, j = 0, k = 0
@@ -73,20 +142,20 @@ enum PostingSegments {
         return result
     }
 
-    /// Adds every entry of `token` to `set`.
-    static func unite(token: Int64, into set: inout DocumentSet, in db: Database) throws {
+    /// Adds every entry of `token` (or prefix key) to `set`.
+    func unite(owner token: Int64, into set: inout DocumentSet, in db: Database) throws {
         let rows = try Row.fetchCursor(
-            db.cachedStatement(sql: "SELECT documents FROM posting WHERE id BETWEEN ? AND ?"),
-            arguments: [key(token: token, entry: 0), key(token: token, entry: maximumEntryNumber)])
+            db.cachedStatement(sql: "SELECT documents FROM \(table) WHERE id BETWEEN ? AND ?"),
+            arguments: [Self.key(owner: token, entry: 0), Self.key(owner: token, entry: Self.maximumEntryNumber)])
         while let row = try rows.next() {
             DeltaList.forEach(in: row[0] as Data) { set.insert($0) }
         }
     }
 
-    /// How many entries each token has.
-    static func documentCounts(in db: Database) throws -> [Int64: Int] {
+    /// How many entries each token (or prefix key) has.
+    func documentCounts(in db: Database) throws -> [Int64: Int] {
         var counts: [Int64: Int] = [:]
-        let rows = try Row.fetchCursor(db, sql: "SELECT id >> 32, sum(count) FROM posting GROUP BY id >> 32")
+        let rows = try Row.fetchCursor(db, sql: "SELECT id >> 32, sum(count) FROM \(table) GROUP BY id >> 32")
         while let row = try rows.next() { counts[row[0]] = row[1] }
         return counts
     }

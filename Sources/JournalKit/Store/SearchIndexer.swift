@@ -13,7 +13,7 @@ struct SearchIndexer {
     let main: MainStore
     let search: SearchStore
     /// Entries per search-store transaction.
-    var batchSize = 20_000
+    var batchSize = 10_000
 
     /// Applies every change the search store has not seen yet, then rewrites the prefix table
     /// snapshot if it has fallen behind.
@@ -46,9 +46,35 @@ struct SearchIndexer {
         let from: SearchStore.Position
         let to: SearchStore.Position
         let removals: [ClosedRange<Int64>]
-        let rows: [MainStore.CanonicalRow]
-        let tokens: [[String]]
-        var count: Int { rows.count + removals.count }
+        /// The entries to index, in number order.
+        let entries: [(number: Int64, date: JournalDate)]
+        /// Every distinct token of the batch once, each entry's as indexes into it, and each
+        /// token's entries: the writer looks up each token once per batch, not once per entry.
+        let tokens: Interned
+        let entryTokens: [[Int32]]
+        /// The same for prefix keys (an entry's own are found again from its tokens if needed).
+        let keys: Interned
+        var count: Int { entries.count + removals.count }
+    }
+
+    /// Distinct texts and, for each, the entries that have it (ascending).
+    private struct Interned: Sendable {
+        var texts: [String] = []
+        var documents: [[Int64]] = []
+        private var index: [CodePointKey: Int32] = [:]
+
+        init(capacity: Int) { index.reserveCapacity(capacity) }
+
+        /// The position of `text`, added (with no entries yet) when new; `isNew` says which.
+        mutating func intern(_ text: String) -> (position: Int32, isNew: Bool) {
+            let key = CodePointKey(text)
+            if let position = index[key] { return (position, false) }
+            let position = Int32(texts.count)
+            index[key] = position
+            texts.append(text)
+            documents.append([])
+            return (position, true)
+        }
     }
 
     /// Prepares batches on another thread and writes them here. Returns false when the saved
@@ -65,29 +91,26 @@ struct SearchIndexer {
                 }
             }
         }
-        let handOff = HandOff<Result<PreparedBatch, JournalError>>()
-        let producer = Thread { [self] in
+        let handOff = HandOff<Result<PreparedBatch, JournalError>>.start { [self] handOff in
             var position = start
             while true {
                 let batch = Result { () throws(JournalError) in try prepareBatch(from: position) }
                 guard case .success(let prepared?) = batch else {
                     if case .failure(let error) = batch { _ = handOff.put(.failure(error)) }
-                    break
+                    return
                 }
-                guard handOff.put(.success(prepared)) else { break }
+                guard handOff.put(.success(prepared)) else { return }
                 position = prepared.to
             }
-            handOff.finish()
         }
-        producer.stackSize = 4 << 20
-        producer.start()
         defer { handOff.cancel() }
-        var tokenIDs = TokenIDCache()
+        var caches = (tokens: OwnerIDCache(.token), keys: OwnerIDCache(.prefixKey))
+        var tails = (tokens: PostingSegments.Tails(), keys: PostingSegments.Tails())
         let doneBefore = done
         while let next = handOff.take() {
             let batch = try next.get()
             let applied = try StoreDatabase.guarded(search.url) {
-                try search.pool.write { searchDB in try apply(batch, in: searchDB, tokenIDs: &tokenIDs) }
+                try search.pool.write { searchDB in try apply(batch, in: searchDB, caches: &caches, tails: &tails) }
             }
             guard applied else { return false }
             done += batch.count
@@ -105,20 +128,67 @@ struct SearchIndexer {
         var latest: [Int64: MainStore.CanonicalRow] = [:]
         for row in work.upserts { latest[row.number] = row }
         let rows = latest.values.sorted { $0.number < $1.number }
-        let tokens = rows.parallelMap { Tokens.of(canonical: $0.canonical) }
-        return PreparedBatch(from: position, to: next, removals: work.removals, rows: rows, tokens: tokens)
+        let analysed = rows.parallelMap { Tokens.of(canonical: $0.canonical) }
+        // Each distinct token is interned once per batch with its prefix keys; an entry's keys
+        // are then the union of its tokens' keys, marked off in an array rather than hashed.
+        var tokens = Interned(capacity: rows.count * 8), keys = Interned(capacity: rows.count * 2)
+        var keysOfToken: [[Int32]] = []
+        var lastEntryOfKey: [Int32] = []
+        var entryTokens: [[Int32]] = []
+        entryTokens.reserveCapacity(rows.count)
+        for (entryIndex, (row, entryTokenTexts)) in zip(rows, analysed).enumerated() {
+            var positions: [Int32] = []
+            positions.reserveCapacity(entryTokenTexts.count)
+            for text in entryTokenTexts {
+                let (position, isNew) = tokens.intern(text)
+                if isNew {
+                    keysOfToken.append(Tokens.prefixKeys(of: [text]).map { key in
+                        let (keyPosition, keyIsNew) = keys.intern(key)
+                        if keyIsNew { lastEntryOfKey.append(-1) }
+                        return keyPosition
+                    })
+                }
+                tokens.documents[Int(position)].append(row.number)
+                positions.append(position)
+                for key in keysOfToken[Int(position)] where lastEntryOfKey[Int(key)] != Int32(entryIndex) {
+                    lastEntryOfKey[Int(key)] = Int32(entryIndex)
+                    keys.documents[Int(key)].append(row.number)
+                }
+            }
+            entryTokens.append(positions)
+        }
+        return PreparedBatch(
+            from: position, to: next, removals: work.removals, entries: rows.map { ($0.number, $0.date) },
+            tokens: tokens, entryTokens: entryTokens, keys: keys)
     }
 
     /// Writes one batch; false (and nothing written) when the store is not where the batch starts.
-    private func apply(_ batch: PreparedBatch, in searchDB: Database, tokenIDs: inout TokenIDCache) throws -> Bool {
+    private func apply(
+        _ batch: PreparedBatch, in searchDB: Database,
+        caches: inout (tokens: OwnerIDCache, keys: OwnerIDCache),
+        tails: inout (tokens: PostingSegments.Tails, keys: PostingSegments.Tails)
+    ) throws -> Bool {
         guard try SearchStore.position(in: searchDB) == batch.from else { return false }
-        try tokenIDs.validate(in: searchDB)
-        var writer = SearchStoreWriter(db: searchDB, storeID: main.storeID)
+        try caches.tokens.validate(in: searchDB)
+        try caches.keys.validate(in: searchDB)
+        var writer = try SearchStoreWriter(db: searchDB, storeID: main.storeID)
         for range in batch.removals { try writer.removeDocuments(in: range) }
-        for (row, rowTokens) in zip(batch.rows, batch.tokens) {
-            try writer.upsert(number: row.number, date: row.date, tokens: rowTokens, ids: &tokenIDs)
+        let tokenIDs = try writer.resolve(batch.tokens.texts, cache: &caches.tokens)
+        let keyIDs = try writer.resolve(batch.keys.texts, cache: &caches.keys)
+        for (entry, tokens) in zip(batch.entries, batch.entryTokens) {
+            try writer.upsert(
+                number: entry.number, date: entry.date, tokenIDs: tokens.map { tokenIDs[Int($0)] }.sorted(),
+                tokens: { tokens.map { batch.tokens.texts[Int($0)] } })
         }
-        try writer.finish(ids: &tokenIDs)
+        var removed = try writer.finish(
+            .token, adding: Array(zip(tokenIDs, batch.tokens.documents)).map { ($0, $1) }, cache: &caches.tokens, tails: &tails.tokens)
+        removed = try writer.finish(
+            .prefixKey, adding: Array(zip(keyIDs, batch.keys.documents)).map { ($0, $1) }, cache: &caches.keys, tails: &tails.keys) || removed
+        if removed {
+            try SearchStore.bumpTokenGeneration(in: searchDB)
+            try caches.tokens.validate(in: searchDB)
+            try caches.keys.validate(in: searchDB)
+        }
         try SearchStore.save(batch.to, in: searchDB)
         return true
     }

@@ -121,6 +121,10 @@ final class SearchStore: Sendable {
                 DROP TABLE posting;
                 -- id: token << 32 | the segment's first entry number; documents: a DeltaList.
                 CREATE TABLE posting (id INTEGER PRIMARY KEY, count INTEGER NOT NULL, documents BLOB NOT NULL);
+                -- Every prefix of one to three code points of some token, and the documents with
+                -- a token starting with it (the prefix strategy's answer for words that short).
+                CREATE TABLE prefix_key (id INTEGER PRIMARY KEY AUTOINCREMENT, text TEXT NOT NULL UNIQUE);
+                CREATE TABLE prefix_posting (id INTEGER PRIMARY KEY, count INTEGER NOT NULL, documents BLOB NOT NULL);
                 DELETE FROM document; DELETE FROM token; DELETE FROM prefix_snapshot;
                 DELETE FROM store_info WHERE key IN ('applied_change', 'resume_after_entry', 'rebuild_from');
                 """)
@@ -165,7 +169,7 @@ final class SearchStore: Sendable {
         }
     }
 
-    /// Counts removals of tokens, so that a process may keep token ids in memory across
+    /// Counts removals of tokens and prefix keys, so that a process may keep their ids in memory across
     /// transactions for as long as the count stays the same (ids are never reused otherwise).
     static func tokenGeneration(in db: Database) throws -> Int64 {
         try Int64.fetchOne(db, sql: "SELECT value FROM store_info WHERE key = 'token_generation'") ?? 0
@@ -180,7 +184,7 @@ final class SearchStore: Sendable {
 
     /// Empties the store and starts a full rebuild at the main store's change `lastChange`.
     static func reset(in db: Database, lastChange: Int64) throws {
-        try db.execute(sql: "DELETE FROM posting; DELETE FROM token; DELETE FROM document;")
+        try db.execute(sql: "DELETE FROM posting; DELETE FROM token; DELETE FROM prefix_posting; DELETE FROM prefix_key; DELETE FROM document;")
         try bumpTokenGeneration(in: db)
         try save(Position(appliedChange: lastChange, resumeAfterEntry: 0, rebuildFrom: 1), in: db)
     }

@@ -1,13 +1,25 @@
 import Foundation
 import GRDB
+import JournalText
 
-/// Token ids a process has seen, valid across search-store transactions for as long as the
-/// store's token generation stays the same (no token removed meanwhile).
-struct TokenIDCache {
-    private(set) var generation: Int64 = -1
-    fileprivate var ids: [String: Int64] = [:]
+/// What postings belong to: tokens, or the prefix keys (first one to three code points) of tokens.
+enum PostingOwner: Sendable {
+    case token, prefixKey
 
-    /// Forgets every id when tokens were removed since they were read.
+    var table: String { self == .token ? "token" : "prefix_key" }
+    var segments: PostingSegments { self == .token ? .tokens : .prefixKeys }
+}
+
+/// Ids of tokens or prefix keys a process has seen, valid across search-store transactions for
+/// as long as the store's token generation stays the same (none removed meanwhile).
+struct OwnerIDCache {
+    let owner: PostingOwner
+    private var generation: Int64 = -1
+    fileprivate var ids: [CodePointKey: Int64] = [:]
+
+    init(_ owner: PostingOwner) { self.owner = owner }
+
+    /// Forgets every id when tokens or keys were removed since they were read.
     mutating func validate(in db: Database) throws {
         let current = try SearchStore.tokenGeneration(in: db)
         if current != generation {
@@ -18,39 +30,59 @@ struct TokenIDCache {
 }
 
 /// Writes one batch of documents inside one search-store transaction: document rows at once,
-/// posting changes gathered per token and applied at `finish`, one segment rewrite per token.
+/// then each token's and prefix key's postings, one segment rewrite per token or key.
 struct SearchStoreWriter {
     let db: Database
     let storeID: UUID
-    private var adding: [Int64: [Int64]] = [:]
-    private var removing: [Int64: [Int64]] = [:]
+    /// Documents numbered above this are new: there is nothing of theirs to replace.
+    private let largestExisting: Int64
+    private var removing: [PostingOwner: [Int64: [Int64]]] = [.token: [:], .prefixKey: [:]]
 
-    init(db: Database, storeID: UUID) {
+    init(db: Database, storeID: UUID) throws {
         self.db = db
         self.storeID = storeID
+        largestExisting = try Int64.fetchOne(db, sql: "SELECT max(id) FROM document") ?? 0
     }
 
-    /// Indexes entry `number` with these tokens (distinct), replacing what the store had for it.
-    mutating func upsert(number: Int64, date: JournalDate, tokens: [String], ids cache: inout TokenIDCache) throws {
+    /// The ids of these texts (tokens or keys), adding those the store doesn't have yet.
+    func resolve(_ texts: [String], cache: inout OwnerIDCache) throws -> [Int64] {
+        let table = cache.owner.table
+        let find = try db.cachedStatement(sql: "SELECT id FROM \(table) WHERE text = ?")
+        let insert = try db.cachedStatement(sql: "INSERT INTO \(table) (text) VALUES (?)")
+        return try texts.map { text in
+            if let id = cache.ids[CodePointKey(text)] { return id }
+            let id: Int64
+            if let existing = try Int64.fetchOne(find, arguments: [text]) {
+                id = existing
+            } else {
+                try insert.execute(arguments: [text])
+                id = db.lastInsertedRowID
+            }
+            cache.ids[CodePointKey(text)] = id
+            return id
+        }
+    }
+
+    /// Writes entry `number`'s document row with these token ids (distinct, ascending). When it
+    /// replaces an older version, the tokens and keys it no longer has are marked for removal;
+    /// `tokens` gives its new token texts, needed only then.
+    mutating func upsert(number: Int64, date: JournalDate, tokenIDs ids: [Int64], tokens: () -> [String]) throws {
         guard number > 0, number <= PostingSegments.maximumEntryNumber else {
             throw JournalError.store("entry number \(number) is beyond what the search store can index")
         }
-        let previous = try Data.fetchOne(db.cachedStatement(sql: "SELECT tokens FROM document WHERE id = ?"), arguments: [number])
-            .map(DeltaList.decode) ?? []
-        var ids: [Int64] = []
-        ids.reserveCapacity(tokens.count)
-        for token in tokens { ids.append(try tokenID(for: token, cache: &cache)) }
-        ids.sort()
+        let previous = number > largestExisting ? nil : try Data.fetchOne(
+            db.cachedStatement(sql: "SELECT tokens FROM document WHERE id = ?"), arguments: [number]
+        ).map(DeltaList.decode)
         try db.cachedStatement(sql: """
             INSERT INTO document (id, uri, date, tokens) VALUES (?, ?, ?, ?)
             ON CONFLICT(id) DO UPDATE SET date = excluded.date, tokens = excluded.tokens
             """).execute(arguments: [number, EntryID(storeID: storeID, number: number).uri, date.microseconds, DeltaList.encode(ids)])
-        if previous.isEmpty {
-            for id in ids { adding[id, default: []].append(number) }
-        } else {
-            let old = Set(previous), new = Set(ids)
-            for id in ids where !old.contains(id) { adding[id, default: []].append(number) }
-            for id in previous where !new.contains(id) { removing[id, default: []].append(number) }
+        guard let previous else { return }
+        let current = Set(ids)
+        for id in previous where !current.contains(id) { removing[.token, default: [:]][id, default: []].append(number) }
+        let currentKeys = Set(Tokens.prefixKeys(of: tokens()).map(CodePointKey.init))
+        for key in try prefixKeyIDs(ofTokens: previous) where !currentKeys.contains(CodePointKey(key.text)) {
+            removing[.prefixKey, default: [:]][key.id, default: []].append(number)
         }
     }
 
@@ -60,41 +92,43 @@ struct SearchStoreWriter {
             db, sql: "SELECT id, tokens FROM document WHERE id BETWEEN ? AND ?", arguments: [range.lowerBound, range.upperBound])
         for row in rows {
             let number: Int64 = row[0]
-            DeltaList.forEach(in: row[1] as Data) { removing[$0, default: []].append(number) }
+            let tokenIDs = DeltaList.decode(row[1])
+            for id in tokenIDs { removing[.token, default: [:]][id, default: []].append(number) }
+            for key in try prefixKeyIDs(ofTokens: tokenIDs) { removing[.prefixKey, default: [:]][key.id, default: []].append(number) }
         }
         try db.execute(sql: "DELETE FROM document WHERE id BETWEEN ? AND ?", arguments: [range.lowerBound, range.upperBound])
     }
 
-    /// Rewrites the postings of every token the batch touched, in token order, and deletes the
-    /// tokens no document uses any more.
-    mutating func finish(ids cache: inout TokenIDCache) throws {
-        var removedTokens = false
-        for token in Set(adding.keys).union(removing.keys).sorted() {
-            let stillUsed = try PostingSegments.update(
-                token: token, adding: (adding[token] ?? []).sorted(), removing: (removing[token] ?? []).sorted(), in: db)
-            if !stillUsed {
-                try db.cachedStatement(sql: "DELETE FROM token WHERE id = ?").execute(arguments: [token])
-                removedTokens = true
-            }
-        }
-        adding.removeAll()
-        removing.removeAll()
-        if removedTokens {
-            try SearchStore.bumpTokenGeneration(in: db)
-            try cache.validate(in: db)
+    /// The prefix keys (with their ids) of the tokens with these ids.
+    private func prefixKeyIDs(ofTokens ids: [Int64]) throws -> [(id: Int64, text: String)] {
+        let text = try db.cachedStatement(sql: "SELECT text FROM token WHERE id = ?")
+        let tokens = try ids.compactMap { try String.fetchOne(text, arguments: [$0]) }
+        let find = try db.cachedStatement(sql: "SELECT id FROM prefix_key WHERE text = ?")
+        return try Tokens.prefixKeys(of: tokens).compactMap { key in
+            try Int64.fetchOne(find, arguments: [key]).map { ($0, key) }
         }
     }
 
-    private func tokenID(for token: String, cache: inout TokenIDCache) throws -> Int64 {
-        if let id = cache.ids[token] { return id }
-        let id: Int64
-        if let existing = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM token WHERE text = ?"), arguments: [token]) {
-            id = existing
-        } else {
-            try db.cachedStatement(sql: "INSERT INTO token (text) VALUES (?)").execute(arguments: [token])
-            id = db.lastInsertedRowID
+    /// Rewrites the postings of every token or key the batch touched: `adding` gives, for each
+    /// owner id, the new documents that have it (ascending). Deletes the tokens and keys no
+    /// document has any more.
+    mutating func finish(
+        _ owner: PostingOwner, adding: [(id: Int64, documents: [Int64])],
+        cache: inout OwnerIDCache, tails: inout PostingSegments.Tails
+    ) throws -> Bool {
+        var removals = removing[owner] ?? [:]
+        removing[owner] = [:]
+        var removed = false
+        func apply(_ id: Int64, _ added: [Int64]) throws {
+            let stillUsed = try owner.segments.update(
+                owner: id, adding: added, removing: (removals.removeValue(forKey: id) ?? []).sorted(), tails: &tails, in: db)
+            if !stillUsed {
+                try db.cachedStatement(sql: "DELETE FROM \(owner.table) WHERE id = ?").execute(arguments: [id])
+                removed = true
+            }
         }
-        cache.ids[token] = id
-        return id
+        for (id, documents) in adding.sorted(by: { $0.id < $1.id }) { try apply(id, documents) }
+        for id in removals.keys.sorted() { try apply(id, []) }
+        return removed
     }
 }

@@ -1,12 +1,26 @@
 import Foundation
 
-/// A one-slot channel between two threads: the producer waits while the slot is full, the
-/// consumer while it is empty, so work is made at most one step ahead of its use.
+/// A one-slot channel between a producing thread and the thread that uses its values: the
+/// producer waits while the slot is full, the consumer while it is empty, so work is made at
+/// most one step ahead of its use and both cores stay busy.
 final class HandOff<Value: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
     private var slot: Value?
     private var finished = false
     private var cancelled = false
+
+    /// Runs `produce` on a new thread, which hands values over until it returns or `put`
+    /// reports that the consumer has cancelled.
+    static func start(_ produce: @escaping @Sendable (HandOff) -> Void) -> HandOff {
+        let handOff = HandOff()
+        let thread = Thread {
+            produce(handOff)
+            handOff.finish()
+        }
+        thread.stackSize = 4 << 20
+        thread.start()
+        return handOff
+    }
 
     /// Hands `value` over; false when the consumer has cancelled and nothing more is wanted.
     func put(_ value: Value) -> Bool {
@@ -19,8 +33,7 @@ final class HandOff<Value: Sendable>: @unchecked Sendable {
         return true
     }
 
-    /// Says there will be no more values.
-    func finish() {
+    private func finish() {
         condition.lock()
         finished = true
         condition.broadcast()

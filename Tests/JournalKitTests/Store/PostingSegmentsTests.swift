@@ -23,7 +23,7 @@ import Testing
             #expect(numbers.count == row[1] as Int)
             #expect(numbers.count <= PostingSegments.capacity)
             #expect(!numbers.isEmpty)
-            #expect(PostingSegments.key(token: token, entry: numbers[0]) == row[0] as Int64)
+            #expect(PostingSegments.key(owner: token, entry: numbers[0]) == row[0] as Int64)
             #expect(numbers == numbers.sorted() && Set(numbers).count == numbers.count)
             #expect(numbers[0] > previousLast)
             previousLast = numbers.last ?? previousLast
@@ -32,7 +32,7 @@ import Testing
 
     private func members(_ db: Database, token: Int64) throws -> Set<Int64> {
         var set = DocumentSet(maximum: PostingSegments.maximumEntryNumber >> 12)
-        try PostingSegments.unite(token: token, into: &set, in: db)
+        try PostingSegments.tokens.unite(owner: token, into: &set, in: db)
         return Set(set.members)
     }
 
@@ -54,8 +54,8 @@ import Testing
                     removing.formUnion(existing)
                 }
                 adding.subtract(removing)
-                let stillUsed = try PostingSegments.update(
-                    token: token, adding: adding.sorted(), removing: removing.sorted(), in: db)
+                let stillUsed = try PostingSegments.tokens.update(
+                    owner: token, adding: adding.sorted(), removing: removing.sorted(), in: db)
                 model[token]!.formUnion(adding)
                 model[token]!.subtract(removing)
                 #expect(stillUsed == !model[token]!.isEmpty)
@@ -72,10 +72,10 @@ import Testing
     @Test func removingEveryNumberLeavesNoSegment() throws {
         let queue = try makeDatabase()
         let numbers = Array(Int64(1)...Int64(5_000))
-        let added = try queue.write { db in try PostingSegments.update(token: 3, adding: numbers, removing: [], in: db) }
+        let added = try queue.write { db in try PostingSegments.tokens.update(owner: 3, adding: numbers, removing: [], in: db) }
         #expect(added)
         #expect(try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM posting") } == 3)
-        let remains = try queue.write { db in try PostingSegments.update(token: 3, adding: [], removing: numbers, in: db) }
+        let remains = try queue.write { db in try PostingSegments.tokens.update(owner: 3, adding: [], removing: numbers, in: db) }
         #expect(!remains)
         #expect(try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM posting") } == 0)
     }
@@ -83,10 +83,47 @@ import Testing
     @Test func documentCountsSumSegments() throws {
         let queue = try makeDatabase()
         let counts = try queue.write { db in
-            _ = try PostingSegments.update(token: 4, adding: Array(1...3_000), removing: [], in: db)
-            _ = try PostingSegments.update(token: 5, adding: [7, 9], removing: [], in: db)
-            return try PostingSegments.documentCounts(in: db)
+            _ = try PostingSegments.tokens.update(owner: 4, adding: Array(1...3_000), removing: [], in: db)
+            _ = try PostingSegments.tokens.update(owner: 5, adding: [7, 9], removing: [], in: db)
+            return try PostingSegments.tokens.documentCounts(in: db)
         }
         #expect(counts == [4: 3_000, 5: 2])
+    }
+}
+
+@Suite struct PostingSegmentTailsTests {
+    @Test func appendingThroughRememberedTailsMatchesAModel() throws {
+        let queue = try DatabaseQueue()
+        var generator = SplitMix64(seed: 11)
+        var model = Set<Int64>()
+        var tails = PostingSegments.Tails()
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE posting (id INTEGER PRIMARY KEY, count INTEGER NOT NULL, documents BLOB NOT NULL)")
+            var next: Int64 = 1
+            for round in 0..<120 {
+                var adding: [Int64] = []
+                for _ in 0..<Int(generator.next() % 700) {
+                    next += 1 + Int64(generator.next() % 5)
+                    adding.append(next)
+                }
+                // Now and then an edit in the middle, which must not go through the remembered tail.
+                let removing = round % 10 == 9 ? Array(model.sorted().prefix(3)) : []
+                _ = try PostingSegments.tokens.update(owner: 9, adding: adding, removing: removing, tails: &tails, in: db)
+                model.formUnion(adding)
+                model.subtract(removing)
+            }
+            var set = DocumentSet(maximum: next)
+            try PostingSegments.tokens.unite(owner: 9, into: &set, in: db)
+            #expect(Set(set.members) == model)
+            let rows = try Row.fetchAll(db, sql: "SELECT id, count, documents FROM posting ORDER BY id")
+            #expect(rows.count > 1)
+            var previousLast: Int64 = 0
+            for row in rows {
+                let numbers = DeltaList.decode(row[2])
+                #expect(numbers.count == row[1] as Int && numbers.count <= PostingSegments.capacity)
+                #expect(PostingSegments.key(owner: 9, entry: numbers[0]) == row[0] as Int64 && numbers[0] > previousLast)
+                previousLast = numbers.last!
+            }
+        }
     }
 }

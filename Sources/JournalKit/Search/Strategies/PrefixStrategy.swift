@@ -1,12 +1,13 @@
 import Foundation
 import GRDB
 
-/// `prefix`: the in-memory prefix table finds the tokens starting with each query word (no
-/// index descent, no disk), then, as `token`, their documents, newest first.
+/// `prefix`: a word of up to three code points is a key of the prefix table, whose entries the
+/// search store keeps precomputed (one list, however many tokens start with it); a longer word
+/// finds its tokens in the in-memory table (no index descent, no disk), then their entries.
 struct PrefixStrategy: SearchStrategy {
     let name = "prefix"
     let family = SearchFamily.wordPrefix
-    let summary = "word prefixes in the in-memory table keyed by first three code points, then postings"
+    let summary = "word prefixes by the first three code points: precomputed entries per key, or tokens from the in-memory table"
 
     /// The in-memory table: its footprint, how long loading it from the snapshot takes, and
     /// (with `rebuild`) how long building it from the whole token table takes.
@@ -34,9 +35,13 @@ struct PrefixStrategy: SearchStrategy {
     }
 
     func search(_ query: SearchQuery, page: PageRequest, in stores: SearchContext) throws(JournalError) -> StrategyAnswer {
-        let table = try stores.prefixTables.current(from: stores.search)
-        return try WordPrefixSearch.answer(words: try query.canonicalWords(), in: stores, page: page) { word, _ in
-            table.tokenIDs(withPrefix: word)
+        let words = try query.canonicalWords()
+        // The table is loaded only when a word is longer than a key.
+        let table = try words.contains { $0.unicodeScalars.count > 3 } ? stores.prefixTables.current(from: stores.search) : nil
+        return try WordPrefixSearch.answer(words: words, in: stores, page: page) { word, db in
+            if word.unicodeScalars.count > 3, let table { return (.tokens, table.tokenIDs(withPrefix: word)) }
+            let key = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM prefix_key WHERE text = ?"), arguments: [word])
+            return (.prefixKeys, key.map { [$0] } ?? [])
         }
     }
 }

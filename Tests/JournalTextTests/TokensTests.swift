@@ -1,0 +1,28 @@
+import Testing
+import JournalText
+
+@Suite struct TokensTests {
+    @Test func prefixKeysAreTheFirstOneToThreeCodePointsOfEachTokenOnce() {
+        #expect(Tokens.prefixKeys(of: ["the", "then", "a", "東京"]) == ["t", "th", "the", "a", "東", "東京"])
+        #expect(Tokens.prefixKeys(of: []) == [])
+    }
+
+    @Test func prefixKeysCountCodePointsNotBytesOrCharacters() {
+        // "é" as e + U+0301 is two code points; "😀" is one code point of four UTF-8 bytes.
+        #expect(Tokens.prefixKeys(of: ["e\u{301}t"]) == ["e", "e\u{301}", "e\u{301}t"])
+        #expect(Tokens.prefixKeys(of: ["😀ab"]) == ["😀", "😀a", "😀ab"])
+    }
+
+    @Test func codePointKeysCompareCodePointsNotCanonicalEquivalence() {
+        #expect(CodePointKey("caf\u{E9}") != CodePointKey("cafe\u{301}"))
+        #expect(Set([CodePointKey("caf\u{E9}"), CodePointKey("cafe\u{301}")]).count == 2)
+        #expect(CodePointKey("東京") == CodePointKey("東京"))
+    }
+
+    @Test func uniqueWordsKeepsFirstAppearances() {
+        #expect(WordBreaker.uniqueWords(in: "the cat saw the other cat") == ["the", "cat", "saw", "other"])
+        // Words after characters of two, three and four UTF-8 bytes (one of them two UTF-16
+        // units) come out whole: ICU's UTF-16 offsets map back onto the UTF-8 text.
+        #expect(WordBreaker.words(in: "naïve — 😀 𐐀bc, ok 42") == ["naïve", "𐐀bc", "ok", "42"])
+    }
+}
