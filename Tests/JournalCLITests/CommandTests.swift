@@ -19,7 +19,7 @@ import Testing
         #expect(search.status == 0)
         let object = try search.json()
         #expect(object["query"] as? String == "creme")
-        #expect(object["strategy"] as? String == "token")
+        #expect(object["strategy"] as? String == "prefix")
         #expect(object["total"] as? Int == 2)
         let results = try #require(object["results"] as? [[String: Any]])
         #expect(results.count == 2)
@@ -221,6 +221,47 @@ import Testing
             let outcome = try journal.run(bad)
             #expect(outcome.status == 2, "\(bad): \(outcome.error)")
             #expect(outcome.error.split(separator: "\n").count == 1)
+        }
+    }
+
+    @Test func benchmarksGrowingJournalsAgainstFTS5() throws {
+        let journal = JournalProcess()
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let page = work.appendingPathComponent("bench.html")
+        let outcome = try journal.run([
+            "bench", "--sizes", "300,600", "--runs", "1", "--cold-runs", "1", "--budget", "5",
+            "--strategies", "contains,contains-n,token,prefix,fts5", "--work", work.path, "--format", "json", "--html", page.path,
+        ], useStore: false)
+        #expect(outcome.status == 0, "\(outcome.error)")
+        let report = try outcome.json()
+        let sizes = try #require(report["sizes"] as? [[String: Any]])
+        #expect(sizes.map { $0["entries"] as? Int } == [300, 600])
+        for size in sizes {
+            for key in ["import_seconds", "fts5_index_seconds"] { #expect((size[key] as? Double ?? 0) > 0, "\(key)") }
+            for key in ["import_peak_bytes", "main_store_bytes", "search_store_bytes", "fts5_index_bytes", "prefix_table_bytes"] {
+                #expect((size[key] as? Int ?? 0) > 0, "\(key)")
+            }
+            let warm = try #require(size["warm"] as? [[String: Any]])
+            #expect(warm.map { $0["strategy"] as? String } == ["contains", "contains[n]", "token", "prefix", "fts5"])
+            // token and prefix are meant to find the same entries: the benchmark's totals say whether they did.
+            func totals(_ name: String) -> [Int?] {
+                (warm.first { $0["strategy"] as? String == name }?["queries"] as? [[String: Any]] ?? []).map { $0["total"] as? Int }
+            }
+            #expect(!totals("token").isEmpty && totals("token") == totals("prefix"))
+            let cold = try #require(size["cold"] as? [[String: Any]])
+            let the = try #require(cold.first { $0["query"] as? String == "the" })
+            #expect((the["journal_ms"] as? Double ?? 0) > 0)
+        }
+        #expect(FileManager.default.fileExists(atPath: work.appendingPathComponent("journal-600-seed2013.jsonl").path), "inputs kept for the next run")
+        #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("store-600").path), "stores removed")
+        let html = try String(contentsOf: page, encoding: .utf8)
+        #expect(html.hasPrefix("<!DOCTYPE html>") && html.contains("<polyline"))
+
+        for bad in [["bench", "--sizes", "0"], ["bench", "--sizes", "ten"], ["bench", "--budget", "0"], ["bench", "--runs", "0"]] {
+            let refused = try journal.run(bad, useStore: false)
+            #expect(refused.status == 2, "\(bad): \(refused.error)")
+            #expect(refused.error.split(separator: "\n").count == 1)
         }
     }
 }

@@ -16,7 +16,7 @@ public enum SearchStrategies {
     ]
 
     /// The strategy used when none is named.
-    public static let standard: any SearchStrategy = TokenStrategy()
+    public static let standard: any SearchStrategy = PrefixStrategy()
 
     /// The strategy called `name`, spelled as in the semantics document or with its alias.
     public static func named(_ name: String) throws(JournalError) -> any SearchStrategy {

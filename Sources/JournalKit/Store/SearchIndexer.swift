@@ -128,18 +128,31 @@ struct SearchIndexer {
         var latest: [Int64: MainStore.CanonicalRow] = [:]
         for row in work.upserts { latest[row.number] = row }
         let rows = latest.values.sorted { $0.number < $1.number }
-        let analysed = rows.parallelMap { Tokens.of(canonical: $0.canonical) }
-        // Each distinct token is interned once per batch with its prefix keys; an entry's keys
-        // are then the union of its tokens' keys, marked off in an array rather than hashed.
+        // Each core breaks its slice of the batch into words and numbers the slice's distinct
+        // tokens; the slices are then merged here, hashing each distinct token once per slice.
+        let slices = rows.parallelSlices { slice in
+            var local: [CodePointKey: Int32] = [:]
+            var texts: [String] = []
+            let entryTokens = slice.map { row in
+                Tokens.of(canonical: row.canonical).map { text in
+                    if let index = local[CodePointKey(text)] { return index }
+                    let index = Int32(texts.count)
+                    local[CodePointKey(text)] = index
+                    texts.append(text)
+                    return index
+                }
+            }
+            return (texts: texts, entryTokens: entryTokens)
+        }
+        // An entry's prefix keys are the union of its tokens' keys, marked off in an array.
         var tokens = Interned(capacity: rows.count * 8), keys = Interned(capacity: rows.count * 2)
         var keysOfToken: [[Int32]] = []
         var lastEntryOfKey: [Int32] = []
         var entryTokens: [[Int32]] = []
         entryTokens.reserveCapacity(rows.count)
-        for (entryIndex, (row, entryTokenTexts)) in zip(rows, analysed).enumerated() {
-            var positions: [Int32] = []
-            positions.reserveCapacity(entryTokenTexts.count)
-            for text in entryTokenTexts {
+        var entryIndex = 0
+        for slice in slices {
+            let global = slice.texts.map { text in
                 let (position, isNew) = tokens.intern(text)
                 if isNew {
                     keysOfToken.append(Tokens.prefixKeys(of: [text]).map { key in
@@ -148,14 +161,21 @@ struct SearchIndexer {
                         return keyPosition
                     })
                 }
-                tokens.documents[Int(position)].append(row.number)
-                positions.append(position)
-                for key in keysOfToken[Int(position)] where lastEntryOfKey[Int(key)] != Int32(entryIndex) {
-                    lastEntryOfKey[Int(key)] = Int32(entryIndex)
-                    keys.documents[Int(key)].append(row.number)
-                }
+                return position
             }
-            entryTokens.append(positions)
+            for local in slice.entryTokens {
+                let number = rows[entryIndex].number
+                let positions = local.map { global[Int($0)] }
+                for position in positions {
+                    tokens.documents[Int(position)].append(number)
+                    for key in keysOfToken[Int(position)] where lastEntryOfKey[Int(key)] != Int32(entryIndex) {
+                        lastEntryOfKey[Int(key)] = Int32(entryIndex)
+                        keys.documents[Int(key)].append(number)
+                    }
+                }
+                entryTokens.append(positions)
+                entryIndex += 1
+            }
         }
         return PreparedBatch(
             from: position, to: next, removals: work.removals, entries: rows.map { ($0.number, $0.date) },

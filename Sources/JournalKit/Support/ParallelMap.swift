@@ -6,6 +6,22 @@ extension Array where Element: Sendable {
     func parallelMap<Result: Sendable>(_ transform: @Sendable (Element) -> Result) -> [Result] {
         guard count > 64 else { return map(transform) }
         let workers = Swift.min(ProcessInfo.processInfo.activeProcessorCount, (count + 63) / 64)
+        let input = self
+        return Self.concurrentResults(count: count, workers: workers) { transform(input[$0]) }
+    }
+
+    /// `transform` applied to one contiguous slice of the array per core, for work whose
+    /// per-slice results are merged afterwards.
+    func parallelSlices<Result: Sendable>(_ transform: @Sendable (ArraySlice<Element>) -> Result) -> [Result] {
+        let workers = Swift.max(1, Swift.min(ProcessInfo.processInfo.activeProcessorCount, count))
+        let size = Swift.max(1, (count + workers - 1) / workers)
+        let input = self
+        let slices = stride(from: 0, to: Swift.max(count, 1), by: size).map { $0..<Swift.min($0 + size, count) }
+        return Self.concurrentResults(count: slices.count, workers: slices.count) { transform(input[slices[$0]]) }
+    }
+
+    /// `produce(i)` for every i below `count`, computed by `workers` threads, in order.
+    private static func concurrentResults<Result: Sendable>(count: Int, workers: Int, _ produce: @Sendable (Int) -> Result) -> [Result] {
         let output = UnsafeMutableBufferPointer<Result?>.allocate(capacity: count)
         output.initialize(repeating: nil)
         defer {
@@ -14,11 +30,10 @@ extension Array where Element: Sendable {
             output.deallocate()
         }
         nonisolated(unsafe) let slots = output
-        let input = self
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             var index = worker
-            while index < input.count {
-                slots[index] = transform(input[index])
+            while index < count {
+                slots[index] = produce(index)
                 index += workers
             }
         }

@@ -136,7 +136,7 @@ struct BenchmarkRendering {
             if let stored = size.warm.strategy("contains[n]"), let folded = size.warm.strategy("contains[cd]") {
                 let shared = stored.timedQueries.intersection(folded.timedQueries)
                 let (n, cd) = (stored.latency(on: shared).median, folded.latency(on: shared).median)
-                row(size, "contains[n] ≥ 3× faster than contains[cd]", shared.isEmpty ? "–" : String(format: "%.1f× (%d queries)", cd / n, shared.count),
+                row(size, "contains[n] ≥ 3× faster than contains[cd]", shared.isEmpty ? "–" : String(format: "%.1f× ", cd / n) + "(\(Formatting.count(shared.count, "query", "queries")))",
                     shared.isEmpty ? nil : cd >= 3 * n)
             }
             let importRatio = Self.importRatio(size)
@@ -158,7 +158,7 @@ struct BenchmarkRendering {
             "command: \(context.command)",
             "journals: `journal generate --seed \(report.seed)`; \(report.queries.count) queries chosen from the first journal (\(report.queries.map(\.text).joined(separator: ", ")))",
             "warm: \(report.runs) timed runs per query after one untimed, exact total + newest 20, in one process; a strategy stops after \(Int(report.budgetSeconds)) s per size",
-            "cold: median of \(report.coldRuns) whole processes per query; journal uses its default strategy (token)",
+            "cold: median of \(report.coldRuns) whole processes per query; journal uses its default strategy (\(SearchStrategies.standard.name))",
         ]
     }
 
