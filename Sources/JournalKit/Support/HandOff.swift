@@ -51,12 +51,14 @@ final class HandOff<Value: Sendable>: @unchecked Sendable {
         return value
     }
 
-    /// Tells the producer to stop.
+    /// Tells the producer to stop, and waits until it has: whatever it reads (an input file,
+    /// a store) may be gone once the consumer returns.
     func cancel() {
         condition.lock()
         cancelled = true
         slot = nil
         condition.broadcast()
+        while !finished { condition.wait() }
         condition.unlock()
     }
 }

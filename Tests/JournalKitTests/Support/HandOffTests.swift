@@ -26,6 +26,21 @@ import Testing
         #expect(handOff.take() == nil, "nothing after cancelling, and the producer finished")
         #expect(produced.value <= 3, "the producer stays at most a step ahead, then stops")
     }
+
+    /// The import's reader belongs to the caller: a consumer that stops early (a bad line) must
+    /// not return while the producer still reads it.
+    @Test func cancelWaitsForAProducerStillAtWork() {
+        let finishedWork = Counter()
+        let handOff = HandOff<Int>.start { handOff in
+            guard handOff.put(1) else { return }
+            Thread.sleep(forTimeInterval: 0.2)
+            finishedWork.set(1)
+            _ = handOff.put(2)
+        }
+        #expect(handOff.take() == 1)
+        handOff.cancel()
+        #expect(finishedWork.value == 1)
+    }
 }
 
 private final class Counter: @unchecked Sendable {
