@@ -29,7 +29,7 @@ struct PrefixStrategy: SearchStrategy {
         }
         let loadNote = load.map { "loads in \(String(format: "%.1f", $0.seconds * 1000)) ms\($0.fromSnapshot ? " from its snapshot" : " from the token table (no snapshot yet)")" }
         return StrategyStructure(
-            description: "in-memory prefix table over \(table.tokenCount) tokens (+ search store postings)",
+            description: "in-memory prefix table over \(table.tokenCount) tokens (+ per-key entry lists and postings in the search store)",
             bytes: table.memoryFootprint, buildSeconds: seconds,
             note: [loadNote, rebuild ? "build: from the whole token table" : nil].compactMap { $0 }.joined(separator: "; "))
     }
