@@ -81,11 +81,7 @@ struct BenchCommand: ParsableCommand {
     }
 
     func run() throws {
-        let chosen = try strategies.map { list in
-            let names = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-            guard !names.isEmpty else { throw JournalError(.usage, "--strategies names no strategy (`journal search --strategy list` lists them)") }
-            return try names.map(SearchStrategies.named)
-        } ?? SearchStrategies.all
+        let chosen = try StrategyList.parse(strategies)
         let folder = URL(fileURLWithPath: work ?? FileManager.default.temporaryDirectory.appendingPathComponent("journal-bench").path)
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import JournalKit
 
 /// --limit and --offset, for the commands that page through entries newest first.
@@ -16,6 +17,16 @@ struct PageOptions: ParsableArguments {
 struct OutputOptions: ParsableArguments {
     @Flag(help: "Print one JSON object instead of text.")
     var json = false
+}
+
+/// `--strategies NAMES` of compare and bench: comma-separated names or aliases; all when absent.
+enum StrategyList {
+    static func parse(_ list: String?) throws -> [any SearchStrategy] {
+        guard let list else { return SearchStrategies.all }
+        let names = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard !names.isEmpty else { throw JournalError(.usage, "--strategies names no strategy (`journal search --strategy list` lists them)") }
+        return try names.map(SearchStrategies.named)
+    }
 }
 
 /// The entry a command acts on.

@@ -49,11 +49,7 @@ struct CompareCommand: ParsableCommand {
     }
 
     func run() throws {
-        let chosen = try strategies.map { list in
-            let names = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-            guard !names.isEmpty else { throw JournalError(.usage, "--strategies names no strategy (`journal search --strategy list` lists them)") }
-            return try names.map(SearchStrategies.named)
-        } ?? SearchStrategies.all
+        let chosen = try StrategyList.parse(strategies)
         let fileQueries = try queries.map(ComparisonQuery.load(path:))
         let journal = try self.journal.openJournal()
         let status = StatusLine()

@@ -2,18 +2,9 @@ import Foundation
 import JournalKit
 
 /// `journal bench`'s report in every format.
-struct BenchmarkRendering {
+struct BenchmarkRendering: ReportRendering {
     let report: BenchmarkReport
     let context: ReportContext
-
-    func render(_ format: ReportFormat, terminal: Terminal) -> String {
-        switch format {
-        case .table: text(terminal)
-        case .markdown: markdown
-        case .json: json.serialized
-        case .html: html
-        }
-    }
 
     // MARK: Figures
 
@@ -164,7 +155,7 @@ struct BenchmarkRendering {
 
     // MARK: Formats
 
-    private func text(_ terminal: Terminal) -> String {
+    func text(_ terminal: Terminal) -> String {
         var parts = [facts.joined(separator: "\n"),
                      terminal.bold("Import") + "\n" + importTable.terminal(terminal),
                      terminal.bold("Sizes") + "\n" + sizesTable.terminal(terminal)]
@@ -176,7 +167,7 @@ struct BenchmarkRendering {
         return parts.joined(separator: "\n\n")
     }
 
-    private var markdown: String {
+    var markdown: String {
         var parts = ["## journal bench", facts.map { "- " + $0 }.joined(separator: "\n"),
                      "### Import", importTable.markdown, "### Sizes", sizesTable.markdown]
         for size in report.sizes {
@@ -233,7 +224,7 @@ struct BenchmarkRendering {
         ])
     }
 
-    private var html: String {
+    var html: String {
         var sections: [(heading: String, body: String)] = [
             ("", "<ul>" + facts.map { "<li>\(HTML.escape($0))</li>" }.joined() + "</ul>"),
             ("Targets", targetsTable.html),

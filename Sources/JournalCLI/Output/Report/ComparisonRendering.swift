@@ -2,18 +2,9 @@ import Foundation
 import JournalKit
 
 /// `journal compare`'s report in every format.
-struct ComparisonRendering {
+struct ComparisonRendering: ReportRendering {
     let report: ComparisonReport
     let context: ReportContext
-
-    func render(_ format: ReportFormat, terminal: Terminal) -> String {
-        switch format {
-        case .table: text(terminal)
-        case .markdown: markdown
-        case .json: json.serialized
-        case .html: html
-        }
-    }
 
     // MARK: Tables
 
@@ -97,7 +88,7 @@ struct ComparisonRendering {
 
     // MARK: Formats
 
-    private func text(_ terminal: Terminal) -> String {
+    func text(_ terminal: Terminal) -> String {
         var parts = [facts.joined(separator: "\n"), strategiesTable.terminal(terminal)]
         if !disagreementsTable.rows.isEmpty {
             parts.append(terminal.bold("Where strategies differ from their family's reference (first 5 queries each)") + "\n" + disagreementsTable.terminal(terminal))
@@ -106,7 +97,7 @@ struct ComparisonRendering {
         return parts.joined(separator: "\n\n")
     }
 
-    private var markdown: String {
+    var markdown: String {
         var parts = ["## journal compare", facts.map { "- " + $0 }.joined(separator: "\n"), strategiesTable.markdown]
         if !disagreementsTable.rows.isEmpty {
             parts += ["### Where strategies differ from their family's reference", disagreementsTable.markdown]
@@ -172,7 +163,7 @@ struct ComparisonRendering {
         ])
     }
 
-    private var html: String {
+    var html: String {
         HTMLPage.render(title: "journal compare", sections: [
             ("", "<ul>" + facts.map { "<li>\(HTML.escape($0))</li>" }.joined() + "</ul>"),
             ("Median latency per strategy (log scale; the line reaches the 95th percentile)", chart),

@@ -6,6 +6,25 @@ enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
     case table, markdown, json, html
 }
 
+/// A report drawn in every format from the same tables.
+protocol ReportRendering {
+    func text(_ terminal: Terminal) -> String
+    var markdown: String { get }
+    var json: JSONValue { get }
+    var html: String { get }
+}
+
+extension ReportRendering {
+    func render(_ format: ReportFormat, terminal: Terminal) -> String {
+        switch format {
+        case .table: text(terminal)
+        case .markdown: markdown
+        case .json: json.serialized
+        case .html: html
+        }
+    }
+}
+
 /// What every report says about where and how it was measured.
 struct ReportContext {
     let command: String
