@@ -254,10 +254,10 @@ struct BenchmarkRendering: ReportRendering {
         let names = report.sizes.first?.warm.strategies.map(\.name) ?? []
         return chart(names.enumerated().map { index, name in
             LogLineChart.Series(
-                label: name, color: Self.palette[index % Self.palette.count],
+                label: name, color: Self.palette[(SearchStrategies.all.firstIndex { $0.name == name } ?? index) % Self.palette.count],
                 points: report.sizes.compactMap { size in size.warm.strategy(name).map { (Double(size.entries), $0.latency.median) } },
                 dashed: name == "fts5")
-        }, y: { ReportNumbers.milliseconds($0) + " ms" })
+        }, y: { ReportNumbers.seconds($0) })
     }
 
     private var importChart: String {
@@ -283,6 +283,6 @@ struct BenchmarkRendering: ReportRendering {
         chart([
             .init(label: "journal search the", color: "#2b6cb0", points: report.sizes.compactMap { size in Self.coldThe(size).map { (Double(size.entries), $0.journalSeconds) } }),
             .init(label: "sqlite3 FTS5 the", color: "#e53e3e", points: report.sizes.compactMap { size in Self.coldThe(size)?.sqliteSeconds.map { (Double(size.entries), $0) } }, dashed: true),
-        ], y: { ReportNumbers.milliseconds($0) + " ms" })
+        ], y: { ReportNumbers.seconds($0) })
     }
 }

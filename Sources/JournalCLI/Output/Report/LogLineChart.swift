@@ -22,7 +22,7 @@ struct LogLineChart {
         else { return "<p>No figures.</p>" }
         let lowX = floor(log10(minX)), highX = max(lowX + 1, ceil(log10(maxX)))
         let lowY = floor(log10(minY)), highY = max(lowY + 1, ceil(log10(maxY)))
-        let left = 70.0, top = 10.0, width = 460.0, height = 260.0
+        let left = 80.0, top = 10.0, width = 460.0, height = 260.0
         let legendWidth = 190.0
         func x(_ value: Double) -> Double { left + (log10(value) - lowX) / (highX - lowX) * width }
         func y(_ value: Double) -> Double { top + height - (log10(value) - lowY) / (highY - lowY) * height }
