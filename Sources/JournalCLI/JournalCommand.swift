@@ -17,7 +17,7 @@ struct JournalCommand: ParsableCommand {
             """,
         subcommands: [
             AddCommand.self, ImportCommand.self, SearchCommand.self, ListCommand.self,
-            ShowCommand.self, EditCommand.self, DeleteCommand.self, StatsCommand.self, CompareCommand.self, GenerateCommand.self, BenchCommand.self,
+            ShowCommand.self, EditCommand.self, DeleteCommand.self, StatsCommand.self, VerifyCommand.self, ReindexCommand.self, CompareCommand.self, GenerateCommand.self, BenchCommand.self,
         ])
 
     @Option(name: .long, help: ArgumentHelp("The journal's folder (created when missing).", valueName: "DIR"))

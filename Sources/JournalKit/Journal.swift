@@ -177,6 +177,26 @@ public final class Journal: Sendable {
             entries: answer.page.compactMap { found[$0.number] })
     }
 
+    /// Checks, reading only, that everything derived from the main store agrees with it (see
+    /// `journal verify`).
+    public func verify(progress: ProgressHandler? = nil) throws(JournalError) -> VerificationReport {
+        try JournalVerifier(main: main, search: search).run(progress: progress)
+    }
+
+    /// Rebuilds everything derived from the entries' text: the canonical text where it is
+    /// wrong, the search store from scratch, and the FTS5 peer where it is built.
+    public func reindex(progress: ProgressHandler? = nil) throws(JournalError) {
+        try main.repairCanonicalText()
+        try StoreDatabase.guarded(search.url) {
+            try search.pool.write { searchDB in
+                try main.pool.read { mainDB in try SearchStore.reset(in: searchDB, lastChange: MainStore.lastChange(in: mainDB)) }
+                try searchDB.execute(sql: "DELETE FROM prefix_snapshot")
+            }
+        }
+        try indexer.catchUp(progress: progress)
+        if try FTS5Peer.isBuilt(in: main) { _ = try FTS5Peer.rebuild(in: main) }
+    }
+
     /// Counts and sizes, for `journal stats`.
     public func statistics() throws(JournalError) -> JournalStatistics {
         JournalStatistics(

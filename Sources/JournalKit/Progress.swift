@@ -5,6 +5,8 @@ public struct JournalProgress: Sendable {
         case importing
         /// Bringing the search store up to date; `done`/`total` count entries.
         case indexing
+        /// Checking every entry against its derived structures; `done`/`total` count entries.
+        case verifying
     }
 
     public let phase: Phase

@@ -264,4 +264,20 @@ import Testing
             #expect(refused.error.split(separator: "\n").count == 1)
         }
     }
+
+    @Test func verifiesAndReindexes() throws {
+        let journal = JournalProcess()
+        defer { journal.removeStore() }
+        let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Corpora/sample.jsonl")
+        #expect(try journal.run(["import", sample.path]).status == 0)
+        let verified = try journal.run(["verify"])
+        #expect(verified.status == 0, "\(verified.output)\(verified.error)")
+        #expect(verified.output == "OK: 300 entries and everything derived from them agree\n")
+        let reindexed = try journal.run(["reindex"])
+        #expect(reindexed.status == 0 && reindexed.output.hasPrefix("reindexed 300 entries in "), "\(reindexed.error)")
+        let json = try journal.run(["verify", "--json"]).json()
+        #expect(json["consistent"] as? Bool == true && json["entries"] as? Int == 300 && (json["problems"] as? [Any])?.isEmpty == true)
+        #expect(try journal.run(["search", "crème", "--json"]).json()["total"] as? Int == (try journal.run(["search", "creme", "--strategy", "token", "--json"]).json()["total"] as? Int))
+    }
 }

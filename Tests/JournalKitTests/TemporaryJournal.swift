@@ -73,6 +73,8 @@ final class TemporaryJournal {
         }
         #expect(orphanKeys == 0, sourceLocation: sourceLocation)
         #expect(Set(keyed.keys) == Set(entries.map(\.id.number)), sourceLocation: sourceLocation)
+        let verification = try journal.verify()
+        #expect(verification.isConsistent, "journal.verify(): \(verification.problems)", sourceLocation: sourceLocation)
         #expect(orphanTokens == 0, sourceLocation: sourceLocation)
         #expect(Set(indexed.keys) == Set(entries.map(\.id.number)), sourceLocation: sourceLocation)
         for entry in entries {

@@ -28,7 +28,7 @@ struct ImportCommand: ParsableCommand {
         let summary = try journal.importJSONLines(from: reader) { progress in
             switch progress.phase {
             case .importing: importing.update(progress)
-            case .indexing:
+            case .indexing, .verifying:
                 importing.finish()
                 indexing.update(progress)
             }

@@ -63,6 +63,23 @@ enum FTS5Peer {
         return secondsSince(start)
     }
 
+    static func isBuilt(in main: MainStore) throws(JournalError) -> Bool {
+        try StoreDatabase.guarded(main.url) { try main.pool.read(isBuilt) }
+    }
+
+    /// What FTS5's own integrity check (index against the entries' text) reports, or nil when
+    /// it passes. It writes nothing, though SQLite runs it as an insert.
+    static func integrityProblem(in main: MainStore) -> String? {
+        do {
+            try main.pool.writeWithoutTransaction { db in
+                try db.execute(sql: "INSERT INTO entry_fts (entry_fts, rank) VALUES ('integrity-check', 1)")
+            }
+            return nil
+        } catch {
+            return (error as? DatabaseError)?.message ?? "\(error)"
+        }
+    }
+
     /// The bytes of the index's shadow tables (the text stays in `entry`), when SQLite can tell.
     static func sizeBytes(in main: MainStore) -> Int? {
         try? main.pool.read { db in

@@ -1,6 +1,7 @@
 import Algorithms
 import Foundation
 import GRDB
+import JournalText
 
 /// An entry ready for the main store: its text and the canonical text computed from it.
 struct PreparedEntry: Sendable {
@@ -107,6 +108,23 @@ final class MainStore: Sendable {
                 guard db.changesCount > 0 else { return false }
                 try record(.delete, number...number, in: db)
                 return true
+            }
+        }
+    }
+
+    /// Writes `canonical(text)` over every canonical text that differs from it, in one
+    /// transaction, reading the entries in number order.
+    func repairCanonicalText() throws(JournalError) {
+        try guarded {
+            try pool.write { db in
+                let rows = try Row.fetchCursor(db, sql: "SELECT n, CAST(text AS BLOB), CAST(canonical AS BLOB) FROM entry ORDER BY n")
+                var repairs: [(Int64, String)] = []
+                while let row = try rows.next() {
+                    let canonical = Fold.canonical((row[1] as ExactText).string)
+                    if canonical != (row[2] as ExactText).string { repairs.append((row[0], canonical)) }
+                }
+                let update = try db.cachedStatement(sql: "UPDATE entry SET canonical = CAST(? AS TEXT) WHERE n = ?")
+                for (number, canonical) in repairs { try update.execute(arguments: [ExactText(canonical), number]) }
             }
         }
     }

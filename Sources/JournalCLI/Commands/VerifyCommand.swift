@@ -1,0 +1,38 @@
+import ArgumentParser
+import JournalKit
+
+struct VerifyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Check that the search store, prefix table and FTS5 peer agree with the entries.",
+        discussion: """
+            After the catch-up every command does, checks without changing anything that every
+            entry's canonical text is canonical(text), that its tokens in the search store are
+            exactly tokens(e), that no URI in the search store names a missing entry, that the
+            postings of tokens and prefix keys agree with the documents, that the prefix table
+            finds every token, and that the FTS5 peer (where built) passes FTS5's own check.
+            Prints what is wrong and exits 1, or one line saying all is well. `journal reindex`
+            rebuilds everything derived from the entries.
+            """)
+
+    @ParentCommand var journal: JournalCommand
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        let journal = try self.journal.openJournal()
+        let progress = ProgressBar(label: "verifying")
+        let report = try journal.verify(progress: progress.handler)
+        progress.finish()
+        if output.json {
+            JSONOutput.print(.object([
+                "entries": .integer(report.entries), "consistent": .bool(report.isConsistent),
+                "problems": .array(report.problems.map(JSONValue.string)),
+            ]))
+        } else if report.isConsistent {
+            print("OK: \(Formatting.count(report.entries, "entry", "entries")) and everything derived from them agree")
+        } else {
+            for problem in report.problems { print(problem) }
+        }
+        if !report.isConsistent { throw ExitCode(1) }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import GRDB
+import Testing
+@testable import JournalKit
+
+@Suite struct JournalVerifierTests {
+    private func journal(entries: Int = 40) throws -> TemporaryJournal {
+        let store = try TemporaryJournal()
+        for entry in SyntheticJournal(count: entries, seed: 12) { try store.journal.add(entry) }
+        return store
+    }
+
+    @Test func findsNothingWrongInAConsistentJournal() throws {
+        let store = try journal()
+        try store.journal.delete(EntryID(storeID: store.journal.storeID, number: 3))
+        try store.journal.edit(EntryID(storeID: store.journal.storeID, number: 5), text: "Crème brûlée at the 東京 café")
+        let report = try store.journal.verify()
+        #expect(report.isConsistent, "\(report.problems)")
+        #expect(report.entries == 39)
+    }
+
+    @Test(arguments: [
+        ("main", "UPDATE entry SET canonical = 'wrong' WHERE n = 4", "canonical text"),
+        ("search", "DELETE FROM posting WHERE id = (SELECT min(id) FROM posting)", "postings of tokens"),
+        ("search", "DELETE FROM prefix_posting WHERE id = (SELECT max(id) FROM prefix_posting)", "postings of prefix keys"),
+        ("search", "UPDATE document SET uri = 'x-journal://elsewhere/Entry/p9' WHERE id = 9", "names it"),
+        ("search", "INSERT INTO document (id, uri, date, tokens) VALUES (5000, 'x', 0, x'')", "doesn't have"),
+        ("search", "DELETE FROM document WHERE id = 11", "not in the search store"),
+        ("search", "UPDATE token SET text = 'zzzz' WHERE id = (SELECT min(id) FROM token)", "tokens are not tokens(e)"),
+    ])
+    func reportsDamageAndReindexRepairsIt(store target: String, damage: String, expected: String) throws {
+        let store = try journal()
+        let pool = target == "main" ? store.journal.main.pool : store.journal.search.pool
+        try pool.write { try $0.execute(sql: damage) }
+        let report = try store.journal.verify()
+        #expect(!report.isConsistent)
+        #expect(report.problems.contains { $0.contains(expected) }, "\(report.problems)")
+        try store.journal.reindex()
+        let repaired = try store.journal.verify()
+        #expect(repaired.isConsistent, "\(repaired.problems)")
+        try store.expectConsistent()
+    }
+
+    @Test func checksTheFTS5PeerWhereBuilt() throws {
+        let store = try journal()
+        _ = try store.journal.search("the", strategy: "fts5")
+        #expect(try store.journal.verify().isConsistent)
+        // Changing a text behind the triggers' back leaves the FTS5 index describing the old one.
+        try store.journal.main.pool.write { db in
+            try db.execute(sql: "DROP TRIGGER entry_fts_update")
+            try db.execute(sql: "UPDATE entry SET text = 'something else entirely' WHERE n = 2")
+        }
+        let report = try store.journal.verify()
+        #expect(report.problems.contains { $0.contains("FTS5") }, "\(report.problems)")
+        try store.journal.reindex()
+        #expect(try store.journal.verify().isConsistent)
+    }
+}
