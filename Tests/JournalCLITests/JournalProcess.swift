@@ -66,6 +66,18 @@ struct JournalProcess {
             error: String(decoding: try Data(contentsOf: files[2]), as: UTF8.self))
     }
 
+    /// Starts `journal --store STORE ARGUMENTS…` without waiting for it, its output discarded:
+    /// for a test that kills it.
+    func start(_ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = ["--store", store.path] + arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
     /// Writes JSON Lines to a file in the store's parent folder and returns its path.
     func file(_ lines: [String], name: String = UUID().uuidString) throws -> String {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("journal-input-\(name).jsonl")
