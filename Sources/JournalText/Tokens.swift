@@ -16,8 +16,7 @@ public enum Tokens {
             token.withUTF8 { utf8 in
                 var end = 0
                 for _ in 0..<3 where end < utf8.count {
-                    let lead = utf8[end]
-                    end += lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+                    end += UTF8Length.ofSequence(startingWith: utf8[end])
                     let key = String(decoding: UnsafeBufferPointer(rebasing: utf8[..<min(end, utf8.count)]), as: UTF8.self)
                     if seen.insert(CodePointKey(key)).inserted { keys.append(key) }
                 }

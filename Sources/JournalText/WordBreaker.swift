@@ -47,8 +47,7 @@ public enum WordBreaker {
             var offset8 = 0
             func advance(to target: Int) {
                 while offset16 < target, offset8 < utf8.count {
-                    let lead = utf8[offset8]
-                    let length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+                    let length = UTF8Length.ofSequence(startingWith: utf8[offset8])
                     offset8 += length
                     offset16 += length == 4 ? 2 : 1
                 }

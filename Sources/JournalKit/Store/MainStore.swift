@@ -112,20 +112,24 @@ final class MainStore: Sendable {
         }
     }
 
-    /// Writes `canonical(text)` over every canonical text that differs from it, in one
-    /// transaction, reading the entries in number order.
+    /// Writes `canonical(text)` over every canonical text that differs from it, a few thousand
+    /// entries at a time in number order, so that memory stays bounded.
     func repairCanonicalText() throws(JournalError) {
-        try guarded {
+        var after: Int64 = 0
+        while let last = try guarded({ () throws -> Int64? in
             try pool.write { db in
-                let rows = try Row.fetchCursor(db, sql: "SELECT n, CAST(text AS BLOB), CAST(canonical AS BLOB) FROM entry ORDER BY n")
-                var repairs: [(Int64, String)] = []
-                while let row = try rows.next() {
-                    let canonical = Fold.canonical((row[1] as ExactText).string)
-                    if canonical != (row[2] as ExactText).string { repairs.append((row[0], canonical)) }
-                }
+                let rows = try Row.fetchAll(
+                    db, sql: "SELECT n, CAST(text AS BLOB), CAST(canonical AS BLOB) FROM entry WHERE n > ? ORDER BY n LIMIT 5000",
+                    arguments: [after])
                 let update = try db.cachedStatement(sql: "UPDATE entry SET canonical = CAST(? AS TEXT) WHERE n = ?")
-                for (number, canonical) in repairs { try update.execute(arguments: [ExactText(canonical), number]) }
+                for row in rows {
+                    let canonical = Fold.canonical((row[1] as ExactText).string)
+                    if canonical != (row[2] as ExactText).string { try update.execute(arguments: [ExactText(canonical), row[0] as Int64]) }
+                }
+                return rows.last?[0] as Int64?
             }
+        }) {
+            after = last
         }
     }
 

@@ -131,18 +131,9 @@ struct SearchIndexer {
         // Each core breaks its slice of the batch into words and numbers the slice's distinct
         // tokens; the slices are then merged here, hashing each distinct token once per slice.
         let slices = rows.parallelSlices { slice in
-            var local: [CodePointKey: Int32] = [:]
-            var texts: [String] = []
-            let entryTokens = slice.map { row in
-                Tokens.of(canonical: row.canonical).map { text in
-                    if let index = local[CodePointKey(text)] { return index }
-                    let index = Int32(texts.count)
-                    local[CodePointKey(text)] = index
-                    texts.append(text)
-                    return index
-                }
-            }
-            return (texts: texts, entryTokens: entryTokens)
+            var local = Interned(capacity: slice.count * 8)
+            let entryTokens = slice.map { row in Tokens.of(canonical: row.canonical).map { local.intern($0).position } }
+            return (texts: local.texts, entryTokens: entryTokens)
         }
         // An entry's prefix keys are the union of its tokens' keys, marked off in an array.
         var tokens = Interned(capacity: rows.count * 8), keys = Interned(capacity: rows.count * 2)
