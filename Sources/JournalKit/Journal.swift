@@ -35,6 +35,14 @@ public final class Journal: Sendable {
 
     private var indexer: SearchIndexer { SearchIndexer(main: main, search: search) }
 
+    /// The last change of the main store's history that every structure derived from it has
+    /// applied, so that the next write may prune the history up to it. The search store is the
+    /// only one that reads the history: the FTS5 peer is kept by triggers in the same
+    /// transaction as each change, and the prefix table snapshot follows the search store's tokens.
+    private func historyApplied() throws(JournalError) -> Int64 {
+        try StoreDatabase.guarded(search.url) { try search.pool.read(SearchStore.position(in:)).appliedChange }
+    }
+
     // MARK: Writing
 
     /// Refuses text no entry may have: nothing but white space, or more than `maximumTextBytes`.
@@ -54,7 +62,7 @@ public final class Journal: Sendable {
     public func add(_ entry: NewEntry) throws(JournalError) -> Entry {
         try Self.validate(text: entry.text)
         let prepared = Self.prepare(entry)
-        guard let numbers = try main.insert({ insert in try insert(prepared) }) else {
+        guard let numbers = try main.insert(pruningThrough: historyApplied(), { insert in try insert(prepared) }) else {
             throw .store("the entry was not written")
         }
         try indexer.catchUp()
@@ -82,7 +90,7 @@ public final class Journal: Sendable {
         }
         defer { batches.cancel() }
         var count = 0
-        let numbers = try main.insert { insert in
+        let numbers = try main.insert(pruningThrough: historyApplied()) { insert in
             while let batch = batches.take() {
                 let (entries, bytesRead) = try batch.get()
                 for entry in entries { try insert(entry) }
@@ -101,7 +109,7 @@ public final class Journal: Sendable {
         let edited = NewEntry(date: date ?? current.date, text: text ?? current.text)
         try Self.validate(text: edited.text)
         let prepared = Self.prepare(edited)
-        guard try main.update(id.number, date: prepared.date, text: prepared.text, canonical: prepared.canonical) else {
+        guard try main.update(id.number, date: prepared.date, text: prepared.text, canonical: prepared.canonical, pruningThrough: historyApplied()) else {
             throw Self.notFound(id)
         }
         try indexer.catchUp()
@@ -111,7 +119,7 @@ public final class Journal: Sendable {
     /// Deletes an entry from both stores. Its identifier is never used again.
     public func delete(_ id: EntryID) throws(JournalError) {
         try checkOwnership(id)
-        guard try main.delete(id.number) else { throw Self.notFound(id) }
+        guard try main.delete(id.number, pruningThrough: historyApplied()) else { throw Self.notFound(id) }
         try indexer.catchUp()
     }
 

@@ -91,10 +91,10 @@ import Testing
         let store = try TemporaryJournal()
         try store.journal.add(NewEntry(text: "indexed already"))
         // Write to the main store alone, as a process killed before its catch-up would have.
-        _ = try store.journal.main.insert { insert in
+        _ = try store.journal.main.insert(pruningThrough: 0) { insert in
             for index in 0..<25 { try insert(PreparedEntry(date: .now, text: "orphan \(index)", canonical: "orphan \(index)")) }
         }
-        _ = try store.journal.main.delete(1)
+        _ = try store.journal.main.delete(1, pruningThrough: 0)
         #expect(try store.journal.search("orphan").total == 0)
         try store.reopen()
         #expect(try store.journal.search("orphan").total == 25)
@@ -105,14 +105,14 @@ import Testing
     @Test func catchesUpInSmallBatchesResumingInsideAChange() throws {
         let store = try TemporaryJournal()
         let words = ["alpha", "beta", "gamma", "delta"]
-        _ = try store.journal.main.insert { insert in
+        _ = try store.journal.main.insert(pruningThrough: 0) { insert in
             for index in 0..<23 {
                 let text = "\(words[index % 4]) \(index)"
                 try insert(PreparedEntry(date: .now, text: text, canonical: Fold.canonical(text)))
             }
         }
-        _ = try store.journal.main.update(5, date: .now, text: "edited", canonical: "edited")
-        _ = try store.journal.main.delete(7)
+        _ = try store.journal.main.update(5, date: .now, text: "edited", canonical: "edited", pruningThrough: 0)
+        _ = try store.journal.main.delete(7, pruningThrough: 0)
         let recorder = ProgressRecorder()
         try SearchIndexer(main: store.journal.main, search: store.journal.search, batchSize: 4).catchUp { recorder.record($0) }
         let reports = recorder.done
@@ -120,6 +120,50 @@ import Testing
         #expect(reports == reports.sorted())
         try store.expectConsistent()
         #expect(try store.journal.search("edited").total == 1)
+    }
+
+    @Test func prunesTheHistoryTheSearchStoreHasApplied() throws {
+        let store = try TemporaryJournal()
+        func history() throws -> [Int64] {
+            try store.journal.main.pool.read { db in try Int64.fetchAll(db, sql: "SELECT seq FROM change ORDER BY seq") }
+        }
+        let first = try store.journal.add(NewEntry(text: "one"))
+        try store.journal.add(NewEntry(text: "two"))
+        try store.journal.edit(first.id, text: "uno")
+        try store.journal.delete(first.id)
+        // Each write pruned what the search store had applied before it: only the last remains.
+        #expect(try history() == [4])
+        // Changes the search store has not applied (a process killed before catching up) stay.
+        _ = try store.journal.main.insert(pruningThrough: 0) { insert in
+            try insert(PreparedEntry(date: .now, text: "three", canonical: "three"))
+        }
+        _ = try store.journal.main.delete(2, pruningThrough: 4)
+        #expect(try history() == [5, 6])
+        try store.reopen()
+        try store.journal.add(NewEntry(text: "four"))
+        #expect(try history() == [7])
+        #expect(try store.journal.search("three").total == 1)
+        #expect(try store.journal.search("two").total == 0)
+        try store.expectConsistent()
+    }
+
+    @Test func rebuildsASearchStoreOlderThanThePrunedHistory() throws {
+        let store = try TemporaryJournal()
+        try store.journal.add(NewEntry(text: "before the copy"))
+        store.close()
+        let searchURL = store.directory.searchStoreURL
+        let copy = try Data(contentsOf: searchURL)
+        try store.reopen()
+        let early = try store.journal.add(NewEntry(text: "after the copy"))
+        try store.journal.add(NewEntry(text: "later still"))
+        try store.journal.delete(early.id)
+        store.close()
+        // The copy applied change 1 only; the history now starts after change 3.
+        try copy.write(to: searchURL)
+        try store.reopen()
+        #expect(try store.journal.search("after").total == 0)
+        #expect(try store.journal.search("later").total == 1)
+        try store.expectConsistent()
     }
 
     @Test func searchesWhileOtherConnectionsHoldBothStoresWriteLocks() throws {
@@ -155,6 +199,13 @@ import Testing
         try Data(repeating: 0x42, count: 8192).write(to: searchURL)
         try store.reopen()
         #expect(store.journal.notices.count == 1)
+        #expect(try store.journal.search("number").total == 30)
+        try store.expectConsistent()
+
+        store.close()
+        let whole = try Data(contentsOf: searchURL)
+        try whole.prefix(whole.count / 2).write(to: searchURL)
+        try store.reopen()
         #expect(try store.journal.search("number").total == 30)
         try store.expectConsistent()
 

@@ -67,9 +67,14 @@ final class MainStore: Sendable {
 
     // MARK: Writing
 
+    // Every write takes `applied`: the last change every derived structure has applied. The
+    // history up to it is pruned in the same transaction, so pruning costs no extra commit.
+
     /// Inserts the entries `produce` hands over, all in one transaction with one `insert`
     /// change: if `produce` throws, nothing is written. Returns the numbers given.
-    func insert(_ produce: (_ insert: (PreparedEntry) throws -> Void) throws -> Void) throws(JournalError) -> ClosedRange<Int64>? {
+    func insert(
+        pruningThrough applied: Int64, _ produce: (_ insert: (PreparedEntry) throws -> Void) throws -> Void
+    ) throws(JournalError) -> ClosedRange<Int64>? {
         try guarded {
             try pool.write { db in
                 let statement = try db.cachedStatement(sql: "INSERT INTO entry (date, text, canonical) VALUES (?, CAST(? AS TEXT), CAST(? AS TEXT))")
@@ -80,33 +85,33 @@ final class MainStore: Sendable {
                 }
                 guard let first else { return nil }
                 let numbers = first...db.lastInsertedRowID
-                try record(.insert, numbers, in: db)
+                try record(.insert, numbers, pruningThrough: applied, in: db)
                 return numbers
             }
         }
     }
 
     /// Replaces an entry's text (and canonical text) and date. False when there is no such entry.
-    func update(_ number: Int64, date: JournalDate, text: String, canonical: String) throws(JournalError) -> Bool {
+    func update(_ number: Int64, date: JournalDate, text: String, canonical: String, pruningThrough applied: Int64) throws(JournalError) -> Bool {
         try guarded {
             try pool.write { db in
                 try db.execute(
                     sql: "UPDATE entry SET date = ?, text = CAST(? AS TEXT), canonical = CAST(? AS TEXT) WHERE n = ?",
                     arguments: [date.microseconds, ExactText(text), ExactText(canonical), number])
                 guard db.changesCount > 0 else { return false }
-                try record(.update, number...number, in: db)
+                try record(.update, number...number, pruningThrough: applied, in: db)
                 return true
             }
         }
     }
 
     /// Removes an entry. False when there is no such entry.
-    func delete(_ number: Int64) throws(JournalError) -> Bool {
+    func delete(_ number: Int64, pruningThrough applied: Int64) throws(JournalError) -> Bool {
         try guarded {
             try pool.write { db in
                 try db.execute(sql: "DELETE FROM entry WHERE n = ?", arguments: [number])
                 guard db.changesCount > 0 else { return false }
-                try record(.delete, number...number, in: db)
+                try record(.delete, number...number, pruningThrough: applied, in: db)
                 return true
             }
         }
@@ -133,7 +138,8 @@ final class MainStore: Sendable {
         }
     }
 
-    private func record(_ kind: Change.Kind, _ numbers: ClosedRange<Int64>, in db: Database) throws {
+    private func record(_ kind: Change.Kind, _ numbers: ClosedRange<Int64>, pruningThrough applied: Int64, in db: Database) throws {
+        try db.execute(sql: "DELETE FROM change WHERE seq <= ?", arguments: [applied])
         try db.execute(
             sql: "INSERT INTO change (kind, first, last) VALUES (?, ?, ?)",
             arguments: [kind.rawValue, numbers.lowerBound, numbers.upperBound])
@@ -214,7 +220,16 @@ final class MainStore: Sendable {
         }
     }
 
+    /// The sequence number of the newest change, pruned or not (AUTOINCREMENT keeps it).
     static func lastChange(in db: Database) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT max(seq) FROM change") ?? 0
+        try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'change'") ?? 0
+    }
+
+    /// The newest change no longer in the history: a derived structure that applied less than
+    /// this (a search store restored from an old copy) cannot catch up and must be rebuilt.
+    /// Sequence numbers have no gaps (a rolled-back change rolls back its number too).
+    static func prunedThrough(in db: Database) throws -> Int64 {
+        if let oldest = try Int64.fetchOne(db, sql: "SELECT min(seq) FROM change") { return oldest - 1 }
+        return try lastChange(in: db)
     }
 }

@@ -83,7 +83,8 @@ struct SearchIndexer {
         let (start, total) = try StoreDatabase.guarded(search.url) {
             try search.pool.write { searchDB in
                 try main.pool.read { mainDB in
-                    if try SearchStore.position(in: searchDB).isFresh {
+                    let saved = try SearchStore.position(in: searchDB)
+                    if try saved.isFresh || saved.appliedChange < MainStore.prunedThrough(in: mainDB) {
                         try SearchStore.reset(in: searchDB, lastChange: MainStore.lastChange(in: mainDB))
                     }
                     let position = try SearchStore.position(in: searchDB)
