@@ -36,8 +36,20 @@ let package = Package(
             name: "JournalCLI",
             dependencies: ["JournalKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
+        // What the fuzz targets check on every input; its tests replay the inputs fuzzing found.
+        .target(name: "FuzzChecks", dependencies: ["JournalKit", "JournalText"], path: "Fuzz/Checks"),
         .testTarget(name: "JournalTextTests", dependencies: ["JournalText"]),
         .testTarget(name: "JournalKitTests", dependencies: ["JournalKit", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "JournalCLITests", dependencies: ["JournalCLI"]),
+        .testTarget(name: "FuzzChecksTests", dependencies: ["FuzzChecks"]),
     ]
 )
+
+// libFuzzer targets, only for `scripts/fuzz`, which sets JOURNAL_FUZZ=1 and builds with
+// `-sanitize=fuzzer` (libFuzzer supplies their `main`).
+if Context.environment["JOURNAL_FUZZ"] == "1" {
+    package.targets += [
+        .executableTarget(name: "FuzzText", dependencies: ["FuzzChecks"], path: "Fuzz/FuzzText"),
+        .executableTarget(name: "FuzzJSONLines", dependencies: ["FuzzChecks"], path: "Fuzz/FuzzJSONLines"),
+    ]
+}

@@ -9,6 +9,11 @@ import Darwin
 public struct NumberedLine: Sendable {
     public let number: Int
     public let bytes: [UInt8]
+
+    public init(number: Int, bytes: [UInt8]) {
+        self.number = number
+        self.bytes = bytes
+    }
 }
 
 /// Reads JSON Lines from a file or standard input in batches, without holding the whole
