@@ -6,7 +6,9 @@ import JournalText
 ///
 /// Every write goes through the main store, which records it in its change history in the
 /// same transaction; the search store then catches up from that history. Opening a journal
-/// catches up too, so a crash between the two never leaves them disagreeing for long.
+/// catches up too, so a crash between the two never leaves them disagreeing for long. One
+/// process at a time applies the history; while one does, others search what is indexed, and
+/// a writer waits until its own change is applied.
 public final class Journal: Sendable {
     /// An entry's text may be at most this many bytes of UTF-8.
     public static let maximumTextBytes = 64 << 20
@@ -34,6 +36,14 @@ public final class Journal: Sendable {
     public var storeID: UUID { main.storeID }
 
     private var indexer: SearchIndexer { SearchIndexer(main: main, search: search) }
+
+    /// Brings the search store up to the main store's newest change, waiting for another
+    /// process that is applying it already: after a write, so that what was written can be
+    /// searched at once, and before a check that must see both stores agree.
+    private func catchUpThroughLatestChange(progress: ProgressHandler? = nil) throws(JournalError) {
+        let latest = try StoreDatabase.guarded(main.url) { try main.pool.read(MainStore.lastChange(in:)) }
+        try indexer.catchUp(progress: progress, waitingFor: latest)
+    }
 
     /// The last change of the main store's history that every structure derived from it has
     /// applied, so that the next write may prune the history up to it. The search store is the
@@ -65,7 +75,7 @@ public final class Journal: Sendable {
         guard let numbers = try main.insert(pruningThrough: historyApplied(), { insert in try insert(prepared) }) else {
             throw .store("the entry was not written")
         }
-        try indexer.catchUp()
+        try catchUpThroughLatestChange()
         return Entry(id: EntryID(storeID: storeID, number: numbers.lowerBound), date: entry.date, text: entry.text)
     }
 
@@ -98,7 +108,7 @@ public final class Journal: Sendable {
                 progress?(JournalProgress(phase: .importing, done: bytesRead, total: reader.totalBytes))
             }
         }
-        try indexer.catchUp(progress: progress)
+        try catchUpThroughLatestChange(progress: progress)
         return ImportSummary(count: count, ids: numbers, bytes: reader.bytesRead)
     }
 
@@ -112,7 +122,7 @@ public final class Journal: Sendable {
         guard try main.update(id.number, date: prepared.date, text: prepared.text, canonical: prepared.canonical, pruningThrough: historyApplied()) else {
             throw Self.notFound(id)
         }
-        try indexer.catchUp()
+        try catchUpThroughLatestChange()
         return Entry(id: id, date: edited.date, text: edited.text)
     }
 
@@ -120,7 +130,7 @@ public final class Journal: Sendable {
     public func delete(_ id: EntryID) throws(JournalError) {
         try checkOwnership(id)
         guard try main.delete(id.number, pruningThrough: historyApplied()) else { throw Self.notFound(id) }
-        try indexer.catchUp()
+        try catchUpThroughLatestChange()
     }
 
     // MARK: Reading
@@ -188,7 +198,8 @@ public final class Journal: Sendable {
     /// Checks, reading only, that everything derived from the main store agrees with it (see
     /// `journal verify`).
     public func verify(progress: ProgressHandler? = nil) throws(JournalError) -> VerificationReport {
-        try JournalVerifier(main: main, search: search).run(progress: progress)
+        try catchUpThroughLatestChange()
+        return try JournalVerifier(main: main, search: search).run(progress: progress)
     }
 
     /// Rebuilds everything derived from the entries' text: the canonical text where it is
@@ -201,7 +212,7 @@ public final class Journal: Sendable {
                 try searchDB.execute(sql: "DELETE FROM prefix_snapshot")
             }
         }
-        try indexer.catchUp(progress: progress)
+        try catchUpThroughLatestChange(progress: progress)
         if try FTS5Peer.isBuilt(in: main) { _ = try FTS5Peer.rebuild(in: main) }
     }
 

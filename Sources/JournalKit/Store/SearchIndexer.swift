@@ -16,18 +16,47 @@ struct SearchIndexer {
     var batchSize = 10_000
 
     /// Applies every change the search store has not seen yet, then rewrites the prefix table
-    /// snapshot if it has fallen behind.
-    func catchUp(progress: ProgressHandler? = nil) throws(JournalError) {
-        guard try !isCaughtUp() else { return }
+    /// snapshot if it has fallen behind. When another process is applying them already, this
+    /// one leaves the work to it: it returns at once, or, given `change`, once the search
+    /// store has applied that change (or when the other process makes no progress for the
+    /// busy timeout; the change is then applied by whichever command comes next).
+    func catchUp(progress: ProgressHandler? = nil, waitingFor change: Int64? = nil) throws(JournalError) {
+        var lastProgress = ContinuousClock.now
+        var lastApplied = Int64.min
+        // The holder checks again after letting go, so a change committed while it held the lock
+        // (whose writer then found the lock taken) is never left unapplied.
+        while try !isCaughtUp() {
+            if let lock = try CatchUpLock.tryAcquire(besides: search.url) {
+                try applyEverything(progress: progress)
+                withExtendedLifetime(lock) {}
+                continue
+            }
+            guard let change else { return }
+            let applied = try appliedChange()
+            if applied >= change { return }
+            if applied != lastApplied { (lastApplied, lastProgress) = (applied, .now) }
+            if ContinuousClock.now - lastProgress > .seconds(StoreDatabase.busyTimeout) { return }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+    }
+
+    /// Applies every pending change; the caller holds the catch-up lock.
+    private func applyEverything(progress: ProgressHandler?) throws(JournalError) {
         var done = 0
-        // Another process may catch up at the same time; when it moved the position under us,
-        // the batches prepared from the old one are dropped and preparing starts again.
+        // A process from before the catch-up lock, or a test's second indexer, may still move the
+        // position under us: the batches prepared from the old one are then dropped and redone.
         while try !applyPreparedBatches(done: &done, progress: progress) {}
         try StoreDatabase.guarded(search.url) {
             try search.pool.write { db in
                 if try PrefixSnapshot.isStale(in: db) { try PrefixSnapshot.write(in: db) }
             }
         }
+    }
+
+    /// The last change the search store has wholly applied (none while it is being rebuilt).
+    private func appliedChange() throws(JournalError) -> Int64 {
+        let position = try StoreDatabase.guarded(search.url) { try search.pool.read(SearchStore.position(in:)) }
+        return position.rebuildFrom == nil ? position.appliedChange : -1
     }
 
     /// Whether there is nothing to apply, found with reads only, so that a search never waits

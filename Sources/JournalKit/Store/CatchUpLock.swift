@@ -1,0 +1,41 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Says "this process is applying the change history to the search store", so that no other
+/// process duplicates that work (or, by racing it, undoes its batches): a search goes on with
+/// what is indexed, a writer waits until its own change is applied. An advisory `flock` on a
+/// file beside the search store, which the kernel releases when its process dies.
+final class CatchUpLock {
+    private let descriptor: Int32
+
+    private init(descriptor: Int32) { self.descriptor = descriptor }
+
+    deinit {
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
+    }
+
+    /// The lock file of the search store at `searchStore`.
+    static func url(besides searchStore: URL) -> URL {
+        searchStore.deletingLastPathComponent().appendingPathComponent(searchStore.lastPathComponent + "-catchup")
+    }
+
+    /// The lock, or nil when another process holds it; released when the value is.
+    static func tryAcquire(besides searchStore: URL) throws(JournalError) -> CatchUpLock? {
+        let url = url(besides: searchStore)
+        try StoreDirectory.createPrivateFile(at: url)
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .store("cannot open \(url.path): \(String(cString: strerror(errno)))") }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let reason = errno
+            close(descriptor)
+            if reason == EWOULDBLOCK { return nil }
+            throw .store("cannot lock \(url.path): \(String(cString: strerror(reason)))")
+        }
+        return CatchUpLock(descriptor: descriptor)
+    }
+}
