@@ -1,5 +1,8 @@
 import Foundation
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Every bad input gives one clear line on standard error, the documented exit status, and
 /// leaves both stores exactly as they were.
@@ -16,6 +19,7 @@ import Testing
 
     static let cases: [Case] = [
         Case(name: "malformed JSON line", arguments: ["import"], lines: [#"{"text": "fine"}"#, #"{"text": "broken"#], status: 1, message: "line 2: malformed JSON"),
+        Case(name: "file cut off mid-line", arguments: ["import"], rawInput: Array("{\"text\": \"ok\"}\n{\"text\": \"cut of".utf8), status: 1, message: "line 2: malformed JSON"),
         Case(name: "invalid UTF-8", arguments: ["import"], rawInput: Array(#"{"text": "ok"}"#.utf8) + [0x0A] + Array(#"{"text": ""#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8), status: 1, message: "line 2: invalid UTF-8"),
         Case(name: "missing text", arguments: ["import"], lines: [#"{"text": "fine"}"#, #"{"date": "2024-01-01"}"#], status: 1, message: #"line 2: missing "text""#),
         Case(name: "text not a string", arguments: ["import"], lines: [#"{"text": ["a"]}"#], status: 1, message: #"line 1: "text" must be a string"#),
@@ -104,5 +108,123 @@ import Testing
         #expect(outcome.status == 1)
         #expect(outcome.error.contains(main.path))
         #expect(try Data(contentsOf: main) == garbage, "a corrupt store is left as it was")
+    }
+}
+
+/// Inputs that are not errors but could break a careless implementation: metacharacters,
+/// an enormous entry, a million-line import, a journal the user may not write.
+@Suite struct HostileInputTests {
+    static let substringStrategies = ["contains", "contains[c]", "contains[d]", "contains[cd]", "contains[n]", "matches", "matches[c]", "matches[d]", "matches[cd]"]
+    static let wordStrategies = ["token", "prefix", "fts5"]
+    /// Every character SQL `LIKE`, `GLOB` or a regular expression treats specially, alone and in
+    /// combinations that would match anything if they were not literal.
+    static let metacharacters = ["%", "_", "\\", "*", "?", "[", "]", "^", "$", ".", "+", "(", ")", "{", "}", "|", "\\E", "%_", ".*", "[a-z]", "\\Q", "'", "\""]
+
+    @Test func metacharactersAreLiteralInEveryStrategy() throws {
+        let journal = JournalProcess()
+        defer { journal.removeStore() }
+        let texts = [#"meta %_\*?[]^$.+(){}|' end \E \Q "quoted""#, "plain entry without symbols", "100% sure", "a.b and x*y"]
+        for text in texts { #expect(try journal.run(["add", text]).status == 0) }
+        for query in Self.metacharacters {
+            let expected = texts.filter { Array($0.utf8).firstRange(of: Array(query.utf8)) != nil }.count
+            for strategy in Self.substringStrategies {
+                let outcome = try journal.run(["search", query, "--strategy", strategy, "--json"])
+                #expect(outcome.status == 0, "\(strategy) \(query): \(outcome.error)")
+                #expect(try outcome.json()["total"] as? Int == expected, "\(strategy) \(query)")
+            }
+            // Word strategies see only the letters: none is a usage error; \E and [a-z] have words.
+            let hasWords = query.contains { $0.isLetter }
+            var totals: [String: Int] = [:]
+            for strategy in Self.wordStrategies {
+                let outcome = try journal.run(["search", query, "--strategy", strategy, "--json"])
+                #expect(outcome.status == (hasWords ? 0 : 2), "\(strategy) \(query): \(outcome.error)")
+                if hasWords {
+                    totals[strategy] = try outcome.json()["total"] as? Int
+                } else {
+                    #expect(outcome.error.contains("has no words"), "\(strategy) \(query): \(outcome.error)")
+                }
+            }
+            #expect(totals["token"] == totals["prefix"], "\(query): \(totals)")
+        }
+        #expect(try journal.run(["verify"]).status == 0)
+    }
+
+    @Test func aTwentyMegabyteEntryIsKeptWholeAndALargerOneRefused() throws {
+        let journal = JournalProcess()
+        defer { journal.removeStore() }
+        let big = String(repeating: "lorem ipsum dolor ", count: 20 << 20 / 18) + "needle"
+        let added = try journal.run(["add", "--json"], input: Data(big.utf8))
+        #expect(added.status == 0, "\(added.error)")
+        let id = try #require(try added.json()["id"] as? String)
+        #expect(try journal.run(["show", id, "--json"]).json()["text"] as? String == big)
+        #expect(try journal.run(["search", "needle", "--json"]).json()["total"] as? Int == 1)
+        #expect(try journal.run(["search", "needle", "--strategy", "contains[n]", "--json"]).json()["total"] as? Int == 1)
+        let before = try journal.fingerprint()
+
+        let tooBig = String(repeating: "x", count: (64 << 20) + 1)
+        let refused = try journal.run(["add"], input: Data(tooBig.utf8))
+        #expect(refused.status == 1)
+        #expect(refused.error.contains("an entry may have at most"), "\(refused.error)")
+        #expect(try journal.fingerprint() == before)
+        #expect(try journal.run(["verify"]).status == 0)
+    }
+
+    @Test func aMillionLineImportWithABadLastLineImportsNothing() throws {
+        let journal = JournalProcess()
+        defer { journal.removeStore() }
+        #expect(try journal.run(["add", "kept"]).status == 0)
+        let before = try journal.fingerprint()
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("journal-million-\(UUID().uuidString).jsonl")
+        defer { try? FileManager.default.removeItem(at: url) }
+        var data = Data()
+        data.reserveCapacity(24_000_000)
+        for index in 1...1_000_000 { data.append(contentsOf: Array(#"{"text":"line \#(index)"}"#.utf8) + [0x0A]) }
+        data.append(contentsOf: Array(#"{"text":"#.utf8))
+        try data.write(to: url)
+        let outcome = try journal.run(["import", url.path])
+        #expect(outcome.status == 1)
+        #expect(outcome.error == "journal: line 1000001: malformed JSON\n", "\(outcome.error)")
+        #expect(try journal.fingerprint() == before)
+    }
+
+    /// Runs as `nobody` when the tests run as root, whom file permissions do not stop.
+    static var unprivileged: [String] {
+        geteuid() == 0 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
+    }
+
+    /// Every file of the store and its bytes, to show that nothing changed.
+    static func snapshot(_ folder: URL) throws -> [String: Data] {
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        return try Dictionary(uniqueKeysWithValues: names.map { ($0, try Data(contentsOf: folder.appendingPathComponent($0))) })
+    }
+
+    @Test func aJournalTheUserMayNotWriteIsRefusedUnchanged() throws {
+        let journal = JournalProcess()
+        defer {
+            _ = chmod(journal.store.path, 0o700)
+            journal.removeStore()
+        }
+        let user = Self.unprivileged
+        #expect(try journal.run(["add", "written before"], launcher: user).status == 0)
+        #expect(chmod(journal.store.path, 0o500) == 0)
+        let before = try Self.snapshot(journal.store)
+        for arguments in [["add", "more"], ["import", "-"], ["search", "written"], ["list"], ["reindex"]] {
+            let outcome = try journal.run(arguments, input: Data(#"{"text": "x"}"#.utf8), launcher: user)
+            #expect(outcome.status == 1, "\(arguments): \(outcome.error)")
+            #expect(outcome.error == "journal: store directory \(journal.store.path) is not writable: Permission denied\n", "\(arguments)")
+        }
+        #expect(try Self.snapshot(journal.store) == before)
+
+        // A folder the user may write, with store files they may only read.
+        #expect(chmod(journal.store.path, 0o700) == 0)
+        for name in try FileManager.default.contentsOfDirectory(atPath: journal.store.path) {
+            #expect(chmod(journal.store.appendingPathComponent(name).path, 0o400) == 0)
+        }
+        let readOnly = try Self.snapshot(journal.store)
+        let add = try journal.run(["add", "more"], launcher: user)
+        #expect(add.status == 1, "\(add.error)")
+        #expect(add.error.contains(journal.store.path), "\(add.error)")
+        #expect(add.error.split(separator: "\n").count == 1, "\(add.error)")
+        #expect(try Self.snapshot(journal.store).filter { $0.key.hasSuffix(".sqlite") } == readOnly.filter { $0.key.hasSuffix(".sqlite") })
     }
 }

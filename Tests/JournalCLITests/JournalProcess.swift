@@ -33,17 +33,21 @@ struct JournalProcess {
 
     /// Runs `journal --store STORE ARGUMENTS…` with `input` on standard input.
     @discardableResult
-    func run(_ arguments: [String], input: Data = Data(), environment: [String: String] = [:], useStore: Bool = true) throws -> Outcome {
+    /// `launcher` runs journal through another program (`setpriv` to drop root, for a test of permissions).
+    func run(
+        _ arguments: [String], input: Data = Data(), environment: [String: String] = [:], useStore: Bool = true, launcher: [String] = []
+    ) throws -> Outcome {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("journal-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         let files = ["in", "out", "err"].map { scratch.appendingPathComponent($0) }
         try input.write(to: files[0])
-        for file in files.dropFirst() { FileManager.default.createFile(atPath: file.path, contents: nil) }
+        for file in files.dropFirst() { _ = FileManager.default.createFile(atPath: file.path, contents: nil) }
 
         let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = (useStore ? ["--store", store.path] : []) + arguments
+        let command = launcher + [Self.executable.path] + (useStore ? ["--store", store.path] : []) + arguments
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
         var variables = ProcessInfo.processInfo.environment
         variables["JOURNAL_STORE"] = nil
         variables["NO_COLOR"] = nil
