@@ -9,8 +9,8 @@ struct JournalCommand: ParsableCommand {
         commandName: "journal",
         abstract: "A journal in the terminal, with fast full-text search in every language.",
         discussion: """
-            Entries live in DIR/journal.sqlite; their search tokens in DIR/search.sqlite beside it.
-            The journal is DIR from --store, else $JOURNAL_STORE, else $XDG_DATA_HOME/journal
+            Entries live in DIR/journal.sqlite; their search tokens in DIR/search.sqlite beside it. \
+            The journal is DIR from --store, else $JOURNAL_STORE, else $XDG_DATA_HOME/journal \
             (~/.local/share/journal).
 
             Exit status: 0 success (no results included), 1 failure, 2 usage error or bad query.

@@ -6,8 +6,8 @@ struct AddCommand: ParsableCommand {
         commandName: "add",
         abstract: "Add an entry.",
         discussion: """
-            The text is the arguments joined by spaces; without arguments it is read from standard
-            input, or, on a terminal, written in $VISUAL or $EDITOR. One trailing newline of text
+            The text is the arguments joined by spaces; without arguments it is read from standard \
+            input, or, on a terminal, written in $VISUAL or $EDITOR. One trailing newline of text \
             from standard input or the editor is dropped; everything else is kept exactly.
             """)
 

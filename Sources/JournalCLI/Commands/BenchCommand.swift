@@ -7,18 +7,19 @@ struct BenchCommand: ParsableCommand {
         commandName: "bench",
         abstract: "Benchmark journal against SQLite FTS5 on synthetic journals of growing size.",
         discussion: """
-            For each size (default 10k, 100k and 1m entries; --ten-million adds 10m), generates a
+            For each size (default 10k, 100k and 1m entries; --ten-million adds 10m), generates a \
             synthetic journal (as `journal generate`, kept in --work for the next run), then:
-              import   `journal import` as a separate process: entries/s, MB/s, peak memory,
-                       next to FTS5 indexing the same text alone (the fts5 peer's build)
-              warm     every strategy in this process over the query set (exact total and
-                       newest 20): median, p95, max, and the ratio to fts5 on the same queries
-              cold     whole `journal search QUERY --limit 20` processes next to whole `sqlite3`
-                       processes answering the same FTS5 query, median of --cold-runs each
-              sizes    bytes per entry of each store, the FTS5 index and the prefix table
-            The query set is chosen from the first size's journal and used for every size.
-            A strategy that spends --budget seconds on one size skips its remaining queries
-            there (the report says how many it ran). Stores are deleted after each size unless
+              import  `journal import` as a separate process: entries/s, MB/s, peak
+                      memory, next to FTS5 indexing the same text alone
+              warm    every strategy in this process over the query set (exact
+                      total and newest 20): median, p95, max, ratio to fts5
+              cold    whole `journal search QUERY --limit 20` processes next to
+                      whole `sqlite3` processes answering the same FTS5 query
+              sizes   bytes per entry of each store, the FTS5 index, the prefix table
+
+            The query set is chosen from the first size's journal and used for every size. \
+            A strategy that spends --budget seconds on one size skips its remaining queries \
+            there (the report says how many it ran). Stores are deleted after each size unless \
             --keep-stores. --format html plots how each figure grows with the journal.
             """)
 

@@ -7,12 +7,12 @@ struct CompareCommand: ParsableCommand {
         commandName: "compare",
         abstract: "Measure every search strategy on this journal, side by side, and check that they agree.",
         discussion: """
-            Runs a query set (--queries FILE, one a line, or one chosen from the journal's own word
-            frequencies) with each strategy, warm, in this process: median, p95 and max latency for
-            the exact total and newest 20; entries found; whether each strategy returns exactly
-            the entries of its family's reference (token, contains[cd]); and the size and build
-            time of the structure it needs (rebuilt to time it, unless --no-build-times).
-            --ladder instead times the predicate ladder of Apple's WWDC 2013 Core Data talk.
+            Runs a query set (--queries FILE, one a line, or one chosen from the journal's own word \
+            frequencies) with each strategy, warm, in this process: median, p95 and max latency for \
+            the exact total and newest 20; entries found; whether each strategy returns exactly \
+            the entries of its family's reference (token, contains[cd]); and the size and build \
+            time of the structure it needs (rebuilt to time it, unless --no-build-times). \
+            --ladder instead times the predicate ladder of Apple's WWDC 2013 Core Data talk. \
             The report goes to standard output (or --out), progress to standard error.
             """)
 

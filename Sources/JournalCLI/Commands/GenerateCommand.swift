@@ -7,8 +7,8 @@ struct GenerateCommand: ParsableCommand {
         commandName: "generate",
         abstract: "Write a synthetic journal as JSON Lines, for trying journal at scale and benchmarking.",
         discussion: """
-            Entries of 40–250 words in English, French, German, Spanish, Japanese, Russian and
-            Chinese, words drawn with Zipf's law from each language's common words and a long
+            Entries of 40–250 words in English, French, German, Spanish, Japanese, Russian and \
+            Chinese, words drawn with Zipf's law from each language's common words and a long \
             tail of made-up rarer ones. The same --seed always gives the same journal:
               journal generate --entries 100000 > big.jsonl && journal import big.jsonl
             """)

@@ -7,8 +7,8 @@ struct ImportCommand: ParsableCommand {
         commandName: "import",
         abstract: "Import entries from JSON Lines.",
         discussion: """
-            One entry a line: {"date": "2024-05-01T08:30:00Z", "text": "…"}. The date is optional
-            (now) and may carry any offset. An import with a bad line imports nothing and names the
+            One entry a line: {"date": "2024-05-01T08:30:00Z", "text": "…"}. The date is optional \
+            (now) and may carry any offset. An import with a bad line imports nothing and names the \
             line. Progress is shown on standard error when it is a terminal.
             """)
 

@@ -7,7 +7,7 @@ struct ReindexCommand: ParsableCommand {
         commandName: "reindex",
         abstract: "Rebuild everything derived from the entries: canonical text, search store, FTS5 peer.",
         discussion: """
-            The entries themselves are not touched (their canonical text is rewritten only where
+            The entries themselves are not touched (their canonical text is rewritten only where \
             it differs from canonical(text)). Progress is shown on standard error on a terminal.
             """)
 

@@ -7,10 +7,10 @@ struct SearchCommand: ParsableCommand {
         commandName: "search",
         abstract: "Search the journal, newest first.",
         discussion: """
-            By default the query's words are found as word prefixes in any order ("bru cre" finds
-            "Crème brûlée"), ignoring case and diacritics, in every language ICU can split into
-            words. Several arguments form one query. Other strategies (`--strategy list`) find the
-            query as a substring, with or without folding; every character of the query is
+            By default the query's words are found as word prefixes in any order ("bru cre" finds \
+            "Crème brûlée"), ignoring case and diacritics, in every language ICU can split into \
+            words. Several arguments form one query. Other strategies (`--strategy list`) find the \
+            query as a substring, with or without folding; every character of the query is \
             literal in all of them. --regex takes a real regular expression (ICU syntax) instead.
             """)
 

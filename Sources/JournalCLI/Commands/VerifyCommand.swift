@@ -6,12 +6,12 @@ struct VerifyCommand: ParsableCommand {
         commandName: "verify",
         abstract: "Check that the search store, prefix table and FTS5 peer agree with the entries.",
         discussion: """
-            After the catch-up every command does, checks without changing anything that every
-            entry's canonical text is canonical(text), that its tokens in the search store are
-            exactly tokens(e), that no URI in the search store names a missing entry, that the
-            postings of tokens and prefix keys agree with the documents, that the prefix table
-            finds every token, and that the FTS5 peer (where built) passes FTS5's own check.
-            Prints what is wrong and exits 1, or one line saying all is well. `journal reindex`
+            After the catch-up every command does, checks without changing anything that every \
+            entry's canonical text is canonical(text), that its tokens in the search store are \
+            exactly tokens(e), that no URI in the search store names a missing entry, that the \
+            postings of tokens and prefix keys agree with the documents, that the prefix table \
+            finds every token, and that the FTS5 peer (where built) passes FTS5's own check. \
+            Prints what is wrong and exits 1, or one line saying all is well. `journal reindex` \
             rebuilds everything derived from the entries.
             """)
 
