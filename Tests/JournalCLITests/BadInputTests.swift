@@ -195,7 +195,7 @@ import Glibc
     /// Every file of the store and its bytes, to show that nothing changed.
     static func snapshot(_ folder: URL) throws -> [String: Data] {
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-        return try Dictionary(uniqueKeysWithValues: names.map { ($0, try Data(contentsOf: folder.appendingPathComponent($0))) })
+        return try Dictionary(uniqueKeysWithValues: names.map { ($0, try JournalProcess.contents(of: folder.appendingPathComponent($0))) })
     }
 
     @Test func aJournalTheUserMayNotWriteIsRefusedUnchanged() throws {

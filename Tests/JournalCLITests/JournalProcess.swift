@@ -72,7 +72,7 @@ struct JournalProcess {
 
     /// A file's bytes. Not `Data(contentsOf:)`, which on Linux leaks 4 KB for every empty file
     /// (swift-foundation's zero-size path), as AddressSanitizer reports.
-    private static func contents(of url: URL) throws -> Data {
+    static func contents(of url: URL) throws -> Data {
         let handle = try FileHandle(forReadingFrom: url)
         defer { try? handle.close() }
         return try handle.readToEnd() ?? Data()
