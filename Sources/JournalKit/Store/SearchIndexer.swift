@@ -43,8 +43,9 @@ struct SearchIndexer {
     /// Applies every pending change; the caller holds the catch-up lock.
     private func applyEverything(progress: ProgressHandler?) throws(JournalError) {
         var done = 0
-        // A process from before the catch-up lock, or a test's second indexer, may still move the
-        // position under us: the batches prepared from the old one are then dropped and redone.
+        // A reindex in another process (which resets the store), or an indexer that does not take
+        // the lock (a test's), may still move the position under us: the batches prepared from
+        // the old one are then dropped and preparing starts again from the new one.
         while try !applyPreparedBatches(done: &done, progress: progress) {}
         try StoreDatabase.guarded(search.url) {
             try search.pool.write { db in
