@@ -7,8 +7,8 @@ import JournalText
 /// Every write goes through the main store, which records it in its change history in the
 /// same transaction; the search store then catches up from that history. Opening a journal
 /// catches up too, so a crash between the two never leaves them disagreeing for long. One
-/// process at a time applies the history; while one does, others search what is indexed, and
-/// a writer waits until its own change is applied.
+/// process at a time applies the history: a writer from just before its commit until its
+/// change is applied; meanwhile other processes search what is indexed.
 public final class Journal: Sendable {
     /// An entry's text may be at most this many bytes of UTF-8.
     public static let maximumTextBytes = 64 << 20
@@ -40,17 +40,25 @@ public final class Journal: Sendable {
     /// Brings the search store up to the main store's newest change, waiting for another
     /// process that is applying it already: after a write, so that what was written can be
     /// searched at once, and before a check that must see both stores agree.
-    private func catchUpThroughLatestChange(progress: ProgressHandler? = nil) throws(JournalError) {
+    private func catchUpThroughLatestChange(progress: ProgressHandler? = nil, holding lock: CatchUpLock? = nil) throws(JournalError) {
         let latest = try StoreDatabase.guarded(main.url) { try main.pool.read(MainStore.lastChange(in:)) }
-        try indexer.catchUp(progress: progress, waitingFor: latest)
+        try indexer.catchUp(progress: progress, holding: lock, waitingFor: latest)
     }
 
-    /// The last change of the main store's history that every structure derived from it has
-    /// applied, so that the next write may prune the history up to it. The search store is the
-    /// only one that reads the history: the FTS5 peer is kept by triggers in the same
-    /// transaction as each change, and the prefix table snapshot follows the search store's tokens.
-    private func historyApplied() throws(JournalError) -> Int64 {
-        try StoreDatabase.guarded(search.url) { try search.pool.read(SearchStore.position(in:)).appliedChange }
+    /// A main-store write done as every writer must, then applied to the search store. The write
+    /// prunes the history the search store has applied (the FTS5 peer is kept by triggers in
+    /// the same transaction, and the prefix table snapshot follows the search store's tokens),
+    /// and takes the catch-up lock just before its commit: from the commit until its change is
+    /// applied, no other process starts applying it (a search would do this writer's work).
+    private func write<T>(progress: ProgressHandler? = nil, _ body: (MainStore.WriteHooks) throws(JournalError) -> T) throws(JournalError) -> T {
+        let applied = try StoreDatabase.guarded(search.url) { try search.pool.read(SearchStore.position(in:)).appliedChange }
+        let searchURL = search.url
+        var lock: CatchUpLock?
+        let result = try body(MainStore.WriteHooks(pruningThrough: applied) {
+            lock = try CatchUpLock.acquire(besides: searchURL, timeout: StoreDatabase.busyTimeout)
+        })
+        try catchUpThroughLatestChange(progress: progress, holding: lock)
+        return result
     }
 
     // MARK: Writing
@@ -72,10 +80,9 @@ public final class Journal: Sendable {
     public func add(_ entry: NewEntry) throws(JournalError) -> Entry {
         try Self.validate(text: entry.text)
         let prepared = Self.prepare(entry)
-        guard let numbers = try main.insert(pruningThrough: historyApplied(), { insert in try insert(prepared) }) else {
+        guard let numbers = try write({ hooks throws(JournalError) in try main.insert(hooks) { insert in try insert(prepared) } }) else {
             throw .store("the entry was not written")
         }
-        try catchUpThroughLatestChange()
         return Entry(id: EntryID(storeID: storeID, number: numbers.lowerBound), date: entry.date, text: entry.text)
     }
 
@@ -100,15 +107,16 @@ public final class Journal: Sendable {
         }
         defer { batches.cancel() }
         var count = 0
-        let numbers = try main.insert(pruningThrough: historyApplied()) { insert in
-            while let batch = batches.take() {
-                let (entries, bytesRead) = try batch.get()
-                for entry in entries { try insert(entry) }
-                count += entries.count
-                progress?(JournalProgress(phase: .importing, done: bytesRead, total: reader.totalBytes))
+        let numbers = try write(progress: progress) { hooks throws(JournalError) in
+            try main.insert(hooks) { insert in
+                while let batch = batches.take() {
+                    let (entries, bytesRead) = try batch.get()
+                    for entry in entries { try insert(entry) }
+                    count += entries.count
+                    progress?(JournalProgress(phase: .importing, done: bytesRead, total: reader.totalBytes))
+                }
             }
         }
-        try catchUpThroughLatestChange(progress: progress)
         return ImportSummary(count: count, ids: numbers, bytes: reader.bytesRead)
     }
 
@@ -119,18 +127,17 @@ public final class Journal: Sendable {
         let edited = NewEntry(date: date ?? current.date, text: text ?? current.text)
         try Self.validate(text: edited.text)
         let prepared = Self.prepare(edited)
-        guard try main.update(id.number, date: prepared.date, text: prepared.text, canonical: prepared.canonical, pruningThrough: historyApplied()) else {
-            throw Self.notFound(id)
+        let updated = try write { hooks throws(JournalError) in
+            try main.update(id.number, date: prepared.date, text: prepared.text, canonical: prepared.canonical, hooks)
         }
-        try catchUpThroughLatestChange()
+        guard updated else { throw Self.notFound(id) }
         return Entry(id: id, date: edited.date, text: edited.text)
     }
 
     /// Deletes an entry from both stores. Its identifier is never used again.
     public func delete(_ id: EntryID) throws(JournalError) {
         try checkOwnership(id)
-        guard try main.delete(id.number, pruningThrough: historyApplied()) else { throw Self.notFound(id) }
-        try catchUpThroughLatestChange()
+        guard try write({ hooks throws(JournalError) in try main.delete(id.number, hooks) }) else { throw Self.notFound(id) }
     }
 
     // MARK: Reading

@@ -91,10 +91,10 @@ import Testing
         let store = try TemporaryJournal()
         try store.journal.add(NewEntry(text: "indexed already"))
         // Write to the main store alone, as a process killed before its catch-up would have.
-        _ = try store.journal.main.insert(pruningThrough: 0) { insert in
+        _ = try store.journal.main.insert(.none) { insert in
             for index in 0..<25 { try insert(PreparedEntry(date: .now, text: "orphan \(index)", canonical: "orphan \(index)")) }
         }
-        _ = try store.journal.main.delete(1, pruningThrough: 0)
+        _ = try store.journal.main.delete(1, .none)
         #expect(try store.journal.search("orphan").total == 0)
         try store.reopen()
         #expect(try store.journal.search("orphan").total == 25)
@@ -105,14 +105,14 @@ import Testing
     @Test func catchesUpInSmallBatchesResumingInsideAChange() throws {
         let store = try TemporaryJournal()
         let words = ["alpha", "beta", "gamma", "delta"]
-        _ = try store.journal.main.insert(pruningThrough: 0) { insert in
+        _ = try store.journal.main.insert(.none) { insert in
             for index in 0..<23 {
                 let text = "\(words[index % 4]) \(index)"
                 try insert(PreparedEntry(date: .now, text: text, canonical: Fold.canonical(text)))
             }
         }
-        _ = try store.journal.main.update(5, date: .now, text: "edited", canonical: "edited", pruningThrough: 0)
-        _ = try store.journal.main.delete(7, pruningThrough: 0)
+        _ = try store.journal.main.update(5, date: .now, text: "edited", canonical: "edited", .none)
+        _ = try store.journal.main.delete(7, .none)
         let recorder = ProgressRecorder()
         try SearchIndexer(main: store.journal.main, search: store.journal.search, batchSize: 4).catchUp { recorder.record($0) }
         let reports = recorder.done
@@ -134,10 +134,10 @@ import Testing
         // Each write pruned what the search store had applied before it: only the last remains.
         #expect(try history() == [4])
         // Changes the search store has not applied (a process killed before catching up) stay.
-        _ = try store.journal.main.insert(pruningThrough: 0) { insert in
+        _ = try store.journal.main.insert(.none) { insert in
             try insert(PreparedEntry(date: .now, text: "three", canonical: "three"))
         }
-        _ = try store.journal.main.delete(2, pruningThrough: 4)
+        _ = try store.journal.main.delete(2, MainStore.WriteHooks(pruningThrough: 4))
         #expect(try history() == [5, 6])
         try store.reopen()
         try store.journal.add(NewEntry(text: "four"))

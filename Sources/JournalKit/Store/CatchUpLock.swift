@@ -14,9 +14,29 @@ final class CatchUpLock {
 
     private init(descriptor: Int32) { self.descriptor = descriptor }
 
-    deinit {
+    private var isHeld = true
+
+    deinit { release() }
+
+    /// Lets go of the lock (also done when the value is released).
+    func release() {
+        guard isHeld else { return }
+        isHeld = false
         flock(descriptor, LOCK_UN)
         close(descriptor)
+    }
+
+    /// The lock, waiting while another process holds it; an error naming the file when that
+    /// lasts `timeout` seconds.
+    static func acquire(besides searchStore: URL, timeout: Double) throws(JournalError) -> CatchUpLock {
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        while true {
+            if let lock = try tryAcquire(besides: searchStore) { return lock }
+            guard ContinuousClock.now < deadline else {
+                throw .store("\(url(besides: searchStore).path): another process has been applying changes to the search store for over \(Int(timeout)) s")
+            }
+            Thread.sleep(forTimeInterval: 0.005)
+        }
     }
 
     /// The lock file of the search store at `searchStore`.

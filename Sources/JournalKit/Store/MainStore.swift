@@ -67,13 +67,22 @@ final class MainStore: Sendable {
 
     // MARK: Writing
 
-    // Every write takes `applied`: the last change every derived structure has applied. The
-    // history up to it is pruned in the same transaction, so pruning costs no extra commit.
+    /// What every write does beside its own change, inside its transaction.
+    struct WriteHooks {
+        /// The last change every derived structure has applied: the history up to it is pruned
+        /// in the same transaction, so pruning costs no extra commit.
+        var pruningThrough: Int64
+        /// Runs last before the commit (the journal takes its catch-up lock there).
+        var beforeCommit: () throws -> Void = {}
+
+        /// Prunes nothing and does nothing more: a write as a process that dies right after it makes.
+        static var none: WriteHooks { WriteHooks(pruningThrough: 0) }
+    }
 
     /// Inserts the entries `produce` hands over, all in one transaction with one `insert`
     /// change: if `produce` throws, nothing is written. Returns the numbers given.
     func insert(
-        pruningThrough applied: Int64, _ produce: (_ insert: (PreparedEntry) throws -> Void) throws -> Void
+        _ hooks: WriteHooks, _ produce: (_ insert: (PreparedEntry) throws -> Void) throws -> Void
     ) throws(JournalError) -> ClosedRange<Int64>? {
         try guarded {
             try pool.write { db in
@@ -85,33 +94,33 @@ final class MainStore: Sendable {
                 }
                 guard let first else { return nil }
                 let numbers = first...db.lastInsertedRowID
-                try record(.insert, numbers, pruningThrough: applied, in: db)
+                try record(.insert, numbers, hooks, in: db)
                 return numbers
             }
         }
     }
 
     /// Replaces an entry's text (and canonical text) and date. False when there is no such entry.
-    func update(_ number: Int64, date: JournalDate, text: String, canonical: String, pruningThrough applied: Int64) throws(JournalError) -> Bool {
+    func update(_ number: Int64, date: JournalDate, text: String, canonical: String, _ hooks: WriteHooks) throws(JournalError) -> Bool {
         try guarded {
             try pool.write { db in
                 try db.execute(
                     sql: "UPDATE entry SET date = ?, text = CAST(? AS TEXT), canonical = CAST(? AS TEXT) WHERE n = ?",
                     arguments: [date.microseconds, ExactText(text), ExactText(canonical), number])
                 guard db.changesCount > 0 else { return false }
-                try record(.update, number...number, pruningThrough: applied, in: db)
+                try record(.update, number...number, hooks, in: db)
                 return true
             }
         }
     }
 
     /// Removes an entry. False when there is no such entry.
-    func delete(_ number: Int64, pruningThrough applied: Int64) throws(JournalError) -> Bool {
+    func delete(_ number: Int64, _ hooks: WriteHooks) throws(JournalError) -> Bool {
         try guarded {
             try pool.write { db in
                 try db.execute(sql: "DELETE FROM entry WHERE n = ?", arguments: [number])
                 guard db.changesCount > 0 else { return false }
-                try record(.delete, number...number, pruningThrough: applied, in: db)
+                try record(.delete, number...number, hooks, in: db)
                 return true
             }
         }
@@ -138,11 +147,12 @@ final class MainStore: Sendable {
         }
     }
 
-    private func record(_ kind: Change.Kind, _ numbers: ClosedRange<Int64>, pruningThrough applied: Int64, in db: Database) throws {
-        try db.execute(sql: "DELETE FROM change WHERE seq <= ?", arguments: [applied])
+    private func record(_ kind: Change.Kind, _ numbers: ClosedRange<Int64>, _ hooks: WriteHooks, in db: Database) throws {
+        try db.execute(sql: "DELETE FROM change WHERE seq <= ?", arguments: [hooks.pruningThrough])
         try db.execute(
             sql: "INSERT INTO change (kind, first, last) VALUES (?, ?, ?)",
             arguments: [kind.rawValue, numbers.lowerBound, numbers.upperBound])
+        try hooks.beforeCommit()
     }
 
     // MARK: Reading

@@ -20,15 +20,22 @@ struct SearchIndexer {
     /// one leaves the work to it: it returns at once, or, given `change`, once the search
     /// store has applied that change (or when the other process makes no progress for the
     /// busy timeout; the change is then applied by whichever command comes next).
-    func catchUp(progress: ProgressHandler? = nil, waitingFor change: Int64? = nil) throws(JournalError) {
+    ///
+    /// A writer passes the lock it took just before its commit (`holding`), so that no other
+    /// process starts applying its change first (a search would then do the writer's work).
+    func catchUp(progress: ProgressHandler? = nil, holding held: CatchUpLock? = nil, waitingFor change: Int64? = nil) throws(JournalError) {
+        if let held {
+            defer { held.release() }
+            try applyEverything(progress: progress)
+        }
         var lastProgress = ContinuousClock.now
         var lastApplied = Int64.min
         // The holder checks again after letting go, so a change committed while it held the lock
         // (whose writer then found the lock taken) is never left unapplied.
         while try !isCaughtUp() {
             if let lock = try CatchUpLock.tryAcquire(besides: search.url) {
+                defer { lock.release() }
                 try applyEverything(progress: progress)
-                withExtendedLifetime(lock) {}
                 continue
             }
             guard let change else { return }
