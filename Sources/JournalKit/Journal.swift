@@ -223,6 +223,13 @@ public final class Journal: Sendable {
         if try FTS5Peer.isBuilt(in: main) { _ = try FTS5Peer.rebuild(in: main) }
     }
 
+    /// Closes the journal's database connections now, on the calling thread, rather than when
+    /// the last reference goes (see the README, "As a library"). The journal can't be used after.
+    public func close() throws(JournalError) {
+        try StoreDatabase.guarded(main.url) { try main.pool.close() }
+        try StoreDatabase.guarded(search.url) { try search.pool.close() }
+    }
+
     /// Counts and sizes, for `journal stats`.
     public func statistics() throws(JournalError) -> JournalStatistics {
         JournalStatistics(
