@@ -226,8 +226,8 @@ public final class Journal: Sendable {
     /// Closes the journal's database connections now, on the calling thread, rather than when
     /// the last reference goes (see the README, "As a library"). The journal can't be used after.
     public func close() throws(JournalError) {
-        try StoreDatabase.guarded(main.url) { try main.pool.close() }
-        try StoreDatabase.guarded(search.url) { try search.pool.close() }
+        try StoreDatabase.guarded(main.url) { try StoreDatabase.close(main.pool) }
+        try StoreDatabase.guarded(search.url) { try StoreDatabase.close(search.pool) }
     }
 
     /// Counts and sizes, for `journal stats`.

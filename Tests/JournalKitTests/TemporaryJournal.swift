@@ -18,12 +18,15 @@ final class TemporaryJournal {
     deinit { try? FileManager.default.removeItem(at: directory.url) }
 
     /// Closes the journal's connections, as the end of a process would.
-    func close() { journal = nil }
+    func close() {
+        try? journal?.close()
+        journal = nil
+    }
 
     /// Opens the folder again, as the next command would.
     @discardableResult
     func reopen() throws -> Journal {
-        journal = nil
+        close()
         journal = try Journal(directory: directory)
         return journal
     }

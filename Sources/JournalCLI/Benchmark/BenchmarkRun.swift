@@ -43,6 +43,7 @@ struct BenchmarkRun {
         guard imported.status == 0 else { throw JournalError(.store, "journal import of \(file.path) failed (exit status \(imported.status))") }
 
         let journal = try Journal(directory: StoreDirectory(store), create: false)
+        defer { try? journal.close() }
         let before = try journal.statistics()
         let chosen = try queries ?? Self.queries(for: journal)
         var comparison = StrategyComparison(strategies: strategies, queries: chosen)

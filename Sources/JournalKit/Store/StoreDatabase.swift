@@ -33,6 +33,16 @@ enum StoreDatabase {
         try migrator.migrate(pool)
     }
 
+    /// Closes `pool` now: its read-only connections first, then the writer, so that the last
+    /// connection to close can write, and SQLite, as it does then, copies the WAL into the
+    /// database file and removes it when no other process has the store open (GRDB's `close()`
+    /// alone closes the writer first, and the WAL would stay behind, unsafe to keep beside a
+    /// database file that is later replaced).
+    static func close(_ pool: DatabasePool) throws {
+        pool.releaseMemory()
+        try pool.close()
+    }
+
     /// The one-line message for a failure on `url`.
     static func describe(_ error: Error, file url: URL) -> JournalError {
         if let error = error as? JournalError { return error }
