@@ -42,7 +42,7 @@ struct JournalCommand: ParsableCommand {
     /// it still prints: releasing it tears down GRDB's connection pools on dispatch worker
     /// threads, and that teardown, racing the output of a large entry, was seen to corrupt the
     /// heap (glibc: "tcache_thread_shutdown(): unaligned tcache chunk detected", 2 runs in 3 of
-    /// `journal add --json` with a 20 MB text beside an import; none in 14 once kept).
+    /// `journal add --json` with a 20 MB text beside an import; none in 36 since).
     nonisolated(unsafe) private static var keptJournal: Journal?
 
     /// Runs the command line, turning every error into one line on standard error and the

@@ -87,14 +87,17 @@ import Testing
 }
 
 @Suite struct CatchUpTests {
+    /// A main-store write as a process killed right after it makes: no pruning, no catch-up lock.
+    static var diesAfterWriting: MainStore.WriteHooks { MainStore.WriteHooks(pruningThrough: 0) }
+
     @Test func catchesUpWhenTheProcessDiedBetweenTheTwoStores() throws {
         let store = try TemporaryJournal()
         try store.journal.add(NewEntry(text: "indexed already"))
         // Write to the main store alone, as a process killed before its catch-up would have.
-        _ = try store.journal.main.insert(.none) { insert in
+        _ = try store.journal.main.insert(Self.diesAfterWriting) { insert in
             for index in 0..<25 { try insert(PreparedEntry(date: .now, text: "orphan \(index)", canonical: "orphan \(index)")) }
         }
-        _ = try store.journal.main.delete(1, .none)
+        _ = try store.journal.main.delete(1, Self.diesAfterWriting)
         #expect(try store.journal.search("orphan").total == 0)
         try store.reopen()
         #expect(try store.journal.search("orphan").total == 25)
@@ -105,14 +108,14 @@ import Testing
     @Test func catchesUpInSmallBatchesResumingInsideAChange() throws {
         let store = try TemporaryJournal()
         let words = ["alpha", "beta", "gamma", "delta"]
-        _ = try store.journal.main.insert(.none) { insert in
+        _ = try store.journal.main.insert(Self.diesAfterWriting) { insert in
             for index in 0..<23 {
                 let text = "\(words[index % 4]) \(index)"
                 try insert(PreparedEntry(date: .now, text: text, canonical: Fold.canonical(text)))
             }
         }
-        _ = try store.journal.main.update(5, date: .now, text: "edited", canonical: "edited", .none)
-        _ = try store.journal.main.delete(7, .none)
+        _ = try store.journal.main.update(5, date: .now, text: "edited", canonical: "edited", Self.diesAfterWriting)
+        _ = try store.journal.main.delete(7, Self.diesAfterWriting)
         let recorder = ProgressRecorder()
         try SearchIndexer(main: store.journal.main, search: store.journal.search, batchSize: 4).catchUp { recorder.record($0) }
         let reports = recorder.done
@@ -134,7 +137,7 @@ import Testing
         // Each write pruned what the search store had applied before it: only the last remains.
         #expect(try history() == [4])
         // Changes the search store has not applied (a process killed before catching up) stay.
-        _ = try store.journal.main.insert(.none) { insert in
+        _ = try store.journal.main.insert(Self.diesAfterWriting) { insert in
             try insert(PreparedEntry(date: .now, text: "three", canonical: "three"))
         }
         _ = try store.journal.main.delete(2, MainStore.WriteHooks(pruningThrough: 4))

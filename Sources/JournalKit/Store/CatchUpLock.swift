@@ -6,9 +6,10 @@ import Darwin
 #endif
 
 /// Says "this process is applying the change history to the search store", so that no other
-/// process duplicates that work (or, by racing it, undoes its batches): a search goes on with
-/// what is indexed, a writer waits until its own change is applied. An advisory `flock` on a
-/// file beside the search store, which the kernel releases when its process dies.
+/// process duplicates that work (or, by racing it, undoes its batches): a writer holds it from
+/// just before its commit until its change is applied, and a search that finds it taken goes on
+/// with what is indexed. An advisory `flock` on a file beside the search store, which the
+/// kernel releases when its process dies.
 final class CatchUpLock {
     private let descriptor: Int32
 

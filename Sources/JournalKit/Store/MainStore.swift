@@ -74,9 +74,6 @@ final class MainStore: Sendable {
         var pruningThrough: Int64
         /// Runs last before the commit (the journal takes its catch-up lock there).
         var beforeCommit: () throws -> Void = {}
-
-        /// Prunes nothing and does nothing more: a write as a process that dies right after it makes.
-        static var none: WriteHooks { WriteHooks(pruningThrough: 0) }
     }
 
     /// Inserts the entries `produce` hands over, all in one transaction with one `insert`
