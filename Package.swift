@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "JournalKit", targets: ["JournalKit", "JournalText"]),
+        .library(name: "JournalBench", targets: ["JournalBench"]),
         .executable(name: "journal", targets: ["JournalCLI"]),
     ],
     dependencies: [
@@ -31,15 +32,24 @@ let package = Package(
                 .product(name: "Algorithms", package: "swift-algorithms"),
             ]
         ),
+        // Measuring the strategies: the comparison, the predicate ladder, synthetic journals and
+        // the benchmark. Built on JournalKit; the library itself knows nothing of it.
+        .target(
+            name: "JournalBench",
+            dependencies: ["JournalKit", "JournalText", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         // The `journal` command.
         .executableTarget(
             name: "JournalCLI",
-            dependencies: ["JournalKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "JournalKit", "JournalBench", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         // What the fuzz targets check on every input; its tests replay the inputs fuzzing found.
         .target(name: "FuzzChecks", dependencies: ["JournalKit", "JournalText"], path: "Fuzz/Checks"),
         .testTarget(name: "JournalTextTests", dependencies: ["JournalText"]),
-        .testTarget(name: "JournalKitTests", dependencies: ["JournalKit", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "JournalKitTests", dependencies: ["JournalKit", "JournalBench", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "JournalBenchTests", dependencies: ["JournalBench", "JournalKit"]),
         .testTarget(name: "JournalCLITests", dependencies: ["JournalCLI"]),
         .testTarget(name: "FuzzChecksTests", dependencies: ["FuzzChecks"]),
     ]

@@ -54,7 +54,8 @@ struct JournalCommand: ParsableCommand {
             try command.run()
             status = 0
         } catch let error as JournalError {
-            Terminal.standardError.write("journal: \(error.message)\n")
+            let hint = error.kind == .noJournal ? " (journal add or journal import creates one)" : ""
+            Terminal.standardError.write("journal: \(error.message)\(hint)\n")
             status = error.kind == .usage ? 2 : 1
         } catch let exit as ExitCode {
             status = exit.rawValue

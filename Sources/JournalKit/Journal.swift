@@ -14,8 +14,8 @@ public final class Journal: Sendable {
     public static let maximumTextBytes = 64 << 20
 
     public let directory: StoreDirectory
-    let main: MainStore
-    let search: SearchStore
+    package let main: MainStore
+    package let search: SearchStore
     let prefixTables = PrefixTableCache()
     /// Repairs made while opening, for the user to hear about (a replaced search store).
     public let notices: [String]
@@ -240,19 +240,24 @@ public final class Journal: Sendable {
             searchStoreBytes: StoreDirectory.fileBytes(directory.searchStoreURL))
     }
 
+    /// The stores as strategies see them.
+    package func searchContext(progress: ProgressHandler?) -> SearchContext {
+        SearchContext(main: main, search: search, prefixTables: prefixTables, progress: progress)
+    }
+
     private func checkOwnership(_ id: EntryID) throws(JournalError) {
         guard id.storeID == storeID else {
-            throw JournalError(.notFound, "\(id.uri) belongs to another journal (this one is \(storeID.uuidString))")
+            throw JournalError(.notFound, "\(id.uri) belongs to another journal (this one is \(storeID.uuidString))", entry: id)
         }
     }
 
     private static func notFound(_ id: EntryID) -> JournalError {
-        JournalError(.notFound, "no entry \(id.uri)")
+        JournalError(.notFound, "no entry \(id.uri)", entry: id)
     }
 }
 
 /// Counts and sizes of a journal.
-public struct JournalStatistics: Sendable, Equatable {
+public struct JournalStatistics: Sendable, Equatable, Codable {
     public let entries: Int
     /// Entries the search store holds: equal to `entries` once it has caught up.
     public let indexedEntries: Int

@@ -1,6 +1,6 @@
 /// Where a long operation is, for a progress bar.
-public struct JournalProgress: Sendable {
-    public enum Phase: String, Sendable {
+public struct JournalProgress: Sendable, Equatable, Codable {
+    public enum Phase: String, Sendable, Codable {
         /// Reading and writing entries into the main store; `done`/`total` count bytes of input.
         case importing
         /// Bringing the search store up to date; `done`/`total` count entries.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import JournalBench
 import JournalKit
 
 struct BenchCommand: ParsableCommand {
@@ -92,7 +93,7 @@ struct BenchCommand: ParsableCommand {
         let status = StatusLine()
         let run = BenchmarkRun(
             folder: folder, seed: seed, strategies: chosen, runs: runs, coldRuns: coldRuns,
-            budgetSeconds: budget, keepStores: keepStores, status: status)
+            budgetSeconds: budget, keepStores: keepStores, progress: status.show)
         var report = BenchmarkReport(date: .now, seed: seed, runs: runs, coldRuns: coldRuns, budgetSeconds: budget, queries: [], sizes: [])
         for entries in try entryCounts() {
             let size = try run.measure(entries: entries, queries: report.queries.isEmpty ? nil : report.queries)

@@ -10,6 +10,11 @@ struct PageOptions: ParsableArguments {
     @Option(help: "Skip the first N entries.")
     var offset: Int = 0
 
+    func validate() throws {
+        guard limit >= 0 else { throw ValidationError("--limit must be 0 (all) or more, not \(limit)") }
+        guard offset >= 0 else { throw ValidationError("--offset must be 0 or more, not \(offset)") }
+    }
+
     func request() throws -> PageRequest { try PageRequest(limit: limit, offset: offset) }
 }
 

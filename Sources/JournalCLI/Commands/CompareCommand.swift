@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import JournalBench
 import JournalKit
 
 struct CompareCommand: ParsableCommand {

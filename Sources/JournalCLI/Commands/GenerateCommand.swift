@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import JournalBench
 import JournalKit
 
 struct GenerateCommand: ParsableCommand {
@@ -36,7 +37,9 @@ struct GenerateCommand: ParsableCommand {
         } else {
             sink = FileHandle.standardOutput
         }
-        try SyntheticJournalFile.write(entries: entries, seed: seed, to: sink, progress: ProgressBar(label: "generating"))
+        let bar = ProgressBar(label: "generating")
+        try SyntheticJournalFile.write(entries: entries, seed: seed, to: sink) { bar.update(done: $0, total: entries) }
+        bar.finish()
         if output != nil { try sink.close() }
     }
 }

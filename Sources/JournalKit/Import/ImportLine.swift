@@ -8,7 +8,7 @@ public struct ImportLine: Decodable {
     /// The entry a line describes, or an error naming the line.
     public static func parse(_ line: NumberedLine, defaultDate: JournalDate) -> Result<NewEntry, JournalError> {
         func failure(_ message: String) -> Result<NewEntry, JournalError> {
-            .failure(.invalidInput("line \(line.number): \(message)"))
+            .failure(.invalidInput("line \(line.number): \(message)", line: line.number))
         }
         guard String(validating: line.bytes, as: UTF8.self) != nil else {
             return failure("invalid UTF-8")
@@ -43,7 +43,7 @@ public struct ImportLine: Decodable {
 }
 
 /// What an import did.
-public struct ImportSummary: Sendable {
+public struct ImportSummary: Sendable, Equatable, Codable {
     /// Entries written.
     public let count: Int
     /// Their identifiers, first and last (one import is a contiguous run).

@@ -42,11 +42,11 @@ public final class JSONLinesReader {
             return
         }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .invalidInput("cannot read \(path): \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { throw .invalidInput("cannot read \(path): \(String(cString: strerror(errno)))", file: path) }
         var status = stat()
         if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
             close(descriptor)
-            throw .invalidInput("cannot read \(path): it is a directory")
+            throw .invalidInput("cannot read \(path): it is a directory", file: path)
         }
         self.init(fileDescriptor: descriptor, closeWhenDone: true)
     }
@@ -91,7 +91,7 @@ public final class JSONLinesReader {
                 continue
             }
             guard buffer.count - bufferStart <= Self.maximumLineBytes else {
-                throw .invalidInput("line \(lineNumber + 1): longer than \(Self.maximumLineBytes) bytes")
+                throw .invalidInput("line \(lineNumber + 1): longer than \(Self.maximumLineBytes) bytes", line: lineNumber + 1)
             }
             try fill()
         }

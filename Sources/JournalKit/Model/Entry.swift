@@ -1,5 +1,5 @@
 /// A journal entry as stored: its identity, its date, and its text exactly as it was given.
-public struct Entry: Hashable, Sendable {
+public struct Entry: Hashable, Sendable, Codable {
     public let id: EntryID
     public let date: JournalDate
     public let text: String
@@ -12,7 +12,7 @@ public struct Entry: Hashable, Sendable {
 }
 
 /// An entry about to be written: no identity yet.
-public struct NewEntry: Hashable, Sendable {
+public struct NewEntry: Hashable, Sendable, Codable {
     public var date: JournalDate
     public var text: String
 

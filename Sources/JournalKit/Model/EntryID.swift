@@ -2,7 +2,7 @@ import Foundation
 
 /// An entry's identity: `x-journal://<store UUID>/Entry/p<n>`, stable for the life of the
 /// entry and never reused after it is deleted. The search store knows entries only by it.
-public struct EntryID: Hashable, Sendable, CustomStringConvertible {
+public struct EntryID: Hashable, Sendable, CustomStringConvertible, Codable {
     /// The main store the entry lives in.
     public let storeID: UUID
     /// The entry's number `n` within that store: assigned in creation order, never reused.
@@ -33,6 +33,22 @@ public struct EntryID: Hashable, Sendable, CustomStringConvertible {
 }
 
 extension EntryID {
+    /// Encodes the URI form, the identity programs exchange.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(uri)
+    }
+
+    /// Decodes the URI form.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let id = EntryID(uri: text) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "\"\(text)\" is not an entry URI")
+        }
+        self = id
+    }
+
     /// The short form people type: `p12`.
     public var shortName: String { "p\(number)" }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// An entry's date: an instant, kept to the microsecond, read from ISO 8601 with any offset
 /// and written back in UTC with a `Z`.
-public struct JournalDate: Hashable, Comparable, Sendable, CustomStringConvertible {
+public struct JournalDate: Hashable, Comparable, Sendable, CustomStringConvertible, Codable {
     /// Microseconds since 1970-01-01T00:00:00Z: the value the stores keep and sort on.
     public let microseconds: Int64
 
@@ -175,5 +175,23 @@ private extension Int64 {
     func floorDivided(by divisor: Int64) -> (quotient: Int64, remainder: Int64) {
         let remainder = self % divisor
         return remainder < 0 ? (self / divisor - 1, remainder + divisor) : (self / divisor, remainder)
+    }
+}
+
+extension JournalDate {
+    /// Encodes the ISO 8601 form in UTC, as the command line prints it.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(iso8601)
+    }
+
+    /// Decodes an ISO 8601 date with any offset and fraction digits.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let date = JournalDate(iso8601: text) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "\"\(text)\" is not an ISO 8601 date")
+        }
+        self = date
     }
 }

@@ -22,21 +22,31 @@ public struct SearchQuery: Sendable, Equatable {
 }
 
 /// Which page of the newest-first results to return.
-public struct PageRequest: Sendable, Equatable {
+public struct PageRequest: Sendable, Equatable, Codable {
     /// At most this many entries; 0 means all of them.
     public let limit: Int
     /// Entries to skip first.
     public let offset: Int
 
     public init(limit: Int = 20, offset: Int = 0) throws(JournalError) {
-        guard limit >= 0 else { throw .usage("--limit must be 0 (all) or more, not \(limit)") }
-        guard offset >= 0 else { throw .usage("--offset must be 0 or more, not \(offset)") }
+        guard limit >= 0 else { throw .usage("the limit must be 0 (all) or more, not \(limit)") }
+        guard offset >= 0 else { throw .usage("the offset must be 0 or more, not \(offset)") }
         self.init(checkedLimit: limit, offset: offset)
     }
 
     private init(checkedLimit limit: Int, offset: Int) {
         self.limit = limit
         self.offset = offset
+    }
+
+    /// Decodes a page, refusing a negative limit or offset as the initializer does.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        do {
+            try self.init(limit: container.decode(Int.self, forKey: .limit), offset: container.decode(Int.self, forKey: .offset))
+        } catch let error as JournalError {
+            throw DecodingError.dataCorruptedError(forKey: .limit, in: container, debugDescription: error.message)
+        }
     }
 
     /// The newest 20: what a search shows first.

@@ -22,6 +22,6 @@ public enum SearchStrategies {
     public static func named(_ name: String) throws(JournalError) -> any SearchStrategy {
         if let strategy = all.first(where: { $0.name == name || $0.alias == name }) { return strategy }
         let known = all.map(\.name).joined(separator: ", ")
-        throw .usage("unknown strategy \"\(name)\" (known: \(known); `journal search --strategy list` describes them)")
+        throw .usage("unknown strategy \"\(name)\" (known: \(known))")
     }
 }

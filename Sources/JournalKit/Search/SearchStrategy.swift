@@ -70,8 +70,8 @@ extension SearchStrategy {
 /// What a strategy may read: the two stores, the in-memory prefix table, and where to report
 /// progress when a strategy has to build its structure first.
 public struct SearchContext: Sendable {
-    let main: MainStore
-    let search: SearchStore
-    let prefixTables: PrefixTableCache
-    let progress: ProgressHandler?
+    package let main: MainStore
+    package let search: SearchStore
+    package let prefixTables: PrefixTableCache
+    package let progress: ProgressHandler?
 }

@@ -16,5 +16,5 @@ public struct StrategyStructure: Sendable, Equatable {
         self.note = note
     }
 
-    static let none = StrategyStructure(description: "none: every row is read at query time")
+    package static let none = StrategyStructure(description: "none: every row is read at query time")
 }

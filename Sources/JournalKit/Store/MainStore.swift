@@ -11,11 +11,11 @@ struct PreparedEntry: Sendable {
 }
 
 /// The main store, `journal.sqlite`: entries with their canonical text, and the change history.
-final class MainStore: Sendable {
+package final class MainStore: Sendable {
     static let applicationID: Int32 = 0x4A52_4E4C // "JRNL"
 
-    let url: URL
-    let pool: DatabasePool
+    package let url: URL
+    package let pool: DatabasePool
     /// The store's UUID: the authority part of every entry URI.
     let storeID: UUID
 

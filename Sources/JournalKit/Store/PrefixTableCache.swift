@@ -3,7 +3,7 @@ import GRDB
 
 /// The prefix table of one open journal, loaded on first use (from the snapshot) and brought
 /// up to date with the tokens added since whenever it is used again.
-final class PrefixTableCache: @unchecked Sendable {
+package final class PrefixTableCache: @unchecked Sendable {
     private let lock = NSLock()
     private var table: PrefixTable?
     /// How long the last full load took, and whether it came from the snapshot.

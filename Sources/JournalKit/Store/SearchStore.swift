@@ -3,11 +3,11 @@ import GRDB
 
 /// The search store, `search.sqlite`: a separate file holding each entry's tokens, so that
 /// searching never waits on the main store's locks. It knows entries only by their URIs.
-final class SearchStore: Sendable {
+package final class SearchStore: Sendable {
     static let applicationID: Int32 = 0x4A52_4E53 // "JRNS"
 
-    let url: URL
-    let pool: DatabasePool
+    package let url: URL
+    package let pool: DatabasePool
 
     /// Opens the search store of the main store `mainStoreID`. A damaged or foreign file
     /// (another journal's, or not a search store at all) is replaced by an empty store, which
@@ -197,5 +197,17 @@ final class SearchStore: Sendable {
     /// How many distinct tokens the store holds.
     func tokenCount() throws(JournalError) -> Int {
         try StoreDatabase.guarded(url) { try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM token") ?? 0 } }
+    }
+
+    /// Every token with the number of entries holding it, most frequent first (ties by text).
+    package func tokenFrequencies() throws(JournalError) -> [(text: String, documents: Int)] {
+        try StoreDatabase.guarded(url) {
+            try pool.read { db in
+                let counts = try PostingSegments.tokens.documentCounts(in: db)
+                return try Row.fetchAll(db, sql: "SELECT id, text FROM token")
+                    .map { (text: $0[1] as String, documents: counts[$0[0] as Int64] ?? 0) }
+                    .sorted { ($0.documents, $1.text) > ($1.documents, $0.text) }
+            }
+        }
     }
 }

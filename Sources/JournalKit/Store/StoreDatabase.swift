@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 /// Opening and guarding the SQLite files of a journal.
-enum StoreDatabase {
+package enum StoreDatabase {
     /// How long a writer waits for another process's write to finish before giving up.
     static let busyTimeout: TimeInterval = 60
 
@@ -49,22 +49,22 @@ enum StoreDatabase {
         if let error = error as? DatabaseError {
             switch error.resultCode {
             case .SQLITE_NOTADB, .SQLITE_CORRUPT:
-                return .store("\(url.path) is corrupt or not a database (\(error.message ?? "\(error.resultCode)"))")
+                return .store("\(url.path) is corrupt or not a database (\(error.message ?? "\(error.resultCode)"))", file: url.path)
             case .SQLITE_FULL:
-                return .store("\(url.path): the disk is full")
+                return .store("\(url.path): the disk is full", file: url.path)
             case .SQLITE_BUSY, .SQLITE_LOCKED:
-                return .store("\(url.path) is busy: another process kept it locked for over \(Int(busyTimeout)) s")
+                return .store("\(url.path) is busy: another process kept it locked for over \(Int(busyTimeout)) s", file: url.path)
             case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM:
-                return .store("\(url.path) cannot be written (\(error.message ?? "\(error.resultCode)"))")
+                return .store("\(url.path) cannot be written (\(error.message ?? "\(error.resultCode)"))", file: url.path)
             default:
-                return .store("\(url.path): \(error.message ?? "\(error.resultCode)")")
+                return .store("\(url.path): \(error.message ?? "\(error.resultCode)")", file: url.path)
             }
         }
-        return .store("\(url.path): \(error)")
+        return .store("\(url.path): \(error)", file: url.path)
     }
 
     /// Runs `body`, turning any database error into a one-line `JournalError` naming `url`.
-    static func guarded<T>(_ url: URL, _ body: () throws -> T) throws(JournalError) -> T {
+    package static func guarded<T>(_ url: URL, _ body: () throws -> T) throws(JournalError) -> T {
         do { return try body() } catch { throw describe(error, file: url) }
     }
 }

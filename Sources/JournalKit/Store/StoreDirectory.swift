@@ -31,7 +31,7 @@ public struct StoreDirectory: Sendable, Equatable {
     func prepare(create: Bool) throws(JournalError) {
         var isDirectory: ObjCBool = false
         let path = url.path
-        let missingJournal = JournalError.store("no journal in \(path) (journal add or journal import creates one)")
+        let missingJournal = JournalError(.noJournal, "no journal in \(path)", file: path)
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else { throw .store("store path \(path) is a file, not a directory") }
             guard create || FileManager.default.fileExists(atPath: mainStoreURL.path) else { throw missingJournal }

@@ -3,7 +3,7 @@ import GRDB
 import JournalText
 
 /// What `journal verify` found: nothing, or one line per problem (the first few of each kind).
-public struct VerificationReport: Sendable {
+public struct VerificationReport: Sendable, Equatable, Codable {
     public let entries: Int
     public let problems: [String]
     public var isConsistent: Bool { problems.isEmpty }

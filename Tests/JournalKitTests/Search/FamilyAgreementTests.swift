@@ -1,6 +1,7 @@
 import Foundation
 import JournalText
 import Testing
+@testable import JournalBench
 @testable import JournalKit
 
 /// On a generated journal and generated queries, every strategy returns exactly what the

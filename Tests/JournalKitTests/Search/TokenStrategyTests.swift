@@ -1,6 +1,7 @@
 import Foundation
 import JournalText
 import Testing
+@testable import JournalBench
 @testable import JournalKit
 
 /// The `token` strategy against the semantics computed the slow, obvious way.

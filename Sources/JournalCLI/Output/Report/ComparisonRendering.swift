@@ -1,4 +1,5 @@
 import Foundation
+import JournalBench
 import JournalKit
 
 /// `journal compare`'s report in every format.

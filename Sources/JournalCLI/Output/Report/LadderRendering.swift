@@ -1,3 +1,4 @@
+import JournalBench
 import JournalKit
 
 /// `journal compare --ladder`'s report in every format.

@@ -1,3 +1,4 @@
+import JournalKit
 import Foundation
 import GRDB
 import JournalText

@@ -1,3 +1,4 @@
+import JournalKit
 import Foundation
 import GRDB
 import JournalText
@@ -33,14 +34,7 @@ extension Journal {
     /// spellings with capitals and diacritics as people type them, and a word of a script
     /// written without spaces when the journal has one.
     public func builtInQueries() throws(JournalError) -> [ComparisonQuery] {
-        let frequencies = try StoreDatabase.guarded(search.url) {
-            try search.pool.read { db in
-                let counts = try PostingSegments.tokens.documentCounts(in: db)
-                return try Row.fetchAll(db, sql: "SELECT id, text FROM token")
-                    .map { (text: $0[1] as String, documents: counts[$0[0] as Int64] ?? 0) }
-                    .sorted { ($0.documents, $1.text) > ($1.documents, $0.text) }
-            }
-        }
+        let frequencies = try search.tokenFrequencies()
         let words = frequencies.filter { $0.text.unicodeScalars.count >= 2 && $0.text.unicodeScalars.allSatisfy(\.properties.isAlphabetic) }
         guard words.count >= 3 else { return [] }
         var queries: [ComparisonQuery] = []

@@ -1,5 +1,6 @@
 import JournalText
 import Testing
+@testable import JournalBench
 @testable import JournalKit
 
 @Suite struct SyntheticJournalTests {

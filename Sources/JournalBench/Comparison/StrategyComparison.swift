@@ -1,3 +1,4 @@
+import JournalKit
 import Foundation
 
 /// Runs every chosen strategy over the same queries on one journal, warm, several times each,
@@ -131,12 +132,5 @@ public struct StrategyComparison: Sendable {
                 return both.isEmpty ? nil : Double(both.filter { $0 }.count) / Double(both.count)
             }
         }
-    }
-}
-
-extension Journal {
-    /// The stores as strategies see them.
-    func searchContext(progress: ProgressHandler?) -> SearchContext {
-        SearchContext(main: main, search: search, prefixTables: prefixTables, progress: progress)
     }
 }

@@ -4,40 +4,55 @@ import JournalKit
 /// `journal bench`'s steps for one journal size: generate it, import it with a separate
 /// `journal` process, time every strategy warm in this process (which builds the FTS5 peer
 /// first, timed), then time whole processes answering queries cold.
-struct BenchmarkRun {
-    let folder: URL
-    let seed: UInt64
-    let strategies: [any SearchStrategy]
-    let runs: Int
-    let coldRuns: Int
-    let budgetSeconds: Double
-    let keepStores: Bool
-    let status: StatusLine
+public struct BenchmarkRun: Sendable {
+    public let folder: URL
+    public let seed: UInt64
+    public let strategies: [any SearchStrategy]
+    public let runs: Int
+    public let coldRuns: Int
+    public let budgetSeconds: Double
+    public let keepStores: Bool
+    /// Hears one line per step, for a status line.
+    public let progress: @Sendable (String) -> Void
+
+    public init(
+        folder: URL, seed: UInt64, strategies: [any SearchStrategy], runs: Int, coldRuns: Int, budgetSeconds: Double,
+        keepStores: Bool, progress: @escaping @Sendable (String) -> Void
+    ) {
+        self.folder = folder
+        self.seed = seed
+        self.strategies = strategies
+        self.runs = runs
+        self.coldRuns = coldRuns
+        self.budgetSeconds = budgetSeconds
+        self.keepStores = keepStores
+        self.progress = progress
+    }
 
     /// The generated input for `entries`, written once per size and seed and reused.
-    func input(entries: Int) throws -> URL {
+    public func input(entries: Int) throws -> URL {
         let file = folder.appendingPathComponent("journal-\(entries)-seed\(seed).jsonl")
         guard !FileManager.default.fileExists(atPath: file.path) else { return file }
-        status.show("generating \(Formatting.grouped(entries)) entries…")
+        progress("generating \(entries) entries…")
         let partial = file.appendingPathExtension("partial")
         guard FileManager.default.createFile(atPath: partial.path, contents: nil), let sink = FileHandle(forWritingAtPath: partial.path) else {
             throw JournalError(.invalidInput, "cannot write \(partial.path)")
         }
-        try SyntheticJournalFile.write(entries: entries, seed: seed, to: sink, progress: nil)
+        try SyntheticJournalFile.write(entries: entries, seed: seed, to: sink)
         try sink.close()
         try FileManager.default.moveItem(at: partial, to: file)
         return file
     }
 
     /// Measures one size. `queries` nil: chosen from this journal (and returned for the next sizes).
-    func measure(entries: Int, queries: [ComparisonQuery]?) throws -> BenchmarkReport.Size {
+    public func measure(entries: Int, queries: [ComparisonQuery]?) throws -> BenchmarkReport.Size {
         let file = try input(entries: entries)
         let inputBytes = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
         let store = folder.appendingPathComponent("store-\(entries)")
         try? FileManager.default.removeItem(at: store)
         defer { if !keepStores { try? FileManager.default.removeItem(at: store) } }
 
-        status.show("\(Formatting.grouped(entries)) entries: journal import (a separate process)…")
+        progress("\(entries) entries: journal import (a separate process)…")
         let executable = ChildProcess.currentExecutable
         let imported = try ChildProcess.run(executable, ["--store", store.path, "import", file.path])
         guard imported.status == 0 else { throw JournalError(.store, "journal import of \(file.path) failed (exit status \(imported.status))") }
@@ -51,10 +66,10 @@ struct BenchmarkRun {
         comparison.measureBuilds = false
         comparison.checksAgreement = false
         comparison.budgetSeconds = budgetSeconds
-        let warm = try comparison.run(on: journal) { status.show("\(Formatting.grouped(entries)) entries: \($0)") }
+        let warm = try comparison.run(on: journal) { progress("\(entries) entries: \($0)") }
 
         let cold = try chosen.map { query in
-            status.show("\(Formatting.grouped(entries)) entries: cold processes for \"\(query.text)\"…")
+            progress("\(entries) entries: cold processes for \"\(query.text)\"…")
             return try coldQuery(query.text, store: store, executable: executable)
         }
         let fts5 = warm.strategy("fts5")?.structure
@@ -66,7 +81,7 @@ struct BenchmarkRun {
 
     /// The journal's built-in query set, with the queries that match most of any journal
     /// (`the`, `a`, `e`) added when missing.
-    static func queries(for journal: Journal) throws(JournalError) -> [ComparisonQuery] {
+    public static func queries(for journal: Journal) throws(JournalError) -> [ComparisonQuery] {
         var queries = try journal.builtInQueries()
         for text in ["the", "a", "e"] where !queries.contains(where: { $0.text == text }) {
             queries.append(ComparisonQuery(text: text, kind: "matches most entries"))

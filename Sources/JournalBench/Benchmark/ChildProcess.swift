@@ -6,18 +6,18 @@ import Glibc
 
 /// Runs a program as a separate process, as a user would, and measures it: wall-clock time
 /// and peak resident memory (from `wait4`'s resource usage, so the child's own peak).
-struct ChildProcess {
-    struct Outcome {
-        let status: Int32
-        let seconds: Double
-        let peakBytes: Int
+public struct ChildProcess {
+    public struct Outcome {
+        public let status: Int32
+        public let seconds: Double
+        public let peakBytes: Int
         /// Standard output, when it was captured.
-        let output: Data
+        public let output: Data
     }
 
     /// Runs `executable` with `arguments`; standard output is captured when `captureOutput`,
     /// discarded otherwise; standard error is discarded (the benchmark shows its own progress).
-    static func run(_ executable: String, _ arguments: [String], captureOutput: Bool = false) throws(JournalError) -> Outcome {
+    public static func run(_ executable: String, _ arguments: [String], captureOutput: Bool = false) throws(JournalError) -> Outcome {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -56,12 +56,12 @@ struct ChildProcess {
     }
 
     /// The path of the running `journal` executable, to run it again as a child.
-    static var currentExecutable: String {
+    public static var currentExecutable: String {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }
 
     /// The first executable called `name` on `PATH`.
-    static func find(_ name: String) -> String? {
+    public static func find(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }

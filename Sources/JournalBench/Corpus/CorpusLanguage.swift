@@ -1,3 +1,4 @@
+import JournalKit
 /// One language of the synthetic journals: its most common words, written out, and the
 /// syllables (or characters) its long tail of rarer words is made of.
 struct CorpusLanguage: Sendable {

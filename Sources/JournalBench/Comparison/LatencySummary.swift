@@ -1,3 +1,4 @@
+import JournalKit
 /// Median, 95th percentile and maximum of a set of timings, in seconds.
 public struct LatencySummary: Sendable, Equatable {
     public let median: Double
@@ -18,10 +19,4 @@ public struct LatencySummary: Sendable, Equatable {
         p95 = sorted[Swift.min(sorted.count - 1, Int((Double(sorted.count) * 0.95).rounded(.up)) - 1)]
         max = sorted[sorted.count - 1]
     }
-}
-
-/// Seconds since `start`, by the monotonic clock.
-func secondsSince(_ start: ContinuousClock.Instant) -> Double {
-    let elapsed = ContinuousClock.now - start
-    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
 }

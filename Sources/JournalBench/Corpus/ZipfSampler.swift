@@ -1,3 +1,4 @@
+import JournalKit
 import Foundation
 
 /// Draws ranks 0..<count with probability proportional to 1 / (rank + 1)^exponent, in

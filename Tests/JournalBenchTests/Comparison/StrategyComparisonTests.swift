@@ -1,11 +1,15 @@
 import Foundation
 import Testing
+@testable import JournalBench
 @testable import JournalKit
 
 @Suite struct StrategyComparisonTests {
-    private func journal() throws -> TemporaryJournal {
-        let store = try TemporaryJournal()
-        for (index, text) in StrategyTests.texts.enumerated() {
+    /// Texts where the strategies differ by design: folds, `ß`, Japanese without spaces.
+    static let texts = ["Thé Crème BRÛLÉE", "Straße nach İstanbul", "東京タワーに行きました", "café au lait", "STRASSE"]
+
+    private func journal() throws -> ScratchJournal {
+        let store = try ScratchJournal()
+        for (index, text) in Self.texts.enumerated() {
             try store.journal.add(NewEntry(date: JournalDate(microseconds: Int64(index) * 1_000_000), text: text))
         }
         return store
@@ -19,7 +23,7 @@ import Testing
         let report = try comparison.run(on: store.journal)
 
         #expect(report.strategies.map(\.name) == SearchStrategies.all.map(\.name))
-        #expect(report.journal.entries == StrategyTests.texts.count)
+        #expect(report.journal.entries == Self.texts.count)
         #expect(report.equivalenceChecks.count == 5)
         #expect(report.equivalenceChecks.allSatisfy { $0.agreed })
 
@@ -55,7 +59,7 @@ import Testing
     }
 
     @Test func choosesQueriesFromTheJournalsOwnWords() throws {
-        let store = try TemporaryJournal()
+        let store = try ScratchJournal()
         let file = store.directory.url.appendingPathComponent("generated.jsonl")
         let lines = SyntheticJournal(count: 400, seed: 5).map { #"{"date":"\#($0.date.iso8601)","text":"\#($0.text)"}"# }
         try Data(lines.joined(separator: "\n").utf8).write(to: file)
@@ -85,7 +89,7 @@ import Testing
 
 @Suite struct PredicateLadderTests {
     @Test func timesEveryPredicateAndModifierAndAgreesWithTheStrategiesOnCounts() throws {
-        let store = try TemporaryJournal()
+        let store = try ScratchJournal()
         for text in ["Crème brûlée", "crème fraîche", "CREME", "the cream", "crème"] { try store.journal.add(NewEntry(text: text)) }
         var ladder = PredicateLadder(query: "Crème")
         ladder.runs = 1
