@@ -38,6 +38,13 @@ struct JournalCommand: ParsableCommand {
         return journal
     }
 
+    /// Says on standard error, after a write, that what was written is saved but not yet
+    /// searchable: the search store could not be brought up to date (a full disk, say).
+    static func noteIndexBehind(_ journal: Journal) {
+        guard let status = try? journal.indexStatus(), !status.isCurrent else { return }
+        Terminal.standardError.write("journal: saved; the search index is behind and will catch up on the next command that can write\n")
+    }
+
     /// The journal a command opened, closed once the command is done rather than released while
     /// it still prints: releasing it tears down GRDB's connection pools on dispatch worker
     /// threads, and that teardown, racing the output of a large entry, was seen to corrupt the

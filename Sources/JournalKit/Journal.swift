@@ -17,19 +17,66 @@ public final class Journal: Sendable {
     package let main: MainStore
     package let search: SearchStore
     let prefixTables = PrefixTableCache()
-    /// Repairs made while opening, for the user to hear about (a replaced search store).
+    /// What happened while opening that the user should hear about: a search store replaced
+    /// because it was damaged, or an index left behind the entries because it could not be
+    /// written.
     public let notices: [String]
+    /// Why the journal can't be written (its folder or file system is read-only), or nil when
+    /// it can. A journal that can't be written still answers every read from what is stored.
+    public let readOnlyReason: String?
 
     /// Opens the journal in `directory` and brings its search store up to date. With `create`,
     /// a missing journal is created; without, it is an error (a mistyped folder then says so
     /// rather than showing an empty journal).
+    ///
+    /// A journal in a folder that can't be written is opened for reading only (see
+    /// ``readOnlyReason``), and one whose index can't be brought up to date (a full disk)
+    /// opens all the same: either way searches answer from what is indexed, and ``notices``
+    /// says so.
     public init(directory: StoreDirectory, create: Bool = true, progress: ProgressHandler? = nil) throws(JournalError) {
-        try directory.prepare(create: create)
         self.directory = directory
-        main = try MainStore(url: directory.mainStoreURL)
-        search = try SearchStore(url: directory.searchStoreURL, mainStoreID: main.storeID)
-        notices = search.rebuildReason.map { ["rebuilding the search store \(directory.searchStoreURL.path): \($0)"] } ?? []
-        try indexer.catchUp(progress: progress)
+        var unwritable = try directory.prepare(create: create)
+        var stores: (MainStore, SearchStore)
+        do {
+            stores = try Self.openStores(in: directory, readOnly: unwritable != nil)
+        } catch where unwritable == nil && error.kind == .store && FileManager.default.fileExists(atPath: directory.mainStoreURL.path) {
+            // Opening for writing writes (the WAL, its index), which a full disk refuses.
+            guard let readOnly = try? Self.openStores(in: directory, readOnly: true) else { throw error }
+            stores = readOnly
+            unwritable = error.message
+        }
+        (main, search) = stores
+        readOnlyReason = unwritable.map { "the journal in \(directory.url.path) cannot be written: \($0)" }
+        var notices = search.rebuildReason.map { ["rebuilding the search store \(directory.searchStoreURL.path): \($0)"] } ?? []
+        if let readOnlyReason {
+            if try !Self.indexStatus(main: main, search: search).isCurrent {
+                notices.append("\(readOnlyReason); the search index is behind the entries, and searches answer from what is indexed")
+            }
+        } else {
+            do {
+                try SearchIndexer(main: main, search: search).catchUp(progress: progress)
+            } catch where error.kind == .store {
+                notices.append("the search index could not be brought up to date (\(error.message)); searches answer from what is indexed")
+            }
+        }
+        self.notices = notices
+    }
+
+    private static func openStores(in directory: StoreDirectory, readOnly: Bool) throws(JournalError) -> (MainStore, SearchStore) {
+        let main = try MainStore(url: directory.mainStoreURL, readOnly: readOnly)
+        return (main, try SearchStore(url: directory.searchStoreURL, mainStoreID: main.storeID, readOnly: readOnly))
+    }
+
+    /// How far the search store has applied the entries' change history.
+    public func indexStatus() throws(JournalError) -> IndexStatus {
+        try Self.indexStatus(main: main, search: search)
+    }
+
+    private static func indexStatus(main: MainStore, search: SearchStore) throws(JournalError) -> IndexStatus {
+        let position = try StoreDatabase.guarded(search.url) { try search.pool.read(SearchStore.position(in:)) }
+        let latest = try StoreDatabase.guarded(main.url) { try main.pool.read(MainStore.lastChange(in:)) }
+        let applied = position.rebuildFrom == nil && position.resumeAfterEntry == 0 ? position.appliedChange : -1
+        return IndexStatus(appliedChange: max(applied, -1), latestChange: latest)
     }
 
     /// The UUID in every entry URI of this journal.
@@ -50,14 +97,23 @@ public final class Journal: Sendable {
     /// the same transaction, and the prefix table snapshot follows the search store's tokens),
     /// and takes the catch-up lock just before its commit: from the commit until its change is
     /// applied, no other process starts applying it (a search would do this writer's work).
+    ///
+    /// Once the main store has committed, the write has happened: a failure to index it (a
+    /// full disk) is not thrown but left for ``indexStatus()`` to show and for the next
+    /// command that can write to repair.
     private func write<T>(progress: ProgressHandler? = nil, _ body: (MainStore.WriteHooks) throws(JournalError) -> T) throws(JournalError) -> T {
+        if let readOnlyReason { throw .store(readOnlyReason, file: directory.url.path) }
         let applied = try StoreDatabase.guarded(search.url) { try search.pool.read(SearchStore.position(in:)).appliedChange }
         let searchURL = search.url
         var lock: CatchUpLock?
         let result = try body(MainStore.WriteHooks(pruningThrough: applied) {
             lock = try CatchUpLock.acquire(besides: searchURL, timeout: StoreDatabase.busyTimeout)
         })
-        try catchUpThroughLatestChange(progress: progress, holding: lock)
+        do {
+            try catchUpThroughLatestChange(progress: progress, holding: lock)
+        } catch where error.kind == .store {
+            lock?.release()
+        }
         return result
     }
 
@@ -205,13 +261,14 @@ public final class Journal: Sendable {
     /// Checks, reading only, that everything derived from the main store agrees with it (see
     /// `journal verify`).
     public func verify(progress: ProgressHandler? = nil) throws(JournalError) -> VerificationReport {
-        try catchUpThroughLatestChange()
+        if readOnlyReason == nil { try catchUpThroughLatestChange() }
         return try JournalVerifier(main: main, search: search).run(progress: progress)
     }
 
     /// Rebuilds everything derived from the entries' text: the canonical text where it is
     /// wrong, the search store from scratch, and the FTS5 peer where it is built.
     public func reindex(progress: ProgressHandler? = nil) throws(JournalError) {
+        if let readOnlyReason { throw .store(readOnlyReason, file: directory.url.path) }
         try main.repairCanonicalText()
         try StoreDatabase.guarded(search.url) {
             try search.pool.write { searchDB in
@@ -254,6 +311,18 @@ public final class Journal: Sendable {
     private static func notFound(_ id: EntryID) -> JournalError {
         JournalError(.notFound, "no entry \(id.uri)", entry: id)
     }
+}
+
+/// How far the search store has caught up with the entries: every search answers from the
+/// changes it has applied.
+public struct IndexStatus: Sendable, Equatable, Codable {
+    /// The last change of the main store's history that the search store has wholly applied
+    /// (-1 while it is being built).
+    public let appliedChange: Int64
+    /// The main store's newest change.
+    public let latestChange: Int64
+    /// Whether every change is applied: searches see every entry as it is.
+    public var isCurrent: Bool { appliedChange >= latestChange }
 }
 
 /// Counts and sizes of a journal.

@@ -198,7 +198,8 @@ import Glibc
         return try Dictionary(uniqueKeysWithValues: names.map { ($0, try JournalProcess.contents(of: folder.appendingPathComponent($0))) })
     }
 
-    @Test func aJournalTheUserMayNotWriteIsRefusedUnchanged() throws {
+    /// Reads answer from what is stored; writes are refused with one line; no file changes.
+    @Test func aJournalTheUserMayNotWriteAnswersReadsAndRefusesWrites() throws {
         let journal = JournalProcess()
         defer {
             _ = chmod(journal.store.path, 0o700)
@@ -208,11 +209,18 @@ import Glibc
         #expect(try journal.run(["add", "written before"], launcher: user).status == 0)
         #expect(chmod(journal.store.path, 0o500) == 0)
         let before = try Self.snapshot(journal.store)
-        for arguments in [["add", "more"], ["import", "-"], ["search", "written"], ["list"], ["reindex"]] {
+        for arguments in [["add", "more"], ["import", "-"], ["reindex"]] {
             let outcome = try journal.run(arguments, input: Data(#"{"text": "x"}"#.utf8), launcher: user)
             #expect(outcome.status == 1, "\(arguments): \(outcome.error)")
-            #expect(outcome.error == "journal: store directory \(journal.store.path) is not writable: Permission denied\n", "\(arguments)")
+            #expect(outcome.error == "journal: the journal in \(journal.store.path) cannot be written: Permission denied\n", "\(arguments)")
         }
+        let found = try journal.run(["search", "written", "--json"], launcher: user)
+        #expect(found.status == 0 && found.error.isEmpty, "\(found.error)")
+        #expect(try found.json()["total"] as? Int == 1)
+        let listed = try journal.run(["list", "--json"], launcher: user)
+        #expect(try listed.json()["total"] as? Int == 1)
+        #expect(try journal.run(["show", "p1"], launcher: user).output.contains("written before"))
+        #expect(try journal.run(["stats", "--json"], launcher: user).json()["entries"] as? Int == 1)
         #expect(try Self.snapshot(journal.store) == before)
 
         // A folder the user may write, with store files they may only read.

@@ -17,8 +17,8 @@ struct JournalProcess {
 
     let store: URL
 
-    init() {
-        store = FileManager.default.temporaryDirectory.appendingPathComponent("journal-cli-\(UUID().uuidString)")
+    init(store: URL = FileManager.default.temporaryDirectory.appendingPathComponent("journal-cli-\(UUID().uuidString)")) {
+        self.store = store
     }
 
     func removeStore() { try? FileManager.default.removeItem(at: store) }

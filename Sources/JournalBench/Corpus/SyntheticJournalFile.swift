@@ -15,7 +15,7 @@ public enum SyntheticJournalFile {
         entries: Int, seed: UInt64, to sink: FileHandle, progress: ((_ written: Int) -> Void)? = nil
     ) throws {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var buffer = Data()
         var written = 0
         for entry in SyntheticJournal(count: entries, seed: seed) {

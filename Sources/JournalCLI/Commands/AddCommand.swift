@@ -24,7 +24,9 @@ struct AddCommand: ParsableCommand {
     func run() throws {
         let text = self.text.isEmpty ? try TextInput.fromStandardInputOrEditor() : self.text.joined(separator: " ")
         try Journal.validate(text: text)
-        let entry = try journal.openJournal(create: true).add(NewEntry(date: date ?? .now, text: text))
+        let opened = try journal.openJournal(create: true)
+        let entry = try opened.add(NewEntry(date: date ?? .now, text: text))
+        JournalCommand.noteIndexBehind(opened)
         if output.json {
             JSONOutput.print(JSONOutput.entry(entry))
         } else {

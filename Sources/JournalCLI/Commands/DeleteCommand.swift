@@ -15,6 +15,7 @@ struct DeleteCommand: ParsableCommand {
         let journal = try self.journal.openJournal()
         let id = try entry.resolve(in: journal)
         try journal.delete(id)
+        JournalCommand.noteIndexBehind(journal)
         if output.json {
             JSONOutput.print(.object(["deleted": .string(id.uri)]))
         } else {

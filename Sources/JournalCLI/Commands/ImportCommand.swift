@@ -35,6 +35,7 @@ struct ImportCommand: ParsableCommand {
         }
         importing.finish()
         indexing.finish()
+        JournalCommand.noteIndexBehind(journal)
         let seconds = Date().timeIntervalSince(started)
         if output.json {
             JSONOutput.print(JSONOutput.imported(summary, storeID: journal.storeID, seconds: seconds))

@@ -19,11 +19,13 @@ package final class MainStore: Sendable {
     /// The store's UUID: the authority part of every entry URI.
     let storeID: UUID
 
-    init(url: URL) throws(JournalError) {
+    /// Opens (with `readOnly`, without writing anything) or creates the main store at `url`.
+    init(url: URL, readOnly: Bool = false) throws(JournalError) {
         self.url = url
-        try StoreDirectory.createPrivateFile(at: url)
+        if !readOnly { try StoreDirectory.createPrivateFile(at: url) }
         (pool, storeID) = try StoreDatabase.guarded(url) {
-            let pool = try StoreDatabase.open(url, applicationID: Self.applicationID, functions: [FoldFunction.function])
+            let pool = try StoreDatabase.open(
+                url, applicationID: Self.applicationID, functions: [FoldFunction.function], readOnly: readOnly)
             try StoreDatabase.migrate(pool, with: Self.migrator)
             let id = try pool.read { db in try String.fetchOne(db, sql: "SELECT value FROM store_info WHERE key = 'id'") }
             guard let id, let uuid = UUID(uuidString: id) else {

@@ -12,12 +12,15 @@ package final class SearchStore: Sendable {
     /// Opens the search store of the main store `mainStoreID`. A damaged or foreign file
     /// (another journal's, or not a search store at all) is replaced by an empty store, which
     /// then catches up from the main store; `rebuildReason` says why, when that happened.
-    init(url: URL, mainStoreID: UUID) throws(JournalError) {
+    /// With `readOnly`, nothing is written: such a file is an error instead.
+    init(url: URL, mainStoreID: UUID, readOnly: Bool = false) throws(JournalError) {
         self.url = url
-        switch Self.openExisting(url, mainStoreID: mainStoreID) {
+        switch Self.openExisting(url, mainStoreID: mainStoreID, readOnly: readOnly) {
         case .success(let pool):
             self.pool = pool
             rebuildReason = nil
+        case .failure(.replace(let why)) where readOnly:
+            throw .store("\(url.path) must be rebuilt (\(why)), and the journal cannot be written", file: url.path)
         case .failure(.replace(let why)):
             try Self.removeFiles(at: url)
             switch Self.openExisting(url, mainStoreID: mainStoreID) {
@@ -43,14 +46,20 @@ package final class SearchStore: Sendable {
         case fatal(JournalError)
     }
 
-    private static func openExisting(_ url: URL, mainStoreID: UUID) -> Result<DatabasePool, OpenProblem> {
+    private static func openExisting(_ url: URL, mainStoreID: UUID, readOnly: Bool = false) -> Result<DatabasePool, OpenProblem> {
         do {
-            try StoreDirectory.createPrivateFile(at: url)
+            if readOnly {
+                guard FileManager.default.fileExists(atPath: url.path) else {
+                    return .failure(.replace("it is missing"))
+                }
+            } else {
+                try StoreDirectory.createPrivateFile(at: url)
+            }
         } catch {
             return .failure(.fatal(error))
         }
         do {
-            let pool = try StoreDatabase.open(url, applicationID: applicationID)
+            let pool = try StoreDatabase.open(url, applicationID: applicationID, readOnly: readOnly)
             try StoreDatabase.migrate(pool, with: migrator)
             let ownerQuery = "SELECT value FROM store_info WHERE key = 'main_store'"
             let owner = try pool.read { db in try String.fetchOne(db, sql: ownerQuery) } ?? pool.write { db in

@@ -8,14 +8,26 @@ package enum StoreDatabase {
 
     /// A pool on an existing or new store file, in WAL mode, tagged with `applicationID` so
     /// that a foreign SQLite file is recognised rather than written into.
-    static func open(_ url: URL, applicationID: Int32, functions: [DatabaseFunction] = []) throws -> DatabasePool {
+    ///
+    /// With `readOnly`, nothing is written, not even the WAL file: a store whose WAL is gone
+    /// (closed cleanly) is opened as immutable, which SQLite can read where it can create no
+    /// file; one with a WAL (another process has it open, or one died) is read through it.
+    static func open(_ url: URL, applicationID: Int32, functions: [DatabaseFunction] = [], readOnly: Bool = false) throws -> DatabasePool {
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
+        configuration.readonly = readOnly
         configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            if !readOnly { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
             for function in functions { db.add(function: function) }
         }
-        let pool = try DatabasePool(path: url.path, configuration: configuration)
+        var path = url.path
+        let walBytes = (try? FileManager.default.attributesOfItem(atPath: url.path + "-wal")[.size] as? Int) ?? 0
+        if readOnly, walBytes == 0,
+            let encoded = url.path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)
+        {
+            path = "file:\(encoded)?immutable=1"
+        }
+        let pool = try DatabasePool(path: path, configuration: configuration)
         try pool.read { db in
             let existing = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
             let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_schema") ?? 0

@@ -26,9 +26,10 @@ public struct StoreDirectory: Sendable, Equatable {
         return StoreDirectory(path: home + "/.local/share/journal")
     }
 
-    /// Makes sure the folder holds a journal and can be written. With `create`, a missing
-    /// folder is created (owner-only) and a missing journal is fine; without, both are errors.
-    func prepare(create: Bool) throws(JournalError) {
+    /// Makes sure the folder holds a journal, and says whether it can be written: nil when it
+    /// can, else why not. With `create`, a missing folder is created (owner-only) and a missing
+    /// journal is fine; without, both are errors.
+    func prepare(create: Bool) throws(JournalError) -> String? {
         var isDirectory: ObjCBool = false
         let path = url.path
         let missingJournal = JournalError(.noJournal, "no journal in \(path)", file: path)
@@ -44,8 +45,13 @@ public struct StoreDirectory: Sendable, Equatable {
             }
         }
         guard access(path, W_OK | X_OK) == 0 else {
-            throw .store("store directory \(path) is not writable: \(String(cString: strerror(errno)))")
+            let reason = String(cString: strerror(errno))
+            guard !create || FileManager.default.fileExists(atPath: mainStoreURL.path) else {
+                throw .store("cannot create a journal in \(path): \(reason)", file: path)
+            }
+            return reason
         }
+        return nil
     }
 
     /// Creates an empty file readable and writable by its owner only, so that SQLite (which

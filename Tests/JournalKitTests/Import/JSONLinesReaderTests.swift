@@ -34,7 +34,7 @@ import Testing
         let read = try lines(of: [0x7B, 0xFF, 0x7D, 0x0A])
         #expect(read.count == 1)
         let parsed = ImportLine.parse(NumberedLine(number: 1, bytes: [0x7B, 0xFF, 0x7D]), defaultDate: .now)
-        #expect(throws: JournalError(.invalidInput, "line 1: invalid UTF-8")) { try parsed.get() }
+        #expect(throws: JournalError(.invalidInput, "line 1: invalid UTF-8", line: 1)) { try parsed.get() }
     }
 }
 
@@ -63,6 +63,6 @@ import Testing
         ("{\"text\": \"raw \u{0} NUL\"}", "line 7: malformed JSON"),
     ])
     func namesTheLineAndTheProblem(line: String, message: String) {
-        #expect(throws: JournalError(.invalidInput, message)) { try parse(line).get() }
+        #expect(throws: JournalError(.invalidInput, message, line: 7)) { try parse(line).get() }
     }
 }
