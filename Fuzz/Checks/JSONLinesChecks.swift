@@ -1,7 +1,8 @@
 import Foundation
 import JournalKit
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What must hold for the JSON Lines reader and line parser on any input, as the fuzz target

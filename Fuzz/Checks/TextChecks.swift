@@ -15,7 +15,9 @@ public enum TextChecks {
 
         let tokens = Tokens.of(canonical: canonical)
         let words = WordBreaker.words(in: canonical)
-        if Set(words.map(CodePointKey.init)) != Set(tokens.map(CodePointKey.init)) || Set(tokens.map(CodePointKey.init)).count != tokens.count {
+        if Set(words.map(CodePointKey.init)) != Set(tokens.map(CodePointKey.init))
+            || Set(tokens.map(CodePointKey.init)).count != tokens.count
+        {
             problems.append("tokens are not the distinct words: \(tokens) vs \(words)")
         }
         for token in tokens {

@@ -17,7 +17,8 @@ struct JournalCommand: ParsableCommand {
             """,
         subcommands: [
             AddCommand.self, ImportCommand.self, SearchCommand.self, ListCommand.self,
-            ShowCommand.self, EditCommand.self, DeleteCommand.self, StatsCommand.self, VerifyCommand.self, ReindexCommand.self, CompareCommand.self, GenerateCommand.self, BenchCommand.self,
+            ShowCommand.self, EditCommand.self, DeleteCommand.self, StatsCommand.self, VerifyCommand.self, ReindexCommand.self,
+            CompareCommand.self, GenerateCommand.self, BenchCommand.self,
         ])
 
     @Option(name: .long, help: ArgumentHelp("The journal's folder (created when missing).", valueName: "DIR"))
@@ -27,7 +28,8 @@ struct JournalCommand: ParsableCommand {
     /// created when missing only for the commands that add entries.
     func openJournal(create: Bool = false) throws -> Journal {
         let environment = ProcessInfo.processInfo.environment
-        let directory = store.map(StoreDirectory.init(path:))
+        let directory =
+            store.map(StoreDirectory.init(path:))
             ?? environment["JOURNAL_STORE"].flatMap { $0.isEmpty ? nil : StoreDirectory(path: $0) }
             ?? StoreDirectory.defaultDirectory(environment: environment)
         let progress = ProgressBar(label: "indexing")

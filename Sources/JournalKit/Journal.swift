@@ -39,7 +39,7 @@ public final class Journal: Sendable {
         var stores: (MainStore, SearchStore)
         do {
             stores = try Self.openStores(in: directory, readOnly: unwritable != nil)
-        } catch where unwritable == nil && error.kind == .store && FileManager.default.fileExists(atPath: directory.mainStoreURL.path) {
+        } catch  where unwritable == nil && error.kind == .store && FileManager.default.fileExists(atPath: directory.mainStoreURL.path) {
             // Opening for writing writes (the WAL, its index), which a full disk refuses.
             guard let readOnly = try? Self.openStores(in: directory, readOnly: true) else { throw error }
             stores = readOnly
@@ -55,7 +55,7 @@ public final class Journal: Sendable {
         } else {
             do {
                 try SearchIndexer(main: main, search: search).catchUp(progress: progress)
-            } catch where error.kind == .store {
+            } catch  where error.kind == .store {
                 notices.append("the search index could not be brought up to date (\(error.message)); searches answer from what is indexed")
             }
         }
@@ -101,17 +101,20 @@ public final class Journal: Sendable {
     /// Once the main store has committed, the write has happened: a failure to index it (a
     /// full disk) is not thrown but left for ``indexStatus()`` to show and for the next
     /// command that can write to repair.
-    private func write<T>(progress: ProgressHandler? = nil, _ body: (MainStore.WriteHooks) throws(JournalError) -> T) throws(JournalError) -> T {
+    private func write<T>(
+        progress: ProgressHandler? = nil, _ body: (MainStore.WriteHooks) throws(JournalError) -> T
+    ) throws(JournalError) -> T {
         if let readOnlyReason { throw .store(readOnlyReason, file: directory.url.path) }
         let applied = try StoreDatabase.guarded(search.url) { try search.pool.read(SearchStore.position(in:)).appliedChange }
         let searchURL = search.url
         var lock: CatchUpLock?
-        let result = try body(MainStore.WriteHooks(pruningThrough: applied) {
-            lock = try CatchUpLock.acquire(besides: searchURL, timeout: StoreDatabase.busyTimeout)
-        })
+        let result = try body(
+            MainStore.WriteHooks(pruningThrough: applied) {
+                lock = try CatchUpLock.acquire(besides: searchURL, timeout: StoreDatabase.busyTimeout)
+            })
         do {
             try catchUpThroughLatestChange(progress: progress, holding: lock)
-        } catch where error.kind == .store {
+        } catch  where error.kind == .store {
             lock?.release()
         }
         return result
@@ -243,7 +246,9 @@ public final class Journal: Sendable {
 
     /// Entries whose text as written matches the regular expression `pattern` (ICU syntax),
     /// newest first. An invalid pattern is a usage error saying what is wrong and where.
-    public func search(regex pattern: String, caseInsensitive: Bool = false, page: PageRequest = .first) throws(JournalError) -> SearchResults {
+    public func search(
+        regex pattern: String, caseInsensitive: Bool = false, page: PageRequest = .first
+    ) throws(JournalError) -> SearchResults {
         let matcher = try RegexSearch.matcher(pattern: pattern, caseInsensitive: caseInsensitive)
         let context = searchContext(progress: nil)
         let answer = try RegexFunction.answer(matcher: matcher, fold: nil, in: context, page: page)
@@ -251,7 +256,9 @@ public final class Journal: Sendable {
     }
 
     /// A strategy's page resolved to entries in one query, in the strategy's order.
-    private func results(of answer: StrategyAnswer, query: String, strategy: String, page: PageRequest) throws(JournalError) -> SearchResults {
+    private func results(
+        of answer: StrategyAnswer, query: String, strategy: String, page: PageRequest
+    ) throws(JournalError) -> SearchResults {
         let found = try main.entries(numbered: answer.page.filter { $0.storeID == storeID }.map(\.number))
         return SearchResults(
             query: query, strategy: strategy, total: answer.total, page: page,

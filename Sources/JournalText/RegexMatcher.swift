@@ -1,8 +1,9 @@
 import CICU
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A pattern ICU's regular-expression engine could not compile.
@@ -32,9 +33,11 @@ public final class RegexMatcher: @unchecked Sendable {
         let units = Array(pattern.utf16)
         var error: Int32 = 0
         var offset: Int32 = -1
-        guard let regex = units.withUnsafeBufferPointer({
-            cicu_regex_open($0.baseAddress, Int32($0.count), options.rawValue, &error, &offset)
-        }) else {
+        guard
+            let regex = units.withUnsafeBufferPointer({
+                cicu_regex_open($0.baseAddress, Int32($0.count), options.rawValue, &error, &offset)
+            })
+        else {
             let reason = String(cString: cicu_error_name(error))
             let characterOffset = offset >= 0 ? String(decoding: units.prefix(Int(offset)), as: UTF16.self).count : nil
             throw InvalidPattern(reason: reason, offset: characterOffset)

@@ -1,8 +1,9 @@
 import CICU
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A growable UTF-16 buffer, reused across calls so the hot path allocates nothing.
@@ -49,7 +50,11 @@ final class UTF16Scratch {
     var spare = UTF16Buffer()
 
     /// Runs one pipeline step from `current` into `spare`, then makes the result `current`.
-    func step(_ produce: (_ src: UnsafePointer<UInt16>, _ length: Int32, _ dest: UnsafeMutablePointer<UInt16>, _ capacity: Int32, _ error: inout Int32) -> Int32) {
+    func step(
+        _ produce: (
+            _ src: UnsafePointer<UInt16>, _ length: Int32, _ dest: UnsafeMutablePointer<UInt16>, _ capacity: Int32, _ error: inout Int32
+        ) -> Int32
+    ) {
         let source = current
         spare.fill { dest, capacity, error in produce(source.base, Int32(source.count), dest, capacity, &error) }
         swap(&current, &spare)

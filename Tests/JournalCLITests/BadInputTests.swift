@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Every bad input gives one clear line on standard error, the documented exit status, and
@@ -18,14 +19,31 @@ import Glibc
     }
 
     static let cases: [Case] = [
-        Case(name: "malformed JSON line", arguments: ["import"], lines: [#"{"text": "fine"}"#, #"{"text": "broken"#], status: 1, message: "line 2: malformed JSON"),
-        Case(name: "file cut off mid-line", arguments: ["import"], rawInput: Array("{\"text\": \"ok\"}\n{\"text\": \"cut of".utf8), status: 1, message: "line 2: malformed JSON"),
-        Case(name: "invalid UTF-8", arguments: ["import"], rawInput: Array(#"{"text": "ok"}"#.utf8) + [0x0A] + Array(#"{"text": ""#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8), status: 1, message: "line 2: invalid UTF-8"),
-        Case(name: "missing text", arguments: ["import"], lines: [#"{"text": "fine"}"#, #"{"date": "2024-01-01"}"#], status: 1, message: #"line 2: missing "text""#),
-        Case(name: "text not a string", arguments: ["import"], lines: [#"{"text": ["a"]}"#], status: 1, message: #"line 1: "text" must be a string"#),
-        Case(name: "bad date in import", arguments: ["import"], lines: [#"{"text": "a"}"#, #"{"text": "b", "date": "2024-02-30T10:00:00Z"}"#], status: 1, message: "line 2: bad date"),
-        Case(name: "raw NUL byte", arguments: ["import"], rawInput: Array(#"{"text": "a"#.utf8) + [0x00] + Array(#"b"}"#.utf8), status: 1, message: "line 1: malformed JSON"),
-        Case(name: "missing import file", arguments: ["import", "/nonexistent/entries.jsonl"], status: 1, message: "cannot read /nonexistent/entries.jsonl"),
+        Case(
+            name: "malformed JSON line", arguments: ["import"], lines: [#"{"text": "fine"}"#, #"{"text": "broken"#], status: 1,
+            message: "line 2: malformed JSON"),
+        Case(
+            name: "file cut off mid-line", arguments: ["import"], rawInput: Array("{\"text\": \"ok\"}\n{\"text\": \"cut of".utf8),
+            status: 1, message: "line 2: malformed JSON"),
+        Case(
+            name: "invalid UTF-8", arguments: ["import"],
+            rawInput: Array(#"{"text": "ok"}"#.utf8) + [0x0A] + Array(#"{"text": ""#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8), status: 1,
+            message: "line 2: invalid UTF-8"),
+        Case(
+            name: "missing text", arguments: ["import"], lines: [#"{"text": "fine"}"#, #"{"date": "2024-01-01"}"#], status: 1,
+            message: #"line 2: missing "text""#),
+        Case(
+            name: "text not a string", arguments: ["import"], lines: [#"{"text": ["a"]}"#], status: 1,
+            message: #"line 1: "text" must be a string"#),
+        Case(
+            name: "bad date in import", arguments: ["import"],
+            lines: [#"{"text": "a"}"#, #"{"text": "b", "date": "2024-02-30T10:00:00Z"}"#], status: 1, message: "line 2: bad date"),
+        Case(
+            name: "raw NUL byte", arguments: ["import"], rawInput: Array(#"{"text": "a"#.utf8) + [0x00] + Array(#"b"}"#.utf8), status: 1,
+            message: "line 1: malformed JSON"),
+        Case(
+            name: "missing import file", arguments: ["import", "/nonexistent/entries.jsonl"], status: 1,
+            message: "cannot read /nonexistent/entries.jsonl"),
         Case(name: "bad --date", arguments: ["add", "--date", "tomorrow", "text"], status: 2, message: "tomorrow"),
         Case(name: "empty entry", arguments: ["add", " "], status: 1, message: "the text is empty"),
         Case(name: "empty query", arguments: ["search", " "], status: 2, message: "the query is empty"),
@@ -35,7 +53,9 @@ import Glibc
         Case(name: "negative limit", arguments: ["search", "x", "--limit", "-1"], status: 2, message: "--limit"),
         Case(name: "negative offset", arguments: ["list", "--offset", "-3"], status: 2, message: "--offset"),
         Case(name: "non-numeric limit", arguments: ["search", "x", "--limit", "many"], status: 2, message: "many"),
-        Case(name: "limit beyond any integer", arguments: ["search", "x", "--limit", "99999999999999999999"], status: 2, message: "99999999999999999999"),
+        Case(
+            name: "limit beyond any integer", arguments: ["search", "x", "--limit", "99999999999999999999"], status: 2,
+            message: "99999999999999999999"),
         Case(name: "invalid regex", arguments: ["search", "--regex", "("], status: 2, message: "invalid regular expression"),
         Case(name: "unknown option to verify", arguments: ["verify", "--deep"], status: 2, message: "--deep"),
         Case(name: "argument to reindex", arguments: ["reindex", "extra"], status: 2, message: "extra"),
@@ -43,7 +63,9 @@ import Glibc
         Case(name: "unknown command", arguments: ["grep", "x"], status: 2, message: "grep"),
         Case(name: "bad identifier", arguments: ["show", "first"], status: 2, message: "not an entry identifier"),
         Case(name: "missing entry", arguments: ["edit", "p999", "--text", "x"], status: 1, message: "no entry"),
-        Case(name: "another journal's entry", arguments: ["delete", "x-journal://00000000-0000-0000-0000-000000000000/Entry/p1"], status: 1, message: "belongs to another journal"),
+        Case(
+            name: "another journal's entry", arguments: ["delete", "x-journal://00000000-0000-0000-0000-000000000000/Entry/p1"], status: 1,
+            message: "belongs to another journal"),
     ]
 
     @Test(arguments: cases)
@@ -92,7 +114,8 @@ import Glibc
             #expect(outcome.status == (arguments == ["search", "?!"] ? 2 : 1), "\(arguments)")
             #expect(!FileManager.default.fileExists(atPath: journal.store.path), "\(arguments) created the journal")
         }
-        #expect(try journal.run(["list"]).error == "journal: no journal in \(journal.store.path) (journal add or journal import creates one)\n")
+        #expect(
+            try journal.run(["list"]).error == "journal: no journal in \(journal.store.path) (journal add or journal import creates one)\n")
         #expect(try journal.run(["add", "first"]).status == 0)
         #expect(try journal.run(["list"]).status == 0)
     }
@@ -114,11 +137,15 @@ import Glibc
 /// Inputs that are not errors but could break a careless implementation: metacharacters,
 /// an enormous entry, a million-line import, a journal the user may not write.
 @Suite struct HostileInputTests {
-    static let substringStrategies = ["contains", "contains[c]", "contains[d]", "contains[cd]", "contains[n]", "matches", "matches[c]", "matches[d]", "matches[cd]"]
+    static let substringStrategies = [
+        "contains", "contains[c]", "contains[d]", "contains[cd]", "contains[n]", "matches", "matches[c]", "matches[d]", "matches[cd]",
+    ]
     static let wordStrategies = ["token", "prefix", "fts5"]
     /// Every character SQL `LIKE`, `GLOB` or a regular expression treats specially, alone and in
     /// combinations that would match anything if they were not literal.
-    static let metacharacters = ["%", "_", "\\", "*", "?", "[", "]", "^", "$", ".", "+", "(", ")", "{", "}", "|", "\\E", "%_", ".*", "[a-z]", "\\Q", "'", "\""]
+    static let metacharacters = [
+        "%", "_", "\\", "*", "?", "[", "]", "^", "$", ".", "+", "(", ")", "{", "}", "|", "\\E", "%_", ".*", "[a-z]", "\\Q", "'", "\"",
+    ]
 
     @Test func metacharactersAreLiteralInEveryStrategy() throws {
         let journal = JournalProcess()

@@ -150,10 +150,14 @@ import Testing
         let list = try journal.run(["search", "--strategy", "list"])
         #expect(list.status == 0)
         let listed = list.output.split(separator: "\n").map { String($0.split(separator: " ").first ?? "") }
-        #expect(listed == ["contains", "contains[c]", "contains[d]", "contains[cd]", "contains[n]", "matches", "matches[c]",
-                           "matches[d]", "matches[cd]", "token", "prefix", "fts5"])
+        #expect(
+            listed == [
+                "contains", "contains[c]", "contains[d]", "contains[cd]", "contains[n]", "matches", "matches[c]",
+                "matches[d]", "matches[cd]", "token", "prefix", "fts5",
+            ])
 
-        #expect(try journal.run(["add", "via environment"], environment: ["JOURNAL_STORE": journal.store.path], useStore: false).status == 0)
+        #expect(
+            try journal.run(["add", "via environment"], environment: ["JOURNAL_STORE": journal.store.path], useStore: false).status == 0)
         #expect(try journal.run(["search", "environment", "--json"]).json()["total"] as? Int == 1)
 
         let help = try journal.run(["--help"])
@@ -189,8 +193,11 @@ import Testing
         #expect(json.status == 0, "\(json.error)")
         let report = try json.json()
         let strategies = try #require(report["strategies"] as? [[String: Any]])
-        #expect(strategies.map { $0["name"] as? String } == ["contains", "contains[c]", "contains[d]", "contains[cd]", "contains[n]", "matches",
-                                                          "matches[c]", "matches[d]", "matches[cd]", "token", "prefix", "fts5"])
+        #expect(
+            strategies.map { $0["name"] as? String } == [
+                "contains", "contains[c]", "contains[d]", "contains[cd]", "contains[n]", "matches",
+                "matches[c]", "matches[d]", "matches[cd]", "token", "prefix", "fts5",
+            ])
         let groups = try #require(report["meant_to_agree"] as? [[String: Any]])
         #expect(groups.count == 5 && groups.allSatisfy { $0["agreed"] as? Bool == true })
         #expect(!json.error.isEmpty, "progress goes to standard error")
@@ -213,11 +220,15 @@ import Testing
         #expect(ladder.output.contains("| BEGINSWITH |") && ladder.output.contains("[n] is as cheap as plain"))
 
         let queries = try journal.file(["the", "crème"])
-        let fromFile = try journal.run(["compare", "--runs", "1", "--no-build-times", "--queries", queries, "--strategies", "contains-cd", "--format", "json"])
+        let fromFile = try journal.run([
+            "compare", "--runs", "1", "--no-build-times", "--queries", queries, "--strategies", "contains-cd", "--format", "json",
+        ])
         #expect((try fromFile.json()["queries"] as? [[String: Any]])?.map { $0["text"] as? String } == ["the", "crème"])
 
-        for bad in [["compare", "--strategies", "token,grep"], ["compare", "--strategies", " , "], ["compare", "--query", "x"],
-                    ["compare", "--runs", "0"], ["compare", "--format", "pdf"], ["search", "--regex", ""]] {
+        for bad in [
+            ["compare", "--strategies", "token,grep"], ["compare", "--strategies", " , "], ["compare", "--query", "x"],
+            ["compare", "--runs", "0"], ["compare", "--format", "pdf"], ["search", "--regex", ""],
+        ] {
             let outcome = try journal.run(bad)
             #expect(outcome.status == 2, "\(bad): \(outcome.error)")
             #expect(outcome.error.split(separator: "\n").count == 1)
@@ -229,10 +240,11 @@ import Testing
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: work) }
         let page = work.appendingPathComponent("bench.html")
-        let outcome = try journal.run([
-            "bench", "--sizes", "300,600", "--runs", "1", "--cold-runs", "1", "--budget", "5",
-            "--strategies", "contains,contains-n,token,prefix,fts5", "--work", work.path, "--format", "json", "--html", page.path,
-        ], useStore: false)
+        let outcome = try journal.run(
+            [
+                "bench", "--sizes", "300,600", "--runs", "1", "--cold-runs", "1", "--budget", "5",
+                "--strategies", "contains,contains-n,token,prefix,fts5", "--work", work.path, "--format", "json", "--html", page.path,
+            ], useStore: false)
         #expect(outcome.status == 0, "\(outcome.error)")
         let report = try outcome.json()
         let sizes = try #require(report["sizes"] as? [[String: Any]])
@@ -253,7 +265,9 @@ import Testing
             let the = try #require(cold.first { $0["query"] as? String == "the" })
             #expect((the["journal_ms"] as? Double ?? 0) > 0)
         }
-        #expect(FileManager.default.fileExists(atPath: work.appendingPathComponent("journal-600-seed2013.jsonl").path), "inputs kept for the next run")
+        #expect(
+            FileManager.default.fileExists(atPath: work.appendingPathComponent("journal-600-seed2013.jsonl").path),
+            "inputs kept for the next run")
         #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("store-600").path), "stores removed")
         let html = try String(contentsOf: page, encoding: .utf8)
         #expect(html.hasPrefix("<!DOCTYPE html>") && html.contains("<polyline"))
@@ -278,6 +292,8 @@ import Testing
         #expect(reindexed.status == 0 && reindexed.output.hasPrefix("reindexed 300 entries in "), "\(reindexed.error)")
         let json = try journal.run(["verify", "--json"]).json()
         #expect(json["consistent"] as? Bool == true && json["entries"] as? Int == 300 && (json["problems"] as? [Any])?.isEmpty == true)
-        #expect(try journal.run(["search", "crème", "--json"]).json()["total"] as? Int == (try journal.run(["search", "creme", "--strategy", "token", "--json"]).json()["total"] as? Int))
+        #expect(
+            try journal.run(["search", "crème", "--json"]).json()["total"] as? Int
+                == (try journal.run(["search", "creme", "--strategy", "token", "--json"]).json()["total"] as? Int))
     }
 }

@@ -50,8 +50,9 @@ import Testing
     }
 
     static func summary(_ values: [Double]) -> String {
-        String(format: "%d searches, median %.0f ms, p95 %.0f ms, max %.0f ms",
-               values.count, percentile(values, 0.5), percentile(values, 0.95), values.max() ?? .nan)
+        String(
+            format: "%d searches, median %.0f ms, p95 %.0f ms, max %.0f ms",
+            values.count, percentile(values, 0.5), percentile(values, 0.95), values.max() ?? .nan)
     }
 
     @Test func twoImportersAnAddLoopAndASearcherLoseNothing() throws {
@@ -60,7 +61,9 @@ import Testing
         #expect(try journal.run(["add", "the first entry"]).status == 0)
         let perImport = 15_000
         let files = try ["importa", "importb"].map { marker in
-            try journal.file((1...perImport).map { "{\"text\": \"\(marker) entry \($0) about the weather and the garden\"}" }, name: "\(marker)-\(UUID())")
+            try journal.file(
+                (1...perImport).map { "{\"text\": \"\(marker) entry \($0) about the weather and the garden\"}" },
+                name: "\(marker)-\(UUID())")
         }
         defer { for file in files { try? FileManager.default.removeItem(atPath: file) } }
 
@@ -84,13 +87,16 @@ import Testing
             while !importsDone.isSet || index < 5 {
                 index += 1
                 let start = ContinuousClock.now
-                adds.record((try? journal.run(["add", "adder \(index) writes between the imports", "--json"])) ?? .init(status: -1, output: "", error: "not run"), since: start)
+                adds.record(
+                    (try? journal.run(["add", "adder \(index) writes between the imports", "--json"]))
+                        ?? .init(status: -1, output: "", error: "not run"), since: start)
             }
         }
         let searcher = Worker {
             while !importsDone.isSet {
                 let start = ContinuousClock.now
-                searches.record((try? journal.run(["search", "the", "--limit", "20"])) ?? .init(status: -1, output: "", error: "not run"), since: start)
+                searches.record(
+                    (try? journal.run(["search", "the", "--limit", "20"])) ?? .init(status: -1, output: "", error: "not run"), since: start)
             }
         }
         for importer in importers { importer.wait() }
@@ -118,7 +124,8 @@ import Testing
         let verified = try journal.run(["verify"])
         #expect(verified.status == 0, "\(verified.output)\(verified.error)")
 
-        print("""
+        print(
+            """
             concurrency: 2 imports of \(perImport) entries took \(imports.all.map { String(format: "%.1f s", $0.milliseconds / 1e3) }.joined(separator: ", ")); \
             \(adds.all.count) adds meanwhile, median \(String(format: "%.0f", Self.percentile(adds.all.map(\.milliseconds), 0.5))) ms, max \(String(format: "%.0f", adds.all.map(\.milliseconds).max() ?? 0)) ms
             search latency (journal search the --limit 20, process start to exit), idle: \(Self.summary(idle.all.map(\.milliseconds)))

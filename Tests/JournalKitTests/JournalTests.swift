@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import JournalText
 import Testing
+
 @testable import JournalKit
 
 @Suite struct JournalTests {
@@ -61,7 +62,9 @@ import Testing
     @Test func refusesEmptyAndHugeTextAndBadQueries() throws {
         let store = try TemporaryJournal()
         #expect(throws: JournalError.self) { try store.journal.add(NewEntry(text: " \n\t")) }
-        #expect(throws: JournalError.self) { try store.journal.add(NewEntry(text: String(repeating: "x", count: Journal.maximumTextBytes + 1))) }
+        #expect(throws: JournalError.self) {
+            try store.journal.add(NewEntry(text: String(repeating: "x", count: Journal.maximumTextBytes + 1)))
+        }
         #expect(throws: JournalError(.usage, "the query is empty")) { try store.journal.search("  ") }
         #expect(throws: JournalError.self) { try store.journal.search("…", strategy: "token") }
         #expect(throws: JournalError.self) { try store.journal.search("x", strategy: "nope") }

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import JournalText
 import Testing
+
 @testable import JournalKit
 
 /// A journal in a new temporary folder, removed when the test is done with it.
@@ -83,9 +84,13 @@ final class TemporaryJournal {
         for entry in entries {
             #expect(canonical[entry.id.number] == Fold.canonical(entry.text), sourceLocation: sourceLocation)
             #expect(indexed[entry.id.number]?.uri == entry.id.uri, sourceLocation: sourceLocation)
-            #expect(indexed[entry.id.number]?.tokens == Set(Tokens.of(text: entry.text)), "\(entry.id.shortName)", sourceLocation: sourceLocation)
+            #expect(
+                indexed[entry.id.number]?.tokens == Set(Tokens.of(text: entry.text)), "\(entry.id.shortName)",
+                sourceLocation: sourceLocation)
             #expect(listed[entry.id.number] == Set(Tokens.of(text: entry.text)), "\(entry.id.shortName)", sourceLocation: sourceLocation)
-            #expect(keyed[entry.id.number] == Set(Tokens.prefixKeys(of: Tokens.of(text: entry.text))), "\(entry.id.shortName)", sourceLocation: sourceLocation)
+            #expect(
+                keyed[entry.id.number] == Set(Tokens.prefixKeys(of: Tokens.of(text: entry.text))), "\(entry.id.shortName)",
+                sourceLocation: sourceLocation)
         }
     }
 }

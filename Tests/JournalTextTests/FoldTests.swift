@@ -1,4 +1,5 @@
 import Testing
+
 @testable import JournalText
 
 @Suite struct FoldTests {

@@ -1,5 +1,5 @@
-import Testing
 import JournalText
+import Testing
 
 @Suite struct TokensTests {
     @Test func prefixKeysAreTheFirstOneToThreeCodePointsOfEachTokenOnce() {

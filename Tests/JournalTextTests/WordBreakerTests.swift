@@ -1,4 +1,5 @@
 import Testing
+
 @testable import JournalText
 
 @Suite struct WordBreakerTests {
@@ -58,7 +59,7 @@ import Testing
     @Test func trimsUnicodeWhiteSpaceOnly() {
         #expect("\u{3000}\u{A0} the \u{2003}\n".trimmingWhiteSpace == "the")
         #expect("  \t ".trimmingWhiteSpace == "")
-        #expect("\u{200B}x".trimmingWhiteSpace == "\u{200B}x") // ZERO WIDTH SPACE is not White_Space
+        #expect("\u{200B}x".trimmingWhiteSpace == "\u{200B}x")  // ZERO WIDTH SPACE is not White_Space
     }
 }
 

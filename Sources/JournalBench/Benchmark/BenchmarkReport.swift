@@ -46,7 +46,8 @@ public struct BenchmarkReport {
     public var queries: [ComparisonQuery]
     public var sizes: [Size]
 
-    public init(date: JournalDate, seed: UInt64, runs: Int, coldRuns: Int, budgetSeconds: Double, queries: [ComparisonQuery], sizes: [Size]) {
+    public init(date: JournalDate, seed: UInt64, runs: Int, coldRuns: Int, budgetSeconds: Double, queries: [ComparisonQuery], sizes: [Size])
+    {
         self.date = date
         self.seed = seed
         self.runs = runs

@@ -35,7 +35,8 @@ public struct BenchmarkRun: Sendable {
         guard !FileManager.default.fileExists(atPath: file.path) else { return file }
         progress("generating \(entries) entries…")
         let partial = file.appendingPathExtension("partial")
-        guard FileManager.default.createFile(atPath: partial.path, contents: nil), let sink = FileHandle(forWritingAtPath: partial.path) else {
+        guard FileManager.default.createFile(atPath: partial.path, contents: nil), let sink = FileHandle(forWritingAtPath: partial.path)
+        else {
             throw JournalError(.invalidInput, "cannot write \(partial.path)")
         }
         try SyntheticJournalFile.write(entries: entries, seed: seed, to: sink)
@@ -55,7 +56,9 @@ public struct BenchmarkRun: Sendable {
         progress("\(entries) entries: journal import (a separate process)…")
         let executable = ChildProcess.currentExecutable
         let imported = try ChildProcess.run(executable, ["--store", store.path, "import", file.path])
-        guard imported.status == 0 else { throw JournalError(.store, "journal import of \(file.path) failed (exit status \(imported.status))") }
+        guard imported.status == 0 else {
+            throw JournalError(.store, "journal import of \(file.path) failed (exit status \(imported.status))")
+        }
 
         let journal = try Journal(directory: StoreDirectory(store), create: false)
         defer { try? journal.close() }
@@ -111,7 +114,9 @@ public struct BenchmarkRun: Sendable {
             ]
             for _ in 0..<coldRuns {
                 let outcome = try ChildProcess.run(sqlite3, arguments)
-                guard outcome.status == 0 else { throw JournalError(.store, "sqlite3 failed on the FTS5 query for \(query) (exit status \(outcome.status))") }
+                guard outcome.status == 0 else {
+                    throw JournalError(.store, "sqlite3 failed on the FTS5 query for \(query) (exit status \(outcome.status))")
+                }
                 sqliteTimes.append(outcome.seconds)
             }
         }

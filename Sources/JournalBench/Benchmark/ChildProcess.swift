@@ -1,7 +1,8 @@
 import Foundation
 import JournalKit
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs a program as a separate process, as a user would, and measures it: wall-clock time

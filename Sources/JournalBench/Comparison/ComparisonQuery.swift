@@ -1,6 +1,6 @@
-import JournalKit
 import Foundation
 import GRDB
+import JournalKit
 import JournalText
 
 /// A query of the comparison, with what kind of query it is.

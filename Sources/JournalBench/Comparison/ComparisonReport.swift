@@ -1,4 +1,5 @@
 import JournalKit
+
 /// What `journal compare` measured: every strategy on the same journal and queries, warm,
 /// side by side, with whether the strategies of each family agree.
 public struct ComparisonReport: Sendable {

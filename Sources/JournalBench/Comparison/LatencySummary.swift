@@ -1,4 +1,5 @@
 import JournalKit
+
 /// Median, 95th percentile and maximum of a set of timings, in seconds.
 public struct LatencySummary: Sendable, Equatable {
     public let median: Double
@@ -13,7 +14,8 @@ public struct LatencySummary: Sendable, Equatable {
             (median, p95, max) = (0, 0, 0)
             return
         }
-        median = sorted.count % 2 == 1
+        median =
+            sorted.count % 2 == 1
             ? sorted[sorted.count / 2]
             : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
         p95 = sorted[Swift.min(sorted.count - 1, Int((Double(sorted.count) * 0.95).rounded(.up)) - 1)]

@@ -1,5 +1,5 @@
-import JournalKit
 import Foundation
+import JournalKit
 
 /// Runs every chosen strategy over the same queries on one journal, warm, several times each,
 /// and checks each strategy's entry sets against its family's reference (`token` for the
@@ -27,7 +27,8 @@ public struct StrategyComparison: Sendable {
     static let references: [SearchFamily: String] = [.wordPrefix: "token", .substring: "contains[cd]"]
 
     /// Measures; `progress` hears one line per step, for a terminal.
-    public func run(on journal: Journal, progress: @escaping @Sendable (String) -> Void = { _ in }) throws(JournalError) -> ComparisonReport {
+    public func run(on journal: Journal, progress: @escaping @Sendable (String) -> Void = { _ in }) throws(JournalError) -> ComparisonReport
+    {
         let context = journal.searchContext(progress: nil)
         var structures: [String: StrategyStructure] = [:]
         for strategy in strategies {
@@ -67,7 +68,7 @@ public struct StrategyComparison: Sendable {
                 let ids: [Int64]
                 do {
                     ids = try entrySet(of: query.text, strategy: strategy, in: context)
-                } catch where error.kind == .usage {
+                } catch  where error.kind == .usage {
                     queryResults.append(.init(query: query.text, total: nil, seconds: [], refusal: error.message))
                     strategyFingerprints.append(nil)
                     continue
@@ -80,7 +81,8 @@ public struct StrategyComparison: Sendable {
                     } else if disagreements.count < disagreementsKept {
                         let missing = Set(expected).subtracting(ids).count
                         let extra = Set(ids).subtracting(expected).count
-                        disagreements.append(.init(query: query.text, expected: expected.count, found: ids.count, missing: missing, extra: extra))
+                        disagreements.append(
+                            .init(query: query.text, expected: expected.count, found: ids.count, missing: missing, extra: extra))
                     }
                 }
                 var queryTimings: [Double] = []
@@ -93,17 +95,20 @@ public struct StrategyComparison: Sendable {
                 queryResults.append(.init(query: query.text, total: ids.count, seconds: queryTimings, refusal: nil))
             }
             fingerprints.append(strategyFingerprints)
-            results.append(ComparisonReport.StrategyResult(
-                name: strategy.name, family: strategy.family, equivalence: strategy.equivalence, summary: strategy.summary, latency: LatencySummary(timings),
-                queries: queryResults, reference: reference, agreed: agreed, compared: compared,
-                disagreements: disagreements, structure: structures[strategy.name] ?? .none))
+            results.append(
+                ComparisonReport.StrategyResult(
+                    name: strategy.name, family: strategy.family, equivalence: strategy.equivalence, summary: strategy.summary,
+                    latency: LatencySummary(timings),
+                    queries: queryResults, reference: reference, agreed: agreed, compared: compared,
+                    disagreements: disagreements, structure: structures[strategy.name] ?? .none))
         }
 
         let statistics = try journal.statistics()
         return ComparisonReport(
             date: .now,
-            journal: .init(entries: statistics.entries, tokens: statistics.tokens,
-                           mainStoreBytes: statistics.mainStoreBytes, searchStoreBytes: statistics.searchStoreBytes),
+            journal: .init(
+                entries: statistics.entries, tokens: statistics.tokens,
+                mainStoreBytes: statistics.mainStoreBytes, searchStoreBytes: statistics.searchStoreBytes),
             runs: runs, pageSize: PageRequest.first.limit, queries: queries, strategies: results,
             agreement: Self.agreementMatrix(fingerprints))
     }

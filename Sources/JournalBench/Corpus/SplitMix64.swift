@@ -1,4 +1,5 @@
 import JournalKit
+
 /// A small, fast, seedable random number generator (SplitMix64), so that a generated journal
 /// is the same on every machine and every run.
 public struct SplitMix64: RandomNumberGenerator, Sendable {

@@ -1,4 +1,5 @@
 import JournalKit
+
 /// A synthetic journal of any size, the same for the same seed: entries of 40–250 words in
 /// several languages (Japanese and Chinese written without spaces), each language's words
 /// drawn from a vocabulary of its common words followed by a long tail of rarer made-up

@@ -1,5 +1,5 @@
-import JournalKit
 import Foundation
+import JournalKit
 
 /// Draws ranks 0..<count with probability proportional to 1 / (rank + 1)^exponent, in
 /// constant time (Vose's alias method): how often words are used in real text.
@@ -31,5 +31,3 @@ struct ZipfSampler: Sendable {
         return coin < probability[column] ? column : alias[column]
     }
 }
-
-

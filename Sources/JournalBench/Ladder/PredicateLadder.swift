@@ -1,6 +1,6 @@
-import JournalKit
 import Foundation
 import GRDB
+import JournalKit
 import JournalText
 
 /// The predicate ladder of Apple's WWDC 2013 Core Data talk, measured: full scans of the
@@ -55,7 +55,8 @@ public struct PredicateLadder: Sendable {
         return try StoreDatabase.guarded(main.url) {
             try main.pool.read { db in
                 let entries = try Int.fetchOne(db, sql: "SELECT count(*) FROM entry") ?? 0
-                let medianDate = try Int64.fetchOne(db, sql: "SELECT date FROM entry ORDER BY date LIMIT 1 OFFSET ?", arguments: [entries / 2]) ?? 0
+                let medianDate =
+                    try Int64.fetchOne(db, sql: "SELECT date FROM entry ORDER BY date LIMIT 1 OFFSET ?", arguments: [entries / 2]) ?? 0
                 progress("timing the numeric baseline…")
                 // `+date`: evaluated on every row, as the text predicates are, not answered from the date index.
                 let numeric = try measure(db, "+date >= ?", [medianDate])
@@ -84,9 +85,11 @@ public struct PredicateLadder: Sendable {
         let text = modifier.textExpression
         switch predicate {
         case .beginsWith:
-            return .init(predicate: predicate, modifier: modifier, timing: try measure(db, "substr(\(text), 1, ?) = ?", [bytes.count, bytes]))
+            return .init(
+                predicate: predicate, modifier: modifier, timing: try measure(db, "substr(\(text), 1, ?) = ?", [bytes.count, bytes]))
         case .endsWith:
-            return .init(predicate: predicate, modifier: modifier, timing: try measure(db, "substr(\(text), -?) = ?", [bytes.count, bytes]))
+            return .init(
+                predicate: predicate, modifier: modifier, timing: try measure(db, "substr(\(text), -?) = ?", [bytes.count, bytes]))
         case .equals:
             return .init(predicate: predicate, modifier: modifier, timing: try measure(db, "\(text) = ?", [bytes]))
         case .contains:
@@ -163,27 +166,40 @@ public struct LadderReport: Sendable {
         let text = PredicateLadder.Predicate.allCases.map { median($0) }
         let plainOrder = PredicateLadder.Predicate.allCases.sorted { median($0) < median($1) }.map(\.rawValue).joined(separator: " < ")
         return [
-            Verdict(claim: "text predicates cost more than numeric ones",
-                    holds: text.allSatisfy { $0 > numeric.latency.median },
-                    detail: "the cheapest text predicate is \(ratio(text.min() ?? 0, numeric.latency.median)) the numeric one"),
-            Verdict(claim: "BEGINSWITH and ENDSWITH cost less than ==",
-                    holds: median(.beginsWith) < median(.equals) && median(.endsWith) < median(.equals),
-                    detail: "BEGINSWITH is \(ratio(median(.beginsWith), median(.equals))), ENDSWITH \(ratio(median(.endsWith), median(.equals))) of =="),
-            Verdict(claim: "== costs less than CONTAINS",
-                    holds: median(.equals) < median(.contains),
-                    detail: "CONTAINS is \(ratio(median(.contains), median(.equals))) of =="),
-            Verdict(claim: "CONTAINS costs less than MATCHES",
-                    holds: median(.contains) < median(.matches),
-                    detail: "MATCHES is \(ratio(median(.matches), median(.contains))) of CONTAINS; measured order: \(plainOrder)"),
-            Verdict(claim: "[cd] costs more than plain",
-                    holds: PredicateLadder.Predicate.allCases.allSatisfy { median($0, .cd) > median($0) },
-                    detail: "CONTAINS[cd] is \(ratio(median(.contains, .cd), median(.contains))) of CONTAINS"),
-            Verdict(claim: "[n] is as cheap as plain (within 1.25×)",
-                    holds: PredicateLadder.Predicate.allCases.allSatisfy { median($0, .n) <= 1.25 * median($0) },
-                    detail: "CONTAINS[n] is \(ratio(median(.contains, .n), median(.contains))) of CONTAINS and \(ratio(median(.contains, .n), median(.contains, .cd))) of CONTAINS[cd]"),
-            Verdict(claim: "a date condition before the text condition is cheaper than after it",
-                    holds: dateFirst.latency.median < dateAfter.latency.median,
-                    detail: "date first is \(ratio(dateFirst.latency.median, dateAfter.latency.median)) of date last (CONTAINS[cd], half the entries in the date range)"),
+            Verdict(
+                claim: "text predicates cost more than numeric ones",
+                holds: text.allSatisfy { $0 > numeric.latency.median },
+                detail: "the cheapest text predicate is \(ratio(text.min() ?? 0, numeric.latency.median)) the numeric one"),
+            Verdict(
+                claim: "BEGINSWITH and ENDSWITH cost less than ==",
+                holds: median(.beginsWith) < median(.equals) && median(.endsWith) < median(.equals),
+                detail:
+                    "BEGINSWITH is \(ratio(median(.beginsWith), median(.equals))), ENDSWITH \(ratio(median(.endsWith), median(.equals))) of =="
+            ),
+            Verdict(
+                claim: "== costs less than CONTAINS",
+                holds: median(.equals) < median(.contains),
+                detail: "CONTAINS is \(ratio(median(.contains), median(.equals))) of =="),
+            Verdict(
+                claim: "CONTAINS costs less than MATCHES",
+                holds: median(.contains) < median(.matches),
+                detail: "MATCHES is \(ratio(median(.matches), median(.contains))) of CONTAINS; measured order: \(plainOrder)"),
+            Verdict(
+                claim: "[cd] costs more than plain",
+                holds: PredicateLadder.Predicate.allCases.allSatisfy { median($0, .cd) > median($0) },
+                detail: "CONTAINS[cd] is \(ratio(median(.contains, .cd), median(.contains))) of CONTAINS"),
+            Verdict(
+                claim: "[n] is as cheap as plain (within 1.25×)",
+                holds: PredicateLadder.Predicate.allCases.allSatisfy { median($0, .n) <= 1.25 * median($0) },
+                detail:
+                    "CONTAINS[n] is \(ratio(median(.contains, .n), median(.contains))) of CONTAINS and \(ratio(median(.contains, .n), median(.contains, .cd))) of CONTAINS[cd]"
+            ),
+            Verdict(
+                claim: "a date condition before the text condition is cheaper than after it",
+                holds: dateFirst.latency.median < dateAfter.latency.median,
+                detail:
+                    "date first is \(ratio(dateFirst.latency.median, dateAfter.latency.median)) of date last (CONTAINS[cd], half the entries in the date range)"
+            ),
         ]
     }
 }

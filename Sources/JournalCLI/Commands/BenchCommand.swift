@@ -45,7 +45,8 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "The generator's seed.")
     var seed: UInt64 = 2013
 
-    @Option(help: ArgumentHelp("Where generated journals and stores go (default: journal-bench in the temporary folder).", valueName: "DIR"))
+    @Option(
+        help: ArgumentHelp("Where generated journals and stores go (default: journal-bench in the temporary folder).", valueName: "DIR"))
     var work: String?
 
     @Flag(help: "Keep each size's stores in the work folder.")

@@ -29,7 +29,9 @@ enum StrategyList {
     static func parse(_ list: String?) throws -> [any SearchStrategy] {
         guard let list else { return SearchStrategies.all }
         let names = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        guard !names.isEmpty else { throw JournalError(.usage, "--strategies names no strategy (`journal search --strategy list` lists them)") }
+        guard !names.isEmpty else {
+            throw JournalError(.usage, "--strategies names no strategy (`journal search --strategy list` lists them)")
+        }
         return try names.map(SearchStrategies.named)
     }
 }

@@ -34,7 +34,9 @@ struct CompareCommand: ParsableCommand {
     @Flag(help: "Time the predicate ladder (BEGINSWITH … MATCHES, plain to [n]) instead.")
     var ladder = false
 
-    @Option(help: ArgumentHelp("With --ladder: the text the predicates compare with (default: the journal's most common word).", valueName: "TEXT"))
+    @Option(
+        help: ArgumentHelp(
+            "With --ladder: the text the predicates compare with (default: the journal's most common word).", valueName: "TEXT"))
     var query: String?
 
     @Option(help: "table, markdown, json or html.")
@@ -46,7 +48,9 @@ struct CompareCommand: ParsableCommand {
     func validate() throws {
         guard (1...1_000).contains(runs) else { throw ValidationError("--runs must be from 1 to 1,000") }
         if query != nil && !ladder { throw ValidationError("--query goes with --ladder (use --queries FILE for a query set)") }
-        if ladder && (strategies != nil || queries != nil) { throw ValidationError("--ladder measures predicates, not strategies: drop --strategies and --queries") }
+        if ladder && (strategies != nil || queries != nil) {
+            throw ValidationError("--ladder measures predicates, not strategies: drop --strategies and --queries")
+        }
     }
 
     func run() throws {
@@ -57,7 +61,9 @@ struct CompareCommand: ParsableCommand {
         let context = ReportContext.current
         let output: String
         if ladder {
-            let text = try query ?? journal.builtInQueries().first?.text ?? { throw JournalError(.usage, "the journal has no words to compare with: give --query TEXT") }()
+            let text =
+                try query ?? journal.builtInQueries().first?.text
+                ?? { throw JournalError(.usage, "the journal has no words to compare with: give --query TEXT") }()
             var measurement = PredicateLadder(query: text)
             measurement.runs = runs
             let report = try measurement.run(on: journal) { status.show($0) }
@@ -66,7 +72,9 @@ struct CompareCommand: ParsableCommand {
         } else {
             status.show("choosing queries from the journal's word frequencies…")
             let queries = try fileQueries ?? journal.builtInQueries()
-            guard !queries.isEmpty else { throw JournalError(.usage, "the journal has too few words to choose queries from: give --queries FILE") }
+            guard !queries.isEmpty else {
+                throw JournalError(.usage, "the journal has too few words to choose queries from: give --queries FILE")
+            }
             var comparison = StrategyComparison(strategies: chosen, queries: queries)
             comparison.runs = runs
             comparison.measureBuilds = !noBuildTimes

@@ -19,6 +19,8 @@ struct ReindexCommand: ParsableCommand {
         let progress = ProgressBar(label: "reindexing")
         try journal.reindex(progress: progress.handler)
         progress.finish()
-        print("reindexed \(Formatting.count(try journal.statistics().entries, "entry", "entries")) in \(Formatting.seconds(Date().timeIntervalSince(started)))")
+        print(
+            "reindexed \(Formatting.count(try journal.statistics().entries, "entry", "entries")) in \(Formatting.seconds(Date().timeIntervalSince(started)))"
+        )
     }
 }

@@ -66,8 +66,10 @@ struct SearchCommand: ParsableCommand {
         for entry in results.entries {
             print(EntryRendering.line(entry, highlights: highlighter.ranges(in: entry.text), terminal: terminal))
         }
-        print(terminal.dim(EntryRendering.summary(shown: results.entries.count, total: results.total, offset: request.offset)
-            + " · \(results.strategy) · \(Formatting.milliseconds(elapsed))"))
+        print(
+            terminal.dim(
+                EntryRendering.summary(shown: results.entries.count, total: results.total, offset: request.offset)
+                    + " · \(results.strategy) · \(Formatting.milliseconds(elapsed))"))
     }
 
     private func listStrategies() {

@@ -24,10 +24,11 @@ struct VerifyCommand: ParsableCommand {
         let report = try journal.verify(progress: progress.handler)
         progress.finish()
         if output.json {
-            JSONOutput.print(.object([
-                "entries": .integer(report.entries), "consistent": .bool(report.isConsistent),
-                "problems": .array(report.problems.map(JSONValue.string)),
-            ]))
+            JSONOutput.print(
+                .object([
+                    "entries": .integer(report.entries), "consistent": .bool(report.isConsistent),
+                    "problems": .array(report.problems.map(JSONValue.string)),
+                ]))
         } else if report.isConsistent {
             print("OK: \(Formatting.count(report.entries, "entry", "entries")) and everything derived from them agree")
         } else {

@@ -1,7 +1,8 @@
 import Foundation
 import JournalKit
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Entry text from standard input or the user's editor.

@@ -58,7 +58,8 @@ enum EntryRendering {
         }
         // Start at a word rather than in the middle of one.
         if start > text.startIndex, !text[text.index(before: start)].isWhitespace,
-           let space = text[start..<anchor].firstIndex(where: \.isWhitespace) {
+            let space = text[start..<anchor].firstIndex(where: \.isWhitespace)
+        {
             start = space
         }
         let cutAtStart = start > text.startIndex

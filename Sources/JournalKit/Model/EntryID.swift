@@ -25,8 +25,8 @@ public struct EntryID: Hashable, Sendable, CustomStringConvertible, Codable {
         guard uri.hasPrefix(Self.scheme) else { return nil }
         let parts = uri.dropFirst(Self.scheme.count).split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[1] == "Entry", parts[2].first == "p",
-              let storeID = UUID(uuidString: String(parts[0])),
-              let number = Int64(parts[2].dropFirst()), number > 0, parts[2].dropFirst().allSatisfy(\.isASCII)
+            let storeID = UUID(uuidString: String(parts[0])),
+            let number = Int64(parts[2].dropFirst()), number > 0, parts[2].dropFirst().allSatisfy(\.isASCII)
         else { return nil }
         self.init(storeID: storeID, number: number)
     }

@@ -22,7 +22,8 @@ public struct JournalDate: Hashable, Comparable, Sendable, CustomStringConvertib
         let (year, month, day) = CivilCalendar.date(fromDays: days)
         let seconds = microsecondOfDay / 1_000_000
         var fraction = microsecondOfDay % 1_000_000
-        var text = "\(Self.pad(year, 4))-\(Self.pad(month, 2))-\(Self.pad(day, 2))T"
+        var text =
+            "\(Self.pad(year, 4))-\(Self.pad(month, 2))-\(Self.pad(day, 2))T"
             + "\(Self.pad(seconds / 3600, 2)):\(Self.pad(seconds / 60 % 60, 2)):\(Self.pad(seconds % 60, 2))"
         if fraction != 0 {
             var digits = 6
@@ -49,16 +50,16 @@ extension JournalDate {
     public init?(iso8601 text: String) {
         var reader = DigitReader(Array(text.utf8))
         guard let year = reader.number(digits: 4), reader.skip("-"),
-              let month = reader.number(digits: 2), reader.skip("-"),
-              let day = reader.number(digits: 2),
-              (1...12).contains(month), (1...CivilCalendar.daysIn(month: month, year: year)).contains(day)
+            let month = reader.number(digits: 2), reader.skip("-"),
+            let day = reader.number(digits: 2),
+            (1...12).contains(month), (1...CivilCalendar.daysIn(month: month, year: year)).contains(day)
         else { return nil }
         var secondOfDay: Int64 = 0
         var fraction: Int64 = 0
         var offsetSeconds: Int64 = 0
         if reader.skip("T") || reader.skip("t") || reader.skip(" ") {
             guard let hour = reader.number(digits: 2), reader.skip(":"),
-                  let minute = reader.number(digits: 2), hour < 24, minute < 60
+                let minute = reader.number(digits: 2), hour < 24, minute < 60
             else { return nil }
             var second: Int64 = 0
             if reader.skip(":") {
@@ -141,7 +142,7 @@ private struct DigitReader {
 
     mutating func sign() -> Int64? {
         if skip("+") { return 1 }
-        if skip("-") || skip("\u{2212}") { return -1 } // U+2212 MINUS SIGN, as ISO 8601 allows
+        if skip("-") || skip("\u{2212}") { return -1 }  // U+2212 MINUS SIGN, as ISO 8601 allows
         return nil
     }
 

@@ -74,7 +74,7 @@ public struct MatchHighlighter: Sendable {
                 origins.append(index..<next)
                 let start = folded.count - needle.count
                 guard start >= 0, folded[start...].elementsEqual(needle),
-                      ranges.last.map({ origins[start].lowerBound >= $0.upperBound }) ?? true
+                    ranges.last.map({ origins[start].lowerBound >= $0.upperBound }) ?? true
                 else { continue }
                 ranges.append(origins[start].lowerBound..<origins[folded.count - 1].upperBound)
                 firstMatchEnd = firstMatchEnd ?? folded.count

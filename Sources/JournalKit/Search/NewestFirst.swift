@@ -12,7 +12,8 @@ enum NewestFirst {
         // About `wanted × documents / total` index rows to walk, against `total` lookups (each
         // a few times dearer than a step along the index).
         let walk = Double(wanted) * Double(maximum) / Double(total)
-        let numbers = walk < 4 * Double(total)
+        let numbers =
+            walk < 4 * Double(total)
             ? try walkingDateIndex(matching, wanted: wanted, in: db)
             : try sortingMatches(matching, in: db)
         let pageNumbers = Array(numbers.dropFirst(page.offset).prefix(wanted - page.offset))

@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Says "this process is applying the change history to the search store", so that no other
@@ -34,7 +35,9 @@ final class CatchUpLock {
         while true {
             if let lock = try tryAcquire(besides: searchStore) { return lock }
             guard ContinuousClock.now < deadline else {
-                throw .store("\(url(besides: searchStore).path): another process has been applying changes to the search store for over \(Int(timeout)) s")
+                throw .store(
+                    "\(url(besides: searchStore).path): another process has been applying changes to the search store for over \(Int(timeout)) s"
+                )
             }
             Thread.sleep(forTimeInterval: 0.005)
         }

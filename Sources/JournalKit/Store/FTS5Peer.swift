@@ -20,28 +20,30 @@ enum FTS5Peer {
         let built = try StoreDatabase.guarded(main.url) {
             try main.pool.write { db -> Bool in
                 guard try !isBuilt(db) else { return false }
-                try db.execute(sql: """
-                    CREATE VIRTUAL TABLE entry_fts USING fts5(
-                        text, content='entry', content_rowid='n',
-                        tokenize='unicode61 remove_diacritics 2', prefix='1 2 3');
-                    CREATE TRIGGER entry_fts_insert AFTER INSERT ON entry BEGIN
-                        INSERT INTO entry_fts (rowid, text) VALUES (new.n, new.text);
-                    END;
-                    CREATE TRIGGER entry_fts_delete AFTER DELETE ON entry BEGIN
-                        INSERT INTO entry_fts (entry_fts, rowid, text) VALUES ('delete', old.n, old.text);
-                    END;
-                    CREATE TRIGGER entry_fts_update AFTER UPDATE OF text ON entry BEGIN
-                        INSERT INTO entry_fts (entry_fts, rowid, text) VALUES ('delete', old.n, old.text);
-                        INSERT INTO entry_fts (rowid, text) VALUES (new.n, new.text);
-                    END;
-                    """)
+                try db.execute(
+                    sql: """
+                        CREATE VIRTUAL TABLE entry_fts USING fts5(
+                            text, content='entry', content_rowid='n',
+                            tokenize='unicode61 remove_diacritics 2', prefix='1 2 3');
+                        CREATE TRIGGER entry_fts_insert AFTER INSERT ON entry BEGIN
+                            INSERT INTO entry_fts (rowid, text) VALUES (new.n, new.text);
+                        END;
+                        CREATE TRIGGER entry_fts_delete AFTER DELETE ON entry BEGIN
+                            INSERT INTO entry_fts (entry_fts, rowid, text) VALUES ('delete', old.n, old.text);
+                        END;
+                        CREATE TRIGGER entry_fts_update AFTER UPDATE OF text ON entry BEGIN
+                            INSERT INTO entry_fts (entry_fts, rowid, text) VALUES ('delete', old.n, old.text);
+                            INSERT INTO entry_fts (rowid, text) VALUES (new.n, new.text);
+                        END;
+                        """)
                 let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM entry") ?? 0
                 var done = 0
                 var after: Int64 = 0
                 // The batch's last entry number comes from the entry table: on an external-content
                 // table, max(rowid) of entry_fts would read the entry table's, not the index's.
                 let batchEnd = try db.makeStatement(sql: "SELECT max(n) FROM (SELECT n FROM entry WHERE n > ? ORDER BY n LIMIT ?)")
-                let insert = try db.makeStatement(sql: "INSERT INTO entry_fts (rowid, text) SELECT n, text FROM entry WHERE n > ? AND n <= ?")
+                let insert = try db.makeStatement(
+                    sql: "INSERT INTO entry_fts (rowid, text) SELECT n, text FROM entry WHERE n > ? AND n <= ?")
                 while let last = try Int64.fetchOne(batchEnd, arguments: [after, batchSize]) {
                     try insert.execute(arguments: [after, last])
                     done += db.changesCount

@@ -8,7 +8,7 @@ import JournalText
 enum FoldFunction {
     static let function = DatabaseFunction("journal_fold", argumentCount: 2, pure: true) { values in
         guard case .blob(let data) = values[0].storage,
-              let kind = String.fromDatabaseValue(values[1]), let fold = Fold(rawValue: kind)
+            let kind = String.fromDatabaseValue(values[1]), let fold = Fold(rawValue: kind)
         else { return nil }
         let folded = data.withUnsafeBytes { fold.apply(toUTF8: $0.bindMemory(to: UInt8.self)) }
         return Data(folded.utf8)

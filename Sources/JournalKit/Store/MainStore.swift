@@ -12,7 +12,7 @@ struct PreparedEntry: Sendable {
 
 /// The main store, `journal.sqlite`: entries with their canonical text, and the change history.
 package final class MainStore: Sendable {
-    static let applicationID: Int32 = 0x4A52_4E4C // "JRNL"
+    static let applicationID: Int32 = 0x4A52_4E4C  // "JRNL"
 
     package let url: URL
     package let pool: DatabasePool
@@ -38,26 +38,27 @@ package final class MainStore: Sendable {
     private static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
-            try db.execute(sql: """
-                PRAGMA application_id = \(applicationID);
-                CREATE TABLE store_info (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID;
-                -- n: the entry number of its URI; AUTOINCREMENT so a deleted entry's number is never reused.
-                -- date: microseconds since 1970 UTC. canonical: canonical(text), written with the text.
-                CREATE TABLE entry (
-                    n INTEGER PRIMARY KEY AUTOINCREMENT,
-                    date INTEGER NOT NULL,
-                    text TEXT NOT NULL,
-                    canonical TEXT NOT NULL
-                );
-                -- Newest first is (date DESC, n DESC): a backward scan of this index.
-                CREATE INDEX entry_by_date ON entry(date);
-                CREATE TABLE change (
-                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
-                    kind TEXT NOT NULL CHECK (kind IN ('insert', 'update', 'delete')),
-                    first INTEGER NOT NULL,
-                    last INTEGER NOT NULL
-                );
-                """)
+            try db.execute(
+                sql: """
+                    PRAGMA application_id = \(applicationID);
+                    CREATE TABLE store_info (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID;
+                    -- n: the entry number of its URI; AUTOINCREMENT so a deleted entry's number is never reused.
+                    -- date: microseconds since 1970 UTC. canonical: canonical(text), written with the text.
+                    CREATE TABLE entry (
+                        n INTEGER PRIMARY KEY AUTOINCREMENT,
+                        date INTEGER NOT NULL,
+                        text TEXT NOT NULL,
+                        canonical TEXT NOT NULL
+                    );
+                    -- Newest first is (date DESC, n DESC): a backward scan of this index.
+                    CREATE INDEX entry_by_date ON entry(date);
+                    CREATE TABLE change (
+                        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                        kind TEXT NOT NULL CHECK (kind IN ('insert', 'update', 'delete')),
+                        first INTEGER NOT NULL,
+                        last INTEGER NOT NULL
+                    );
+                    """)
             try db.execute(sql: "INSERT INTO store_info (key, value) VALUES ('id', ?)", arguments: [UUID().uuidString])
         }
         return migrator
@@ -85,7 +86,8 @@ package final class MainStore: Sendable {
     ) throws(JournalError) -> ClosedRange<Int64>? {
         try guarded {
             try pool.write { db in
-                let statement = try db.cachedStatement(sql: "INSERT INTO entry (date, text, canonical) VALUES (?, CAST(? AS TEXT), CAST(? AS TEXT))")
+                let statement = try db.cachedStatement(
+                    sql: "INSERT INTO entry (date, text, canonical) VALUES (?, CAST(? AS TEXT), CAST(? AS TEXT))")
                 var first: Int64?
                 try produce { entry in
                     try statement.execute(arguments: [entry.date.microseconds, ExactText(entry.text), ExactText(entry.canonical)])

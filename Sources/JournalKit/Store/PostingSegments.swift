@@ -75,9 +75,10 @@ struct PostingSegments: Sendable {
     }
 
     private func lastSegment(of token: Int64, in db: Database) throws -> Tail? {
-        guard let row = try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT id, count, documents FROM \(table) WHERE id BETWEEN ? AND ? ORDER BY id DESC LIMIT 1"),
-            arguments: [Self.key(owner: token, entry: 0), Self.key(owner: token, entry: Self.maximumEntryNumber)])
+        guard
+            let row = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT id, count, documents FROM \(table) WHERE id BETWEEN ? AND ? ORDER BY id DESC LIMIT 1"),
+                arguments: [Self.key(owner: token, entry: 0), Self.key(owner: token, entry: Self.maximumEntryNumber)])
         else { return nil }
         let data: Data = row[2]
         var last: Int64 = 0
@@ -89,16 +90,17 @@ struct PostingSegments: Sendable {
     /// Returns whether the token still has any.
     func update(owner token: Int64, adding: [Int64], removing: [Int64], in db: Database) throws -> Bool {
         guard let low = [adding.first, removing.first].compactMap({ $0 }).min(),
-              let high = [adding.last, removing.last].compactMap({ $0 }).max()
+            let high = [adding.last, removing.last].compactMap({ $0 }).max()
         else { return true }
         let tokenStart = Self.key(owner: token, entry: 0)
         // The segments that can hold numbers in low...high: from the one starting at or before
         // `low` (or the token's first) to the last starting at or before `high`.
         let rows = try Row.fetchAll(
-            db.cachedStatement(sql: """
-                SELECT id, documents FROM \(table)
-                WHERE id BETWEEN coalesce((SELECT max(id) FROM \(table) WHERE id BETWEEN ?1 AND ?2), ?1) AND ?3
-                """),
+            db.cachedStatement(
+                sql: """
+                    SELECT id, documents FROM \(table)
+                    WHERE id BETWEEN coalesce((SELECT max(id) FROM \(table) WHERE id BETWEEN ?1 AND ?2), ?1) AND ?3
+                    """),
             arguments: [tokenStart, Self.key(owner: token, entry: low), Self.key(owner: token, entry: high)])
         var current: [Int64] = []
         for row in rows { DeltaList.forEach(in: row[1] as Data) { current.append($0) } }

@@ -70,7 +70,7 @@ enum PrefixSnapshot {
             var id: Int64 = 0
             while position < bytes.count {
                 guard let delta = Varint.read(bytes, at: &position), let length = Varint.read(bytes, at: &position),
-                      position + Int(length) <= bytes.count
+                    position + Int(length) <= bytes.count
                 else { return }
                 id += Int64(delta)
                 table.insert(id: id, utf8: UnsafeBufferPointer(rebasing: bytes[position..<position + Int(length)]))

@@ -184,11 +184,12 @@ struct SearchIndexer {
             let global = slice.texts.map { text in
                 let (position, isNew) = tokens.intern(text)
                 if isNew {
-                    keysOfToken.append(Tokens.prefixKeys(of: [text]).map { key in
-                        let (keyPosition, keyIsNew) = keys.intern(key)
-                        if keyIsNew { lastEntryOfKey.append(-1) }
-                        return keyPosition
-                    })
+                    keysOfToken.append(
+                        Tokens.prefixKeys(of: [text]).map { key in
+                            let (keyPosition, keyIsNew) = keys.intern(key)
+                            if keyIsNew { lastEntryOfKey.append(-1) }
+                            return keyPosition
+                        })
                 }
                 return position
             }
@@ -231,8 +232,10 @@ struct SearchIndexer {
         }
         var removed = try writer.finish(
             .token, adding: Array(zip(tokenIDs, batch.tokens.documents)).map { ($0, $1) }, cache: &caches.tokens, tails: &tails.tokens)
-        removed = try writer.finish(
-            .prefixKey, adding: Array(zip(keyIDs, batch.keys.documents)).map { ($0, $1) }, cache: &caches.keys, tails: &tails.keys) || removed
+        removed =
+            try writer.finish(
+                .prefixKey, adding: Array(zip(keyIDs, batch.keys.documents)).map { ($0, $1) }, cache: &caches.keys, tails: &tails.keys)
+            || removed
         if removed {
             try SearchStore.bumpTokenGeneration(in: searchDB)
             try caches.tokens.validate(in: searchDB)
@@ -282,9 +285,10 @@ struct SearchIndexer {
 
     /// About how many entries the pending changes hold, for progress.
     private static func pendingEntries(after position: SearchStore.Position, in db: Database) throws -> Int {
-        let changed = try Int.fetchOne(
-            db, sql: "SELECT coalesce(sum(last - first + 1), 0) FROM change WHERE seq > ?",
-            arguments: [position.appliedChange]) ?? 0
+        let changed =
+            try Int.fetchOne(
+                db, sql: "SELECT coalesce(sum(last - first + 1), 0) FROM change WHERE seq > ?",
+                arguments: [position.appliedChange]) ?? 0
         guard let rebuildFrom = position.rebuildFrom else { return changed }
         let rebuilt = try Int.fetchOne(db, sql: "SELECT count(*) FROM entry WHERE n >= ?", arguments: [rebuildFrom]) ?? 0
         return changed + rebuilt

@@ -4,7 +4,7 @@ import GRDB
 /// The search store, `search.sqlite`: a separate file holding each entry's tokens, so that
 /// searching never waits on the main store's locks. It knows entries only by their URIs.
 package final class SearchStore: Sendable {
-    static let applicationID: Int32 = 0x4A52_4E53 // "JRNS"
+    static let applicationID: Int32 = 0x4A52_4E53  // "JRNS"
 
     package let url: URL
     package let pool: DatabasePool
@@ -62,11 +62,13 @@ package final class SearchStore: Sendable {
             let pool = try StoreDatabase.open(url, applicationID: applicationID, readOnly: readOnly)
             try StoreDatabase.migrate(pool, with: migrator)
             let ownerQuery = "SELECT value FROM store_info WHERE key = 'main_store'"
-            let owner = try pool.read { db in try String.fetchOne(db, sql: ownerQuery) } ?? pool.write { db in
-                if let owner = try String.fetchOne(db, sql: ownerQuery) { return owner }
-                try db.execute(sql: "INSERT INTO store_info (key, value) VALUES ('main_store', ?)", arguments: [mainStoreID.uuidString])
-                return mainStoreID.uuidString
-            }
+            let owner =
+                try pool.read { db in try String.fetchOne(db, sql: ownerQuery) }
+                ?? pool.write { db in
+                    if let owner = try String.fetchOne(db, sql: ownerQuery) { return owner }
+                    try db.execute(sql: "INSERT INTO store_info (key, value) VALUES ('main_store', ?)", arguments: [mainStoreID.uuidString])
+                    return mainStoreID.uuidString
+                }
             guard owner == mainStoreID.uuidString else { return .failure(.replace("it belonged to another journal")) }
             return .success(pool)
         } catch let error as DatabaseError where [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode) {
@@ -92,51 +94,53 @@ package final class SearchStore: Sendable {
     private static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
-            try db.execute(sql: """
-                PRAGMA application_id = \(applicationID);
-                CREATE TABLE store_info (key TEXT PRIMARY KEY NOT NULL, value ANY NOT NULL) WITHOUT ROWID;
-                -- One row per entry. id: the entry number n of its URI, so that ties on date order
-                -- as in the main store; tokens: its token ids (DeltaList), to remove its postings.
-                CREATE TABLE document (
-                    id INTEGER PRIMARY KEY,
-                    uri TEXT NOT NULL,
-                    date INTEGER NOT NULL,
-                    tokens BLOB NOT NULL
-                );
-                CREATE INDEX document_by_date ON document(date);
-                -- Each distinct canonical token once; the unique index serves prefix range scans.
-                -- AUTOINCREMENT: a removed token's id is never given to another (the prefix
-                -- table and its snapshot refer to tokens by id).
-                CREATE TABLE token (id INTEGER PRIMARY KEY AUTOINCREMENT, text TEXT NOT NULL UNIQUE);
-                -- The many-to-many link between tokens and documents.
-                CREATE TABLE posting (
-                    token INTEGER NOT NULL,
-                    document INTEGER NOT NULL,
-                    PRIMARY KEY (token, document)
-                ) WITHOUT ROWID;
-                -- The prefix table's tokens up to max_token_id, serialized (PrefixSnapshot).
-                CREATE TABLE prefix_snapshot (
-                    id INTEGER PRIMARY KEY CHECK (id = 1),
-                    max_token_id INTEGER NOT NULL,
-                    token_count INTEGER NOT NULL,
-                    data BLOB NOT NULL
-                );
-                """)
+            try db.execute(
+                sql: """
+                    PRAGMA application_id = \(applicationID);
+                    CREATE TABLE store_info (key TEXT PRIMARY KEY NOT NULL, value ANY NOT NULL) WITHOUT ROWID;
+                    -- One row per entry. id: the entry number n of its URI, so that ties on date order
+                    -- as in the main store; tokens: its token ids (DeltaList), to remove its postings.
+                    CREATE TABLE document (
+                        id INTEGER PRIMARY KEY,
+                        uri TEXT NOT NULL,
+                        date INTEGER NOT NULL,
+                        tokens BLOB NOT NULL
+                    );
+                    CREATE INDEX document_by_date ON document(date);
+                    -- Each distinct canonical token once; the unique index serves prefix range scans.
+                    -- AUTOINCREMENT: a removed token's id is never given to another (the prefix
+                    -- table and its snapshot refer to tokens by id).
+                    CREATE TABLE token (id INTEGER PRIMARY KEY AUTOINCREMENT, text TEXT NOT NULL UNIQUE);
+                    -- The many-to-many link between tokens and documents.
+                    CREATE TABLE posting (
+                        token INTEGER NOT NULL,
+                        document INTEGER NOT NULL,
+                        PRIMARY KEY (token, document)
+                    ) WITHOUT ROWID;
+                    -- The prefix table's tokens up to max_token_id, serialized (PrefixSnapshot).
+                    CREATE TABLE prefix_snapshot (
+                        id INTEGER PRIMARY KEY CHECK (id = 1),
+                        max_token_id INTEGER NOT NULL,
+                        token_count INTEGER NOT NULL,
+                        data BLOB NOT NULL
+                    );
+                    """)
         }
         // Postings as segments of entry numbers (PostingSegments) instead of a row per token
         // and entry. The store holds derived data only: it is emptied and rebuilt.
         migrator.registerMigration("v2-posting-segments") { db in
-            try db.execute(sql: """
-                DROP TABLE posting;
-                -- id: token << 32 | the segment's first entry number; documents: a DeltaList.
-                CREATE TABLE posting (id INTEGER PRIMARY KEY, count INTEGER NOT NULL, documents BLOB NOT NULL);
-                -- Every prefix of one to three code points of some token, and the documents with
-                -- a token starting with it (the prefix strategy's answer for words that short).
-                CREATE TABLE prefix_key (id INTEGER PRIMARY KEY AUTOINCREMENT, text TEXT NOT NULL UNIQUE);
-                CREATE TABLE prefix_posting (id INTEGER PRIMARY KEY, count INTEGER NOT NULL, documents BLOB NOT NULL);
-                DELETE FROM document; DELETE FROM token; DELETE FROM prefix_snapshot;
-                DELETE FROM store_info WHERE key IN ('applied_change', 'resume_after_entry', 'rebuild_from');
-                """)
+            try db.execute(
+                sql: """
+                    DROP TABLE posting;
+                    -- id: token << 32 | the segment's first entry number; documents: a DeltaList.
+                    CREATE TABLE posting (id INTEGER PRIMARY KEY, count INTEGER NOT NULL, documents BLOB NOT NULL);
+                    -- Every prefix of one to three code points of some token, and the documents with
+                    -- a token starting with it (the prefix strategy's answer for words that short).
+                    CREATE TABLE prefix_key (id INTEGER PRIMARY KEY AUTOINCREMENT, text TEXT NOT NULL UNIQUE);
+                    CREATE TABLE prefix_posting (id INTEGER PRIMARY KEY, count INTEGER NOT NULL, documents BLOB NOT NULL);
+                    DELETE FROM document; DELETE FROM token; DELETE FROM prefix_snapshot;
+                    DELETE FROM store_info WHERE key IN ('applied_change', 'resume_after_entry', 'rebuild_from');
+                    """)
         }
         return migrator
     }
@@ -185,15 +189,17 @@ package final class SearchStore: Sendable {
     }
 
     static func bumpTokenGeneration(in db: Database) throws {
-        try db.execute(sql: """
-            INSERT INTO store_info (key, value) VALUES ('token_generation', 1)
-            ON CONFLICT(key) DO UPDATE SET value = value + 1
-            """)
+        try db.execute(
+            sql: """
+                INSERT INTO store_info (key, value) VALUES ('token_generation', 1)
+                ON CONFLICT(key) DO UPDATE SET value = value + 1
+                """)
     }
 
     /// Empties the store and starts a full rebuild at the main store's change `lastChange`.
     static func reset(in db: Database, lastChange: Int64) throws {
-        try db.execute(sql: "DELETE FROM posting; DELETE FROM token; DELETE FROM prefix_posting; DELETE FROM prefix_key; DELETE FROM document;")
+        try db.execute(
+            sql: "DELETE FROM posting; DELETE FROM token; DELETE FROM prefix_posting; DELETE FROM prefix_key; DELETE FROM document;")
         try bumpTokenGeneration(in: db)
         try save(Position(appliedChange: lastChange, resumeAfterEntry: 0, rebuildFrom: 1), in: db)
     }

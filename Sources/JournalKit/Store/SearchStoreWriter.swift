@@ -70,13 +70,18 @@ struct SearchStoreWriter {
         guard number > 0, number <= PostingSegments.maximumEntryNumber else {
             throw JournalError.store("entry number \(number) is beyond what the search store can index")
         }
-        let previous = number > largestExisting ? nil : try Data.fetchOne(
-            db.cachedStatement(sql: "SELECT tokens FROM document WHERE id = ?"), arguments: [number]
-        ).map(DeltaList.decode)
-        try db.cachedStatement(sql: """
-            INSERT INTO document (id, uri, date, tokens) VALUES (?, ?, ?, ?)
-            ON CONFLICT(id) DO UPDATE SET date = excluded.date, tokens = excluded.tokens
-            """).execute(arguments: [number, EntryID(storeID: storeID, number: number).uri, date.microseconds, DeltaList.encode(ids)])
+        let previous =
+            number > largestExisting
+            ? nil
+            : try Data.fetchOne(
+                db.cachedStatement(sql: "SELECT tokens FROM document WHERE id = ?"), arguments: [number]
+            ).map(DeltaList.decode)
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO document (id, uri, date, tokens) VALUES (?, ?, ?, ?)
+                ON CONFLICT(id) DO UPDATE SET date = excluded.date, tokens = excluded.tokens
+                """
+        ).execute(arguments: [number, EntryID(storeID: storeID, number: number).uri, date.microseconds, DeltaList.encode(ids)])
         guard let previous else { return }
         let current = Set(ids)
         for id in previous where !current.contains(id) { removing[.token, default: [:]][id, default: []].append(number) }

@@ -1,5 +1,5 @@
-import Foundation
 import Dispatch
+import Foundation
 
 extension Array where Element: Sendable {
     /// `map` spread over every core: for CPU-bound text analysis of a batch.

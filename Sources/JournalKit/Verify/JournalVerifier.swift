@@ -97,7 +97,9 @@ struct JournalVerifier {
             }
             for id in ids { tokenPairs.add(owner: id, entry: number) }
             for key in Tokens.prefixKeys(of: indexed) {
-                if let id = keyIDs[CodePointKey(key)] { keyPairs.add(owner: id, entry: number) } else {
+                if let id = keyIDs[CodePointKey(key)] {
+                    keyPairs.add(owner: id, entry: number)
+                } else {
                     problem("keys", "p\(number): its prefix key \"\(key)\" is missing")
                 }
             }
@@ -108,7 +110,9 @@ struct JournalVerifier {
             problem("orphan", "the search store has a document for p\(row[0] as Int64), which the main store doesn't have")
             document = try documents.next()?.copy()
         }
-        let owners = [("posting", tokenPairs, "tokens", Set(tokenTexts.keys)), ("prefix_posting", keyPairs, "prefix keys", Set(keyIDs.values))]
+        let owners = [
+            ("posting", tokenPairs, "tokens", Set(tokenTexts.keys)), ("prefix_posting", keyPairs, "prefix keys", Set(keyIDs.values)),
+        ]
         for (table, expected, name, ids) in owners {
             var found = Tally()
             var used = Set<Int64>()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JournalBench
 @testable import JournalKit
 
@@ -67,7 +68,11 @@ import Testing
 
         let queries = try store.journal.builtInQueries()
         let kinds = Set(queries.map(\.kind))
-        #expect(kinds.isSuperset(of: ["very common", "common", "rare", "absent", "one-letter prefix", "two-letter prefix", "two words", "capitals and diacritics", "ideographic"]))
+        #expect(
+            kinds.isSuperset(of: [
+                "very common", "common", "rare", "absent", "one-letter prefix", "two-letter prefix", "two words", "capitals and diacritics",
+                "ideographic",
+            ]))
         #expect(Set(queries.map(\.text)).count == queries.count)
         for query in queries where query.kind == "absent" {
             #expect(try store.journal.search(query.text).total == 0)

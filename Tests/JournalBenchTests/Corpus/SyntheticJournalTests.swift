@@ -1,5 +1,6 @@
 import JournalText
 import Testing
+
 @testable import JournalBench
 @testable import JournalKit
 
@@ -8,7 +9,9 @@ import Testing
         let first = Array(SyntheticJournal(count: 50, seed: 1))
         #expect(first == Array(SyntheticJournal(count: 50, seed: 1)))
         #expect(first != Array(SyntheticJournal(count: 50, seed: 2)))
-        #expect(Array(SyntheticJournal(count: 80, seed: 1).prefix(50)).map(\.text) == first.map(\.text), "a longer journal starts with the same texts")
+        #expect(
+            Array(SyntheticJournal(count: 80, seed: 1).prefix(50)).map(\.text) == first.map(\.text),
+            "a longer journal starts with the same texts")
     }
 
     @Test func spansAboutTwentyYearsWhateverItsSize() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JournalKit
 
 @Suite struct JSONLinesReaderTests {

@@ -1,6 +1,7 @@
 import Foundation
 import JournalText
 import Testing
+
 @testable import JournalBench
 @testable import JournalKit
 
@@ -13,12 +14,13 @@ import Testing
         let store = try TemporaryJournal()
         var generated = SyntheticJournal(count: entryCount, seed: 42)
         generated.tailWords = 3_000
-        let lines = generated.map { entry in
-            let text = entry.text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-            return #"{"date":"\#(entry.date.iso8601)","text":"\#(text)"}"#
-        } + [
-            #"{"text":"Crème BRÛLÉE à 50% (a.b) off_sale back\\slash \\u0000 Straße İstanbul ǅ ﬁ Ａ cafe\u0301"}"#,
-        ]
+        let lines =
+            generated.map { entry in
+                let text = entry.text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+                return #"{"date":"\#(entry.date.iso8601)","text":"\#(text)"}"#
+            } + [
+                #"{"text":"Crème BRÛLÉE à 50% (a.b) off_sale back\\slash \\u0000 Straße İstanbul ǅ ﬁ Ａ cafe\u0301"}"#
+            ]
         let file = store.directory.url.appendingPathComponent("generated.jsonl")
         try Data(lines.joined(separator: "\n").utf8).write(to: file)
         _ = try store.journal.importJSONLines(from: JSONLinesReader(path: file.path))
@@ -29,7 +31,10 @@ import Testing
     /// the same in upper case and with diacritics removed, and metacharacters.
     private static func substringQueries(from entries: [Entry], count: Int) -> [String] {
         var random = SplitMix64(seed: 99)
-        var queries = ["%", "_", ".", "(", "\\", "a.b", "50%", "é", "É", "ss", "ß", "İ", "i", "ǆ", "fi", "a", "東", "ー", "。", "Crème", "CREME", "brulee"]
+        var queries = [
+            "%", "_", ".", "(", "\\", "a.b", "50%", "é", "É", "ss", "ß", "İ", "i", "ǆ", "fi", "a", "東", "ー", "。", "Crème", "CREME",
+            "brulee",
+        ]
         while queries.count < count {
             let scalars = Array(entries[random.below(entries.count)].text.unicodeScalars)
             let length = 1 + random.below(min(12, scalars.count))
@@ -65,9 +70,10 @@ import Testing
         let (store, entries) = try Self.journal()
         // A code-point substring of UTF-8 text is a byte substring: Data's search (Foundation is
         // built optimized even in a debug build) is a fast reference.
-        let folded: [Fold?: [Data]] = Dictionary(uniqueKeysWithValues: ([nil] + Fold.allCases.map(Optional.some)).map { fold in
-            (fold, entries.map { Data((fold?.apply(to: $0.text) ?? $0.text).utf8) })
-        })
+        let folded: [Fold?: [Data]] = Dictionary(
+            uniqueKeysWithValues: ([nil] + Fold.allCases.map(Optional.some)).map { fold in
+                (fold, entries.map { Data((fold?.apply(to: $0.text) ?? $0.text).utf8) })
+            })
         let strategies: [(String, Fold?)] = [
             ("contains", nil), ("matches", nil), ("contains[c]", .c), ("matches[c]", .c), ("contains[d]", .d),
             ("matches[d]", .d), ("contains[cd]", .cd), ("contains[n]", .cd), ("matches[cd]", .cd),
@@ -89,9 +95,10 @@ import Testing
         let tokens = entries.map { Tokens.of(text: $0.text) }
         for query in Self.wordQueries(from: entries, count: 250) {
             guard let words = try? SearchQuery(query).canonicalWords() else { continue }
-            let expected = Self.newestFirst(zip(entries, tokens).filter { _, tokens in
-                words.allSatisfy { word in tokens.contains { $0.unicodeScalars.starts(with: word.unicodeScalars) } }
-            }.map(\.0))
+            let expected = Self.newestFirst(
+                zip(entries, tokens).filter { _, tokens in
+                    words.allSatisfy { word in tokens.contains { $0.unicodeScalars.starts(with: word.unicodeScalars) } }
+                }.map(\.0))
             for strategy in ["token", "prefix"] {
                 let found = try store.journal.search(query, strategy: strategy, page: PageRequest(limit: 0))
                 #expect(found.total == expected.count, "\(strategy) \(query)")

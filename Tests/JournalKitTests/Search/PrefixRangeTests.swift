@@ -1,4 +1,5 @@
 import Testing
+
 @testable import JournalKit
 
 @Suite struct PrefixRangeTests {
@@ -15,12 +16,15 @@ import Testing
     /// prefix lie in [prefix, upperBound).
     @Test func boundsExactlyTheStringsWithThePrefix() {
         let prefixes = ["a", "th", "é", "東", "\u{FFFF}", "z\u{10FFFF}", "😀"]
-        let candidates = ["", "a", "b", "th", "thz", "ti", "tg", "é", "éa", "f", "東", "東京", "東\u{10FFFF}", "朮",
-                          "\u{FFFF}", "\u{FFFF}x", "\u{10000}", "z", "z\u{10FFFF}", "z\u{10FFFF}a", "{", "😀", "😀x", "😁"]
+        let candidates = [
+            "", "a", "b", "th", "thz", "ti", "tg", "é", "éa", "f", "東", "東京", "東\u{10FFFF}", "朮",
+            "\u{FFFF}", "\u{FFFF}x", "\u{10000}", "z", "z\u{10FFFF}", "z\u{10FFFF}a", "{", "😀", "😀x", "😁",
+        ]
         for prefix in prefixes {
             let upper = PrefixRange.upperBound(of: prefix)!
             for candidate in candidates {
-                let inRange = Array(candidate.utf8).lexicographicallyPrecedes(Array(upper.utf8))
+                let inRange =
+                    Array(candidate.utf8).lexicographicallyPrecedes(Array(upper.utf8))
                     && !Array(candidate.utf8).lexicographicallyPrecedes(Array(prefix.utf8))
                 #expect(inRange == candidate.unicodeScalars.starts(with: prefix.unicodeScalars), "\(prefix) vs \(candidate)")
             }

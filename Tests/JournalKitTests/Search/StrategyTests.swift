@@ -1,21 +1,22 @@
 import Foundation
 import JournalText
 import Testing
+
 @testable import JournalKit
 
 /// Each strategy against answers worked out by hand on a small journal.
 @Suite struct StrategyTests {
     /// Entry n is the n-th text, dated in that order, so newest first is highest n first.
     static let texts = [
-        "Thé Crème BRÛLÉE",                         // 1
-        "Straße nach İstanbul",                     // 2
-        "50% off_sale (a.b) back\\slash done",      // 3
-        "東京タワーに行きました",                       // 4
-        "cafe\u{301} au lait",                      // 5: e + combining acute
-        "café au lait",                             // 6: precomposed é
-        "the theory of everything",                 // 7
-        "STRASSE",                                  // 8
-        "a\u{0}b nul",                              // 9
+        "Thé Crème BRÛLÉE",  // 1
+        "Straße nach İstanbul",  // 2
+        "50% off_sale (a.b) back\\slash done",  // 3
+        "東京タワーに行きました",  // 4
+        "cafe\u{301} au lait",  // 5: e + combining acute
+        "café au lait",  // 6: precomposed é
+        "the theory of everything",  // 7
+        "STRASSE",  // 8
+        "a\u{0}b nul",  // 9
     ]
 
     private func journal() throws -> TemporaryJournal {

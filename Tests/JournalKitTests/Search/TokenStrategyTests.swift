@@ -1,6 +1,7 @@
 import Foundation
 import JournalText
 import Testing
+
 @testable import JournalBench
 @testable import JournalKit
 
@@ -19,9 +20,11 @@ import Testing
     }
 
     @Test func agreesWithTheReferenceOnAGeneratedJournal() throws {
-        let vocabulary = ["the", "then", "there", "them", "a", "an", "apple", "Äpfel", "café", "CAFE", "crème", "brûlée",
-                          "Straße", "strasse", "İstanbul", "東京タワー", "東京", "行きました", "日本語", "ﬁsh", "ǅemal",
-                          "naïve", "Ёлка", "ёж", "50%", "3.14", "under_score", "a.b", "don't", "𝒜lpha"]
+        let vocabulary = [
+            "the", "then", "there", "them", "a", "an", "apple", "Äpfel", "café", "CAFE", "crème", "brûlée",
+            "Straße", "strasse", "İstanbul", "東京タワー", "東京", "行きました", "日本語", "ﬁsh", "ǅemal",
+            "naïve", "Ёлка", "ёж", "50%", "3.14", "under_score", "a.b", "don't", "𝒜lpha",
+        ]
         var random = SplitMix64(seed: 7)
         let store = try TemporaryJournal()
         var lines: [String] = []
@@ -38,9 +41,11 @@ import Testing
         let entries = try store.allEntries()
         #expect(entries.count == 1_500)
 
-        var queries = ["t", "th", "the", "then", "a", "ap", "cafe", "CAFÉ", "creme brulee", "bru cre", "strasse", "straße",
-                       "ist", "東", "東京", "行き", "fi", "fish", "dz", "naive", "елка", "е", "50", "3.14", "under", "a.b",
-                       "don", "don't", "absent", "zzz", "the apple", "𝒜", "the there them", "東京 the"]
+        var queries = [
+            "t", "th", "the", "then", "a", "ap", "cafe", "CAFÉ", "creme brulee", "bru cre", "strasse", "straße",
+            "ist", "東", "東京", "行き", "fi", "fish", "dz", "naive", "елка", "е", "50", "3.14", "under", "a.b",
+            "don", "don't", "absent", "zzz", "the apple", "𝒜", "the there them", "東京 the",
+        ]
         for _ in 0..<150 {
             let word = Array(vocabulary[Int(random.next() % UInt64(vocabulary.count))])
             let length = Int(random.next() % UInt64(min(4, word.count))) + 1

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import JournalKit
 
 @Suite struct DeltaListTests {

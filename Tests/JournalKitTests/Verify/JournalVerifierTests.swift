@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+
 @testable import JournalBench
 @testable import JournalKit
 

@@ -30,24 +30,34 @@ struct BenchmarkRendering: ReportRendering {
 
     var importTable: TextTable {
         TextTable(
-            headers: ["entries", "input", "journal import", "entries/s", "MB/s", "peak memory", "FTS5 indexing alone", "FTS5 time / import time"],
+            headers: [
+                "entries", "input", "journal import", "entries/s", "MB/s", "peak memory", "FTS5 indexing alone", "FTS5 time / import time",
+            ],
             rows: report.sizes.map { size in
-                [Formatting.grouped(size.entries), Formatting.bytes(size.inputBytes), ReportNumbers.seconds(size.importSeconds),
-                 Formatting.grouped(Int((Double(size.entries) / size.importSeconds).rounded())),
-                 String(format: "%.1f", Double(size.inputBytes) / 1e6 / size.importSeconds),
-                 Formatting.bytes(size.importPeakBytes), ReportNumbers.seconds(size.fts5IndexSeconds), Self.ratio(Self.importRatio(size))]
+                [
+                    Formatting.grouped(size.entries), Formatting.bytes(size.inputBytes), ReportNumbers.seconds(size.importSeconds),
+                    Formatting.grouped(Int((Double(size.entries) / size.importSeconds).rounded())),
+                    String(format: "%.1f", Double(size.inputBytes) / 1e6 / size.importSeconds),
+                    Formatting.bytes(size.importPeakBytes), ReportNumbers.seconds(size.fts5IndexSeconds),
+                    Self.ratio(Self.importRatio(size)),
+                ]
             },
             numericColumns: Set(0...7))
     }
 
     var sizesTable: TextTable {
         TextTable(
-            headers: ["entries", "main store B/entry", "search store B/entry", "FTS5 index B/entry", "search store / FTS5", "prefix table (memory)", "prefix table B/entry"],
+            headers: [
+                "entries", "main store B/entry", "search store B/entry", "FTS5 index B/entry", "search store / FTS5",
+                "prefix table (memory)", "prefix table B/entry",
+            ],
             rows: report.sizes.map { size in
-                [Formatting.grouped(size.entries), Self.perEntry(size.mainStoreBytes, size), Self.perEntry(size.searchStoreBytes, size),
-                 Self.perEntry(size.fts5IndexBytes, size),
-                 Self.ratio(size.fts5IndexBytes.map { Double(size.searchStoreBytes) / Double($0) }),
-                 size.prefixTableBytes.map(Formatting.bytes) ?? "–", Self.perEntry(size.prefixTableBytes, size)]
+                [
+                    Formatting.grouped(size.entries), Self.perEntry(size.mainStoreBytes, size), Self.perEntry(size.searchStoreBytes, size),
+                    Self.perEntry(size.fts5IndexBytes, size),
+                    Self.ratio(size.fts5IndexBytes.map { Double(size.searchStoreBytes) / Double($0) }),
+                    size.prefixTableBytes.map(Formatting.bytes) ?? "–", Self.perEntry(size.prefixTableBytes, size),
+                ]
             },
             numericColumns: Set(0...6))
     }
@@ -58,11 +68,13 @@ struct BenchmarkRendering: ReportRendering {
             rows: size.warm.strategies.map { result in
                 let timed = result.timedQueries.count
                 let versus = size.versusFTS5(result)
-                return [result.name, timed == report.queries.count ? "\(timed)" : "\(timed) of \(report.queries.count)",
-                        ReportNumbers.milliseconds(result.latency.median), ReportNumbers.milliseconds(result.latency.p95),
-                        ReportNumbers.milliseconds(result.latency.max),
-                        result.name == "fts5" ? "peer" : versus.map { ReportNumbers.versus($0.mine.median, peer: $0.fts5.median) } ?? "–",
-                        result.name == "fts5" ? "peer" : versus.map { ReportNumbers.versus($0.mine.p95, peer: $0.fts5.p95) } ?? "–"]
+                return [
+                    result.name, timed == report.queries.count ? "\(timed)" : "\(timed) of \(report.queries.count)",
+                    ReportNumbers.milliseconds(result.latency.median), ReportNumbers.milliseconds(result.latency.p95),
+                    ReportNumbers.milliseconds(result.latency.max),
+                    result.name == "fts5" ? "peer" : versus.map { ReportNumbers.versus($0.mine.median, peer: $0.fts5.median) } ?? "–",
+                    result.name == "fts5" ? "peer" : versus.map { ReportNumbers.versus($0.mine.p95, peer: $0.fts5.p95) } ?? "–",
+                ]
             },
             numericColumns: [1, 2, 3, 4])
     }
@@ -73,9 +85,10 @@ struct BenchmarkRendering: ReportRendering {
         return TextTable(
             headers: ["median ms"] + report.sizes.map { Formatting.grouped($0.entries) },
             rows: names.map { name in
-                [name] + report.sizes.map { size in
-                    size.warm.strategy(name).map { ReportNumbers.milliseconds($0.latency.median) } ?? "–"
-                }
+                [name]
+                    + report.sizes.map { size in
+                        size.warm.strategy(name).map { ReportNumbers.milliseconds($0.latency.median) } ?? "–"
+                    }
             },
             numericColumns: Set(1...max(1, report.sizes.count)))
     }
@@ -85,8 +98,10 @@ struct BenchmarkRendering: ReportRendering {
             headers: ["entries", "query", "journal search ms", "sqlite3 FTS5 ms", "journal / sqlite3"],
             rows: report.sizes.flatMap { size in
                 size.cold.map { cold in
-                    [Formatting.grouped(size.entries), cold.query, ReportNumbers.milliseconds(cold.journalSeconds),
-                     ReportNumbers.milliseconds(cold.sqliteSeconds), Self.ratio(cold.sqliteSeconds.map { cold.journalSeconds / $0 })]
+                    [
+                        Formatting.grouped(size.entries), cold.query, ReportNumbers.milliseconds(cold.journalSeconds),
+                        ReportNumbers.milliseconds(cold.sqliteSeconds), Self.ratio(cold.sqliteSeconds.map { cold.journalSeconds / $0 }),
+                    ]
                 }
             },
             numericColumns: [0, 2, 3, 4])
@@ -94,13 +109,19 @@ struct BenchmarkRendering: ReportRendering {
 
     var coldSummaryTable: TextTable {
         TextTable(
-            headers: ["entries", "journal search the", "sqlite3 the", "ratio", "journal median over queries", "sqlite3 median over queries"],
+            headers: [
+                "entries", "journal search the", "sqlite3 the", "ratio", "journal median over queries", "sqlite3 median over queries",
+            ],
             rows: report.sizes.map { size in
                 let the = Self.coldThe(size)
-                return [Formatting.grouped(size.entries), ReportNumbers.milliseconds(the?.journalSeconds), ReportNumbers.milliseconds(the?.sqliteSeconds),
-                        Self.ratio(the.flatMap { cold in cold.sqliteSeconds.map { cold.journalSeconds / $0 } }),
-                        ReportNumbers.milliseconds(LatencySummary(size.cold.map(\.journalSeconds)).median),
-                        ReportNumbers.milliseconds(size.cold.compactMap(\.sqliteSeconds).isEmpty ? nil : LatencySummary(size.cold.compactMap(\.sqliteSeconds)).median)]
+                return [
+                    Formatting.grouped(size.entries), ReportNumbers.milliseconds(the?.journalSeconds),
+                    ReportNumbers.milliseconds(the?.sqliteSeconds),
+                    Self.ratio(the.flatMap { cold in cold.sqliteSeconds.map { cold.journalSeconds / $0 } }),
+                    ReportNumbers.milliseconds(LatencySummary(size.cold.map(\.journalSeconds)).median),
+                    ReportNumbers.milliseconds(
+                        size.cold.compactMap(\.sqliteSeconds).isEmpty ? nil : LatencySummary(size.cold.compactMap(\.sqliteSeconds)).median),
+                ]
             },
             numericColumns: Set(0...5))
     }
@@ -115,27 +136,39 @@ struct BenchmarkRendering: ReportRendering {
         }
         for size in sizes {
             let prefix = size.warm.strategy("prefix")
-            row(size, "prefix median ≤ 2 ms", ReportNumbers.milliseconds(prefix?.latency.median) + " ms", prefix.map { $0.latency.median <= 0.002 })
+            row(
+                size, "prefix median ≤ 2 ms", ReportNumbers.milliseconds(prefix?.latency.median) + " ms",
+                prefix.map { $0.latency.median <= 0.002 })
             row(size, "prefix p95 ≤ 20 ms", ReportNumbers.milliseconds(prefix?.latency.p95) + " ms", prefix.map { $0.latency.p95 <= 0.020 })
             let prefixVersus = prefix.flatMap(size.versusFTS5)
-            row(size, "prefix ≥ 3× faster than fts5 (median)", prefixVersus.map { String(format: "%.1f×", $0.fts5.median / $0.mine.median) } ?? "–",
+            row(
+                size, "prefix ≥ 3× faster than fts5 (median)",
+                prefixVersus.map { String(format: "%.1f×", $0.fts5.median / $0.mine.median) } ?? "–",
                 prefixVersus.map { $0.fts5.median >= 3 * $0.mine.median })
-            row(size, "prefix ≥ 3× faster than fts5 (p95)", prefixVersus.map { String(format: "%.1f×", $0.fts5.p95 / $0.mine.p95) } ?? "–",
+            row(
+                size, "prefix ≥ 3× faster than fts5 (p95)", prefixVersus.map { String(format: "%.1f×", $0.fts5.p95 / $0.mine.p95) } ?? "–",
                 prefixVersus.map { $0.fts5.p95 >= 3 * $0.mine.p95 })
             let tokenVersus = size.warm.strategy("token").flatMap(size.versusFTS5)
-            row(size, "token median no slower than fts5", tokenVersus.map { "\(ReportNumbers.milliseconds($0.mine.median)) vs \(ReportNumbers.milliseconds($0.fts5.median)) ms" } ?? "–",
+            row(
+                size, "token median no slower than fts5",
+                tokenVersus.map { "\(ReportNumbers.milliseconds($0.mine.median)) vs \(ReportNumbers.milliseconds($0.fts5.median)) ms" }
+                    ?? "–",
                 tokenVersus.map { $0.mine.median <= $0.fts5.median })
             if let stored = size.warm.strategy("contains[n]"), let folded = size.warm.strategy("contains[cd]") {
                 let shared = stored.timedQueries.intersection(folded.timedQueries)
                 let (n, cd) = (stored.latency(on: shared).median, folded.latency(on: shared).median)
-                row(size, "contains[n] ≥ 3× faster than contains[cd]", shared.isEmpty ? "–" : String(format: "%.1f× ", cd / n) + "(\(Formatting.count(shared.count, "query", "queries")))",
+                row(
+                    size, "contains[n] ≥ 3× faster than contains[cd]",
+                    shared.isEmpty ? "–" : String(format: "%.1f× ", cd / n) + "(\(Formatting.count(shared.count, "query", "queries")))",
                     shared.isEmpty ? nil : cd >= 3 * n)
             }
             let importRatio = Self.importRatio(size)
             row(size, "import at least as fast as FTS5 indexing alone", Self.ratio(importRatio), importRatio.map { $0 >= 1 })
             row(size, "import peak memory < 300 MB", Formatting.bytes(size.importPeakBytes), size.importPeakBytes < 300_000_000)
             let the = Self.coldThe(size)
-            row(size, "cold journal search the --limit 20 ≤ 30 ms", ReportNumbers.milliseconds(the?.journalSeconds) + " ms", the.map { $0.journalSeconds <= 0.030 })
+            row(
+                size, "cold journal search the --limit 20 ≤ 30 ms", ReportNumbers.milliseconds(the?.journalSeconds) + " ms",
+                the.map { $0.journalSeconds <= 0.030 })
             let coldRatio = the.flatMap { cold in cold.sqliteSeconds.map { cold.journalSeconds / $0 } }
             row(size, "cold within 1.5× of the sqlite3 process", Self.ratio(coldRatio), coldRatio.map { $0 <= 1.5 })
             let storeRatio = size.fts5IndexBytes.map { Double(size.searchStoreBytes) / Double($0) }
@@ -157,11 +190,14 @@ struct BenchmarkRendering: ReportRendering {
     // MARK: Formats
 
     func text(_ terminal: Terminal) -> String {
-        var parts = [facts.joined(separator: "\n"),
-                     terminal.bold("Import") + "\n" + importTable.terminal(terminal),
-                     terminal.bold("Sizes") + "\n" + sizesTable.terminal(terminal)]
+        var parts = [
+            facts.joined(separator: "\n"),
+            terminal.bold("Import") + "\n" + importTable.terminal(terminal),
+            terminal.bold("Sizes") + "\n" + sizesTable.terminal(terminal),
+        ]
         for size in report.sizes {
-            parts.append(terminal.bold("Warm search, \(Formatting.grouped(size.entries)) entries") + "\n" + warmTable(size).terminal(terminal))
+            parts.append(
+                terminal.bold("Warm search, \(Formatting.grouped(size.entries)) entries") + "\n" + warmTable(size).terminal(terminal))
         }
         parts.append(terminal.bold("Cold search (whole processes)") + "\n" + coldSummaryTable.terminal(terminal))
         parts.append(terminal.bold("Targets") + "\n" + targetsTable.terminal(terminal))
@@ -169,14 +205,18 @@ struct BenchmarkRendering: ReportRendering {
     }
 
     var markdown: String {
-        var parts = ["## journal bench", facts.map { "- " + $0 }.joined(separator: "\n"),
-                     "### Import", importTable.markdown, "### Sizes", sizesTable.markdown]
+        var parts = [
+            "## journal bench", facts.map { "- " + $0 }.joined(separator: "\n"),
+            "### Import", importTable.markdown, "### Sizes", sizesTable.markdown,
+        ]
         for size in report.sizes {
             parts += ["### Warm search, \(Formatting.grouped(size.entries)) entries", warmTable(size).markdown]
         }
-        parts += ["### Median by journal size", growthTable.markdown,
-                  "### Cold search (whole processes)", coldSummaryTable.markdown,
-                  "### Targets", targetsTable.markdown]
+        parts += [
+            "### Median by journal size", growthTable.markdown,
+            "### Cold search (whole processes)", coldSummaryTable.markdown,
+            "### Targets", targetsTable.markdown,
+        ]
         return parts.joined(separator: "\n\n")
     }
 
@@ -190,38 +230,47 @@ struct BenchmarkRendering: ReportRendering {
             "cold_runs": .integer(report.coldRuns),
             "budget_seconds": .number(report.budgetSeconds),
             "queries": .array(report.queries.map { .object(["text": .string($0.text), "kind": .string($0.kind)]) }),
-            "sizes": .array(report.sizes.map { size in
-                .object([
-                    "entries": .integer(size.entries),
-                    "input_bytes": .integer(size.inputBytes),
-                    "import_seconds": .number(size.importSeconds),
-                    "import_peak_bytes": .integer(size.importPeakBytes),
-                    "fts5_index_seconds": size.fts5IndexSeconds.map(JSONValue.number) ?? .null,
-                    "main_store_bytes": .integer(size.mainStoreBytes),
-                    "search_store_bytes": .integer(size.searchStoreBytes),
-                    "fts5_index_bytes": size.fts5IndexBytes.map(JSONValue.integer) ?? .null,
-                    "prefix_table_bytes": size.prefixTableBytes.map(JSONValue.integer) ?? .null,
-                    "warm": .array(size.warm.strategies.map { result in
-                        .object([
-                            "strategy": .string(result.name),
-                            "queries_timed": .integer(result.timedQueries.count),
-                            "median_ms": ReportNumbers.milliseconds(json: result.latency.median),
-                            "p95_ms": ReportNumbers.milliseconds(json: result.latency.p95),
-                            "max_ms": ReportNumbers.milliseconds(json: result.latency.max),
-                            "fts5_median_ms_same_queries": ReportNumbers.milliseconds(json: size.versusFTS5(result)?.fts5.median),
-                            "fts5_p95_ms_same_queries": ReportNumbers.milliseconds(json: size.versusFTS5(result)?.fts5.p95),
-                            "queries": .array(result.queries.map {
-                                .object(["query": .string($0.query), "total": $0.total.map(JSONValue.integer) ?? .null,
-                                         "median_ms": ReportNumbers.milliseconds(json: $0.medianSeconds), "skipped": .bool($0.skipped)])
+            "sizes": .array(
+                report.sizes.map { size in
+                    .object([
+                        "entries": .integer(size.entries),
+                        "input_bytes": .integer(size.inputBytes),
+                        "import_seconds": .number(size.importSeconds),
+                        "import_peak_bytes": .integer(size.importPeakBytes),
+                        "fts5_index_seconds": size.fts5IndexSeconds.map(JSONValue.number) ?? .null,
+                        "main_store_bytes": .integer(size.mainStoreBytes),
+                        "search_store_bytes": .integer(size.searchStoreBytes),
+                        "fts5_index_bytes": size.fts5IndexBytes.map(JSONValue.integer) ?? .null,
+                        "prefix_table_bytes": size.prefixTableBytes.map(JSONValue.integer) ?? .null,
+                        "warm": .array(
+                            size.warm.strategies.map { result in
+                                .object([
+                                    "strategy": .string(result.name),
+                                    "queries_timed": .integer(result.timedQueries.count),
+                                    "median_ms": ReportNumbers.milliseconds(json: result.latency.median),
+                                    "p95_ms": ReportNumbers.milliseconds(json: result.latency.p95),
+                                    "max_ms": ReportNumbers.milliseconds(json: result.latency.max),
+                                    "fts5_median_ms_same_queries": ReportNumbers.milliseconds(json: size.versusFTS5(result)?.fts5.median),
+                                    "fts5_p95_ms_same_queries": ReportNumbers.milliseconds(json: size.versusFTS5(result)?.fts5.p95),
+                                    "queries": .array(
+                                        result.queries.map {
+                                            .object([
+                                                "query": .string($0.query), "total": $0.total.map(JSONValue.integer) ?? .null,
+                                                "median_ms": ReportNumbers.milliseconds(json: $0.medianSeconds),
+                                                "skipped": .bool($0.skipped),
+                                            ])
+                                        }),
+                                ])
                             }),
-                        ])
-                    }),
-                    "cold": .array(size.cold.map {
-                        .object(["query": .string($0.query), "journal_ms": ReportNumbers.milliseconds(json: $0.journalSeconds),
-                                 "sqlite3_ms": ReportNumbers.milliseconds(json: $0.sqliteSeconds)])
-                    }),
-                ])
-            }),
+                        "cold": .array(
+                            size.cold.map {
+                                .object([
+                                    "query": .string($0.query), "journal_ms": ReportNumbers.milliseconds(json: $0.journalSeconds),
+                                    "sqlite3_ms": ReportNumbers.milliseconds(json: $0.sqliteSeconds),
+                                ])
+                            }),
+                    ])
+                }),
         ])
     }
 
@@ -244,8 +293,10 @@ struct BenchmarkRendering: ReportRendering {
         return HTMLPage.render(title: "journal bench", sections: sections)
     }
 
-    private static let palette = ["#c05621", "#dd6b20", "#b7791f", "#975a16", "#9c4221", "#6b46c1", "#805ad5", "#9f7aea",
-                                  "#553c9a", "#2b6cb0", "#2c7a7b", "#e53e3e"]
+    private static let palette = [
+        "#c05621", "#dd6b20", "#b7791f", "#975a16", "#9c4221", "#6b46c1", "#805ad5", "#9f7aea",
+        "#553c9a", "#2b6cb0", "#2c7a7b", "#e53e3e",
+    ]
 
     private func chart(_ series: [LogLineChart.Series], y: @escaping (Double) -> String) -> String {
         LogLineChart(series: series, xLabel: { Formatting.grouped(Int($0.rounded())) }, yLabel: y).svg
@@ -253,37 +304,52 @@ struct BenchmarkRendering: ReportRendering {
 
     private var warmChart: String {
         let names = report.sizes.first?.warm.strategies.map(\.name) ?? []
-        return chart(names.enumerated().map { index, name in
-            LogLineChart.Series(
-                label: name, color: Self.palette[(SearchStrategies.all.firstIndex { $0.name == name } ?? index) % Self.palette.count],
-                points: report.sizes.compactMap { size in size.warm.strategy(name).map { (Double(size.entries), $0.latency.median) } },
-                dashed: name == "fts5")
-        }, y: { ReportNumbers.seconds($0) })
+        return chart(
+            names.enumerated().map { index, name in
+                LogLineChart.Series(
+                    label: name, color: Self.palette[(SearchStrategies.all.firstIndex { $0.name == name } ?? index) % Self.palette.count],
+                    points: report.sizes.compactMap { size in size.warm.strategy(name).map { (Double(size.entries), $0.latency.median) } },
+                    dashed: name == "fts5")
+            }, y: { ReportNumbers.seconds($0) })
     }
 
     private var importChart: String {
-        chart([
-            .init(label: "journal import", color: "#2b6cb0", points: report.sizes.map { (Double($0.entries), $0.importSeconds) }),
-            .init(label: "FTS5 indexing alone", color: "#e53e3e", points: report.sizes.compactMap { size in size.fts5IndexSeconds.map { (Double(size.entries), $0) } }, dashed: true),
-        ], y: { ReportNumbers.seconds($0) })
+        chart(
+            [
+                .init(label: "journal import", color: "#2b6cb0", points: report.sizes.map { (Double($0.entries), $0.importSeconds) }),
+                .init(
+                    label: "FTS5 indexing alone", color: "#e53e3e",
+                    points: report.sizes.compactMap { size in size.fts5IndexSeconds.map { (Double(size.entries), $0) } }, dashed: true),
+            ], y: { ReportNumbers.seconds($0) })
     }
 
     private var sizeChart: String {
-        func series(_ label: String, _ color: String, _ bytes: (BenchmarkReport.Size) -> Int?, dashed: Bool = false) -> LogLineChart.Series {
-            .init(label: label, color: color, points: report.sizes.compactMap { size in bytes(size).map { (Double(size.entries), Double($0) / Double(size.entries)) } }, dashed: dashed)
+        func series(_ label: String, _ color: String, _ bytes: (BenchmarkReport.Size) -> Int?, dashed: Bool = false) -> LogLineChart.Series
+        {
+            .init(
+                label: label, color: color,
+                points: report.sizes.compactMap { size in bytes(size).map { (Double(size.entries), Double($0) / Double(size.entries)) } },
+                dashed: dashed)
         }
-        return chart([
-            series("main store", "#975a16", \.mainStoreBytes),
-            series("search store", "#2b6cb0", \.searchStoreBytes),
-            series("FTS5 index", "#e53e3e", \.fts5IndexBytes, dashed: true),
-            series("prefix table (memory)", "#2c7a7b", \.prefixTableBytes),
-        ], y: { "\(Formatting.grouped(Int($0.rounded()))) B" })
+        return chart(
+            [
+                series("main store", "#975a16", \.mainStoreBytes),
+                series("search store", "#2b6cb0", \.searchStoreBytes),
+                series("FTS5 index", "#e53e3e", \.fts5IndexBytes, dashed: true),
+                series("prefix table (memory)", "#2c7a7b", \.prefixTableBytes),
+            ], y: { "\(Formatting.grouped(Int($0.rounded()))) B" })
     }
 
     private var coldChart: String {
-        chart([
-            .init(label: "journal search the", color: "#2b6cb0", points: report.sizes.compactMap { size in Self.coldThe(size).map { (Double(size.entries), $0.journalSeconds) } }),
-            .init(label: "sqlite3 FTS5 the", color: "#e53e3e", points: report.sizes.compactMap { size in Self.coldThe(size)?.sqliteSeconds.map { (Double(size.entries), $0) } }, dashed: true),
-        ], y: { ReportNumbers.seconds($0) })
+        chart(
+            [
+                .init(
+                    label: "journal search the", color: "#2b6cb0",
+                    points: report.sizes.compactMap { size in Self.coldThe(size).map { (Double(size.entries), $0.journalSeconds) } }),
+                .init(
+                    label: "sqlite3 FTS5 the", color: "#e53e3e",
+                    points: report.sizes.compactMap { size in Self.coldThe(size)?.sqliteSeconds.map { (Double(size.entries), $0) } },
+                    dashed: true),
+            ], y: { ReportNumbers.seconds($0) })
     }
 }

@@ -15,12 +15,15 @@ struct ComparisonRendering: ReportRendering {
         TextTable(
             headers: ["strategy", "family", "median ms", "p95 ms", "max ms", "vs fts5", "found", "agreement", "size", "build"],
             rows: report.strategies.map { result in
-                [result.name, result.family.rawValue,
-                 ReportNumbers.milliseconds(result.latency.median), ReportNumbers.milliseconds(result.latency.p95),
-                 ReportNumbers.milliseconds(result.latency.max),
-                 peer.map { result.name == "fts5" ? "peer" : ReportNumbers.versus(result.latency.median, peer: $0.latency.median) } ?? "–",
-                 Formatting.grouped(result.found), agreement(result),
-                 result.structure.bytes.map(Formatting.bytes) ?? "–", ReportNumbers.seconds(result.structure.buildSeconds)]
+                [
+                    result.name, result.family.rawValue,
+                    ReportNumbers.milliseconds(result.latency.median), ReportNumbers.milliseconds(result.latency.p95),
+                    ReportNumbers.milliseconds(result.latency.max),
+                    peer.map { result.name == "fts5" ? "peer" : ReportNumbers.versus(result.latency.median, peer: $0.latency.median) }
+                        ?? "–",
+                    Formatting.grouped(result.found), agreement(result),
+                    result.structure.bytes.map(Formatting.bytes) ?? "–", ReportNumbers.seconds(result.structure.buildSeconds),
+                ]
             },
             numericColumns: [2, 3, 4, 6, 8, 9])
     }
@@ -40,9 +43,13 @@ struct ComparisonRendering: ReportRendering {
         TextTable(
             headers: ["strategy", "reference", "query", "reference found", "found", "missing", "extra", "difference"],
             rows: report.strategies.flatMap { result in
-                result.disagreements.map { [result.name, result.reference ?? "", $0.query, Formatting.grouped($0.expected),
-                                            Formatting.grouped($0.found), Formatting.grouped($0.missing), Formatting.grouped($0.extra),
-                                            report.mustAgree(result) ? "FAULT: meant to agree" : "by design"] }
+                result.disagreements.map {
+                    [
+                        result.name, result.reference ?? "", $0.query, Formatting.grouped($0.expected),
+                        Formatting.grouped($0.found), Formatting.grouped($0.missing), Formatting.grouped($0.extra),
+                        report.mustAgree(result) ? "FAULT: meant to agree" : "by design",
+                    ]
+                }
             },
             numericColumns: [3, 4, 5, 6])
     }
@@ -58,9 +65,10 @@ struct ComparisonRendering: ReportRendering {
         TextTable(
             headers: ["query", "kind"] + report.strategies.map(\.name),
             rows: report.queries.enumerated().map { index, query in
-                [query.text, query.kind] + report.strategies.map { result in
-                    result.queries[index].total.map(Formatting.grouped) ?? (result.queries[index].skipped ? "skipped" : "refused")
-                }
+                [query.text, query.kind]
+                    + report.strategies.map { result in
+                        result.queries[index].total.map(Formatting.grouped) ?? (result.queries[index].skipped ? "skipped" : "refused")
+                    }
             },
             numericColumns: Set(2..<(2 + report.strategies.count)))
     }
@@ -92,7 +100,9 @@ struct ComparisonRendering: ReportRendering {
     func text(_ terminal: Terminal) -> String {
         var parts = [facts.joined(separator: "\n"), strategiesTable.terminal(terminal)]
         if !disagreementsTable.rows.isEmpty {
-            parts.append(terminal.bold("Where strategies differ from their family's reference (first 5 queries each)") + "\n" + disagreementsTable.terminal(terminal))
+            parts.append(
+                terminal.bold("Where strategies differ from their family's reference (first 5 queries each)") + "\n"
+                    + disagreementsTable.terminal(terminal))
         }
         parts.append(structuresTable.terminal(terminal))
         return parts.joined(separator: "\n\n")
@@ -103,8 +113,10 @@ struct ComparisonRendering: ReportRendering {
         if !disagreementsTable.rows.isEmpty {
             parts += ["### Where strategies differ from their family's reference", disagreementsTable.markdown]
         }
-        parts += ["### Structures", structuresTable.markdown, "### Agreement (share of queries with identical entries)",
-                  agreementTable.markdown, "### Queries (entries found)", queriesTable.markdown]
+        parts += [
+            "### Structures", structuresTable.markdown, "### Agreement (share of queries with identical entries)",
+            agreementTable.markdown, "### Queries (entries found)", queriesTable.markdown,
+        ]
         return parts.joined(separator: "\n\n")
     }
 
@@ -115,15 +127,17 @@ struct ComparisonRendering: ReportRendering {
             "machine": .string(context.machine),
             "journal": .object([
                 "entries": .integer(report.journal.entries), "tokens": .integer(report.journal.tokens),
-                "main_store_bytes": .integer(report.journal.mainStoreBytes), "search_store_bytes": .integer(report.journal.searchStoreBytes),
+                "main_store_bytes": .integer(report.journal.mainStoreBytes),
+                "search_store_bytes": .integer(report.journal.searchStoreBytes),
             ]),
             "runs": .integer(report.runs),
             "page_size": .integer(report.pageSize),
             "queries": .array(report.queries.map { .object(["text": .string($0.text), "kind": .string($0.kind)]) }),
             "strategies": .array(report.strategies.map(strategyJSON)),
-            "meant_to_agree": .array(report.equivalenceChecks.map {
-                .object(["strategies": .array($0.strategies.map(JSONValue.string)), "agreed": .bool($0.agreed)])
-            }),
+            "meant_to_agree": .array(
+                report.equivalenceChecks.map {
+                    .object(["strategies": .array($0.strategies.map(JSONValue.string)), "agreed": .bool($0.agreed)])
+                }),
             "agreement": .object([
                 "strategies": .array(report.strategies.map { .string($0.name) }),
                 "matrix": .array(report.agreement.map { .array($0.map { $0.map(JSONValue.number) ?? .null }) }),
@@ -146,34 +160,46 @@ struct ComparisonRendering: ReportRendering {
             "agreed": .integer(result.agreed),
             "compared": .integer(result.compared),
             "differences_are_faults": .bool(report.mustAgree(result)),
-            "disagreements": .array(result.disagreements.map {
-                .object(["query": .string($0.query), "expected": .integer($0.expected), "found": .integer($0.found),
-                         "missing": .integer($0.missing), "extra": .integer($0.extra)])
-            }),
+            "disagreements": .array(
+                result.disagreements.map {
+                    .object([
+                        "query": .string($0.query), "expected": .integer($0.expected), "found": .integer($0.found),
+                        "missing": .integer($0.missing), "extra": .integer($0.extra),
+                    ])
+                }),
             "structure": .object([
                 "description": .string(result.structure.description),
                 "bytes": result.structure.bytes.map(JSONValue.integer) ?? .null,
                 "build_seconds": result.structure.buildSeconds.map(JSONValue.number) ?? .null,
                 "note": result.structure.note.map(JSONValue.string) ?? .null,
             ]),
-            "queries": .array(result.queries.map {
-                .object(["query": .string($0.query), "total": $0.total.map(JSONValue.integer) ?? .null,
-                         "median_ms": ReportNumbers.milliseconds(json: $0.medianSeconds),
-                         "refusal": $0.refusal.map(JSONValue.string) ?? .null])
-            }),
+            "queries": .array(
+                result.queries.map {
+                    .object([
+                        "query": .string($0.query), "total": $0.total.map(JSONValue.integer) ?? .null,
+                        "median_ms": ReportNumbers.milliseconds(json: $0.medianSeconds),
+                        "refusal": $0.refusal.map(JSONValue.string) ?? .null,
+                    ])
+                }),
         ])
     }
 
     var html: String {
-        HTMLPage.render(title: "journal compare", sections: [
-            ("", "<ul>" + facts.map { "<li>\(HTML.escape($0))</li>" }.joined() + "</ul>"),
-            ("Median latency per strategy (log scale; the line reaches the 95th percentile)", chart),
-            ("Strategies", strategiesTable.html),
-            ("Where strategies differ from their family's reference", disagreementsTable.rows.isEmpty ? "<p>Nowhere: every strategy agrees with its family's reference on every query.</p>" : disagreementsTable.html),
-            ("Agreement: share of queries with identical entries", agreementHTML),
-            ("Structures", structuresTable.html),
-            ("Queries: entries found", queriesTable.html),
-        ])
+        HTMLPage.render(
+            title: "journal compare",
+            sections: [
+                ("", "<ul>" + facts.map { "<li>\(HTML.escape($0))</li>" }.joined() + "</ul>"),
+                ("Median latency per strategy (log scale; the line reaches the 95th percentile)", chart),
+                ("Strategies", strategiesTable.html),
+                (
+                    "Where strategies differ from their family's reference",
+                    disagreementsTable.rows.isEmpty
+                        ? "<p>Nowhere: every strategy agrees with its family's reference on every query.</p>" : disagreementsTable.html
+                ),
+                ("Agreement: share of queries with identical entries", agreementHTML),
+                ("Structures", structuresTable.html),
+                ("Queries: entries found", queriesTable.html),
+            ])
     }
 
     private var chart: String {
@@ -187,11 +213,13 @@ struct ComparisonRendering: ReportRendering {
         let names = report.strategies.map(\.name)
         let head = "<tr><th></th>" + names.map { "<th class=\"v\"><span>\(HTML.escape($0))</span></th>" }.joined() + "</tr>"
         let rows = names.enumerated().map { row, name in
-            "<tr><th>\(HTML.escape(name))</th>" + report.agreement[row].map { share -> String in
-                guard let share else { return "<td class=\"m\">–</td>" }
-                let lightness = 96 - Int(share * 40)
-                return "<td class=\"m\" style=\"background:hsl(\(Int(share * 120)),55%,\(lightness)%)\">\(Int((share * 100).rounded()))</td>"
-            }.joined() + "</tr>"
+            "<tr><th>\(HTML.escape(name))</th>"
+                + report.agreement[row].map { share -> String in
+                    guard let share else { return "<td class=\"m\">–</td>" }
+                    let lightness = 96 - Int(share * 40)
+                    return
+                        "<td class=\"m\" style=\"background:hsl(\(Int(share * 120)),55%,\(lightness)%)\">\(Int((share * 100).rounded()))</td>"
+                }.joined() + "</tr>"
         }.joined(separator: "\n")
         return "<table class=\"matrix\">\n\(head)\n\(rows)\n</table>"
     }

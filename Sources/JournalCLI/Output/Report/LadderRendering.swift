@@ -9,24 +9,34 @@ struct LadderRendering {
     func render(_ format: ReportFormat, terminal: Terminal) -> String {
         switch format {
         case .table:
-            return ([facts.joined(separator: "\n"), grid.terminal(terminal), others.terminal(terminal)]
+            return
+                ([facts.joined(separator: "\n"), grid.terminal(terminal), others.terminal(terminal)]
                 + [verdictLines(yes: terminal.bold("holds"), no: terminal.bold("does not hold")).joined(separator: "\n")])
                 .joined(separator: "\n\n")
         case .markdown:
-            return (["## journal compare --ladder", facts.map { "- " + $0 }.joined(separator: "\n"),
-                     "Median full-scan time in milliseconds (entries matched):", grid.markdown, others.markdown, "### The talk's claims"]
+            return
+                ([
+                    "## journal compare --ladder", facts.map { "- " + $0 }.joined(separator: "\n"),
+                    "Median full-scan time in milliseconds (entries matched):", grid.markdown, others.markdown, "### The talk's claims",
+                ]
                 + [verdictLines(yes: "**holds**", no: "**does not hold**").map { "- " + $0 }.joined(separator: "\n")])
                 .joined(separator: "\n\n")
         case .json:
             return json.serialized
         case .html:
-            return HTMLPage.render(title: "journal compare --ladder", sections: [
-                ("", "<ul>" + facts.map { "<li>\(HTML.escape($0))</li>" }.joined() + "</ul>"),
-                ("Median full-scan time in milliseconds (entries matched)", grid.html + others.html),
-                ("The talk's claims", "<ul>" + report.verdicts.map { verdict in
-                    "<li>\(HTML.escape(verdict.claim)): <strong class=\"\(verdict.holds ? "yes" : "no")\">\(verdict.holds ? "holds" : "does not hold")</strong> — \(HTML.escape(verdict.detail))</li>"
-                }.joined() + "</ul>"),
-            ])
+            return HTMLPage.render(
+                title: "journal compare --ladder",
+                sections: [
+                    ("", "<ul>" + facts.map { "<li>\(HTML.escape($0))</li>" }.joined() + "</ul>"),
+                    ("Median full-scan time in milliseconds (entries matched)", grid.html + others.html),
+                    (
+                        "The talk's claims",
+                        "<ul>"
+                            + report.verdicts.map { verdict in
+                                "<li>\(HTML.escape(verdict.claim)): <strong class=\"\(verdict.holds ? "yes" : "no")\">\(verdict.holds ? "holds" : "does not hold")</strong> — \(HTML.escape(verdict.detail))</li>"
+                            }.joined() + "</ul>"
+                    ),
+                ])
         }
     }
 
@@ -69,10 +79,12 @@ struct LadderRendering {
 
     private var json: JSONValue {
         func timing(_ timing: LadderReport.Timing) -> JSONValue {
-            .object(["median_ms": ReportNumbers.milliseconds(json: timing.latency.median),
-                     "p95_ms": ReportNumbers.milliseconds(json: timing.latency.p95),
-                     "max_ms": ReportNumbers.milliseconds(json: timing.latency.max),
-                     "matched": .integer(timing.matched)])
+            .object([
+                "median_ms": ReportNumbers.milliseconds(json: timing.latency.median),
+                "p95_ms": ReportNumbers.milliseconds(json: timing.latency.p95),
+                "max_ms": ReportNumbers.milliseconds(json: timing.latency.max),
+                "matched": .integer(timing.matched),
+            ])
         }
         return .object([
             "date": .string(report.date.iso8601),
@@ -82,15 +94,19 @@ struct LadderRendering {
             "entries": .integer(report.entries),
             "runs": .integer(report.runs),
             "numeric": timing(report.numeric),
-            "predicates": .array(report.cells.map { cell in
-                .object(["predicate": .string(cell.predicate.rawValue), "modifier": .string(cell.modifier.rawValue),
-                         "name": .string(cell.name), "timing": timing(cell.timing)])
-            }),
+            "predicates": .array(
+                report.cells.map { cell in
+                    .object([
+                        "predicate": .string(cell.predicate.rawValue), "modifier": .string(cell.modifier.rawValue),
+                        "name": .string(cell.name), "timing": timing(cell.timing),
+                    ])
+                }),
             "date_first": timing(report.dateFirst),
             "date_after": timing(report.dateAfter),
-            "verdicts": .array(report.verdicts.map {
-                .object(["claim": .string($0.claim), "holds": .bool($0.holds), "detail": .string($0.detail)])
-            }),
+            "verdicts": .array(
+                report.verdicts.map {
+                    .object(["claim": .string($0.claim), "holds": .bool($0.holds), "detail": .string($0.detail)])
+                }),
         ])
     }
 }

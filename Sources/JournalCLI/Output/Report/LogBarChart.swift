@@ -15,7 +15,9 @@ struct LogBarChart {
         let left = 120.0, width = 560.0, row = 22.0, top = 10.0
         let height = top + Double(bars.count) * row + 50
         func x(_ seconds: Double) -> Double { left + (log10(max(seconds, pow(10, low))) - low) / (high - low) * width }
-        var parts = ["<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(Int(left + width + 20)) \(Int(height))\" role=\"img\" font-family=\"sans-serif\" font-size=\"12\">"]
+        var parts = [
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(Int(left + width + 20)) \(Int(height))\" role=\"img\" font-family=\"sans-serif\" font-size=\"12\">"
+        ]
         for exponent in Int(low)...Int(high) {
             let position = x(pow(10, Double(exponent)))
             parts.append("<line x1=\"\(position)\" y1=\"\(top)\" x2=\"\(position)\" y2=\"\(height - 45)\" stroke=\"#ddd\"/>")
@@ -24,8 +26,12 @@ struct LogBarChart {
         for (index, bar) in bars.enumerated() {
             let y = top + Double(index) * row
             parts.append("<text x=\"\(left - 6)\" y=\"\(y + 14)\" text-anchor=\"end\">\(HTML.escape(bar.label))</text>")
-            parts.append("<rect x=\"\(left)\" y=\"\(y + 4)\" width=\"\(max(1, x(bar.median) - left))\" height=\"13\" fill=\"\(bar.color)\"><title>\(HTML.escape(bar.label)): median \(ReportNumbers.milliseconds(bar.median)) ms, p95 \(ReportNumbers.milliseconds(bar.p95)) ms</title></rect>")
-            parts.append("<line x1=\"\(x(bar.median))\" y1=\"\(y + 10.5)\" x2=\"\(x(bar.p95))\" y2=\"\(y + 10.5)\" stroke=\"\(bar.color)\" stroke-width=\"2\"/>")
+            parts.append(
+                "<rect x=\"\(left)\" y=\"\(y + 4)\" width=\"\(max(1, x(bar.median) - left))\" height=\"13\" fill=\"\(bar.color)\"><title>\(HTML.escape(bar.label)): median \(ReportNumbers.milliseconds(bar.median)) ms, p95 \(ReportNumbers.milliseconds(bar.p95)) ms</title></rect>"
+            )
+            parts.append(
+                "<line x1=\"\(x(bar.median))\" y1=\"\(y + 10.5)\" x2=\"\(x(bar.p95))\" y2=\"\(y + 10.5)\" stroke=\"\(bar.color)\" stroke-width=\"2\"/>"
+            )
         }
         for (index, entry) in legend.enumerated() {
             let x = left + Double(index) * 200

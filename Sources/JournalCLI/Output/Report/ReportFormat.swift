@@ -36,7 +36,8 @@ struct ReportContext {
                 ? "'\(argument.replacingOccurrences(of: "'", with: "'\\''"))'" : argument
         }
         let info = ProcessInfo.processInfo
-        let machine = "\(info.activeProcessorCount) cores, \(Int((Double(info.physicalMemory) / 1e9).rounded())) GB, \(info.operatingSystemVersionString)"
+        let machine =
+            "\(info.activeProcessorCount) cores, \(Int((Double(info.physicalMemory) / 1e9).rounded())) GB, \(info.operatingSystemVersionString)"
         return ReportContext(command: (["journal"] + arguments).joined(separator: " "), machine: machine)
     }
 }

@@ -33,9 +33,10 @@ struct TextTable {
             "<th\(numericColumns.contains(column) ? " class=\"n\"" : "")>\(HTML.escape(cell))</th>"
         }.joined()
         let body = rows.map { row in
-            "<tr>" + row.enumerated().map { column, cell in
-                "<td\(numericColumns.contains(column) ? " class=\"n\"" : "")>\(HTML.escape(cell))</td>"
-            }.joined() + "</tr>"
+            "<tr>"
+                + row.enumerated().map { column, cell in
+                    "<td\(numericColumns.contains(column) ? " class=\"n\"" : "")>\(HTML.escape(cell))</td>"
+                }.joined() + "</tr>"
         }.joined(separator: "\n")
         return "<table>\n<thead><tr>\(head)</tr></thead>\n<tbody>\n\(body)\n</tbody>\n</table>"
     }

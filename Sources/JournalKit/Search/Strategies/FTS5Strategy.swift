@@ -28,9 +28,11 @@ struct FTS5Strategy: SearchStrategy {
         guard let expression = query.fts5Expression else { return StrategyAnswer(total: 0, page: []) }
         return try StoreDatabase.guarded(stores.main.url) {
             try stores.main.pool.read { db in
-                let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM entry_fts WHERE entry_fts MATCH ?", arguments: [expression]) ?? 0
+                let total =
+                    try Int.fetchOne(db, sql: "SELECT count(*) FROM entry_fts WHERE entry_fts MATCH ?", arguments: [expression]) ?? 0
                 let numbers = try Int64.fetchAll(
-                    db, sql: """
+                    db,
+                    sql: """
                         SELECT e.n FROM entry_fts f JOIN entry e ON e.n = f.rowid
                         WHERE entry_fts MATCH ? ORDER BY e.date DESC, e.n DESC LIMIT ? OFFSET ?
                         """,

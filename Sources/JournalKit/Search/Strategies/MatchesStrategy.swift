@@ -16,7 +16,8 @@ struct MatchesStrategy: FoldedSubstringStrategy {
     }
 
     func measureStructure(in stores: SearchContext, rebuild: Bool) throws(JournalError) -> StrategyStructure {
-        StrategyStructure(description: fold == nil ? "none: a pattern compiled per query" : "none: a pattern compiled per query, every row folded")
+        StrategyStructure(
+            description: fold == nil ? "none: a pattern compiled per query" : "none: a pattern compiled per query, every row folded")
     }
 
     func search(_ query: SearchQuery, page: PageRequest, in stores: SearchContext) throws(JournalError) -> StrategyAnswer {
@@ -34,7 +35,9 @@ struct MatchesStrategy: FoldedSubstringStrategy {
 /// `journal_matches(text)`: a per-query SQL function around one compiled pattern, added to
 /// the reading connection for the query and removed after it.
 enum RegexFunction {
-    static func answer(matcher: RegexMatcher, fold: Fold?, in stores: SearchContext, page: PageRequest) throws(JournalError) -> StrategyAnswer {
+    static func answer(
+        matcher: RegexMatcher, fold: Fold?, in stores: SearchContext, page: PageRequest
+    ) throws(JournalError) -> StrategyAnswer {
         let function = DatabaseFunction("journal_matches", argumentCount: 1, pure: true) { values in
             guard case .blob(let data) = values[0].storage else { return false }
             return data.withUnsafeBytes { raw in

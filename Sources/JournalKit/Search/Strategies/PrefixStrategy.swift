@@ -27,7 +27,9 @@ struct PrefixStrategy: SearchStrategy {
             }
             seconds = secondsSince(start)
         }
-        let loadNote = load.map { "loads in \(String(format: "%.1f", $0.seconds * 1000)) ms\($0.fromSnapshot ? " from its snapshot" : " from the token table (no snapshot yet)")" }
+        let loadNote = load.map {
+            "loads in \(String(format: "%.1f", $0.seconds * 1000)) ms\($0.fromSnapshot ? " from its snapshot" : " from the token table (no snapshot yet)")"
+        }
         return StrategyStructure(
             description: "in-memory prefix table over \(table.tokenCount) tokens (+ per-key entry lists and postings in the search store)",
             bytes: table.memoryFootprint, buildSeconds: seconds,

@@ -33,7 +33,9 @@ struct StoredCanonicalStrategy: SearchStrategy {
                     }
                     seconds = secondsSince(start)
                 }
-                return StrategyStructure(description: "canonical text column, written with each entry", bytes: bytes, buildSeconds: seconds, note: "build: folding every text on one core")
+                return StrategyStructure(
+                    description: "canonical text column, written with each entry", bytes: bytes, buildSeconds: seconds,
+                    note: "build: folding every text on one core")
             }
         }
     }

@@ -22,16 +22,20 @@ struct TokenStrategy: SearchStrategy {
             try SearchIndexer(main: stores.main, search: scratch).catchUp()
             seconds = secondsSince(start)
         }
-        return StrategyStructure(description: "search store: token table and postings, a separate file", bytes: bytes, buildSeconds: seconds, note: rebuild ? "build: every entry indexed into a new search store" : nil)
+        return StrategyStructure(
+            description: "search store: token table and postings, a separate file", bytes: bytes, buildSeconds: seconds,
+            note: rebuild ? "build: every entry indexed into a new search store" : nil)
     }
 
     func search(_ query: SearchQuery, page: PageRequest, in stores: SearchContext) throws(JournalError) -> StrategyAnswer {
         try WordPrefixSearch.answer(words: try query.canonicalWords(), in: stores, page: page) { word, db in
-            let tokens = if let upper = PrefixRange.upperBound(of: word) {
-                try Int64.fetchAll(db.cachedStatement(sql: "SELECT id FROM token WHERE text >= ? AND text < ?"), arguments: [word, upper])
-            } else {
-                try Int64.fetchAll(db.cachedStatement(sql: "SELECT id FROM token WHERE text >= ?"), arguments: [word])
-            }
+            let tokens =
+                if let upper = PrefixRange.upperBound(of: word) {
+                    try Int64.fetchAll(
+                        db.cachedStatement(sql: "SELECT id FROM token WHERE text >= ? AND text < ?"), arguments: [word, upper])
+                } else {
+                    try Int64.fetchAll(db.cachedStatement(sql: "SELECT id FROM token WHERE text >= ?"), arguments: [word])
+                }
             return (.tokens, tokens)
         }
     }
