@@ -29,6 +29,7 @@ let package = Package(
             dependencies: [
                 "JournalText", "CICU",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Algorithms", package: "swift-algorithms"),
             ]
         ),

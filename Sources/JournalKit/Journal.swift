@@ -87,8 +87,12 @@ public final class Journal: Sendable {
     /// Brings the search store up to the main store's newest change, waiting for another
     /// process that is applying it already: after a write, so that what was written can be
     /// searched at once, and before a check that must see both stores agree.
-    private func catchUpThroughLatestChange(progress: ProgressHandler? = nil, holding lock: CatchUpLock? = nil) throws(JournalError) {
+    private func catchUpThroughLatestChange(
+        progress: ProgressHandler? = nil, holding lock: CatchUpLock? = nil, cancellation: Cancellation? = nil
+    ) throws(JournalError) {
         let latest = try StoreDatabase.guarded(main.url) { try main.pool.read(MainStore.lastChange(in:)) }
+        var indexer = self.indexer
+        indexer.cancellation = cancellation
         try indexer.catchUp(progress: progress, holding: lock, waitingFor: latest)
     }
 
@@ -149,6 +153,13 @@ public final class Journal: Sendable {
     /// The main store takes the whole import in one transaction, written on this thread while
     /// another reads and analyses the next lines; the search store then catches up in batches.
     public func importJSONLines(from reader: JSONLinesReader, progress: ProgressHandler? = nil) throws(JournalError) -> ImportSummary {
+        try importJSONLines(from: reader, progress: progress, cancellation: nil)
+    }
+
+    /// Cancelled before its commit, an import writes nothing; once committed, it is done.
+    func importJSONLines(
+        from reader: JSONLinesReader, progress: ProgressHandler?, cancellation: Cancellation?
+    ) throws(JournalError) -> ImportSummary {
         let now = JournalDate.now
         nonisolated(unsafe) let input = reader
         let batches = HandOff<Result<(entries: [PreparedEntry], bytesRead: Int), JournalError>>.start { handOff in
@@ -169,6 +180,7 @@ public final class Journal: Sendable {
         let numbers = try write(progress: progress) { hooks throws(JournalError) in
             try main.insert(hooks) { insert in
                 while let batch = batches.take() {
+                    try cancellation?.check()
                     let (entries, bytesRead) = try batch.get()
                     for entry in entries { try insert(entry) }
                     count += entries.count
@@ -238,9 +250,15 @@ public final class Journal: Sendable {
         _ query: String, strategy: any SearchStrategy = SearchStrategies.standard, page: PageRequest = .first,
         progress: ProgressHandler? = nil
     ) throws(JournalError) -> SearchResults {
+        try search(query, strategy: strategy, page: page, progress: progress, cancellation: nil)
+    }
+
+    func search(
+        _ query: String, strategy: any SearchStrategy, page: PageRequest, progress: ProgressHandler?, cancellation: Cancellation?
+    ) throws(JournalError) -> SearchResults {
         let parsed = try SearchQuery(query)
         try strategy.validate(parsed)
-        let context = searchContext(progress: progress)
+        let context = searchContext(progress: progress, cancellation: cancellation)
         return try results(of: strategy.search(parsed, page: page, in: context), query: parsed.text, strategy: strategy.name, page: page)
     }
 
@@ -249,8 +267,14 @@ public final class Journal: Sendable {
     public func search(
         regex pattern: String, caseInsensitive: Bool = false, page: PageRequest = .first
     ) throws(JournalError) -> SearchResults {
+        try search(regex: pattern, caseInsensitive: caseInsensitive, page: page, cancellation: nil)
+    }
+
+    func search(
+        regex pattern: String, caseInsensitive: Bool, page: PageRequest, cancellation: Cancellation?
+    ) throws(JournalError) -> SearchResults {
         let matcher = try RegexSearch.matcher(pattern: pattern, caseInsensitive: caseInsensitive)
-        let context = searchContext(progress: nil)
+        let context = searchContext(progress: nil, cancellation: cancellation)
         let answer = try RegexFunction.answer(matcher: matcher, fold: nil, in: context, page: page)
         return try results(of: answer, query: pattern, strategy: RegexSearch.name, page: page)
     }
@@ -268,22 +292,33 @@ public final class Journal: Sendable {
     /// Checks, reading only, that everything derived from the main store agrees with it (see
     /// `journal verify`).
     public func verify(progress: ProgressHandler? = nil) throws(JournalError) -> VerificationReport {
-        if readOnlyReason == nil { try catchUpThroughLatestChange() }
-        return try JournalVerifier(main: main, search: search).run(progress: progress)
+        try verify(progress: progress, cancellation: nil)
+    }
+
+    func verify(progress: ProgressHandler?, cancellation: Cancellation?) throws(JournalError) -> VerificationReport {
+        if readOnlyReason == nil { try catchUpThroughLatestChange(cancellation: cancellation) }
+        return try JournalVerifier(main: main, search: search, cancellation: cancellation).run(progress: progress)
     }
 
     /// Rebuilds everything derived from the entries' text: the canonical text where it is
     /// wrong, the search store from scratch, and the FTS5 peer where it is built.
     public func reindex(progress: ProgressHandler? = nil) throws(JournalError) {
+        try reindex(progress: progress, cancellation: nil)
+    }
+
+    /// Cancelled part way, the repairs made stay and the rest of the rebuild resumes when the
+    /// journal is next opened for writing.
+    func reindex(progress: ProgressHandler?, cancellation: Cancellation?) throws(JournalError) {
         if let readOnlyReason { throw .store(readOnlyReason, file: directory.url.path) }
-        try main.repairCanonicalText()
+        try main.repairCanonicalText(cancellation: cancellation)
         try StoreDatabase.guarded(search.url) {
             try search.pool.write { searchDB in
                 try main.pool.read { mainDB in try SearchStore.reset(in: searchDB, lastChange: MainStore.lastChange(in: mainDB)) }
                 try searchDB.execute(sql: "DELETE FROM prefix_snapshot")
             }
         }
-        try catchUpThroughLatestChange(progress: progress)
+        try catchUpThroughLatestChange(progress: progress, cancellation: cancellation)
+        try cancellation?.check()
         if try FTS5Peer.isBuilt(in: main) { _ = try FTS5Peer.rebuild(in: main) }
     }
 
@@ -305,8 +340,8 @@ public final class Journal: Sendable {
     }
 
     /// The stores as strategies see them.
-    package func searchContext(progress: ProgressHandler?) -> SearchContext {
-        SearchContext(main: main, search: search, prefixTables: prefixTables, progress: progress)
+    package func searchContext(progress: ProgressHandler?, cancellation: Cancellation? = nil) -> SearchContext {
+        SearchContext(main: main, search: search, prefixTables: prefixTables, progress: progress, cancellation: cancellation)
     }
 
     private func checkOwnership(_ id: EntryID) throws(JournalError) {

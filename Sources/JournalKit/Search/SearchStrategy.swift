@@ -1,3 +1,6 @@
+import Foundation
+import GRDB
+
 /// The two families of the search semantics: strategies of one family return the same entries.
 public enum SearchFamily: String, Sendable {
     /// The needle anywhere in the text (`contains`, `matches` and their folds).
@@ -67,11 +70,34 @@ extension SearchStrategy {
     }
 }
 
-/// What a strategy may read: the two stores, the in-memory prefix table, and where to report
-/// progress when a strategy has to build its structure first.
+/// What a strategy may read: the two stores, the in-memory prefix table, where to report
+/// progress when a strategy has to build its structure first, and the flag that stops it.
 public struct SearchContext: Sendable {
     package let main: MainStore
     package let search: SearchStore
     package let prefixTables: PrefixTableCache
     package let progress: ProgressHandler?
+    package let cancellation: Cancellation?
+
+    /// One read transaction on the main store, interrupted when the search is cancelled.
+    package func readMain<T>(_ body: (Database) throws -> T) throws(JournalError) -> T {
+        try Self.read(main.pool, url: main.url, cancellation, body)
+    }
+
+    /// One read transaction on the search store, interrupted when the search is cancelled.
+    package func readSearch<T>(_ body: (Database) throws -> T) throws(JournalError) -> T {
+        try Self.read(search.pool, url: search.url, cancellation, body)
+    }
+
+    private static func read<T>(
+        _ pool: DatabasePool, url: URL, _ cancellation: Cancellation?, _ body: (Database) throws -> T
+    ) throws(JournalError) -> T {
+        try cancellation?.check()
+        return try StoreDatabase.guarded(url) {
+            try pool.read { db in
+                guard let cancellation else { return try body(db) }
+                return try cancellation.watching(db) { try body(db) }
+            }
+        }
+    }
 }

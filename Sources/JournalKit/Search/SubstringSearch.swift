@@ -19,23 +19,21 @@ enum SubstringSearch {
         where condition: String, arguments: StatementArguments, in stores: SearchContext, page: PageRequest,
         prepare: (Database) -> Void = { _ in }, finish: (Database) -> Void = { _ in }
     ) throws(JournalError) -> StrategyAnswer {
-        try StoreDatabase.guarded(stores.main.url) {
-            try stores.main.pool.read { db in
-                prepare(db)
-                defer { finish(db) }
-                let rows = try Row.fetchAll(
-                    db, sql: "SELECT n, count(*) OVER () FROM entry WHERE \(condition) ORDER BY date DESC, n DESC LIMIT ? OFFSET ?",
-                    arguments: arguments + [page.sqlLimit, page.offset])
-                let total: Int
-                if let first = rows.first {
-                    total = first[1]
-                } else if page.offset == 0 {
-                    total = 0
-                } else {
-                    total = try Int.fetchOne(db, sql: "SELECT count(*) FROM entry WHERE \(condition)", arguments: arguments) ?? 0
-                }
-                return StrategyAnswer(total: total, page: rows.map { EntryID(storeID: stores.main.storeID, number: $0[0]) })
+        try stores.readMain { db in
+            prepare(db)
+            defer { finish(db) }
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT n, count(*) OVER () FROM entry WHERE \(condition) ORDER BY date DESC, n DESC LIMIT ? OFFSET ?",
+                arguments: arguments + [page.sqlLimit, page.offset])
+            let total: Int
+            if let first = rows.first {
+                total = first[1]
+            } else if page.offset == 0 {
+                total = 0
+            } else {
+                total = try Int.fetchOne(db, sql: "SELECT count(*) FROM entry WHERE \(condition)", arguments: arguments) ?? 0
             }
+            return StrategyAnswer(total: total, page: rows.map { EntryID(storeID: stores.main.storeID, number: $0[0]) })
         }
     }
 

@@ -10,20 +10,18 @@ enum WordPrefixSearch {
         words: [String], in stores: SearchContext, page: PageRequest,
         postingsOf: (String, Database) throws -> (segments: PostingSegments, owners: [Int64])
     ) throws(JournalError) -> StrategyAnswer {
-        try StoreDatabase.guarded(stores.search.url) {
-            try stores.search.pool.read { db in
-                let maximum = try Int64.fetchOne(db, sql: "SELECT max(id) FROM document") ?? 0
-                var matching: DocumentSet?
-                for word in words {
-                    var entries = DocumentSet(maximum: maximum)
-                    let (segments, owners) = try postingsOf(word, db)
-                    for owner in owners { try segments.unite(owner: owner, into: &entries, in: db) }
-                    if matching == nil { matching = entries } else { matching!.formIntersection(entries) }
-                    if matching!.isEmpty { return StrategyAnswer(total: 0, page: []) }
-                }
-                guard let matching else { return StrategyAnswer(total: 0, page: []) }
-                return try NewestFirst.page(of: matching, maximum: maximum, page: page, in: db)
+        try stores.readSearch { db in
+            let maximum = try Int64.fetchOne(db, sql: "SELECT max(id) FROM document") ?? 0
+            var matching: DocumentSet?
+            for word in words {
+                var entries = DocumentSet(maximum: maximum)
+                let (segments, owners) = try postingsOf(word, db)
+                for owner in owners { try segments.unite(owner: owner, into: &entries, in: db) }
+                if matching == nil { matching = entries } else { matching!.formIntersection(entries) }
+                if matching!.isEmpty { return StrategyAnswer(total: 0, page: []) }
             }
+            guard let matching else { return StrategyAnswer(total: 0, page: []) }
+            return try NewestFirst.page(of: matching, maximum: maximum, page: page, in: db)
         }
     }
 }

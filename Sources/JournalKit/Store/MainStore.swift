@@ -129,10 +129,11 @@ package final class MainStore: Sendable {
 
     /// Writes `canonical(text)` over every canonical text that differs from it, a few thousand
     /// entries at a time in number order, so that memory stays bounded.
-    func repairCanonicalText() throws(JournalError) {
+    func repairCanonicalText(cancellation: Cancellation? = nil) throws(JournalError) {
         var after: Int64 = 0
         while let last = try guarded({ () throws -> Int64? in
-            try pool.write { db in
+            try cancellation?.check()
+            return try pool.write { db in
                 let rows = try Row.fetchAll(
                     db, sql: "SELECT n, CAST(text AS BLOB), CAST(canonical AS BLOB) FROM entry WHERE n > ? ORDER BY n LIMIT 5000",
                     arguments: [after])

@@ -14,6 +14,9 @@ struct SearchIndexer {
     let search: SearchStore
     /// Entries per search-store transaction.
     var batchSize = 10_000
+    /// Stops the work between batches; what was applied stays, and the rest waits for the
+    /// next catch-up.
+    var cancellation: Cancellation?
 
     /// Applies every change the search store has not seen yet, then rewrites the prefix table
     /// snapshot if it has fallen behind. When another process is applying them already, this
@@ -146,6 +149,7 @@ struct SearchIndexer {
         var tails = (tokens: PostingSegments.Tails(), keys: PostingSegments.Tails())
         let doneBefore = done
         while let next = handOff.take() {
+            try cancellation?.check()
             let batch = try next.get()
             let applied = try StoreDatabase.guarded(search.url) {
                 try search.pool.write { searchDB in try apply(batch, in: searchDB, caches: &caches, tails: &tails) }

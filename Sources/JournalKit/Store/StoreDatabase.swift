@@ -62,6 +62,8 @@ package enum StoreDatabase {
             switch error.resultCode {
             case .SQLITE_NOTADB, .SQLITE_CORRUPT:
                 return .store("\(url.path) is corrupt or not a database (\(error.message ?? "\(error.resultCode)"))", file: url.path)
+            case .SQLITE_INTERRUPT:
+                return .cancelled
             case .SQLITE_FULL:
                 return .store("\(url.path): the disk is full", file: url.path)
             case .SQLITE_BUSY, .SQLITE_LOCKED:

@@ -17,6 +17,8 @@ public struct VerificationReport: Sendable, Equatable, Codable {
 struct JournalVerifier {
     let main: MainStore
     let search: SearchStore
+    /// Stops the check (SQLite interrupts its reads) when raised.
+    var cancellation: Cancellation?
     /// Problems reported per kind, so that a badly damaged store still gives a short report.
     var examplesPerKind = 5
 
@@ -42,7 +44,12 @@ struct JournalVerifier {
         let entries = try StoreDatabase.guarded(search.url) {
             try search.pool.read { searchDB in
                 try main.pool.read { mainDB in
-                    try check(main: mainDB, search: searchDB, progress: progress, problem: problem)
+                    guard let cancellation else { return try check(main: mainDB, search: searchDB, progress: progress, problem: problem) }
+                    return try cancellation.watching(searchDB) {
+                        try cancellation.watching(mainDB) {
+                            try check(main: mainDB, search: searchDB, progress: progress, problem: problem)
+                        }
+                    }
                 }
             }
         }

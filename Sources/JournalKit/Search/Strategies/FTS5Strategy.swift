@@ -26,19 +26,17 @@ struct FTS5Strategy: SearchStrategy {
         _ = try query.canonicalWords()
         try FTS5Peer.build(in: stores.main, progress: stores.progress)
         guard let expression = query.fts5Expression else { return StrategyAnswer(total: 0, page: []) }
-        return try StoreDatabase.guarded(stores.main.url) {
-            try stores.main.pool.read { db in
-                let total =
-                    try Int.fetchOne(db, sql: "SELECT count(*) FROM entry_fts WHERE entry_fts MATCH ?", arguments: [expression]) ?? 0
-                let numbers = try Int64.fetchAll(
-                    db,
-                    sql: """
-                        SELECT e.n FROM entry_fts f JOIN entry e ON e.n = f.rowid
-                        WHERE entry_fts MATCH ? ORDER BY e.date DESC, e.n DESC LIMIT ? OFFSET ?
-                        """,
-                    arguments: [expression, page.sqlLimit, page.offset])
-                return StrategyAnswer(total: total, page: numbers.map { EntryID(storeID: stores.main.storeID, number: $0) })
-            }
+        return try stores.readMain { db in
+            let total =
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM entry_fts WHERE entry_fts MATCH ?", arguments: [expression]) ?? 0
+            let numbers = try Int64.fetchAll(
+                db,
+                sql: """
+                    SELECT e.n FROM entry_fts f JOIN entry e ON e.n = f.rowid
+                    WHERE entry_fts MATCH ? ORDER BY e.date DESC, e.n DESC LIMIT ? OFFSET ?
+                    """,
+                arguments: [expression, page.sqlLimit, page.offset])
+            return StrategyAnswer(total: total, page: numbers.map { EntryID(storeID: stores.main.storeID, number: $0) })
         }
     }
 }

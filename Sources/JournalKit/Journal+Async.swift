@@ -1,0 +1,102 @@
+import Dispatch
+
+/// The calls that can block, for Swift concurrency.
+///
+/// A journal call may wait: for SQLite's write lock while another process imports, for another
+/// process applying the change history, or for the disk. Each of these forms runs the call on a
+/// dispatch thread, not on the cooperative pool that every task shares, and suspends the
+/// calling task until it is done. The long ones stop when their task is cancelled, throwing
+/// ``JournalError/Kind/cancelled``: an import before it commits (nothing is written), a search
+/// or a verification in the middle of a scan, a reindex between batches (what it rebuilt
+/// stays; the rest resumes the next time the journal is opened for writing).
+extension Journal {
+    /// Adds one entry (see ``add(_:)-(NewEntry)``).
+    @discardableResult
+    public func add(_ entry: NewEntry) async throws(JournalError) -> Entry {
+        try await Self.offThePool { _ throws(JournalError) in try self.add(entry) }
+    }
+
+    /// Imports JSON Lines, all or nothing; cancelled before its commit, it writes nothing.
+    public func importJSONLines(from reader: JSONLinesReader, progress: ProgressHandler? = nil) async throws(JournalError) -> ImportSummary
+    {
+        nonisolated(unsafe) let reader = reader
+        return try await Self.offThePool { cancellation throws(JournalError) in
+            try self.importJSONLines(from: reader, progress: progress, cancellation: cancellation)
+        }
+    }
+
+    /// Changes an entry's text, date, or both.
+    @discardableResult
+    public func edit(_ id: EntryID, text: String? = nil, date: JournalDate? = nil) async throws(JournalError) -> Entry {
+        try await Self.offThePool { _ throws(JournalError) in try self.edit(id, text: text, date: date) }
+    }
+
+    /// Deletes an entry.
+    public func delete(_ id: EntryID) async throws(JournalError) {
+        try await Self.offThePool { _ throws(JournalError) in try self.delete(id) }
+    }
+
+    /// Searches with `strategy`; a cancelled task stops the scan.
+    public func search(
+        _ query: String, strategy: any SearchStrategy = SearchStrategies.standard, page: PageRequest = .first
+    ) async throws(JournalError) -> SearchResults {
+        try await Self.offThePool { cancellation throws(JournalError) in
+            try self.search(query, strategy: strategy, page: page, progress: nil, cancellation: cancellation)
+        }
+    }
+
+    /// Searches with the strategy called `strategyName`; a cancelled task stops the scan.
+    public func search(
+        _ query: String, strategy strategyName: String, page: PageRequest = .first
+    ) async throws(JournalError) -> SearchResults {
+        let strategy = try SearchStrategies.named(strategyName)
+        return try await search(query, strategy: strategy, page: page)
+    }
+
+    /// Entries newest first.
+    public func list(_ page: PageRequest = .first) async throws(JournalError) -> (total: Int, entries: [Entry]) {
+        let listed = try await Self.offThePool { _ throws(JournalError) in
+            let (total, entries) = try self.list(page)
+            return Listed(total: total, entries: entries)
+        }
+        return (listed.total, listed.entries)
+    }
+
+    /// Checks every derived structure against the entries; a cancelled task stops the check.
+    public func verify(progress: ProgressHandler? = nil) async throws(JournalError) -> VerificationReport {
+        try await Self.offThePool { cancellation throws(JournalError) in try self.verify(progress: progress, cancellation: cancellation) }
+    }
+
+    /// Rebuilds everything derived from the entries' text; a cancelled task stops it between
+    /// batches.
+    public func reindex(progress: ProgressHandler? = nil) async throws(JournalError) {
+        try await Self.offThePool { cancellation throws(JournalError) in try self.reindex(progress: progress, cancellation: cancellation) }
+    }
+
+    private struct Listed: Sendable {
+        let total: Int
+        let entries: [Entry]
+    }
+
+    /// Runs `work` on a dispatch thread and suspends the caller until it returns, raising the
+    /// cancellation flag it is given when the calling task is cancelled.
+    private static func offThePool<T: Sendable>(
+        _ work: @escaping @Sendable (Cancellation) throws(JournalError) -> T
+    ) async throws(JournalError) -> T {
+        let cancellation = Cancellation()
+        let result: Result<T, JournalError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                DispatchQueue.global(qos: .userInitiated).async {
+                    continuation.resume(
+                        returning: Result { () throws(JournalError) -> T in
+                            try cancellation.check()
+                            return try work(cancellation)
+                        })
+                }
+            }
+        } onCancel: {
+            cancellation.cancel()
+        }
+        return try result.get()
+    }
+}
