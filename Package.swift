@@ -48,8 +48,11 @@ let package = Package(
         ),
         // What the fuzz targets check on every input; its tests replay the inputs fuzzing found.
         .target(name: "FuzzChecks", dependencies: ["JournalKit", "JournalText"], path: "Fuzz/Checks"),
+        // Opens, uses and releases journals on many threads at once; run under glibc's heap
+        // checks by ReleaseStressTests and under valgrind by scripts/stress.
+        .executableTarget(name: "ReleaseStress", dependencies: ["JournalKit"], path: "Tests/ReleaseStress"),
         .testTarget(name: "JournalTextTests", dependencies: ["JournalText"]),
-        .testTarget(name: "JournalKitTests", dependencies: ["JournalKit", "JournalBench", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "JournalKitTests", dependencies: ["JournalKit", "JournalBench", "ReleaseStress", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "JournalBenchTests", dependencies: ["JournalBench", "JournalKit"]),
         .testTarget(name: "JournalCLITests", dependencies: ["JournalCLI"]),
         .testTarget(name: "FuzzChecksTests", dependencies: ["FuzzChecks"]),
