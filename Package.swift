@@ -52,9 +52,11 @@ let package = Package(
         // checks by ReleaseStressTests and under valgrind by scripts/stress.
         .executableTarget(name: "ReleaseStress", dependencies: ["JournalKit"], path: "Tests/ReleaseStress"),
         .testTarget(name: "JournalTextTests", dependencies: ["JournalText"]),
-        .testTarget(name: "JournalKitTests", dependencies: ["JournalKit", "JournalBench", "ReleaseStress", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(
+            name: "JournalKitTests",
+            dependencies: ["JournalKit", "JournalBench", "ReleaseStress", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "JournalBenchTests", dependencies: ["JournalBench", "JournalKit"]),
-        .testTarget(name: "JournalCLITests", dependencies: ["JournalCLI"]),
+        .testTarget(name: "JournalCLITests", dependencies: ["JournalCLI", "JournalKit"]),
         .testTarget(name: "FuzzChecksTests", dependencies: ["FuzzChecks"]),
     ]
 )

@@ -38,7 +38,7 @@ extension Journal {
 
     /// Searches with `strategy`; a cancelled task stops the scan.
     public func search(
-        _ query: String, strategy: any SearchStrategy = SearchStrategies.standard, page: PageRequest = .first
+        _ query: String, strategy: SearchStrategy = SearchStrategies.standard, page: PageRequest = .first
     ) async throws(JournalError) -> SearchResults {
         try await Self.offThePool { cancellation throws(JournalError) in
             try self.search(query, strategy: strategy, page: page, progress: nil, cancellation: cancellation)

@@ -247,14 +247,14 @@ public final class Journal: Sendable {
     /// Searches with `strategy`: the exact total and one page of entries, newest first.
     /// `progress` hears about a structure the strategy builds first (the FTS5 peer).
     public func search(
-        _ query: String, strategy: any SearchStrategy = SearchStrategies.standard, page: PageRequest = .first,
+        _ query: String, strategy: SearchStrategy = SearchStrategies.standard, page: PageRequest = .first,
         progress: ProgressHandler? = nil
     ) throws(JournalError) -> SearchResults {
         try search(query, strategy: strategy, page: page, progress: progress, cancellation: nil)
     }
 
     func search(
-        _ query: String, strategy: any SearchStrategy, page: PageRequest, progress: ProgressHandler?, cancellation: Cancellation?
+        _ query: String, strategy: SearchStrategy, page: PageRequest, progress: ProgressHandler?, cancellation: Cancellation?
     ) throws(JournalError) -> SearchResults {
         let parsed = try SearchQuery(query)
         try strategy.validate(parsed)

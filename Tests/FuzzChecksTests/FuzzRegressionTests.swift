@@ -2,15 +2,23 @@ import Foundation
 import FuzzChecks
 import Testing
 
-/// Replays, through the fuzz targets' checks, every input fuzzing once failed on (kept in
-/// `Fuzz/Regressions/<target>/`) and the sample corpus, whole and line by line.
+/// Replays, through the fuzz targets' checks, the seed inputs the fuzzers start from
+/// (`Fuzz/Seeds/<target>/`), every input fuzzing once failed on (`Fuzz/Regressions/<target>/`),
+/// and the sample corpus, whole and line by line.
 @Suite struct FuzzRegressionTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    static func inputs(_ folder: String) -> [URL] {
-        let directory = root.appendingPathComponent("Fuzz/Regressions/\(folder)")
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+    /// The files of `Fuzz/<kind>/<target>`; a folder that is missing or unreadable fails the
+    /// test rather than replaying nothing.
+    static func inputs(_ kind: String, _ target: String) throws -> [URL] {
+        let directory = root.appendingPathComponent("Fuzz/\(kind)/\(target)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         return names.filter { !$0.hasPrefix(".") }.sorted().map { directory.appendingPathComponent($0) }
+    }
+
+    @Test(arguments: ["text", "jsonlines"]) func seedsAndRegressionsAreThere(_ target: String) throws {
+        #expect(try Self.inputs("Seeds", target).count >= 5, "the fuzzer's seeds for \(target) are missing")
+        _ = try Self.inputs("Regressions", target)
     }
 
     static var sample: Data { (try? Data(contentsOf: root.appendingPathComponent("Corpora/sample.jsonl"))) ?? Data() }
@@ -19,12 +27,16 @@ import Testing
         data.withUnsafeBytes { check($0.bindMemory(to: UInt8.self)) }
     }
 
-    @Test(arguments: inputs("text")) func textInputFuzzingFound(_ input: URL) throws {
-        #expect(Self.problems(try Data(contentsOf: input), TextChecks.problems(in:)) == [])
+    @Test func textSeedsAndRegressionsPassTheTextChecks() throws {
+        for input in try Self.inputs("Seeds", "text") + Self.inputs("Regressions", "text") {
+            #expect(Self.problems(try Data(contentsOf: input), TextChecks.problems(in:)) == [], "\(input.lastPathComponent)")
+        }
     }
 
-    @Test(arguments: inputs("jsonlines")) func jsonLinesInputFuzzingFound(_ input: URL) throws {
-        #expect(Self.problems(try Data(contentsOf: input), JSONLinesChecks.problems(in:)) == [])
+    @Test func jsonLinesSeedsAndRegressionsPassTheReaderChecks() throws {
+        for input in try Self.inputs("Seeds", "jsonlines") + Self.inputs("Regressions", "jsonlines") {
+            #expect(Self.problems(try Data(contentsOf: input), JSONLinesChecks.problems(in:)) == [], "\(input.lastPathComponent)")
+        }
     }
 
     @Test func sampleCorpusPassesBothChecks() {

@@ -1,4 +1,5 @@
 import Foundation
+import JournalKit
 import Testing
 
 #if canImport(Glibc)
@@ -137,10 +138,8 @@ import Testing
 /// Inputs that are not errors but could break a careless implementation: metacharacters,
 /// an enormous entry, a million-line import, a journal the user may not write.
 @Suite struct HostileInputTests {
-    static let substringStrategies = [
-        "contains", "contains[c]", "contains[d]", "contains[cd]", "contains[n]", "matches", "matches[c]", "matches[d]", "matches[cd]",
-    ]
-    static let wordStrategies = ["token", "prefix", "fts5"]
+    static let substringStrategies = SearchStrategies.all.filter { $0.family == .substring }.map(\.name)
+    static let wordStrategies = SearchStrategies.all.filter { $0.family == .wordPrefix }.map(\.name)
     /// Every character SQL `LIKE`, `GLOB` or a regular expression treats specially, alone and in
     /// combinations that would match anything if they were not literal.
     static let metacharacters = [

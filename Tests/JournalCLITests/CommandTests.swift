@@ -1,4 +1,5 @@
 import Foundation
+import JournalKit
 import Testing
 
 @Suite struct CommandTests {
@@ -150,11 +151,7 @@ import Testing
         let list = try journal.run(["search", "--strategy", "list"])
         #expect(list.status == 0)
         let listed = list.output.split(separator: "\n").map { String($0.split(separator: " ").first ?? "") }
-        #expect(
-            listed == [
-                "contains", "contains[c]", "contains[d]", "contains[cd]", "contains[n]", "matches", "matches[c]",
-                "matches[d]", "matches[cd]", "token", "prefix", "fts5",
-            ])
+        #expect(listed == SearchStrategies.all.map(\.name))
 
         #expect(
             try journal.run(["add", "via environment"], environment: ["JOURNAL_STORE": journal.store.path], useStore: false).status == 0)
@@ -193,11 +190,7 @@ import Testing
         #expect(json.status == 0, "\(json.error)")
         let report = try json.json()
         let strategies = try #require(report["strategies"] as? [[String: Any]])
-        #expect(
-            strategies.map { $0["name"] as? String } == [
-                "contains", "contains[c]", "contains[d]", "contains[cd]", "contains[n]", "matches",
-                "matches[c]", "matches[d]", "matches[cd]", "token", "prefix", "fts5",
-            ])
+        #expect(strategies.map { $0["name"] as? String } == SearchStrategies.all.map(\.name))
         let groups = try #require(report["meant_to_agree"] as? [[String: Any]])
         #expect(groups.count == 5 && groups.allSatisfy { $0["agreed"] as? Bool == true })
         #expect(!json.error.isEmpty, "progress goes to standard error")

@@ -9,6 +9,26 @@ import Testing
 /// wholly absent, nothing else is lost, and the next command's catch-up leaves the stores
 /// agreeing (`journal verify`).
 @Suite struct CrashTests {
+    /// When to kill the importer.
+    enum Moment: CustomStringConvertible {
+        /// A fixed time after it started.
+        case after(Double)
+        /// Once the main store's WAL holds this many bytes: in the middle of the import's one
+        /// transaction, which can't have committed yet (it writes several times as much).
+        case midImport(bytes: Int)
+        /// Once the search store's WAL holds this many bytes: the import committed, its
+        /// indexing under way.
+        case midIndexing(bytes: Int)
+
+        var description: String {
+            switch self {
+            case .after(let seconds): "after \(seconds) s"
+            case .midImport(let bytes): "in the import's transaction (main WAL ≥ \(bytes) bytes)"
+            case .midIndexing(let bytes): "while indexing (search WAL ≥ \(bytes) bytes)"
+            }
+        }
+    }
+
     @Test func anImportKilledAnywhereIsWhollyThereOrWhollyAbsent() throws {
         let generator = JournalProcess()
         let input = FileManager.default.temporaryDirectory.appendingPathComponent("journal-kill-\(UUID().uuidString).jsonl")
@@ -16,24 +36,48 @@ import Testing
         let generated = try generator.run(["generate", "--entries", "12000", "--seed", "9", "-o", input.path], useStore: false)
         #expect(generated.status == 0)
 
-        var outcomes: [Int] = []
-        for delay in [0.1, 0.4, 1.0, 3.0] {
+        var outcomes: [String] = []
+        for moment in [Moment.after(0.05), .midImport(bytes: 2 << 20), .midIndexing(bytes: 1 << 20)] {
             let journal = JournalProcess()
             defer { journal.removeStore() }
             for index in 1...3 { #expect(try journal.run(["add", "kept entry \(index)"]).status == 0) }
             let importer = try journal.start(["import", input.path])
-            Thread.sleep(forTimeInterval: delay)
+            let reached = Self.wait(for: moment, store: journal.store, while: importer)
             kill(importer.processIdentifier, SIGKILL)
             importer.waitUntilExit()
+            #expect(reached, "the import ended before the moment \(moment)")
 
             let verified = try journal.run(["verify"])
-            #expect(verified.status == 0, "killed after \(delay) s: \(verified.output)\(verified.error)")
+            #expect(verified.status == 0, "killed \(moment): \(verified.output)\(verified.error)")
             let entries = try #require(try journal.run(["stats", "--json"]).json()["entries"] as? Int)
-            #expect(entries == 3 || entries == 12_003, "killed after \(delay) s: \(entries) entries")
+            #expect(entries == 3 || entries == 12_003, "killed \(moment): \(entries) entries")
+            switch moment {
+            case .midImport: #expect(entries == 3, "killed inside its transaction, the import must be absent")
+            case .midIndexing: #expect(entries == 12_003, "killed after its commit, the import must be there")
+            case .after: break
+            }
             #expect(try journal.run(["search", "kept", "--json"]).json()["total"] as? Int == 3)
-            outcomes.append(entries)
+            outcomes.append("\(moment): \(entries)")
         }
-        // Which moments fell before and after the commit depends on the machine: reported, not asserted.
         print("entries after each kill (3: the import was absent, 12,003: wholly there): \(outcomes)")
+    }
+
+    /// Waits until `moment` while `process` runs; false when it ended first.
+    static func wait(for moment: Moment, store: URL, while process: Process) -> Bool {
+        let (file, bytes): (String, Int)
+        switch moment {
+        case .after(let seconds):
+            Thread.sleep(forTimeInterval: seconds)
+            return process.isRunning
+        case .midImport(let size): (file, bytes) = ("journal.sqlite-wal", size)
+        case .midIndexing(let size): (file, bytes) = ("search.sqlite-wal", size)
+        }
+        let path = store.appendingPathComponent(file).path
+        while process.isRunning {
+            var info = stat()
+            if stat(path, &info) == 0, Int(info.st_size) >= bytes { return true }
+            usleep(1_000)
+        }
+        return false
     }
 }

@@ -26,7 +26,7 @@ import Testing
 
         try journal.delete(second.id)
         #expect(try journal.search("strasse").total == 0)
-        #expect(throws: JournalError.self) { try journal.entry(second.id) }
+        expectError(.notFound) { try journal.entry(second.id) }
         try store.expectConsistent()
 
         let third = try journal.add(NewEntry(text: "after the delete"))
@@ -61,19 +61,19 @@ import Testing
 
     @Test func refusesEmptyAndHugeTextAndBadQueries() throws {
         let store = try TemporaryJournal()
-        #expect(throws: JournalError.self) { try store.journal.add(NewEntry(text: " \n\t")) }
-        #expect(throws: JournalError.self) {
+        expectError(.invalidInput) { try store.journal.add(NewEntry(text: " \n\t")) }
+        expectError(.invalidInput) {
             try store.journal.add(NewEntry(text: String(repeating: "x", count: Journal.maximumTextBytes + 1)))
         }
         #expect(throws: JournalError(.usage, "the query is empty")) { try store.journal.search("  ") }
-        #expect(throws: JournalError.self) { try store.journal.search("…", strategy: "token") }
-        #expect(throws: JournalError.self) { try store.journal.search("x", strategy: "nope") }
+        expectError(.usage) { try store.journal.search("…", strategy: "token") }
+        expectError(.usage) { try store.journal.search("x", strategy: "nope") }
         #expect(try store.allEntries().isEmpty)
     }
 
     @Test func findsStrategiesByNameAndAlias() throws {
         #expect(try SearchStrategies.named("token").name == "token")
-        #expect(throws: JournalError.self) { try SearchStrategies.named("TOKEN ") }
+        expectError(.usage) { try SearchStrategies.named("TOKEN ") }
     }
 
     @Test func parsesIdentifiersAsUsersTypeThem() throws {
@@ -82,10 +82,10 @@ import Testing
         #expect(try store.journal.entryID(parsing: entry.id.uri) == entry.id)
         #expect(try store.journal.entryID(parsing: "p1") == entry.id)
         #expect(try store.journal.entryID(parsing: " 1 ") == entry.id)
-        #expect(throws: JournalError.self) { try store.journal.entryID(parsing: "p1x") }
+        expectError(.usage) { try store.journal.entryID(parsing: "p1x") }
         let foreign = EntryID(storeID: UUID(), number: 1)
-        #expect(throws: JournalError.self) { try store.journal.entryID(parsing: foreign.uri) }
-        #expect(throws: JournalError.self) { try store.journal.delete(foreign) }
+        expectError(.notFound) { try store.journal.entryID(parsing: foreign.uri) }
+        expectError(.notFound) { try store.journal.delete(foreign) }
     }
 }
 

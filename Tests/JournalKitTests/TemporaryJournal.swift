@@ -94,3 +94,9 @@ final class TemporaryJournal {
         }
     }
 }
+
+/// Expects `body` to throw a `JournalError` of `kind`.
+func expectError<T>(_ kind: JournalError.Kind, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> T) {
+    let error = #expect(throws: JournalError.self, sourceLocation: sourceLocation) { _ = try body() }
+    #expect(error?.kind == kind, "\(error?.message ?? "")", sourceLocation: sourceLocation)
+}

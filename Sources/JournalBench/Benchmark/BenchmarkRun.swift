@@ -7,7 +7,7 @@ import JournalKit
 public struct BenchmarkRun: Sendable {
     public let folder: URL
     public let seed: UInt64
-    public let strategies: [any SearchStrategy]
+    public let strategies: [SearchStrategy]
     public let runs: Int
     public let coldRuns: Int
     public let budgetSeconds: Double
@@ -16,7 +16,7 @@ public struct BenchmarkRun: Sendable {
     public let progress: @Sendable (String) -> Void
 
     public init(
-        folder: URL, seed: UInt64, strategies: [any SearchStrategy], runs: Int, coldRuns: Int, budgetSeconds: Double,
+        folder: URL, seed: UInt64, strategies: [SearchStrategy], runs: Int, coldRuns: Int, budgetSeconds: Double,
         keepStores: Bool, progress: @escaping @Sendable (String) -> Void
     ) {
         self.folder = folder

@@ -5,7 +5,7 @@ import JournalKit
 /// and checks each strategy's entry sets against its family's reference (`token` for the
 /// word-prefix family, `contains[cd]` for the substring family).
 public struct StrategyComparison: Sendable {
-    public var strategies: [any SearchStrategy]
+    public var strategies: [SearchStrategy]
     public var queries: [ComparisonQuery]
     /// Timed runs per query.
     public var runs = 5
@@ -19,7 +19,7 @@ public struct StrategyComparison: Sendable {
     /// so that a slow strategy on a large journal is sampled rather than measured for hours.
     public var budgetSeconds: Double?
 
-    public init(strategies: [any SearchStrategy], queries: [ComparisonQuery]) {
+    public init(strategies: [SearchStrategy], queries: [ComparisonQuery]) {
         self.strategies = strategies
         self.queries = queries
     }
@@ -114,7 +114,7 @@ public struct StrategyComparison: Sendable {
     }
 
     /// Every entry a strategy finds for a query, newest first (one untimed run, which also warms it).
-    private func entrySet(of query: String, strategy: any SearchStrategy, in context: SearchContext) throws(JournalError) -> [Int64] {
+    private func entrySet(of query: String, strategy: SearchStrategy, in context: SearchContext) throws(JournalError) -> [Int64] {
         let parsed = try SearchQuery(query)
         try strategy.validate(parsed)
         return try strategy.search(parsed, page: PageRequest(limit: 0), in: context).page.map(\.number)

@@ -26,7 +26,7 @@ struct OutputOptions: ParsableArguments {
 
 /// `--strategies NAMES` of compare and bench: comma-separated names or aliases; all when absent.
 enum StrategyList {
-    static func parse(_ list: String?) throws -> [any SearchStrategy] {
+    static func parse(_ list: String?) throws -> [SearchStrategy] {
         guard let list else { return SearchStrategies.all }
         let names = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         guard !names.isEmpty else {

@@ -3,7 +3,7 @@ import JournalText
 /// A substring strategy named `verb` plus its fold (`contains[cd]`, `matches[c]`, plain
 /// `matches`): the name, the equivalence with the other strategies of the same fold, the
 /// highlighting and the needle all follow from the fold.
-protocol FoldedSubstringStrategy: SearchStrategy {
+protocol FoldedSubstringStrategy: StrategyImplementation {
     /// `contains` or `matches`.
     var verb: String { get }
     /// Nil for the plain variant.

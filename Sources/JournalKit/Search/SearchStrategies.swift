@@ -1,6 +1,8 @@
 /// Every strategy, by name. A new strategy is one file in `Strategies/` and one line here.
 public enum SearchStrategies {
-    public static let all: [any SearchStrategy] = [
+    /// Every strategy, in the order of the ladder: the substring strategies, then the
+    /// word-prefix ones, then the `fts5` peer they are measured against.
+    public static let all: [SearchStrategy] = [
         ContainsStrategy(fold: nil),
         ContainsStrategy(fold: .c),
         ContainsStrategy(fold: .d),
@@ -13,13 +15,13 @@ public enum SearchStrategies {
         TokenStrategy(),
         PrefixStrategy(),
         FTS5Strategy(),
-    ]
+    ].map(SearchStrategy.init)
 
     /// The strategy used when none is named.
-    public static let standard: any SearchStrategy = PrefixStrategy()
+    public static let standard = SearchStrategy(PrefixStrategy())
 
     /// The strategy called `name`, spelled as in the semantics document or with its alias.
-    public static func named(_ name: String) throws(JournalError) -> any SearchStrategy {
+    public static func named(_ name: String) throws(JournalError) -> SearchStrategy {
         if let strategy = all.first(where: { $0.name == name || $0.alias == name }) { return strategy }
         let known = all.map(\.name).joined(separator: ", ")
         throw .usage("unknown strategy \"\(name)\" (known: \(known))")

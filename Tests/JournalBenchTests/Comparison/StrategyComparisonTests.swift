@@ -88,7 +88,8 @@ import Testing
         try Data("# a comment\nthe\n\n  crème brûlée  \n".utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         #expect(try ComparisonQuery.load(path: file.path).map(\.text) == ["the", "crème brûlée"])
-        #expect(throws: JournalError.self) { try ComparisonQuery.load(path: "/nonexistent/queries") }
+        let error = #expect(throws: JournalError.self) { try ComparisonQuery.load(path: "/nonexistent/queries") }
+        #expect(error?.kind == .invalidInput)
     }
 }
 

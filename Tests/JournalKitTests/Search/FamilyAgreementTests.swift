@@ -74,10 +74,15 @@ import Testing
             uniqueKeysWithValues: ([nil] + Fold.allCases.map(Optional.some)).map { fold in
                 (fold, entries.map { Data((fold?.apply(to: $0.text) ?? $0.text).utf8) })
             })
-        let strategies: [(String, Fold?)] = [
-            ("contains", nil), ("matches", nil), ("contains[c]", .c), ("matches[c]", .c), ("contains[d]", .d),
-            ("matches[d]", .d), ("contains[cd]", .cd), ("contains[n]", .cd), ("matches[cd]", .cd),
-        ]
+        // Every substring strategy of the registry, with the fold its equivalence names.
+        let folds: [String: Fold?] = ["substring": nil, "substring[c]": .c, "substring[d]": .d, "substring[cd]": .cd]
+        let strategies: [(SearchStrategy, Fold?)] = SearchStrategies.all.filter { $0.family == .substring }.compactMap { strategy in
+            guard let fold = folds[strategy.equivalence] else {
+                Issue.record("no reference for \(strategy.name) (equivalence \(strategy.equivalence))")
+                return nil
+            }
+            return (strategy, fold)
+        }
         for query in Self.substringQueries(from: entries, count: 150) {
             for (strategy, fold) in strategies {
                 let needle = Data((fold?.apply(to: query.trimmingWhiteSpace) ?? query.trimmingWhiteSpace).utf8)
@@ -99,7 +104,7 @@ import Testing
                 zip(entries, tokens).filter { _, tokens in
                     words.allSatisfy { word in tokens.contains { $0.unicodeScalars.starts(with: word.unicodeScalars) } }
                 }.map(\.0))
-            for strategy in ["token", "prefix"] {
+            for strategy in SearchStrategies.all where strategy.equivalence == SearchFamily.wordPrefix.rawValue {
                 let found = try store.journal.search(query, strategy: strategy, page: PageRequest(limit: 0))
                 #expect(found.total == expected.count, "\(strategy) \(query)")
                 #expect(found.entries.map(\.id.number) == expected, "\(strategy) \(query)")

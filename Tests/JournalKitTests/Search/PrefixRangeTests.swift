@@ -40,12 +40,12 @@ import Testing
 
     @Test func wordsAreCanonicalAndDistinct() throws {
         #expect(try SearchQuery("Crème crème BRÛLÉE, Straße").canonicalWords() == ["creme", "brulee", "strasse"])
-        #expect(throws: JournalError.self) { try SearchQuery("?!… 🎉").canonicalWords() }
+        expectError(.usage) { try SearchQuery("?!… 🎉").canonicalWords() }
     }
 
     @Test func pagesRefuseNegativeNumbers() throws {
-        #expect(throws: JournalError.self) { try PageRequest(limit: -1) }
-        #expect(throws: JournalError.self) { try PageRequest(offset: -5) }
+        expectError(.usage) { try PageRequest(limit: -1) }
+        expectError(.usage) { try PageRequest(offset: -5) }
         #expect(try PageRequest(limit: 0).sqlLimit == -1)
     }
 }

@@ -4,7 +4,7 @@ import JournalText
 /// `fts5`: SQLite FTS5 as a user would query it: the query's words as typed, each a quoted
 /// prefix term `"w"*`, ANDed. Where unicode61 splits or folds differently from ICU (Japanese,
 /// apostrophes, `ß`) its answers differ from `token`'s; the comparison report counts that.
-struct FTS5Strategy: SearchStrategy {
+struct FTS5Strategy: StrategyImplementation {
     let name = "fts5"
     let family = SearchFamily.wordPrefix
     /// The peer: its tokenizer is not ICU's, so it is meant to agree with nothing.

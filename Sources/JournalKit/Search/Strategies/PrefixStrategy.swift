@@ -4,7 +4,7 @@ import GRDB
 /// `prefix`: a word of up to three code points is a key of the prefix table, whose entries the
 /// search store keeps precomputed (one list, however many tokens start with it); a longer word
 /// finds its tokens in the in-memory table (no index descent, no disk), then their entries.
-struct PrefixStrategy: SearchStrategy {
+struct PrefixStrategy: StrategyImplementation {
     let name = "prefix"
     let family = SearchFamily.wordPrefix
     let summary = "word prefixes by the first three code points: precomputed entries per key, or tokens from the in-memory table"

@@ -4,7 +4,7 @@ import JournalText
 
 /// `contains[n]`: the canonical query in the canonical text stored beside every entry when it
 /// was written: the `[cd]` answer with a plain comparison and no folding at query time.
-struct StoredCanonicalStrategy: SearchStrategy {
+struct StoredCanonicalStrategy: StrategyImplementation {
     let name = "contains[n]"
     let family = SearchFamily.substring
     let equivalence = "substring[cd]"

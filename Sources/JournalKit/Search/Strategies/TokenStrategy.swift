@@ -3,7 +3,7 @@ import GRDB
 
 /// `token`: each query word as a range scan on the search store's token index
 /// (`text >= 'the' AND text < 'thf'`), documents intersected across words, newest first.
-struct TokenStrategy: SearchStrategy {
+struct TokenStrategy: StrategyImplementation {
     let name = "token"
     let family = SearchFamily.wordPrefix
     let summary = "word prefixes as range scans on the token index of the separate search store"
