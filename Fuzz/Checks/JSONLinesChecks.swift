@@ -7,8 +7,8 @@ import JournalKit
 
 /// What must hold for the JSON Lines reader and line parser on any input, as the fuzz target
 /// and its regression tests check it: each broken rule is one line in the answer.
-public enum JSONLinesChecks {
-    public static func problems(in bytes: UnsafeBufferPointer<UInt8>) -> [String] {
+package enum JSONLinesChecks {
+    package static func problems(in bytes: UnsafeBufferPointer<UInt8>) -> [String] {
         var problems: [String] = []
         guard let file = InputFile(bytes) else { return ["cannot write the input to a temporary file"] }
         let reader = JSONLinesReader(fileDescriptor: file.descriptor, closeWhenDone: false)

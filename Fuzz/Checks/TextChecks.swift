@@ -2,8 +2,8 @@ import JournalText
 
 /// What must hold for the text functions on any input, as the fuzz target and its regression
 /// tests check it: each broken rule is one line in the answer, which is empty when all hold.
-public enum TextChecks {
-    public static func problems(in bytes: UnsafeBufferPointer<UInt8>) -> [String] {
+package enum TextChecks {
+    package static func problems(in bytes: UnsafeBufferPointer<UInt8>) -> [String] {
         var problems: [String] = []
         // The byte-level entry point takes what SQLite hands over, valid UTF-8 or not.
         for fold in Fold.allCases { _ = fold.apply(toUTF8: bytes) }

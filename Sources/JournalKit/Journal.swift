@@ -13,6 +13,7 @@ public final class Journal: Sendable {
     /// An entry's text may be at most this many bytes of UTF-8.
     public static let maximumTextBytes = 64 << 20
 
+    /// The folder the journal lives in.
     public let directory: StoreDirectory
     package let main: MainStore
     package let search: SearchStore
@@ -369,6 +370,7 @@ public struct IndexStatus: Sendable, Equatable, Codable {
 
 /// Counts and sizes of a journal.
 public struct JournalStatistics: Sendable, Equatable, Codable {
+    /// Entries in the main store.
     public let entries: Int
     /// Entries the search store holds: equal to `entries` once it has caught up.
     public let indexedEntries: Int

@@ -1,5 +1,6 @@
 /// Where a long operation is, for a progress bar.
 public struct JournalProgress: Sendable, Equatable, Codable {
+    /// The step under way.
     public enum Phase: String, Sendable, Codable {
         /// Reading and writing entries into the main store; `done`/`total` count bytes of input.
         case importing
@@ -9,7 +10,9 @@ public struct JournalProgress: Sendable, Equatable, Codable {
         case verifying
     }
 
+    /// The step under way.
     public let phase: Phase
+    /// How far it is, in the unit of its phase.
     public let done: Int
     /// The expected end, when it is known.
     public let total: Int?

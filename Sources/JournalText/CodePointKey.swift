@@ -1,17 +1,17 @@
 /// A string as a dictionary key compared and hashed by its code points (its UTF-8 bytes), as
 /// the search semantics compare tokens, rather than by Swift's canonical equivalence, which
 /// normalizes every non-ASCII string it hashes.
-public struct CodePointKey: Hashable, Sendable {
-    public let string: String
+package struct CodePointKey: Hashable, Sendable {
+    package let string: String
 
-    public init(_ string: String) { self.string = string }
+    package init(_ string: String) { self.string = string }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         var string = string
         string.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 
-    public static func == (lhs: CodePointKey, rhs: CodePointKey) -> Bool {
+    package static func == (lhs: CodePointKey, rhs: CodePointKey) -> Bool {
         lhs.string.utf8.elementsEqual(rhs.string.utf8)
     }
 }

@@ -15,7 +15,7 @@ public enum Fold: String, Sendable, CaseIterable {
     }
 
     /// Folds UTF-8 text (as SQLite hands it to a custom function) without making a `String` first.
-    public func apply(toUTF8 utf8: UnsafeBufferPointer<UInt8>) -> String {
+    package func apply(toUTF8 utf8: UnsafeBufferPointer<UInt8>) -> String {
         if utf8.allSatisfy({ $0 < 0x80 }) { return foldASCII(utf8) }
         let scratch = UTF16Scratch.forCurrentThread
         scratch.load(utf8: utf8)

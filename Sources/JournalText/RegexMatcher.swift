@@ -17,11 +17,15 @@ public struct InvalidPattern: Error, Sendable, Equatable {
 /// A compiled ICU regular expression, found anywhere in UTF-8 text without converting it.
 /// Compile once per query, then match every row: compiling is the expensive part.
 public final class RegexMatcher: @unchecked Sendable {
+    /// How a pattern is read.
     public struct Options: OptionSet, Sendable {
+        /// The ICU flags.
         public let rawValue: Int32
+        /// Options from ICU flags.
         public init(rawValue: Int32) { self.rawValue = rawValue }
         /// The pattern is plain text: no character is special (ICU's `UREGEX_LITERAL`).
         public static let literal = Options(rawValue: Int32(CICU_REGEX_LITERAL))
+        /// Letters match in either case (ICU's case-insensitive matching).
         public static let caseInsensitive = Options(rawValue: Int32(CICU_REGEX_CASE_INSENSITIVE))
     }
 
@@ -29,6 +33,7 @@ public final class RegexMatcher: @unchecked Sendable {
     // ICU regex objects are not thread-safe; matching takes this lock.
     private var lock = pthread_mutex_t()
 
+    /// Compiles `pattern` in ICU's syntax; an invalid one says what is wrong and where.
     public init(pattern: String, options: Options = []) throws(InvalidPattern) {
         let units = Array(pattern.utf16)
         var error: Int32 = 0

@@ -9,7 +9,7 @@ public enum Tokens {
     /// The prefix keys of an entry whose tokens are `tokens`: the first one, two and three code
     /// points of each token (fewer for a shorter token), each once. An entry has a token
     /// starting with a word of up to three code points exactly when that word is one of its keys.
-    public static func prefixKeys(of tokens: [String]) -> [String] {
+    package static func prefixKeys(of tokens: [String]) -> [String] {
         var seen = Set<CodePointKey>(minimumCapacity: tokens.count * 2)
         var keys: [String] = []
         for var token in tokens {

@@ -1,6 +1,6 @@
 extension String {
     /// The string without leading and trailing code points of the Unicode `White_Space` property.
-    public var trimmingWhiteSpace: String {
+    package var trimmingWhiteSpace: String {
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
             let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })

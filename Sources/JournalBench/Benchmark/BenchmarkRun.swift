@@ -5,16 +5,24 @@ import JournalKit
 /// `journal` process, time every strategy warm in this process (which builds the FTS5 peer
 /// first, timed), then time whole processes answering queries cold.
 public struct BenchmarkRun: Sendable {
+    /// Where generated journals and stores are kept.
     public let folder: URL
+    /// The seed of every generated journal.
     public let seed: UInt64
+    /// The strategies timed warm.
     public let strategies: [SearchStrategy]
+    /// Timed warm runs per query.
     public let runs: Int
+    /// Whole processes per query for the cold figures.
     public let coldRuns: Int
+    /// Seconds a strategy may spend per size before its remaining queries are skipped.
     public let budgetSeconds: Double
+    /// Whether the stores stay in `folder` after measuring.
     public let keepStores: Bool
     /// Hears one line per step, for a status line.
     public let progress: @Sendable (String) -> Void
 
+    /// A run with these settings.
     public init(
         folder: URL, seed: UInt64, strategies: [SearchStrategy], runs: Int, coldRuns: Int, budgetSeconds: Double,
         keepStores: Bool, progress: @escaping @Sendable (String) -> Void

@@ -8,9 +8,13 @@ import JournalKit
 /// Runs a program as a separate process, as a user would, and measures it: wall-clock time
 /// and peak resident memory (from `wait4`'s resource usage, so the child's own peak).
 public struct ChildProcess {
+    /// How a child process ended, and what it cost.
     public struct Outcome {
+        /// Its exit status.
         public let status: Int32
+        /// Wall-clock time from start to exit.
         public let seconds: Double
+        /// Its peak resident memory.
         public let peakBytes: Int
         /// Standard output, when it was captured.
         public let output: Data

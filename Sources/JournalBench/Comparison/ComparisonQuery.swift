@@ -5,10 +5,12 @@ import JournalText
 
 /// A query of the comparison, with what kind of query it is.
 public struct ComparisonQuery: Sendable, Equatable {
+    /// The query as a user would type it.
     public let text: String
     /// "very common", "rare", "two-letter prefix", … or "from file".
     public let kind: String
 
+    /// A query `text` of the kind `kind`.
     public init(text: String, kind: String) {
         self.text = text
         self.kind = kind

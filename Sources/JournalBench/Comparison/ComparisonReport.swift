@@ -5,14 +5,19 @@ import JournalKit
 public struct ComparisonReport: Sendable {
     /// The journal measured.
     public struct JournalFacts: Sendable {
+        /// Entries in the journal.
         public let entries: Int
+        /// Distinct tokens in its search store.
         public let tokens: Int
+        /// Bytes of `journal.sqlite` and its WAL.
         public let mainStoreBytes: Int
+        /// Bytes of `search.sqlite` and its WAL.
         public let searchStoreBytes: Int
     }
 
     /// One query's answer from one strategy.
     public struct QueryResult: Sendable {
+        /// The query.
         public let query: String
         /// The exact total, or nil when the strategy refused or skipped the query.
         public let total: Int?
@@ -29,30 +34,41 @@ public struct ComparisonReport: Sendable {
 
     /// A query on which a strategy's entries differ from its family's reference.
     public struct Disagreement: Sendable {
+        /// The query.
         public let query: String
         /// The reference's count.
         public let expected: Int
+        /// This strategy's count.
         public let found: Int
         /// Entries the reference has and this strategy lacks, and the other way round.
         public let missing: Int
+        /// Entries this strategy has and the reference lacks.
         public let extra: Int
     }
 
+    /// Everything measured of one strategy.
     public struct StrategyResult: Sendable {
+        /// The strategy's name.
         public let name: String
+        /// Its family.
         public let family: SearchFamily
         /// Strategies with the same equivalence are meant to return the same entries.
         public let equivalence: String
+        /// How it finds entries, in one line.
         public let summary: String
         /// Over every timed run of every query it answered.
         public let latency: LatencySummary
+        /// Its answer to every query.
         public let queries: [QueryResult]
         /// The family's reference strategy its entry sets are compared with (nil for the reference).
         public let reference: String?
         /// Queries answered with the same entries as the reference, out of those both answered.
         public let agreed: Int
+        /// Queries both it and its reference answered.
         public let compared: Int
+        /// The first queries on which it differed from its reference.
         public let disagreements: [Disagreement]
+        /// The structure it needs, and its cost.
         public let structure: StrategyStructure
 
         /// The sum of the totals over the queries it answered.
@@ -67,13 +83,17 @@ public struct ComparisonReport: Sendable {
         }
     }
 
+    /// When it was measured.
     public let date: JournalDate
+    /// The journal measured.
     public let journal: JournalFacts
     /// Timed runs per query and strategy (after one untimed run that also collects the entry set).
     public let runs: Int
     /// What each timed run asks for: the exact total and this many newest entries.
     public let pageSize: Int
+    /// The queries, in the order run.
     public let queries: [ComparisonQuery]
+    /// Every strategy measured, in the order run.
     public let strategies: [StrategyResult]
     /// For each pair of strategies, the share of queries both answered on which they returned
     /// exactly the same entries (nil when no query was answered by both).
@@ -81,6 +101,7 @@ public struct ComparisonReport: Sendable {
 
     /// A group of strategies meant to return the same entries, and whether they did.
     public struct EquivalenceCheck: Sendable {
+        /// The strategies of the group.
         public let strategies: [String]
         /// Every pair agreed on every query both answered.
         public let agreed: Bool

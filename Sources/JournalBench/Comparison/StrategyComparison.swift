@@ -5,7 +5,9 @@ import JournalKit
 /// and checks each strategy's entry sets against its family's reference (`token` for the
 /// word-prefix family, `contains[cd]` for the substring family).
 public struct StrategyComparison: Sendable {
+    /// The strategies measured, in the order reported.
     public var strategies: [SearchStrategy]
+    /// The queries each strategy answers.
     public var queries: [ComparisonQuery]
     /// Timed runs per query.
     public var runs = 5
@@ -19,6 +21,7 @@ public struct StrategyComparison: Sendable {
     /// so that a slow strategy on a large journal is sampled rather than measured for hours.
     public var budgetSeconds: Double?
 
+    /// A comparison of `strategies` over `queries`, with the default settings.
     public init(strategies: [SearchStrategy], queries: [ComparisonQuery]) {
         self.strategies = strategies
         self.queries = queries

@@ -6,18 +6,23 @@ import JournalKit
 /// ones, with Zipf's law for how often each is used. Dates run forward from 2006 with random
 /// gaps sized so that the journal spans about twenty years, whatever its size.
 public struct SyntheticJournal: Sequence, Sendable {
+    /// How many entries it has.
     public let count: Int
+    /// What fixes its content: the same seed gives the same journal.
     public let seed: UInt64
     /// Rarer words per language beyond the common ones: the vocabulary's long tail.
     public var tailWords = 30_000
 
+    /// The journal of `count` entries that `seed` gives.
     public init(count: Int, seed: UInt64 = 2013) {
         self.count = count
         self.seed = seed
     }
 
+    /// Its entries, oldest first, generated as they are read.
     public func makeIterator() -> Iterator { Iterator(journal: self) }
 
+    /// Generates the entries one at a time, in bounded memory.
     public struct Iterator: IteratorProtocol {
         private var random: SplitMix64
         private var remaining: Int
@@ -43,6 +48,7 @@ public struct SyntheticJournal: Sequence, Sendable {
             languagePicker = CorpusLanguage.all.indices.flatMap { Array(repeating: $0, count: CorpusLanguage.all[$0].weight) }
         }
 
+        /// The next entry, or nil after the last.
         public mutating func next() -> NewEntry? {
             guard remaining > 0 else { return nil }
             remaining -= 1

@@ -9,6 +9,7 @@ import JournalText
 /// text), next to a numeric predicate; and a date condition evaluated before a text condition
 /// versus after it.
 public struct PredicateLadder: Sendable {
+    /// A comparison of the talk, spelled as Core Data spells it.
     public enum Predicate: String, CaseIterable, Sendable {
         case beginsWith = "BEGINSWITH"
         case endsWith = "ENDSWITH"
@@ -17,6 +18,8 @@ public struct PredicateLadder: Sendable {
         case matches = "MATCHES"
     }
 
+    /// What the comparison reads: the text as written, folded per row (`[c]`, `[d]`, `[cd]`),
+    /// or the canonical text stored at write time (`[n]`).
     public enum Modifier: String, CaseIterable, Sendable {
         case plain = ""
         case c = "[c]"
@@ -45,8 +48,10 @@ public struct PredicateLadder: Sendable {
 
     /// The text every predicate compares with.
     public var query: String
+    /// Timed scans per predicate.
     public var runs = 3
 
+    /// A ladder comparing every row with `query`.
     public init(query: String) { self.query = query }
 
     /// Measures; `progress` hears one line per step.
@@ -122,6 +127,7 @@ public struct PredicateLadder: Sendable {
 
 /// What the predicate ladder measured, and what it says about the talk's claims.
 public struct LadderReport: Sendable {
+    /// How long one predicate took, and how many entries it was true for.
     public struct Timing: Sendable {
         /// Of the full scans (one per run).
         public let latency: LatencySummary
@@ -129,35 +135,51 @@ public struct LadderReport: Sendable {
         public let matched: Int
     }
 
+    /// One predicate with one modifier, and its timing.
     public struct Cell: Sendable {
+        /// The comparison.
         public let predicate: PredicateLadder.Predicate
+        /// What it read.
         public let modifier: PredicateLadder.Modifier
+        /// How it did.
         public let timing: Timing
+        /// As Core Data spells it: `CONTAINS[cd]`.
         public var name: String { predicate.rawValue + modifier.rawValue }
     }
 
     /// One claim of the talk and what the measurements say of it.
     public struct Verdict: Sendable {
+        /// The claim, in words.
         public let claim: String
+        /// Whether the measurements bear it out.
         public let holds: Bool
+        /// The ratios behind the verdict.
         public let detail: String
     }
 
+    /// When it was measured.
     public let date: JournalDate
+    /// The text every predicate compared with.
     public let query: String
+    /// Rows scanned by each predicate.
     public let entries: Int
+    /// Timed scans per predicate.
     public let runs: Int
     /// `date >= median date`: a numeric predicate over the same rows.
     public let numeric: Timing
+    /// Every predicate with every modifier.
     public let cells: [Cell]
     /// `[cd] CONTAINS` with the date condition evaluated first, and last.
     public let dateFirst: Timing
+    /// The same with the date condition evaluated last.
     public let dateAfter: Timing
 
+    /// The cell of `predicate` with `modifier`.
     public func cell(_ predicate: PredicateLadder.Predicate, _ modifier: PredicateLadder.Modifier) -> Cell {
         cells.first { $0.predicate == predicate && $0.modifier == modifier }!
     }
 
+    /// The talk's claims, each with what the measurements say of it.
     public var verdicts: [Verdict] {
         func median(_ predicate: PredicateLadder.Predicate, _ modifier: PredicateLadder.Modifier = .plain) -> Double {
             cell(predicate, modifier).timing.latency.median

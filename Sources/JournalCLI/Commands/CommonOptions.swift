@@ -46,5 +46,6 @@ struct EntryArgument: ParsableArguments {
 }
 
 extension JournalDate: ExpressibleByArgument {
+    /// A date given on the command line, in ISO 8601.
     public init?(argument: String) { self.init(iso8601: argument) }
 }

@@ -1,12 +1,12 @@
 import Foundation
 
 /// One line of an import: `{"date": "2024-05-01T08:30:00Z", "text": "…"}`, `date` optional.
-public struct ImportLine: Decodable {
+package struct ImportLine: Decodable {
     let date: String?
     let text: String
 
     /// The entry a line describes, or an error naming the line.
-    public static func parse(_ line: NumberedLine, defaultDate: JournalDate) -> Result<NewEntry, JournalError> {
+    package static func parse(_ line: NumberedLine, defaultDate: JournalDate) -> Result<NewEntry, JournalError> {
         func failure(_ message: String) -> Result<NewEntry, JournalError> {
             .failure(.invalidInput("line \(line.number): \(message)", line: line.number))
         }

@@ -7,11 +7,11 @@ import Foundation
 #endif
 
 /// One line of a JSON Lines input, with its 1-based number for error messages.
-public struct NumberedLine: Sendable {
-    public let number: Int
-    public let bytes: [UInt8]
+package struct NumberedLine: Sendable {
+    package let number: Int
+    package let bytes: [UInt8]
 
-    public init(number: Int, bytes: [UInt8]) {
+    package init(number: Int, bytes: [UInt8]) {
         self.number = number
         self.bytes = bytes
     }
@@ -52,6 +52,8 @@ public final class JSONLinesReader {
         self.init(fileDescriptor: descriptor, closeWhenDone: true)
     }
 
+    /// Reads the open file `fileDescriptor` (standard input, say), closing it when done
+    /// when `closeWhenDone`.
     public init(fileDescriptor: Int32, closeWhenDone: Bool) {
         descriptor = fileDescriptor
         closesDescriptor = closeWhenDone
@@ -69,7 +71,7 @@ public final class JSONLinesReader {
     }
 
     /// The next lines, about `targetBytes` of them (at least one line), or nil at the end.
-    public func nextBatch(targetBytes: Int = 4 << 20, maxLines: Int = 4_096) throws(JournalError) -> [NumberedLine]? {
+    package func nextBatch(targetBytes: Int = 4 << 20, maxLines: Int = 4_096) throws(JournalError) -> [NumberedLine]? {
         var lines: [NumberedLine] = []
         var size = 0
         while lines.count < maxLines, size < targetBytes, let line = try nextLine() {

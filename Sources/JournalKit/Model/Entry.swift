@@ -1,9 +1,13 @@
 /// A journal entry as stored: its identity, its date, and its text exactly as it was given.
 public struct Entry: Hashable, Sendable, Codable {
+    /// Its identity, stable for the life of the entry.
     public let id: EntryID
+    /// The date it is filed under (its position newest first).
     public let date: JournalDate
+    /// The text exactly as written: not normalized, not trimmed.
     public let text: String
 
+    /// An entry as a store holds it.
     public init(id: EntryID, date: JournalDate, text: String) {
         self.id = id
         self.date = date
@@ -13,9 +17,12 @@ public struct Entry: Hashable, Sendable, Codable {
 
 /// An entry about to be written: no identity yet.
 public struct NewEntry: Hashable, Sendable, Codable {
+    /// The date to file it under.
     public var date: JournalDate
+    /// The text, kept exactly as given.
     public var text: String
 
+    /// An entry with `text`, dated `date` (now unless given).
     public init(date: JournalDate = .now, text: String) {
         self.date = date
         self.text = text

@@ -8,6 +8,7 @@ public struct EntryID: Hashable, Sendable, CustomStringConvertible, Codable {
     /// The entry's number `n` within that store: assigned in creation order, never reused.
     public let number: Int64
 
+    /// The identifier of entry `number` of the main store `storeID`.
     public init(storeID: UUID, number: Int64) {
         self.storeID = storeID
         self.number = number
@@ -18,6 +19,7 @@ public struct EntryID: Hashable, Sendable, CustomStringConvertible, Codable {
     /// The URI form.
     public var uri: String { "\(Self.scheme)\(storeID.uuidString)/Entry/p\(number)" }
 
+    /// The URI form.
     public var description: String { uri }
 
     /// Reads the URI form; nil when `uri` is not one.

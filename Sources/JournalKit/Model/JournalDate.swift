@@ -6,14 +6,18 @@ public struct JournalDate: Hashable, Comparable, Sendable, CustomStringConvertib
     /// Microseconds since 1970-01-01T00:00:00Z: the value the stores keep and sort on.
     public let microseconds: Int64
 
+    /// The date `microseconds` after the start of 1970 UTC.
     public init(microseconds: Int64) { self.microseconds = microseconds }
 
+    /// The date of `date`, to the microsecond.
     public init(_ date: Date) {
         microseconds = Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
     }
 
+    /// This moment.
     public static var now: JournalDate { JournalDate(Date()) }
 
+    /// Earlier dates order first.
     public static func < (lhs: JournalDate, rhs: JournalDate) -> Bool { lhs.microseconds < rhs.microseconds }
 
     /// ISO 8601 in UTC: `2024-05-01T08:30:00Z`, with as many fraction digits as the instant needs.
@@ -33,6 +37,7 @@ public struct JournalDate: Hashable, Comparable, Sendable, CustomStringConvertib
         return text + "Z"
     }
 
+    /// The ISO 8601 form in UTC.
     public var description: String { iso8601 }
 
     private static func pad(_ value: Int64, _ width: Int) -> String {

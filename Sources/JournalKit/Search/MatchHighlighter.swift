@@ -16,6 +16,7 @@ public struct MatchHighlighter: Sendable {
     private let queryWords: [String]
     private let needle: [Unicode.Scalar]
 
+    /// A highlighter for `query` as a strategy with `highlighting` matches it.
     public init(query: SearchQuery, highlighting: MatchHighlighting) {
         self.highlighting = highlighting
         switch highlighting {

@@ -28,6 +28,8 @@ public struct PageRequest: Sendable, Equatable, Codable {
     /// Entries to skip first.
     public let offset: Int
 
+    /// A page of `limit` entries (0: all of them) after skipping `offset`; a negative
+    /// value is a usage error.
     public init(limit: Int = 20, offset: Int = 0) throws(JournalError) {
         guard limit >= 0 else { throw .usage("the limit must be 0 (all) or more, not \(limit)") }
         guard offset >= 0 else { throw .usage("the offset must be 0 or more, not \(offset)") }

@@ -1,8 +1,13 @@
 /// One page of a search: the exact total and the entries of the page, newest first.
 public struct SearchResults: Sendable, Equatable, Codable {
+    /// The query as searched: trimmed of white space (for a regular expression, the pattern).
     public let query: String
+    /// The name of the strategy that answered.
     public let strategy: String
+    /// Every entry that matches, whatever the page.
     public let total: Int
+    /// The page asked for.
     public let page: PageRequest
+    /// The entries of the page, newest first.
     public let entries: [Entry]
 }

@@ -9,7 +9,7 @@ public struct StrategyStructure: Sendable, Equatable {
     /// Anything else worth knowing (how long loading a snapshot took).
     public let note: String?
 
-    public init(description: String, bytes: Int? = nil, buildSeconds: Double? = nil, note: String? = nil) {
+    package init(description: String, bytes: Int? = nil, buildSeconds: Double? = nil, note: String? = nil) {
         self.description = description
         self.bytes = bytes
         self.buildSeconds = buildSeconds

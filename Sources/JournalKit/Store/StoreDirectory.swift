@@ -9,13 +9,18 @@ import Foundation
 /// The folder that holds a journal: `journal.sqlite` (the entries) and `search.sqlite` (the
 /// tokens) side by side. Created readable by its owner only.
 public struct StoreDirectory: Sendable, Equatable {
+    /// The folder.
     public let url: URL
 
+    /// The journal folder at `url`.
     public init(_ url: URL) { self.url = url.standardizedFileURL }
 
+    /// The journal folder at `path`.
     public init(path: String) { self.init(URL(fileURLWithPath: path)) }
 
+    /// The main store: the entries, their canonical text, and the change history.
     public var mainStoreURL: URL { url.appendingPathComponent("journal.sqlite") }
+    /// The search store: every entry's tokens, derived from the main store.
     public var searchStoreURL: URL { url.appendingPathComponent("search.sqlite") }
 
     /// The default journal: `$XDG_DATA_HOME/journal`, or `~/.local/share/journal`.
