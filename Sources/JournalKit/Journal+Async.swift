@@ -10,7 +10,7 @@ import Dispatch
 /// or a verification in the middle of a scan, a reindex between batches (what it rebuilt
 /// stays; the rest resumes the next time the journal is opened for writing).
 extension Journal {
-    /// Adds one entry (see ``add(_:)-(NewEntry)``).
+    /// Adds one entry.
     @discardableResult
     public func add(_ entry: NewEntry) async throws(JournalError) -> Entry {
         try await Self.offThePool { _ throws(JournalError) in try self.add(entry) }
