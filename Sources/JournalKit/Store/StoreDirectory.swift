@@ -35,6 +35,7 @@ public struct StoreDirectory: Sendable, Equatable {
     /// Makes sure the folder holds a journal, and says whether it can be written: nil when it
     /// can, else why not. With `create`, a missing folder is created (owner-only) and a missing
     /// journal is fine; without, both are errors.
+    @discardableResult
     func prepare(create: Bool) throws(JournalError) -> String? {
         var isDirectory: ObjCBool = false
         let path = url.path
