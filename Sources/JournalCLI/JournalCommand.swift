@@ -21,7 +21,7 @@ struct JournalCommand: ParsableCommand {
             CompareCommand.self, GenerateCommand.self, BenchCommand.self,
         ])
 
-    @Option(name: .long, help: ArgumentHelp("The journal's folder (created when missing).", valueName: "DIR"))
+    @Option(name: .long, help: ArgumentHelp("The journal's folder (add and import create it when missing).", valueName: "DIR"))
     var store: String?
 
     /// The journal chosen by --store, $JOURNAL_STORE or the XDG default, opened and caught up;
