@@ -163,7 +163,7 @@ public final class Journal: Sendable {
     ) throws(JournalError) -> ImportSummary {
         let now = JournalDate.now
         nonisolated(unsafe) let input = reader
-        let batches = HandOff<Result<(entries: [PreparedEntry], bytesRead: Int), JournalError>>.start { handOff in
+        let batches = try HandOff<Result<(entries: [PreparedEntry], bytesRead: Int), JournalError>>.start { handOff in
             while true {
                 let next: Result<(entries: [PreparedEntry], bytesRead: Int), JournalError>
                 do throws(JournalError) {
@@ -324,7 +324,8 @@ public final class Journal: Sendable {
     }
 
     /// Closes the journal's database connections now, on the calling thread, rather than when
-    /// the last reference goes (see the README, "As a library"). The journal can't be used after.
+    /// the last reference goes; on the last close of a store, SQLite folds its WAL back into
+    /// it. Optional: releasing the journal closes it too. The journal can't be used after.
     public func close() throws(JournalError) {
         try StoreDatabase.guarded(main.url) { try StoreDatabase.close(main.pool) }
         try StoreDatabase.guarded(search.url) { try StoreDatabase.close(search.pool) }

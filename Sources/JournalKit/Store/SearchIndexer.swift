@@ -132,7 +132,7 @@ struct SearchIndexer {
                 }
             }
         }
-        let handOff = HandOff<Result<PreparedBatch, JournalError>>.start { [self] handOff in
+        let handOff = try HandOff<Result<PreparedBatch, JournalError>>.start { [self] handOff in
             var position = start
             while true {
                 let batch = Result { () throws(JournalError) in try prepareBatch(from: position) }

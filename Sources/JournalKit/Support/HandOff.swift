@@ -1,24 +1,51 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A one-slot channel between a producing thread and the thread that uses its values: the
 /// producer waits while the slot is full, the consumer while it is empty, so work is made at
 /// most one step ahead of its use and both cores stay busy.
+///
+/// The producer runs on a joined POSIX thread, and the consumer's last `take()` (or `cancel()`)
+/// returns only once that thread has ended: by then the producer's closure, and every reference
+/// it captured, has been released in the thread's ordinary flow. A thread that outlived its
+/// work would release them later, in its exit's thread-local destructors; a producer holding a
+/// journal's stores would then, if the journal was released meanwhile, tear down SQLite
+/// connections and GRDB's dispatch queues in a thread whose dispatch state is already gone,
+/// which corrupted the heap.
 final class HandOff<Value: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
     private var slot: Value?
     private var finished = false
     private var cancelled = false
+    private var thread: pthread_t?
 
     /// Runs `produce` on a new thread, which hands values over until it returns or `put`
     /// reports that the consumer has cancelled.
-    static func start(_ produce: @escaping @Sendable (HandOff) -> Void) -> HandOff {
+    static func start(_ produce: @escaping @Sendable (HandOff) -> Void) throws(JournalError) -> HandOff {
         let handOff = HandOff()
-        let thread = Thread {
-            produce(handOff)
-            handOff.finish()
+        let work = Unmanaged.passRetained(ProducerWork(handOff: handOff, produce: produce) as ThreadWork).toOpaque()
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setstacksize(&attributes, 4 << 20)
+        var thread = pthread_t()
+        let created = pthread_create(
+            &thread, &attributes,
+            { context in
+                // The work, and what it captured, is released before the thread ends.
+                Unmanaged<ThreadWork>.fromOpaque(context!).takeRetainedValue().run()
+                return nil
+            }, work)
+        guard created == 0 else {
+            Unmanaged<ThreadWork>.fromOpaque(work).release()
+            throw .store("cannot start a thread: \(String(cString: strerror(created)))")
         }
-        thread.stackSize = 4 << 20
-        thread.start()
+        handOff.thread = thread
         return handOff
     }
 
@@ -33,32 +60,69 @@ final class HandOff<Value: Sendable>: @unchecked Sendable {
         return true
     }
 
-    private func finish() {
+    fileprivate func finish() {
         condition.lock()
         finished = true
         condition.broadcast()
         condition.unlock()
     }
 
-    /// The next value, or nil once the producer has finished and the slot is empty.
+    /// The next value, or nil once the producer has finished (its thread ended) and the slot is
+    /// empty.
     func take() -> Value? {
         condition.lock()
-        defer { condition.unlock() }
         while slot == nil, !finished { condition.wait() }
         let value = slot
         slot = nil
         condition.broadcast()
+        condition.unlock()
+        if value == nil { join() }
         return value
     }
 
-    /// Tells the producer to stop, and waits until it has: whatever it reads (an input file,
-    /// a store) may be gone once the consumer returns.
+    /// Tells the producer to stop, and waits until its thread has ended: whatever it reads (an
+    /// input file, a store) may be gone once the consumer returns.
     func cancel() {
         condition.lock()
         cancelled = true
         slot = nil
         condition.broadcast()
-        while !finished { condition.wait() }
         condition.unlock()
+        join()
+    }
+
+    /// Waits for the producer's thread to end (once; later calls return at once).
+    private func join() {
+        condition.lock()
+        let thread = self.thread
+        self.thread = nil
+        condition.unlock()
+        if let thread { pthread_join(thread, nil) }
+    }
+
+    deinit { join() }
+}
+
+/// Work for a producing thread; a class without generic parameters, so that the thread's C
+/// entry point can call it.
+private class ThreadWork {
+    func run() {}
+}
+
+/// The producer's closure and its channel, owned by the producing thread until it is done.
+private final class ProducerWork<Value: Sendable>: ThreadWork {
+    let handOff: HandOff<Value>
+    var produce: (@Sendable (HandOff<Value>) -> Void)?
+
+    init(handOff: HandOff<Value>, produce: @escaping @Sendable (HandOff<Value>) -> Void) {
+        self.handOff = handOff
+        self.produce = produce
+    }
+
+    /// Produces, drops the closure (and what it captured), then says the producer is finished.
+    override func run() {
+        produce?(handOff)
+        produce = nil
+        handOff.finish()
     }
 }

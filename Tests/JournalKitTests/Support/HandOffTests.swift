@@ -4,8 +4,8 @@ import Testing
 @testable import JournalKit
 
 @Suite struct HandOffTests {
-    @Test func handsEveryValueOverInOrderThenEnds() {
-        let handOff = HandOff<Int>.start { handOff in
+    @Test func handsEveryValueOverInOrderThenEnds() throws {
+        let handOff = try HandOff<Int>.start { handOff in
             for value in 1...1_000 { guard handOff.put(value) else { return } }
         }
         var received: [Int] = []
@@ -13,9 +13,9 @@ import Testing
         #expect(received == Array(1...1_000))
     }
 
-    @Test func cancellingStopsTheProducer() {
+    @Test func cancellingStopsTheProducer() throws {
         let produced = Counter()
-        let handOff = HandOff<Int>.start { handOff in
+        let handOff = try HandOff<Int>.start { handOff in
             var value = 0
             while handOff.put(value) {
                 value += 1
@@ -30,9 +30,9 @@ import Testing
 
     /// The import's reader belongs to the caller: a consumer that stops early (a bad line) must
     /// not return while the producer still reads it.
-    @Test func cancelWaitsForAProducerStillAtWork() {
+    @Test func cancelWaitsForAProducerStillAtWork() throws {
         let finishedWork = Counter()
-        let handOff = HandOff<Int>.start { handOff in
+        let handOff = try HandOff<Int>.start { handOff in
             guard handOff.put(1) else { return }
             Thread.sleep(forTimeInterval: 0.2)
             finishedWork.set(1)
@@ -42,6 +42,45 @@ import Testing
         handOff.cancel()
         #expect(finishedWork.value == 1)
     }
+
+    /// What the producer captured is released, on its thread, before the consumer's last
+    /// `take()` returns: a thread that kept it until its exit released a journal's stores in
+    /// its thread-local destructors, where tearing down SQLite and dispatch queues corrupted
+    /// the heap.
+    @Test(arguments: 0..<20) func theProducersCapturesAreGoneWhenTheLastTakeReturns(_ run: Int) throws {
+        let released = Counter()
+        let handOff: HandOff<Int>
+        do {
+            let captured = Tracked(onDeinit: { released.set(1) })
+            handOff = try HandOff<Int>.start { [captured] handOff in
+                _ = handOff.put(captured.value)
+            }
+        }
+        #expect(handOff.take() == 7)
+        #expect(handOff.take() == nil)
+        #expect(released.value == 1, "run \(run): the producer's closure still held its captures")
+    }
+
+    @Test func theCapturesAreGoneWhenCancelReturns() throws {
+        let released = Counter()
+        let handOff: HandOff<Int>
+        do {
+            let captured = Tracked(onDeinit: { released.set(1) })
+            handOff = try HandOff<Int>.start { [captured] handOff in
+                while handOff.put(captured.value) {}
+            }
+        }
+        #expect(handOff.take() == 7)
+        handOff.cancel()
+        #expect(released.value == 1)
+    }
+}
+
+private final class Tracked: Sendable {
+    let value = 7
+    let onDeinit: @Sendable () -> Void
+    init(onDeinit: @escaping @Sendable () -> Void) { self.onDeinit = onDeinit }
+    deinit { onDeinit() }
 }
 
 private final class Counter: @unchecked Sendable {
