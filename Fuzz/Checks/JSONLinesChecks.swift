@@ -39,7 +39,7 @@ package enum JSONLinesChecks {
             return error.message.hasPrefix("line \(line.number): ") ? [] : ["an error that does not name its line: \(error.message)"]
         case .success(let entry):
             var problems: [String] = []
-            do { try Journal.validate(text: entry.text) } catch { problems.append("an invalid entry was accepted: \(error.message)") }
+            do { try NewEntry.validate(text: entry.text) } catch { problems.append("an invalid entry was accepted: \(error.message)") }
             guard let json = try? JSONEncoder().encode(["date": entry.date.iso8601, "text": entry.text]) else {
                 return problems + ["an accepted text cannot be written as JSON"]
             }

@@ -10,9 +10,6 @@ import JournalText
 /// process at a time applies the history: a writer from just before its commit until its
 /// change is applied; meanwhile other processes search what is indexed.
 public final class Journal: Sendable {
-    /// An entry's text may be at most this many bytes of UTF-8.
-    public static let maximumTextBytes = 64 << 20
-
     /// The folder the journal lives in.
     public let directory: StoreDirectory
     package let main: MainStore
@@ -127,14 +124,6 @@ public final class Journal: Sendable {
 
     // MARK: Writing
 
-    /// Refuses text no entry may have: nothing but white space, or more than `maximumTextBytes`.
-    public static func validate(text: String) throws(JournalError) {
-        guard text.utf8.count <= maximumTextBytes else {
-            throw .invalidInput("the text is \(text.utf8.count) bytes; an entry may have at most \(maximumTextBytes)")
-        }
-        guard !text.trimmingWhiteSpace.isEmpty else { throw .invalidInput("the text is empty") }
-    }
-
     private static func prepare(_ entry: NewEntry) -> PreparedEntry {
         PreparedEntry(date: entry.date, text: entry.text, canonical: Fold.canonical(entry.text))
     }
@@ -142,7 +131,7 @@ public final class Journal: Sendable {
     /// Adds one entry.
     @discardableResult
     public func add(_ entry: NewEntry) throws(JournalError) -> Entry {
-        try Self.validate(text: entry.text)
+        try NewEntry.validate(text: entry.text)
         let prepared = Self.prepare(entry)
         guard let numbers = try write({ hooks throws(JournalError) in try main.insert(hooks) { insert in try insert(prepared) } }) else {
             throw .store("the entry was not written")
@@ -197,7 +186,7 @@ public final class Journal: Sendable {
     public func edit(_ id: EntryID, text: String? = nil, date: JournalDate? = nil) throws(JournalError) -> Entry {
         let current = try entry(id)
         let edited = NewEntry(date: date ?? current.date, text: text ?? current.text)
-        try Self.validate(text: edited.text)
+        try NewEntry.validate(text: edited.text)
         let prepared = Self.prepare(edited)
         let updated = try write { hooks throws(JournalError) in
             try main.update(id.number, date: prepared.date, text: prepared.text, canonical: prepared.canonical, hooks)

@@ -63,7 +63,7 @@ import Testing
         let store = try TemporaryJournal()
         expectError(.invalidInput) { try store.journal.add(NewEntry(text: " \n\t")) }
         expectError(.invalidInput) {
-            try store.journal.add(NewEntry(text: String(repeating: "x", count: Journal.maximumTextBytes + 1)))
+            try store.journal.add(NewEntry(text: String(repeating: "x", count: NewEntry.maximumTextBytes + 1)))
         }
         #expect(throws: JournalError(.usage, "the query is empty")) { try store.journal.search("  ") }
         expectError(.usage) { try store.journal.search("…", strategy: "token") }

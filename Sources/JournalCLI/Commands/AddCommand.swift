@@ -23,7 +23,7 @@ struct AddCommand: ParsableCommand {
 
     func run() throws {
         let text = self.text.isEmpty ? try TextInput.fromStandardInputOrEditor() : self.text.joined(separator: " ")
-        try Journal.validate(text: text)
+        try NewEntry.validate(text: text)
         let opened = try journal.openJournal(create: true)
         let entry = try opened.add(NewEntry(date: date ?? .now, text: text))
         JournalCommand.noteIndexBehind(opened)

@@ -34,7 +34,7 @@ package struct ImportLine: Decodable {
             date = parsed
         }
         do {
-            try Journal.validate(text: decoded.text)
+            try NewEntry.validate(text: decoded.text)
         } catch {
             return failure(error.message)
         }

@@ -22,7 +22,7 @@ package struct NumberedLine: Sendable {
 /// mark are accepted.
 public final class JSONLinesReader {
     /// A line longer than this is refused rather than read into memory.
-    public static let maximumLineBytes = 2 * Journal.maximumTextBytes
+    public static let maximumLineBytes = 2 * NewEntry.maximumTextBytes
 
     private let descriptor: Int32
     private let closesDescriptor: Bool

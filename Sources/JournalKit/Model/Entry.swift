@@ -1,3 +1,5 @@
+import JournalText
+
 /// A journal entry as stored: its identity, its date, and its text exactly as it was given.
 public struct Entry: Hashable, Sendable, Codable {
     /// Its identity, stable for the life of the entry.
@@ -26,5 +28,19 @@ public struct NewEntry: Hashable, Sendable, Codable {
     public init(date: JournalDate = .now, text: String) {
         self.date = date
         self.text = text
+    }
+}
+
+extension NewEntry {
+    /// An entry's text may be at most this many bytes of UTF-8.
+    public static let maximumTextBytes = 64 << 20
+
+    /// Refuses text no entry may have: nothing but white space, or more than
+    /// ``maximumTextBytes``.
+    public static func validate(text: String) throws(JournalError) {
+        guard text.utf8.count <= maximumTextBytes else {
+            throw .invalidInput("the text is \(text.utf8.count) bytes; an entry may have at most \(maximumTextBytes)")
+        }
+        guard !text.trimmingWhiteSpace.isEmpty else { throw .invalidInput("the text is empty") }
     }
 }

@@ -1,0 +1,38 @@
+import Foundation
+
+/// Which page of the newest-first results to return.
+public struct PageRequest: Sendable, Equatable, Codable {
+    /// At most this many entries; 0 means all of them.
+    public let limit: Int
+    /// Entries to skip first.
+    public let offset: Int
+
+    /// A page of `limit` entries (0: all of them) after skipping `offset`; a negative
+    /// value is a usage error.
+    public init(limit: Int = 20, offset: Int = 0) throws(JournalError) {
+        guard limit >= 0 else { throw .usage("the limit must be 0 (all) or more, not \(limit)") }
+        guard offset >= 0 else { throw .usage("the offset must be 0 or more, not \(offset)") }
+        self.init(checkedLimit: limit, offset: offset)
+    }
+
+    private init(checkedLimit limit: Int, offset: Int) {
+        self.limit = limit
+        self.offset = offset
+    }
+
+    /// Decodes a page, refusing a negative limit or offset as the initializer does.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        do {
+            try self.init(limit: container.decode(Int.self, forKey: .limit), offset: container.decode(Int.self, forKey: .offset))
+        } catch let error as JournalError {
+            throw DecodingError.dataCorruptedError(forKey: .limit, in: container, debugDescription: error.message)
+        }
+    }
+
+    /// The newest 20: what a search shows first.
+    public static let first = PageRequest(checkedLimit: 20, offset: 0)
+
+    /// The value for SQL's LIMIT: -1 is SQLite's "no limit".
+    var sqlLimit: Int { limit == 0 ? -1 : limit }
+}
