@@ -16,7 +16,8 @@ struct JournalCommand: ParsableCommand {
             Exit status: 0 success (no results included), 1 failure, 2 usage error or bad query.
             """,
         subcommands: [
-            AddCommand.self, ImportCommand.self, SearchCommand.self, ListCommand.self,
+            AddCommand.self, ImportCommand.self, SearchCommand.self, ListCommand.self, TagsCommand.self,
+            TagCommand.self, UntagCommand.self, StarCommand.self, UnstarCommand.self,
             ShowCommand.self, EditCommand.self, DeleteCommand.self, StatsCommand.self, VerifyCommand.self, ReindexCommand.self,
             CompareCommand.self, GenerateCommand.self, BenchCommand.self,
         ])

@@ -106,7 +106,7 @@ public final class Journal: Sendable {
     private func write<T>(
         progress: ProgressHandler? = nil, _ body: (MainStore.WriteHooks) throws(JournalError) -> T
     ) throws(JournalError) -> T {
-        if let readOnlyReason { throw .store(readOnlyReason, file: directory.url.path) }
+        try checkWritable()
         let applied = try StoreDatabase.guarded(search.url) { try search.pool.read(SearchStore.position(in:)).appliedChange }
         let searchURL = search.url
         var lock: CatchUpLock?
@@ -124,19 +124,22 @@ public final class Journal: Sendable {
 
     // MARK: Writing
 
-    private static func prepare(_ entry: NewEntry) -> PreparedEntry {
-        PreparedEntry(date: entry.date, text: entry.text, canonical: Fold.canonical(entry.text))
+    /// The entry as the main store takes it, refusing text or tag names no entry may have.
+    private static func prepare(_ entry: NewEntry) throws(JournalError) -> PreparedEntry {
+        try NewEntry.validate(text: entry.text)
+        return PreparedEntry(
+            date: entry.date, text: entry.text, canonical: Fold.canonical(entry.text), textTags: Tags.inText(entry.text),
+            givenTags: try NewEntry.tagNames(entry.tags), starred: entry.starred)
     }
 
     /// Adds one entry.
     @discardableResult
     public func add(_ entry: NewEntry) throws(JournalError) -> Entry {
-        try NewEntry.validate(text: entry.text)
-        let prepared = Self.prepare(entry)
+        let prepared = try Self.prepare(entry)
         guard let numbers = try write({ hooks throws(JournalError) in try main.insert(hooks) { insert in try insert(prepared) } }) else {
             throw .store("the entry was not written")
         }
-        return Entry(id: EntryID(storeID: storeID, number: numbers.lowerBound), date: entry.date, text: entry.text)
+        return try self.entry(EntryID(storeID: storeID, number: numbers.lowerBound))
     }
 
     /// Imports JSON Lines: all of it, or, when any line is bad, nothing (the error names the line).
@@ -157,7 +160,11 @@ public final class Journal: Sendable {
                 let next: Result<(entries: [PreparedEntry], bytesRead: Int), JournalError>
                 do throws(JournalError) {
                     guard let lines = try input.nextBatch() else { return }
-                    let parsed = lines.parallelMap { line in ImportLine.parse(line, defaultDate: now).map(Self.prepare) }
+                    let parsed = lines.parallelMap { line in
+                        ImportLine.parse(line, defaultDate: now).flatMap { entry in
+                            Result { () throws(JournalError) in try Self.prepare(entry) }.mapError { $0.onLine(line.number) }
+                        }
+                    }
                     next = .success((try parsed.map { result throws(JournalError) in try result.get() }, input.bytesRead))
                 } catch {
                     next = .failure(error)
@@ -185,20 +192,54 @@ public final class Journal: Sendable {
     @discardableResult
     public func edit(_ id: EntryID, text: String? = nil, date: JournalDate? = nil) throws(JournalError) -> Entry {
         let current = try entry(id)
-        let edited = NewEntry(date: date ?? current.date, text: text ?? current.text)
-        try NewEntry.validate(text: edited.text)
-        let prepared = Self.prepare(edited)
-        let updated = try write { hooks throws(JournalError) in
-            try main.update(id.number, date: prepared.date, text: prepared.text, canonical: prepared.canonical, hooks)
-        }
+        let prepared = try Self.prepare(NewEntry(date: date ?? current.date, text: text ?? current.text))
+        let updated = try write { hooks throws(JournalError) in try main.update(id.number, prepared, hooks) }
         guard updated else { throw Self.notFound(id) }
-        return Entry(id: id, date: edited.date, text: edited.text)
+        return try entry(id)
     }
 
     /// Deletes an entry from both stores. Its identifier is never used again.
     public func delete(_ id: EntryID) throws(JournalError) {
         try checkOwnership(id)
         guard try write({ hooks throws(JournalError) in try main.delete(id.number, hooks) }) else { throw Self.notFound(id) }
+    }
+
+    /// Stars or unstars an entry.
+    @discardableResult
+    public func setStarred(_ starred: Bool, for id: EntryID) throws(JournalError) -> Entry {
+        try checkWritable()
+        try checkOwnership(id)
+        guard try main.setStarred(id.number, starred) else { throw Self.notFound(id) }
+        return try entry(id)
+    }
+
+    /// Gives an entry the tags `tags` (as a user spells them: `#Café`, `cafe`) besides those
+    /// written in its text.
+    @discardableResult
+    public func addTags(_ tags: [String], to id: EntryID) throws(JournalError) -> Entry {
+        try checkWritable()
+        try checkOwnership(id)
+        guard try main.changeTags(id.number, add: NewEntry.tagNames(tags), remove: []) != nil else { throw Self.notFound(id) }
+        return try entry(id)
+    }
+
+    /// Takes the given tags `tags` away from an entry. A tag written in its text stays (only
+    /// editing the text removes it): `keptInText` names those.
+    @discardableResult
+    public func removeTags(_ tags: [String], from id: EntryID) throws(JournalError) -> (entry: Entry, keptInText: [String]) {
+        try checkWritable()
+        try checkOwnership(id)
+        guard let kept = try main.changeTags(id.number, add: [], remove: NewEntry.tagNames(tags)) else { throw Self.notFound(id) }
+        return (try entry(id), kept)
+    }
+
+    /// Every tag of the journal with the number of entries that have it, most used first.
+    public func tags() throws(JournalError) -> [TagCount] {
+        try main.tagCounts().map { TagCount(name: $0.name, entries: $0.entries) }
+    }
+
+    private func checkWritable() throws(JournalError) {
+        if let readOnlyReason { throw .store(readOnlyReason, file: directory.url.path) }
     }
 
     // MARK: Reading
@@ -300,7 +341,7 @@ public final class Journal: Sendable {
     /// journal is next opened for writing.
     func reindex(progress: ProgressHandler?, cancellation: Cancellation?) throws(JournalError) {
         if let readOnlyReason { throw .store(readOnlyReason, file: directory.url.path) }
-        try main.repairCanonicalText(cancellation: cancellation)
+        try main.repairDerivedColumns(cancellation: cancellation)
         try StoreDatabase.guarded(search.url) {
             try search.pool.write { searchDB in
                 try main.pool.read { mainDB in try SearchStore.reset(in: searchDB, lastChange: MainStore.lastChange(in: mainDB)) }
@@ -344,6 +385,14 @@ public final class Journal: Sendable {
     private static func notFound(_ id: EntryID) -> JournalError {
         JournalError(.notFound, "no entry \(id.uri)", entry: id)
     }
+}
+
+/// A tag and how many entries have it.
+public struct TagCount: Sendable, Equatable, Codable {
+    /// The tag's canonical name.
+    public let name: String
+    /// Entries that have it, written in their text or given.
+    public let entries: Int
 }
 
 /// How far the search store has caught up with the entries: every search answers from the

@@ -53,6 +53,11 @@ public struct JournalError: Error, CustomStringConvertible, Sendable, Equatable,
     /// The message.
     public var description: String { message }
 
+    /// The same error about input line `line`, its message saying so.
+    package func onLine(_ line: Int) -> JournalError {
+        JournalError(kind, "line \(line): \(message)", entry: entry, line: line, file: file)
+    }
+
     package static func usage(_ message: String) -> JournalError { JournalError(.usage, message) }
     package static func invalidInput(_ message: String, line: Int? = nil, file: String? = nil) -> JournalError {
         JournalError(.invalidInput, message, line: line, file: file)

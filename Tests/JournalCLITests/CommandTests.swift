@@ -97,6 +97,37 @@ import Testing
         #expect(try journal.run(["show", "1"]).status == 1)
     }
 
+    @Test func tagsAndStarsFromAddToListing() throws {
+        let journal = JournalProcess()
+        defer { journal.removeStore() }
+        let added = try journal.run(["add", "--tag", "Work", "--tag", "@idea-box", "--star", "--json", "Lunch at #Café with @Ana"]).json()
+        #expect(added["tags"] as? [String] == ["ana", "cafe", "idea-box", "work"])
+        #expect(added["starred"] as? Bool == true)
+        #expect(try journal.run(["add", "another #cafe visit"]).status == 0)
+
+        #expect(try journal.run(["tag", "p2", "#東京", "walk"]).output == "p2: #cafe #walk #東京\n")
+        let untag = try journal.run(["untag", "p2", "cafe", "walk"])
+        #expect(untag.output == "p2: #cafe #東京\n")
+        #expect(untag.error == "journal: #cafe is written in the text of p2; edit the text to remove it\n")
+        #expect(try journal.run(["unstar", "p1"]).output == "unstarred p1\n")
+        #expect(try journal.run(["star", "p2"]).output == "starred p2\n")
+
+        let tags = try journal.run(["tags"])
+        #expect(tags.output == "2  #cafe\n1  #ana\n1  #idea-box\n1  #work\n1  #東京\n")
+        let listed = try journal.run(["list", "--json"]).json()
+        let results = try #require(listed["results"] as? [[String: Any]])
+        #expect(results.map { $0["starred"] as? Bool } == [true, false])
+        #expect(try journal.run(["show", "p2"]).output.contains("#cafe #東京"))
+        #expect(try journal.run(["list"]).output.split(separator: "\n").first?.contains("★ another #cafe visit") == true)
+
+        for bad in [["tag", "p1", "#"], ["add", "--tag", "--", "x"], ["tag", "p9", "x"]] {
+            let refused = try journal.run(bad)
+            #expect(refused.status == (bad[1] == "p9" ? 1 : 2), "\(bad): \(refused.error)")
+            #expect(refused.error.split(separator: "\n").count == 1, "\(bad): \(refused.error)")
+        }
+        #expect(try journal.run(["verify"]).status == 0)
+    }
+
     @Test func addsFromArgumentsAndStandardInputAndEdits() throws {
         let journal = JournalProcess()
         defer { journal.removeStore() }

@@ -98,7 +98,7 @@ import Testing
         try store.journal.add(NewEntry(text: "indexed already"))
         // Write to the main store alone, as a process killed before its catch-up would have.
         _ = try store.journal.main.insert(Self.diesAfterWriting) { insert in
-            for index in 0..<25 { try insert(PreparedEntry(date: .now, text: "orphan \(index)", canonical: "orphan \(index)")) }
+            for index in 0..<25 { try insert(PreparedEntry(text: "orphan \(index)")) }
         }
         _ = try store.journal.main.delete(1, Self.diesAfterWriting)
         #expect(try store.journal.search("orphan").total == 0)
@@ -114,10 +114,10 @@ import Testing
         _ = try store.journal.main.insert(Self.diesAfterWriting) { insert in
             for index in 0..<23 {
                 let text = "\(words[index % 4]) \(index)"
-                try insert(PreparedEntry(date: .now, text: text, canonical: Fold.canonical(text)))
+                try insert(PreparedEntry(text: text))
             }
         }
-        _ = try store.journal.main.update(5, date: .now, text: "edited", canonical: "edited", Self.diesAfterWriting)
+        _ = try store.journal.main.update(5, PreparedEntry(text: "edited"), Self.diesAfterWriting)
         _ = try store.journal.main.delete(7, Self.diesAfterWriting)
         let recorder = ProgressRecorder()
         try SearchIndexer(main: store.journal.main, search: store.journal.search, batchSize: 4).catchUp { recorder.record($0) }
@@ -141,7 +141,7 @@ import Testing
         #expect(try history() == [4])
         // Changes the search store has not applied (a process killed before catching up) stay.
         _ = try store.journal.main.insert(Self.diesAfterWriting) { insert in
-            try insert(PreparedEntry(date: .now, text: "three", canonical: "three"))
+            try insert(PreparedEntry(text: "three"))
         }
         _ = try store.journal.main.delete(2, MainStore.WriteHooks(pruningThrough: 4))
         #expect(try history() == [5, 6])

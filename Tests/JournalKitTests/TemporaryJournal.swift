@@ -100,3 +100,12 @@ func expectError<T>(_ kind: JournalError.Kind, sourceLocation: SourceLocation = 
     let error = #expect(throws: JournalError.self, sourceLocation: sourceLocation) { _ = try body() }
     #expect(error?.kind == kind, "\(error?.message ?? "")", sourceLocation: sourceLocation)
 }
+
+extension PreparedEntry {
+    /// An entry prepared as the journal prepares one, dated now, for tests that write to the
+    /// main store directly.
+    init(text: String) {
+        self.init(
+            date: .now, text: text, canonical: Fold.canonical(text), textTags: Tags.inText(text), givenTags: [], starred: false)
+    }
+}

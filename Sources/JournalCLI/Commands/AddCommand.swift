@@ -16,16 +16,27 @@ struct AddCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The entry's date, ISO 8601 (2024-05-01T08:30:00+02:00).", valueName: "DATE"))
     var date: JournalDate?
 
+    @Option(
+        name: .customLong("tag"), help: ArgumentHelp("Give the entry this tag besides those in its text (repeatable).", valueName: "NAME"))
+    var tags: [String] = []
+
+    @Flag(name: .customLong("star"), help: "Star the entry.")
+    var starred = false
+
     @OptionGroup var output: OutputOptions
 
     @Argument(help: "The entry's text.")
     var text: [String] = []
 
+    func validate() throws {
+        do { _ = try NewEntry.tagNames(tags) } catch { throw ValidationError(error.message) }
+    }
+
     func run() throws {
         let text = self.text.isEmpty ? try TextInput.fromStandardInputOrEditor() : self.text.joined(separator: " ")
         try NewEntry.validate(text: text)
         let opened = try journal.openJournal(create: true)
-        let entry = try opened.add(NewEntry(date: date ?? .now, text: text))
+        let entry = try opened.add(NewEntry(date: date ?? .now, text: text, tags: tags, starred: starred))
         JournalCommand.noteIndexBehind(opened)
         if output.json {
             JSONOutput.print(JSONOutput.entry(entry))

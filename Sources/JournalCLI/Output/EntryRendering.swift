@@ -3,18 +3,28 @@ import JournalKit
 
 /// Entries as the terminal shows them.
 enum EntryRendering {
-    /// One line: number, local date and time, and a snippet of the text around its first match.
+    /// One line: number, local date and time, a star when starred, and a snippet of the text
+    /// around its first match.
     static func line(_ entry: Entry, highlights: [Range<String.Index>], terminal: Terminal) -> String {
-        let head = "\(entry.id.shortName.padding(toLength: 7, withPad: " ", startingAt: 0)) \(localDate(entry.date))  "
+        let head =
+            "\(entry.id.shortName.padding(toLength: 7, withPad: " ", startingAt: 0)) \(localDate(entry.date)) \(entry.starred ? "★" : " ") "
         let room = max(20, terminal.width - head.count)
         return terminal.dim(head) + snippet(entry.text, highlights: highlights, width: room, terminal: terminal)
     }
 
-    /// The whole entry, for `journal show`.
+    /// The whole entry, for `journal show`: a header (star and tags included), then the text.
     static func full(_ entry: Entry, terminal: Terminal) -> String {
         let text = terminal.isTerminal ? visible(entry.text, keepingNewlines: true) : entry.text
-        return terminal.bold("\(entry.id.shortName)  \(localDate(entry.date))") + "\n"
-            + terminal.dim(entry.id.uri) + "\n\n" + text
+        var header =
+            terminal.bold("\(entry.id.shortName)  \(localDate(entry.date))\(entry.starred ? "  ★" : "")") + "\n"
+            + terminal.dim(entry.id.uri) + "\n"
+        if !entry.tags.isEmpty { header += terminal.dim(tagList(entry.tags)) + "\n" }
+        return header + "\n" + text
+    }
+
+    /// Tag names as people write them: "#cafe #東京".
+    static func tagList(_ tags: [String]) -> String {
+        tags.map { "#" + visible($0, keepingNewlines: false) }.joined(separator: " ")
     }
 
     /// "20 of 1,234 entries", "entries 21–40 of 1,234", "no entries".

@@ -6,7 +6,10 @@ enum JSONOutput {
     static func print(_ value: JSONValue) { Swift.print(value.serialized) }
 
     static func entry(_ entry: Entry) -> JSONValue {
-        .object(["id": .string(entry.id.uri), "date": .string(entry.date.iso8601), "text": .string(entry.text)])
+        .object([
+            "id": .string(entry.id.uri), "date": .string(entry.date.iso8601), "text": .string(entry.text),
+            "tags": .array(entry.tags.map(JSONValue.string)), "starred": .bool(entry.starred),
+        ])
     }
 
     static func search(_ results: SearchResults, seconds: Double) -> JSONValue {

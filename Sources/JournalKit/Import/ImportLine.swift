@@ -1,9 +1,21 @@
 import Foundation
 
-/// One line of an import: `{"date": "2024-05-01T08:30:00Z", "text": "…"}`, `date` optional.
+/// One line of an import: `{"date": "2024-05-01T08:30:00Z", "text": "…", "tags": ["…"],
+/// "starred": true}`, all but `text` optional.
 package struct ImportLine: Decodable {
     let date: String?
     let text: String
+    let tags: [String]?
+    let starred: Bool?
+
+    /// What a value of `key` must be, for the message when it is not.
+    private static func expected(for key: String) -> String {
+        switch key {
+        case "tags": "an array of strings"
+        case "starred": "true or false"
+        default: "a string"
+        }
+    }
 
     /// The entry a line describes, or an error naming the line.
     package static func parse(_ line: NumberedLine, defaultDate: JournalDate) -> Result<NewEntry, JournalError> {
@@ -19,10 +31,10 @@ package struct ImportLine: Decodable {
         } catch DecodingError.keyNotFound(let key, _) {
             return failure("missing \"\(key.stringValue)\"")
         } catch DecodingError.valueNotFound(_, let context) {
-            return failure("\"\(context.codingPath.last?.stringValue ?? "value")\" is null")
+            return failure("\"\(context.codingPath.first?.stringValue ?? "value")\" is null")
         } catch DecodingError.typeMismatch(_, let context) {
-            guard let key = context.codingPath.last?.stringValue else { return failure("expected a JSON object") }
-            return failure("\"\(key)\" must be a string")
+            guard let key = context.codingPath.first?.stringValue else { return failure("expected a JSON object") }
+            return failure("\"\(key)\" must be \(expected(for: key))")
         } catch {
             return failure("malformed JSON")
         }
@@ -38,7 +50,7 @@ package struct ImportLine: Decodable {
         } catch {
             return failure(error.message)
         }
-        return .success(NewEntry(date: date, text: decoded.text))
+        return .success(NewEntry(date: date, text: decoded.text, tags: decoded.tags ?? [], starred: decoded.starred ?? false))
     }
 }
 

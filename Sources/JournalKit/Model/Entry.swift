@@ -1,6 +1,7 @@
 import JournalText
 
-/// A journal entry as stored: its identity, its date, and its text exactly as it was given.
+/// A journal entry as stored: its identity, its date, its text exactly as it was given, its
+/// tags and whether it is starred.
 public struct Entry: Hashable, Sendable, Codable {
     /// Its identity, stable for the life of the entry.
     public let id: EntryID
@@ -8,12 +9,19 @@ public struct Entry: Hashable, Sendable, Codable {
     public let date: JournalDate
     /// The text exactly as written: not normalized, not trimmed.
     public let text: String
+    /// Its tags' names, sorted: those written in the text (`Tags.inText(_:)` of `JournalText`) and those given
+    /// to it explicitly, each once.
+    public let tags: [String]
+    /// Whether the entry is starred.
+    public let starred: Bool
 
     /// An entry as a store holds it.
-    public init(id: EntryID, date: JournalDate, text: String) {
+    public init(id: EntryID, date: JournalDate, text: String, tags: [String] = [], starred: Bool = false) {
         self.id = id
         self.date = date
         self.text = text
+        self.tags = tags
+        self.starred = starred
     }
 }
 
@@ -23,11 +31,19 @@ public struct NewEntry: Hashable, Sendable, Codable {
     public var date: JournalDate
     /// The text, kept exactly as given.
     public var text: String
+    /// Tags given to it besides those written in its text, as a user spells them (`#Café`,
+    /// `cafe`); stored by their canonical names.
+    public var tags: [String]
+    /// Whether the entry is starred.
+    public var starred: Bool
 
-    /// An entry with `text`, dated `date` (now unless given).
-    public init(date: JournalDate = .now, text: String) {
+    /// An entry with `text`, dated `date` (now unless given), with `tags` besides those in its
+    /// text, starred or not.
+    public init(date: JournalDate = .now, text: String, tags: [String] = [], starred: Bool = false) {
         self.date = date
         self.text = text
+        self.tags = tags
+        self.starred = starred
     }
 }
 
@@ -42,5 +58,20 @@ extension NewEntry {
             throw .invalidInput("the text is \(text.utf8.count) bytes; an entry may have at most \(maximumTextBytes)")
         }
         guard !text.trimmingWhiteSpace.isEmpty else { throw .invalidInput("the text is empty") }
+    }
+}
+
+extension NewEntry {
+    /// The canonical names of `tags`, each once, in order; a name with no letter or digit is
+    /// invalid input.
+    public static func tagNames(_ tags: [String]) throws(JournalError) -> [String] {
+        var names: [String] = []
+        for tag in tags {
+            guard let name = Tags.canonicalName(tag) else {
+                throw .invalidInput("\"\(tag)\" is not a tag name (it needs a letter or a digit)")
+            }
+            if !names.contains(name) { names.append(name) }
+        }
+        return names
     }
 }

@@ -3,11 +3,15 @@ import Foundation
 import GRDB
 import JournalText
 
-/// An entry ready for the main store: its text and the canonical text computed from it.
+/// An entry ready for the main store: its text, and what is computed from it (its canonical
+/// text and the tags written in it), its given tags and its star.
 struct PreparedEntry: Sendable {
     let date: JournalDate
     let text: String
     let canonical: String
+    let textTags: [String]
+    let givenTags: [String]
+    let starred: Bool
 }
 
 /// The main store, `journal.sqlite`: entries with their canonical text, and the change history.
@@ -61,6 +65,13 @@ package final class MainStore: Sendable {
                     """)
             try db.execute(sql: "INSERT INTO store_info (key, value) VALUES ('id', ?)", arguments: [UUID().uuidString])
         }
+        // Stars, and tags: those written in the text (computed here for every existing entry)
+        // and those given explicitly.
+        migrator.registerMigration("v2-tags-stars") { db in
+            try db.execute(sql: "ALTER TABLE entry ADD COLUMN starred INTEGER NOT NULL DEFAULT 0")
+            try db.execute(sql: EntryTags.schema)
+            try EntryTags.tagExistingEntries(in: db)
+        }
         return migrator
     }
 
@@ -87,11 +98,15 @@ package final class MainStore: Sendable {
         try guarded {
             try pool.write { db in
                 let statement = try db.cachedStatement(
-                    sql: "INSERT INTO entry (date, text, canonical) VALUES (?, CAST(? AS TEXT), CAST(? AS TEXT))")
+                    sql: "INSERT INTO entry (date, text, canonical, starred) VALUES (?, CAST(? AS TEXT), CAST(? AS TEXT), ?)")
                 var first: Int64?
                 try produce { entry in
-                    try statement.execute(arguments: [entry.date.microseconds, ExactText(entry.text), ExactText(entry.canonical)])
-                    if first == nil { first = db.lastInsertedRowID }
+                    try statement.execute(
+                        arguments: [entry.date.microseconds, ExactText(entry.text), ExactText(entry.canonical), entry.starred])
+                    let number = db.lastInsertedRowID
+                    try EntryTags.insert(entry.textTags, given: false, for: number, in: db)
+                    try EntryTags.insert(entry.givenTags, given: true, for: number, in: db)
+                    if first == nil { first = number }
                 }
                 guard let first else { return nil }
                 let numbers = first...db.lastInsertedRowID
@@ -101,14 +116,16 @@ package final class MainStore: Sendable {
         }
     }
 
-    /// Replaces an entry's text (and canonical text) and date. False when there is no such entry.
-    func update(_ number: Int64, date: JournalDate, text: String, canonical: String, _ hooks: WriteHooks) throws(JournalError) -> Bool {
+    /// Replaces an entry's text (with its canonical text and text tags) and date. False when
+    /// there is no such entry.
+    func update(_ number: Int64, _ entry: PreparedEntry, _ hooks: WriteHooks) throws(JournalError) -> Bool {
         try guarded {
             try pool.write { db in
                 try db.execute(
                     sql: "UPDATE entry SET date = ?, text = CAST(? AS TEXT), canonical = CAST(? AS TEXT) WHERE n = ?",
-                    arguments: [date.microseconds, ExactText(text), ExactText(canonical), number])
+                    arguments: [entry.date.microseconds, ExactText(entry.text), ExactText(entry.canonical), number])
                 guard db.changesCount > 0 else { return false }
+                try EntryTags.replaceTextTags(entry.textTags, for: number, in: db)
                 try record(.update, number...number, hooks, in: db)
                 return true
             }
@@ -127,9 +144,10 @@ package final class MainStore: Sendable {
         }
     }
 
-    /// Writes `canonical(text)` over every canonical text that differs from it, a few thousand
-    /// entries at a time in number order, so that memory stays bounded.
-    func repairCanonicalText(cancellation: Cancellation? = nil) throws(JournalError) {
+    /// Writes `canonical(text)` over every canonical text that differs from it, and the tags
+    /// written in every text over its text tags, a few thousand entries at a time in number
+    /// order, so that memory stays bounded.
+    func repairDerivedColumns(cancellation: Cancellation? = nil) throws(JournalError) {
         var after: Int64 = 0
         while let last = try guarded({ () throws -> Int64? in
             try cancellation?.check()
@@ -139,8 +157,10 @@ package final class MainStore: Sendable {
                     arguments: [after])
                 let update = try db.cachedStatement(sql: "UPDATE entry SET canonical = CAST(? AS TEXT) WHERE n = ?")
                 for row in rows {
-                    let canonical = Fold.canonical((row[1] as ExactText).string)
+                    let text = (row[1] as ExactText).string
+                    let canonical = Fold.canonical(text)
                     if canonical != (row[2] as ExactText).string { try update.execute(arguments: [ExactText(canonical), row[0] as Int64]) }
+                    try EntryTags.replaceTextTags(Tags.inText(text), for: row[0], in: db)
                 }
                 return rows.last?[0] as Int64?
             }
@@ -157,6 +177,36 @@ package final class MainStore: Sendable {
         try hooks.beforeCommit()
     }
 
+    /// Stars or unstars an entry. False when there is no such entry. Nothing derived from the
+    /// text changes, so no change is recorded.
+    func setStarred(_ number: Int64, _ starred: Bool) throws(JournalError) -> Bool {
+        try guarded {
+            try pool.write { db in
+                try db.execute(sql: "UPDATE entry SET starred = ? WHERE n = ?", arguments: [starred, number])
+                return db.changesCount > 0
+            }
+        }
+    }
+
+    /// Gives an entry the tags `add` and takes the given tags `remove` away; returns nil when
+    /// there is no such entry, else the names of `remove` written in its text (which stay).
+    func changeTags(_ number: Int64, add: [String], remove: [String]) throws(JournalError) -> [String]? {
+        try guarded {
+            try pool.write { db in
+                guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM entry WHERE n = ?)", arguments: [number]) == true else {
+                    return nil
+                }
+                try EntryTags.insert(add, given: true, for: number, in: db)
+                return try EntryTags.removeGiven(remove, from: number, in: db)
+            }
+        }
+    }
+
+    /// Every tag with the number of entries that have it, most used first.
+    func tagCounts() throws(JournalError) -> [(name: String, entries: Int)] {
+        try guarded { try pool.read(EntryTags.counts(in:)) }
+    }
+
     // MARK: Reading
 
     /// The entries with these numbers, in one query per 500 numbers; missing ones are left out.
@@ -164,13 +214,14 @@ package final class MainStore: Sendable {
         try guarded {
             try pool.read { db in
                 var found: [Int64: Entry] = [:]
+                let tags = try EntryTags.names(of: numbers, in: db)
                 for chunk in numbers.chunks(ofCount: 500) {
                     let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
                     let rows = try Row.fetchCursor(
-                        db, sql: "SELECT n, date, CAST(text AS BLOB) FROM entry WHERE n IN (\(placeholders))",
+                        db, sql: "SELECT n, date, CAST(text AS BLOB), starred FROM entry WHERE n IN (\(placeholders))",
                         arguments: StatementArguments(chunk))
                     while let row = try rows.next() {
-                        let entry = Self.entry(from: row, storeID: storeID)
+                        let entry = Self.entry(from: row, tags: tags, storeID: storeID)
                         found[entry.id.number] = entry
                     }
                 }
@@ -184,11 +235,11 @@ package final class MainStore: Sendable {
         try guarded {
             try pool.read { db in
                 let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM entry") ?? 0
-                let entries = try Row.fetchAll(
-                    db, sql: "SELECT n, date, CAST(text AS BLOB) FROM entry ORDER BY date DESC, n DESC LIMIT ? OFFSET ?",
-                    arguments: [page.sqlLimit, page.offset]
-                ).map { Self.entry(from: $0, storeID: storeID) }
-                return (total, entries)
+                let rows = try Row.fetchAll(
+                    db, sql: "SELECT n, date, CAST(text AS BLOB), starred FROM entry ORDER BY date DESC, n DESC LIMIT ? OFFSET ?",
+                    arguments: [page.sqlLimit, page.offset])
+                let tags = try EntryTags.names(of: rows.map { $0[0] as Int64 }, in: db)
+                return (total, rows.map { Self.entry(from: $0, tags: tags, storeID: storeID) })
             }
         }
     }
@@ -197,11 +248,15 @@ package final class MainStore: Sendable {
         try guarded { try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM entry") ?? 0 } }
     }
 
-    private static func entry(from row: Row, storeID: UUID) -> Entry {
-        Entry(
-            id: EntryID(storeID: storeID, number: row[0]),
+    /// An entry from a row of `n, date, text, starred`, with its tags from `tags`.
+    private static func entry(from row: Row, tags: [Int64: [String]], storeID: UUID) -> Entry {
+        let number: Int64 = row[0]
+        return Entry(
+            id: EntryID(storeID: storeID, number: number),
             date: JournalDate(microseconds: row[1]),
-            text: (row[2] as ExactText).string)
+            text: (row[2] as ExactText).string,
+            tags: tags[number] ?? [],
+            starred: row[3])
     }
 
     // MARK: For the derived stores

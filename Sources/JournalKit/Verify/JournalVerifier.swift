@@ -79,13 +79,29 @@ struct JournalVerifier {
         var tokenPairs = Tally(), keyPairs = Tally()
         let entries = try Row.fetchCursor(mainDB, sql: "SELECT n, CAST(text AS BLOB), CAST(canonical AS BLOB) FROM entry ORDER BY n")
         let documents = try Row.fetchCursor(searchDB, sql: "SELECT id, uri, tokens FROM document ORDER BY id")
+        // Each entry's text tags as one string, names sorted and separated by U+001F.
+        let textTags = try Row.fetchCursor(
+            mainDB,
+            sql: """
+                SELECT entry, group_concat(name, char(31)) FROM (SELECT entry, name FROM tag WHERE given = 0 ORDER BY entry, name)
+                GROUP BY entry ORDER BY entry
+                """)
         // Cursors reuse their row: a document kept while the entries move on is a copy.
         var document = try documents.next()?.copy()
+        var tagRow = try textTags.next()?.copy()
         var checked = 0
         while let entry = try entries.next() {
             let number: Int64 = entry[0]
             let text = (entry[1] as ExactText?)?.string ?? "", canonical = (entry[2] as ExactText?)?.string ?? ""
             if canonical != Fold.canonical(text) { problem("canonical", "p\(number): its canonical text is not canonical(text)") }
+            var storedTags = ""
+            while let row = tagRow, (row[0] as Int64) <= number {
+                if (row[0] as Int64) == number { storedTags = row[1] }
+                tagRow = try textTags.next()?.copy()
+            }
+            if storedTags != Tags.inText(text).sorted().joined(separator: "\u{1F}") {
+                problem("tags", "p\(number): its tags written in the text are not those of its text")
+            }
             while let row = document, (row[0] as Int64) < number {
                 problem("orphan", "the search store has a document for p\(row[0] as Int64), which the main store doesn't have")
                 document = try documents.next()?.copy()

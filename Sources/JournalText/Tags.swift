@@ -1,0 +1,60 @@
+/// `tags(e)` of the search semantics, as far as the text goes: the tags written in it.
+///
+/// A tag is a `#` or `@` at the start of the text or right after a white-space character,
+/// followed by a run of letters, marks, digits, `_`, `-` and `/` that holds at least one
+/// letter or digit, without a trailing `-` or `/`. Its name is the canonical form of that run,
+/// so that `#Café`, `@cafe` and a tag `cafe` given explicitly are one tag. `# Heading`, `####`
+/// and `me@example.com` hold none; `#東京` and `@idea-box` are tags.
+public enum Tags {
+    /// The names of the tags written in `text`, each once, in order of first appearance.
+    public static func inText(_ text: String) -> [String] {
+        var names: [String] = []
+        var seen = Set<String>()
+        let scalars = Array(text.unicodeScalars)
+        var index = 0
+        while index < scalars.count {
+            let scalar = scalars[index]
+            let startsTag = (scalar == "#" || scalar == "@") && (index == 0 || scalars[index - 1].properties.isWhitespace)
+            index += 1
+            guard startsTag else { continue }
+            var end = index
+            while end < scalars.count, isTagCharacter(scalars[end]) { end += 1 }
+            var run = scalars[index..<end]
+            while let last = run.last, last == "-" || last == "/" { run = run.dropLast() }
+            guard run.contains(where: isLetterOrDigit) else { continue }
+            if let name = canonicalName(String(String.UnicodeScalarView(run))), seen.insert(name).inserted { names.append(name) }
+            index = end
+        }
+        return names
+    }
+
+    /// The name of a tag as a user gives it (`#Café`, `cafe`): the canonical form of its name,
+    /// without a leading `#` or `@`; nil when nothing of a tag is left.
+    public static func canonicalName(_ name: String) -> String? {
+        var scalars = Substring(name.trimmingWhiteSpace).unicodeScalars[...]
+        if let first = scalars.first, first == "#" || first == "@" { scalars = scalars.dropFirst() }
+        guard scalars.contains(where: isLetterOrDigit) else { return nil }
+        let canonical = Fold.canonical(String(String.UnicodeScalarView(scalars)))
+        return canonical.isEmpty ? nil : canonical
+    }
+
+    private static func isTagCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+            .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber, .letterNumber, .otherNumber:
+            true
+        default:
+            scalar == "_" || scalar == "-" || scalar == "/"
+        }
+    }
+
+    private static func isLetterOrDigit(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+            .decimalNumber, .letterNumber, .otherNumber:
+            true
+        default:
+            false
+        }
+    }
+}
