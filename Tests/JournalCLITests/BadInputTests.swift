@@ -45,7 +45,7 @@ import Testing
         Case(
             name: "missing import file", arguments: ["import", "/nonexistent/entries.jsonl"], status: 1,
             message: "cannot read /nonexistent/entries.jsonl"),
-        Case(name: "bad --date", arguments: ["add", "--date", "tomorrow", "text"], status: 2, message: "tomorrow"),
+        Case(name: "bad --date", arguments: ["add", "--date", "next week", "text"], status: 2, message: "next week"),
         Case(name: "empty entry", arguments: ["add", " "], status: 1, message: "the text is empty"),
         Case(name: "empty query", arguments: ["search", " "], status: 2, message: "the query is empty"),
         Case(name: "no query", arguments: ["search"], status: 2, message: "the query is empty"),

@@ -97,6 +97,21 @@ import Testing
         #expect(try journal.run(["show", "1"]).status == 1)
     }
 
+    @Test func datesAreReadAsPeopleTypeThemInTheLocalTimeZone() throws {
+        let journal = JournalProcess()
+        defer { journal.removeStore() }
+        let tokyo = ["TZ": "Asia/Tokyo"]
+        let added = try journal.run(["add", "--date", "2024-05-01 9:30", "--json", "morning"], environment: tokyo).json()
+        #expect(added["date"] as? String == "2024-05-01T00:30:00Z")
+        let evening = try journal.run(["add", "--date", "1 may 2024 9pm", "--json", "evening"], environment: ["TZ": "America/New_York"])
+            .json()
+        #expect(evening["date"] as? String == "2024-05-02T01:00:00Z")
+        let edited = try journal.run(["edit", "p1", "--date", "may 2 2024", "--json"], environment: tokyo).json()
+        #expect(edited["date"] as? String == "2024-05-01T15:00:00Z")
+        let exact = try journal.run(["add", "--date", "2024-05-01T08:30:00+02:00", "--json", "exact"], environment: tokyo).json()
+        #expect(exact["date"] as? String == "2024-05-01T06:30:00Z", "an offset is kept whatever TZ says")
+    }
+
     @Test func tagsAndStarsFromAddToListing() throws {
         let journal = JournalProcess()
         defer { journal.removeStore() }
@@ -145,7 +160,7 @@ import Testing
         #expect(try journal.run(["search", "new", "--json"]).json()["total"] as? Int == 0)
         #expect(try journal.run(["search", "old", "--json"]).json()["total"] as? Int == 1)
 
-        let redated = try journal.run(["edit", "1", "--date", "2020-02-02"])
+        let redated = try journal.run(["edit", "1", "--date", "2020-02-02"], environment: ["TZ": "UTC"])
         #expect(redated.status == 0)
         let shown = try journal.run(["show", "p1", "--json"]).json()
         #expect(shown["date"] as? String == "2020-02-02T00:00:00Z")

@@ -13,8 +13,8 @@ struct AddCommand: ParsableCommand {
 
     @ParentCommand var journal: JournalCommand
 
-    @Option(help: ArgumentHelp("The entry's date, ISO 8601 (2024-05-01T08:30:00+02:00).", valueName: "DATE"))
-    var date: JournalDate?
+    @Option(help: ArgumentHelp("The entry's date: yesterday, 'last monday 9pm', 'may 1', 2024-05-01T08:30:00+02:00, …", valueName: "DATE"))
+    var date: String?
 
     @Option(
         name: .customLong("tag"), help: ArgumentHelp("Give the entry this tag besides those in its text (repeatable).", valueName: "NAME"))
@@ -35,6 +35,7 @@ struct AddCommand: ParsableCommand {
     func run() throws {
         let text = self.text.isEmpty ? try TextInput.fromStandardInputOrEditor() : self.text.joined(separator: " ")
         try NewEntry.validate(text: text)
+        let date = try self.date.map { text throws(JournalError) in try DatePhrase(text).instant }
         let opened = try journal.openJournal(create: true)
         let entry = try opened.add(NewEntry(date: date ?? .now, text: text, tags: tags, starred: starred))
         JournalCommand.noteIndexBehind(opened)

@@ -44,8 +44,3 @@ struct EntryArgument: ParsableArguments {
     /// The identifier in `journal`, refused when it is not one or names another journal's entry.
     func resolve(in journal: Journal) throws -> EntryID { try journal.entryID(parsing: id) }
 }
-
-extension JournalDate: ExpressibleByArgument {
-    /// A date given on the command line, in ISO 8601.
-    public init?(argument: String) { self.init(iso8601: argument) }
-}

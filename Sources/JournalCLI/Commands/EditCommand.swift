@@ -12,14 +12,15 @@ struct EditCommand: ParsableCommand {
     @Option(help: "The new text.")
     var text: String?
 
-    @Option(help: ArgumentHelp("The new date, ISO 8601.", valueName: "DATE"))
-    var date: JournalDate?
+    @Option(help: ArgumentHelp("The new date, as `journal add --date` takes it.", valueName: "DATE"))
+    var date: String?
 
     @OptionGroup var output: OutputOptions
 
     @OptionGroup var entry: EntryArgument
 
     func run() throws {
+        let date = try self.date.map { text throws(JournalError) in try DatePhrase(text).instant }
         let journal = try self.journal.openJournal()
         let id = try entry.resolve(in: journal)
         var text = self.text
