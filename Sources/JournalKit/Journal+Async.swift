@@ -38,25 +38,26 @@ extension Journal {
 
     /// Searches with `strategy`; a cancelled task stops the scan.
     public func search(
-        _ query: String, strategy: SearchStrategy = SearchStrategies.standard, page: PageRequest = .first
+        _ query: String, strategy: SearchStrategy = SearchStrategies.standard, page: PageRequest = .first, filter: EntryFilter = .none
     ) async throws(JournalError) -> SearchResults {
         try await Self.offThePool { cancellation throws(JournalError) in
-            try self.search(query, strategy: strategy, page: page, progress: nil, cancellation: cancellation)
+            try self.search(query, strategy: strategy, page: page, filter: filter, progress: nil, cancellation: cancellation)
         }
     }
 
     /// Searches with the strategy called `strategyName`; a cancelled task stops the scan.
     public func search(
-        _ query: String, strategy strategyName: String, page: PageRequest = .first
+        _ query: String, strategy strategyName: String, page: PageRequest = .first, filter: EntryFilter = .none
     ) async throws(JournalError) -> SearchResults {
         let strategy = try SearchStrategies.named(strategyName)
-        return try await search(query, strategy: strategy, page: page)
+        return try await search(query, strategy: strategy, page: page, filter: filter)
     }
 
     /// Entries newest first.
-    public func list(_ page: PageRequest = .first) async throws(JournalError) -> (total: Int, entries: [Entry]) {
+    public func list(_ page: PageRequest = .first, filter: EntryFilter = .none) async throws(JournalError) -> (total: Int, entries: [Entry])
+    {
         let listed = try await Self.offThePool { _ throws(JournalError) in
-            let (total, entries) = try self.list(page)
+            let (total, entries) = try self.list(page, filter: filter)
             return Listed(total: total, entries: entries)
         }
         return (listed.total, listed.entries)

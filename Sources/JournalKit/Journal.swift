@@ -266,46 +266,49 @@ public final class Journal: Sendable {
     }
 
     /// Entries newest first.
-    public func list(_ page: PageRequest = .first) throws(JournalError) -> (total: Int, entries: [Entry]) {
-        try main.newestFirst(page)
+    public func list(_ page: PageRequest = .first, filter: EntryFilter = .none) throws(JournalError) -> (total: Int, entries: [Entry]) {
+        try main.newestFirst(page, filter: filter)
     }
 
     /// Searches with the strategy called `strategyName` (see `SearchStrategies`).
-    public func search(_ query: String, strategy strategyName: String, page: PageRequest = .first) throws(JournalError) -> SearchResults {
-        try search(query, strategy: SearchStrategies.named(strategyName), page: page, progress: nil)
+    public func search(
+        _ query: String, strategy strategyName: String, page: PageRequest = .first, filter: EntryFilter = .none
+    ) throws(JournalError) -> SearchResults {
+        try search(query, strategy: SearchStrategies.named(strategyName), page: page, filter: filter, progress: nil)
     }
 
     /// Searches with `strategy`: the exact total and one page of entries, newest first.
     /// `progress` hears about a structure the strategy builds first (the FTS5 peer).
     public func search(
         _ query: String, strategy: SearchStrategy = SearchStrategies.standard, page: PageRequest = .first,
-        progress: ProgressHandler? = nil
+        filter: EntryFilter = .none, progress: ProgressHandler? = nil
     ) throws(JournalError) -> SearchResults {
-        try search(query, strategy: strategy, page: page, progress: progress, cancellation: nil)
+        try search(query, strategy: strategy, page: page, filter: filter, progress: progress, cancellation: nil)
     }
 
     func search(
-        _ query: String, strategy: SearchStrategy, page: PageRequest, progress: ProgressHandler?, cancellation: Cancellation?
+        _ query: String, strategy: SearchStrategy, page: PageRequest, filter: EntryFilter = .none, progress: ProgressHandler?,
+        cancellation: Cancellation?
     ) throws(JournalError) -> SearchResults {
         let parsed = try SearchQuery(query)
         try strategy.validate(parsed)
-        let context = searchContext(progress: progress, cancellation: cancellation)
+        let context = searchContext(progress: progress, cancellation: cancellation, filter: filter)
         return try results(of: strategy.search(parsed, page: page, in: context), query: parsed.text, strategy: strategy.name, page: page)
     }
 
     /// Entries whose text as written matches the regular expression `pattern` (ICU syntax),
     /// newest first. An invalid pattern is a usage error saying what is wrong and where.
     public func search(
-        regex pattern: String, caseInsensitive: Bool = false, page: PageRequest = .first
+        regex pattern: String, caseInsensitive: Bool = false, page: PageRequest = .first, filter: EntryFilter = .none
     ) throws(JournalError) -> SearchResults {
-        try search(regex: pattern, caseInsensitive: caseInsensitive, page: page, cancellation: nil)
+        try search(regex: pattern, caseInsensitive: caseInsensitive, page: page, filter: filter, cancellation: nil)
     }
 
     func search(
-        regex pattern: String, caseInsensitive: Bool, page: PageRequest, cancellation: Cancellation?
+        regex pattern: String, caseInsensitive: Bool, page: PageRequest, filter: EntryFilter = .none, cancellation: Cancellation?
     ) throws(JournalError) -> SearchResults {
         let matcher = try RegexSearch.matcher(pattern: pattern, caseInsensitive: caseInsensitive)
-        let context = searchContext(progress: nil, cancellation: cancellation)
+        let context = searchContext(progress: nil, cancellation: cancellation, filter: filter)
         let answer = try RegexFunction.answer(matcher: matcher, fold: nil, in: context, page: page)
         return try results(of: answer, query: pattern, strategy: RegexSearch.name, page: page)
     }
@@ -372,8 +375,10 @@ public final class Journal: Sendable {
     }
 
     /// The stores as strategies see them.
-    package func searchContext(progress: ProgressHandler?, cancellation: Cancellation? = nil) -> SearchContext {
-        SearchContext(main: main, search: search, prefixTables: prefixTables, progress: progress, cancellation: cancellation)
+    package func searchContext(progress: ProgressHandler?, cancellation: Cancellation? = nil, filter: EntryFilter = .none) -> SearchContext
+    {
+        SearchContext(
+            main: main, search: search, prefixTables: prefixTables, progress: progress, cancellation: cancellation, filter: filter)
     }
 
     private func checkOwnership(_ id: EntryID) throws(JournalError) {

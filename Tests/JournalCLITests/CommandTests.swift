@@ -112,6 +112,36 @@ import Testing
         #expect(exact["date"] as? String == "2024-05-01T06:30:00Z", "an offset is kept whatever TZ says")
     }
 
+    @Test func filtersListAndSearchWithDatesAsPeopleTypeThem() throws {
+        let journal = JournalProcess()
+        defer { journal.removeStore() }
+        let utc = ["TZ": "UTC"]
+        for (date, text, extra) in [
+            ("2023-05-01T10:00", "walk in may last year", ["--star"]), ("2024-05-01T10:00", "walk in may #rain", []),
+            ("2024-05-31T22:00", "walk late in may", ["--tag", "rain"]), ("2024-06-01T10:00", "walk in june", ["--star"]),
+        ] {
+            #expect(try journal.run(["add", "--date", date] + extra + [text], environment: utc).status == 0)
+        }
+        func total(_ arguments: [String]) throws -> Int? {
+            let outcome = try journal.run(arguments + ["--json"], environment: utc)
+            #expect(outcome.status == 0, "\(arguments): \(outcome.error)")
+            return try outcome.json()["total"] as? Int
+        }
+        for strategy in ["prefix", "contains-n", "fts5"] {
+            let search = ["search", "walk", "--strategy", strategy]
+            #expect(try total(search + ["--on", "may 2024"]) == 2, "\(strategy)")
+            #expect(try total(search + ["--from", "2024", "--to", "2024-05-31"]) == 2, "\(strategy): a day means the whole day")
+            #expect(try total(search + ["--to", "2023"]) == 1, "\(strategy)")
+            #expect(try total(search + ["--tag", "#Rain"]) == 2, "\(strategy)")
+            #expect(try total(search + ["--starred", "--from", "2024"]) == 1, "\(strategy)")
+        }
+        #expect(try total(["list", "--on", "2024-05-31"]) == 1)
+        #expect(try total(["list", "--starred"]) == 2)
+        let bad = try journal.run(["list", "--from", "the other day"])
+        #expect(bad.status == 2 && bad.error.contains("\"the other day\""), "\(bad.error)")
+        #expect(try journal.run(["list", "--on", "2024", "--to", "2025"]).status == 2)
+    }
+
     @Test func tagsAndStarsFromAddToListing() throws {
         let journal = JournalProcess()
         defer { journal.removeStore() }

@@ -44,3 +44,34 @@ struct EntryArgument: ParsableArguments {
     /// The identifier in `journal`, refused when it is not one or names another journal's entry.
     func resolve(in journal: Journal) throws -> EntryID { try journal.entryID(parsing: id) }
 }
+
+/// --from, --to, --on, --tag and --starred: which entries `list` and `search` may show.
+struct FilterOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp("Only entries dated at or after the start of DATE (a day, a month, a year, or an instant).", valueName: "DATE"))
+    var from: String?
+
+    @Option(help: ArgumentHelp("Only entries dated at or before the end of DATE: `--to may` takes all of May.", valueName: "DATE"))
+    var to: String?
+
+    @Option(help: ArgumentHelp("Only entries dated within DATE: --from DATE --to DATE.", valueName: "DATE"))
+    var on: String?
+
+    @Option(name: .customLong("tag"), help: ArgumentHelp("Only entries with this tag (repeatable: all of them).", valueName: "NAME"))
+    var tags: [String] = []
+
+    @Flag(help: "Only starred entries.")
+    var starred = false
+
+    func validate() throws {
+        guard on == nil || (from == nil && to == nil) else { throw ValidationError("--on can't be combined with --from or --to") }
+        do { _ = try NewEntry.tagNames(tags) } catch { throw ValidationError(error.message) }
+    }
+
+    /// The filter, its dates read as people type them in the local time zone.
+    func filter() throws -> EntryFilter {
+        let from = try (on ?? self.from).map { text throws(JournalError) in try DatePhrase(text).start }
+        let until = try (on ?? to).map { text throws(JournalError) in try DatePhrase(text).end }
+        return try EntryFilter(from: from, until: until, tags: tags, starred: starred)
+    }
+}

@@ -6,11 +6,13 @@ struct ListCommand: ParsableCommand {
 
     @ParentCommand var journal: JournalCommand
     @OptionGroup var page: PageOptions
+    @OptionGroup var filters: FilterOptions
     @OptionGroup var output: OutputOptions
 
     func run() throws {
         let request = try page.request()
-        let (total, entries) = try journal.openJournal().list(request)
+        let filter = try filters.filter()
+        let (total, entries) = try journal.openJournal().list(request, filter: filter)
         if output.json {
             JSONOutput.print(JSONOutput.list(total: total, entries: entries, page: request))
             return

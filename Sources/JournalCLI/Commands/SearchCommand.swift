@@ -26,6 +26,7 @@ struct SearchCommand: ParsableCommand {
     var ignoreCase = false
 
     @OptionGroup var page: PageOptions
+    @OptionGroup var filters: FilterOptions
     @OptionGroup var output: OutputOptions
 
     @Argument(help: "What to look for.")
@@ -40,12 +41,13 @@ struct SearchCommand: ParsableCommand {
     func run() throws {
         if strategy == "list" { return listStrategies() }
         let request = try page.request()
+        let filter = try filters.filter()
         let started = DispatchTime.now()
         let results: SearchResults
         let highlighter: MatchHighlighter
         if let regex {
             let journal = try self.journal.openJournal()
-            results = try journal.search(regex: regex, caseInsensitive: ignoreCase, page: request)
+            results = try journal.search(regex: regex, caseInsensitive: ignoreCase, page: request, filter: filter)
             highlighter = MatchHighlighter(query: try SearchQuery(regex), highlighting: .none)
         } else {
             let strategy = try strategy.map(SearchStrategies.named) ?? SearchStrategies.standard
@@ -53,7 +55,7 @@ struct SearchCommand: ParsableCommand {
             try strategy.validate(query)
             let journal = try self.journal.openJournal()
             let building = ProgressBar(label: "building the \(strategy.name) index")
-            results = try journal.search(query.text, strategy: strategy, page: request, progress: building.handler)
+            results = try journal.search(query.text, strategy: strategy, page: request, filter: filter, progress: building.handler)
             building.finish()
             highlighter = MatchHighlighter(query: query, highlighting: strategy.highlighting)
         }

@@ -124,6 +124,8 @@ package struct SearchContext: Sendable {
     package let prefixTables: PrefixTableCache
     package let progress: ProgressHandler?
     package let cancellation: Cancellation?
+    /// The entries a search may return.
+    package let filter: EntryFilter
 
     /// One read transaction on the main store, interrupted when the search is cancelled.
     package func readMain<T>(_ body: (Database) throws -> T) throws(JournalError) -> T {

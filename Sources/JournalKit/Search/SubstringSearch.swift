@@ -13,13 +13,18 @@ enum SubstringSearch {
         return needle
     }
 
-    /// Entries whose row satisfies the SQL `condition`, newest first. `prepare` and `finish`
+    /// Entries that pass the search's filter and whose row satisfies the SQL `condition`, newest
+    /// first. `prepare` and `finish`
     /// run on the reading connection before and after (to add and remove a per-query function).
     static func answer(
         where condition: String, arguments: StatementArguments, in stores: SearchContext, page: PageRequest,
         prepare: (Database) -> Void = { _ in }, finish: (Database) -> Void = { _ in }
     ) throws(JournalError) -> StrategyAnswer {
-        try stores.readMain { db in
+        // The filter's condition first: a date range then reads only its rows, through the index.
+        let (filter, filterArguments) = stores.filter.sqlCondition()
+        let condition = "\(filter) AND \(condition)"
+        let arguments = filterArguments + arguments
+        return try stores.readMain { db in
             prepare(db)
             defer { finish(db) }
             let rows = try Row.fetchAll(

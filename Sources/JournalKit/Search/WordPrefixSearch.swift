@@ -10,9 +10,18 @@ enum WordPrefixSearch {
         words: [String], in stores: SearchContext, page: PageRequest,
         postingsOf: (String, Database) throws -> (segments: PostingSegments, owners: [Int64])
     ) throws(JournalError) -> StrategyAnswer {
-        try stores.readSearch { db in
+        // The entries the filter lets through, from the main store (the search store knows no
+        // tags or stars), as the set every word's entries are intersected with.
+        let allowed: DocumentSet? =
+            stores.filter.isEmpty
+            ? nil
+            : try stores.readMain { db in
+                try stores.filter.passing(in: db, maximum: Int64.fetchOne(db, sql: "SELECT max(n) FROM entry") ?? 0)
+            }
+        if let allowed, allowed.isEmpty { return StrategyAnswer(total: 0, page: []) }
+        return try stores.readSearch { db in
             let maximum = try Int64.fetchOne(db, sql: "SELECT max(id) FROM document") ?? 0
-            var matching: DocumentSet?
+            var matching = allowed
             for word in words {
                 var entries = DocumentSet(maximum: maximum)
                 let (segments, owners) = try postingsOf(word, db)

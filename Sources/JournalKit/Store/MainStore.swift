@@ -231,13 +231,18 @@ package final class MainStore: Sendable {
     }
 
     /// Entries newest first, with the total count.
-    func newestFirst(_ page: PageRequest) throws(JournalError) -> (total: Int, entries: [Entry]) {
+    func newestFirst(_ page: PageRequest, filter: EntryFilter = .none) throws(JournalError) -> (total: Int, entries: [Entry]) {
         try guarded {
             try pool.read { db in
-                let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM entry") ?? 0
+                let (condition, arguments) = filter.sqlCondition()
+                let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM entry WHERE \(condition)", arguments: arguments) ?? 0
                 let rows = try Row.fetchAll(
-                    db, sql: "SELECT n, date, CAST(text AS BLOB), starred FROM entry ORDER BY date DESC, n DESC LIMIT ? OFFSET ?",
-                    arguments: [page.sqlLimit, page.offset])
+                    db,
+                    sql: """
+                        SELECT n, date, CAST(text AS BLOB), starred FROM entry WHERE \(condition)
+                        ORDER BY date DESC, n DESC LIMIT ? OFFSET ?
+                        """,
+                    arguments: arguments + [page.sqlLimit, page.offset])
                 let tags = try EntryTags.names(of: rows.map { $0[0] as Int64 }, in: db)
                 return (total, rows.map { Self.entry(from: $0, tags: tags, storeID: storeID) })
             }

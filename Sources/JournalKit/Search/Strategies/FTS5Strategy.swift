@@ -26,17 +26,22 @@ struct FTS5Strategy: StrategyImplementation {
         _ = try query.canonicalWords()
         try FTS5Peer.build(in: stores.main, progress: stores.progress)
         guard let expression = query.fts5Expression else { return StrategyAnswer(total: 0, page: []) }
+        let (filter, filterArguments) = stores.filter.sqlCondition(table: "e.")
         return try stores.readMain { db in
             let total =
-                try Int.fetchOne(db, sql: "SELECT count(*) FROM entry_fts WHERE entry_fts MATCH ?", arguments: [expression]) ?? 0
+                try stores.filter.isEmpty
+                ? Int.fetchOne(db, sql: "SELECT count(*) FROM entry_fts WHERE entry_fts MATCH ?", arguments: [expression])
+                : Int.fetchOne(
+                    db, sql: "SELECT count(*) FROM entry_fts f JOIN entry e ON e.n = f.rowid WHERE entry_fts MATCH ? AND \(filter)",
+                    arguments: [expression] + filterArguments)
             let numbers = try Int64.fetchAll(
                 db,
                 sql: """
                     SELECT e.n FROM entry_fts f JOIN entry e ON e.n = f.rowid
-                    WHERE entry_fts MATCH ? ORDER BY e.date DESC, e.n DESC LIMIT ? OFFSET ?
+                    WHERE entry_fts MATCH ? AND \(filter) ORDER BY e.date DESC, e.n DESC LIMIT ? OFFSET ?
                     """,
-                arguments: [expression, page.sqlLimit, page.offset])
-            return StrategyAnswer(total: total, page: numbers.map { EntryID(storeID: stores.main.storeID, number: $0) })
+                arguments: [expression] + filterArguments + [page.sqlLimit, page.offset])
+            return StrategyAnswer(total: total ?? 0, page: numbers.map { EntryID(storeID: stores.main.storeID, number: $0) })
         }
     }
 }
