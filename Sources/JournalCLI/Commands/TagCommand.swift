@@ -14,17 +14,11 @@ struct TagCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
     @OptionGroup var entry: EntryArgument
 
-    @Argument(help: ArgumentHelp("The tags, with or without # or @.", valueName: "NAME"))
-    var names: [String]
-
-    func validate() throws {
-        guard !names.isEmpty else { throw ValidationError("name at least one tag") }
-        do { _ = try NewEntry.tagNames(names) } catch { throw ValidationError(error.message) }
-    }
+    @OptionGroup var tags: TagNames
 
     func run() throws {
         let journal = try self.journal.openJournal()
-        let tagged = try journal.addTags(names, to: entry.resolve(in: journal))
+        let tagged = try journal.addTags(tags.names, to: entry.resolve(in: journal))
         if output.json {
             JSONOutput.print(JSONOutput.entry(tagged))
         } else {

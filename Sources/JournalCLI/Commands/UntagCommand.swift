@@ -12,17 +12,11 @@ struct UntagCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
     @OptionGroup var entry: EntryArgument
 
-    @Argument(help: ArgumentHelp("The tags, with or without # or @.", valueName: "NAME"))
-    var names: [String]
-
-    func validate() throws {
-        guard !names.isEmpty else { throw ValidationError("name at least one tag") }
-        do { _ = try NewEntry.tagNames(names) } catch { throw ValidationError(error.message) }
-    }
+    @OptionGroup var tags: TagNames
 
     func run() throws {
         let journal = try self.journal.openJournal()
-        let (untagged, kept) = try journal.removeTags(names, from: entry.resolve(in: journal))
+        let (untagged, kept) = try journal.removeTags(tags.names, from: entry.resolve(in: journal))
         for name in kept {
             Terminal.standardError.write(
                 "journal: #\(name) is written in the text of \(untagged.id.shortName); edit the text to remove it\n")

@@ -18,8 +18,8 @@ import Testing
         return (phrase.start.iso8601, phrase.end.iso8601, phrase.instant.iso8601)
     }
 
-    @Test(arguments: [
-        // Paris is UTC+2 in May, UTC+1 from November to March.
+    /// Paris is UTC+2 in May, UTC+1 from November to March.
+    static let paris = [
         ("now", "2024-05-15T12:30:00Z", "2024-05-15T12:30:00.000001Z", "2024-05-15T12:30:00Z"),
         ("today", "2024-05-14T22:00:00Z", "2024-05-15T22:00:00Z", "2024-05-15T12:30:00Z"),
         ("Yesterday", "2024-05-13T22:00:00Z", "2024-05-14T22:00:00Z", "2024-05-14T12:30:00Z"),
@@ -46,16 +46,10 @@ import Testing
         ("2024-05-01T08:30:00+05:00", "2024-05-01T03:30:00Z", "2024-05-01T03:30:00.000001Z", "2024-05-01T03:30:00Z"),
         ("9pm", "2024-05-15T19:00:00Z", "2024-05-15T19:00:00.000001Z", "2024-05-15T19:00:00Z"),
         ("21:05:30", "2024-05-15T19:05:30Z", "2024-05-15T19:05:30.000001Z", "2024-05-15T19:05:30Z"),
-    ])
-    func readsPhrasesInParis(_ text: String, _ start: String, _ end: String, _ instant: String) throws {
-        let read = try read(text, in: "Europe/Paris")
-        #expect(read.start == start, "\(text)")
-        #expect(read.end == end, "\(text)")
-        #expect(read.instant == instant, "\(text)")
-    }
+    ]
 
-    @Test(arguments: [
-        // New York is UTC−4 in May, UTC−5 in winter.
+    /// New York is UTC−4 in May, UTC−5 in winter.
+    static let newYork = [
         ("today", "2024-05-15T04:00:00Z", "2024-05-16T04:00:00Z", "2024-05-15T18:30:00Z"),
         ("yesterday 9pm", "2024-05-15T01:00:00Z", "2024-05-15T01:00:00.000001Z", "2024-05-15T01:00:00Z"),
         ("last friday", "2024-05-10T04:00:00Z", "2024-05-11T04:00:00Z", "2024-05-10T18:30:00Z"),
@@ -63,12 +57,14 @@ import Testing
         ("2023", "2023-01-01T05:00:00Z", "2024-01-01T05:00:00Z", "2023-01-01T05:00:00Z"),
         ("jan 2024", "2024-01-01T05:00:00Z", "2024-02-01T05:00:00Z", "2024-01-01T05:00:00Z"),
         ("2024-05-01 12am", "2024-05-01T04:00:00Z", "2024-05-01T04:00:00.000001Z", "2024-05-01T04:00:00Z"),
-    ])
-    func readsPhrasesInNewYork(_ text: String, _ start: String, _ end: String, _ instant: String) throws {
-        let read = try read(text, in: "America/New_York")
-        #expect(read.start == start, "\(text)")
-        #expect(read.end == end, "\(text)")
-        #expect(read.instant == instant, "\(text)")
+    ]
+
+    @Test(arguments: paris.map { ("Europe/Paris", $0) } + newYork.map { ("America/New_York", $0) })
+    func readsPhrases(zone: String, _ phrase: (text: String, start: String, end: String, instant: String)) throws {
+        let read = try read(phrase.text, in: zone)
+        #expect(read.start == phrase.start, "\(zone): \(phrase.text)")
+        #expect(read.end == phrase.end, "\(zone): \(phrase.text)")
+        #expect(read.instant == phrase.instant, "\(zone): \(phrase.text)")
     }
 
     @Test(arguments: [
