@@ -17,7 +17,7 @@ struct JournalCommand: ParsableCommand {
             """,
         subcommands: [
             AddCommand.self, ImportCommand.self, SearchCommand.self, ListCommand.self, TagsCommand.self,
-            TagCommand.self, UntagCommand.self, StarCommand.self, UnstarCommand.self,
+            TagCommand.self, UntagCommand.self, StarCommand.self, UnstarCommand.self, ExportCommand.self,
             ShowCommand.self, EditCommand.self, DeleteCommand.self, StatsCommand.self, VerifyCommand.self, ReindexCommand.self,
             CompareCommand.self, GenerateCommand.self, BenchCommand.self,
         ])

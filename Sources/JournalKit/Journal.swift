@@ -270,6 +270,12 @@ public final class Journal: Sendable {
         try main.newestFirst(page, filter: filter)
     }
 
+    /// Every entry that passes `filter`, oldest first, handed to `body` a batch at a time: for
+    /// an export, in bounded memory whatever the journal's size.
+    public func forEachEntry(filter: EntryFilter = .none, _ body: ([Entry]) throws(JournalError) -> Void) throws(JournalError) {
+        try main.forEachOldestFirst(filter: filter, body)
+    }
+
     /// Searches with the strategy called `strategyName` (see `SearchStrategies`).
     public func search(
         _ query: String, strategy strategyName: String, page: PageRequest = .first, filter: EntryFilter = .none

@@ -142,6 +142,51 @@ import Testing
         #expect(try journal.run(["list", "--on", "2024", "--to", "2025"]).status == 2)
     }
 
+    @Test func exportsJSONLinesThatImportGivesBackAndMarkdownToRead() throws {
+        let journal = JournalProcess()
+        defer { journal.removeStore() }
+        let utc = ["TZ": "UTC"]
+        #expect(try journal.run(["import", JournalProcess.sampleCorpus.path]).status == 0)
+        #expect(
+            try journal.run(["add", "--date", "2024-07-01 9:00", "--tag", "Cooking", "--star", "Crème brûlée #dessert"], environment: utc)
+                .status == 0)
+        #expect(try journal.run(["add", "--date", "2024-07-01 21:00", "second entry"], environment: utc).status == 0)
+
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("journal-export-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("all.jsonl")
+        let exported = try journal.run(["export", "-o", file.path])
+        #expect(exported.status == 0 && exported.error == "exported 302 entries to \(file.path)\n", "\(exported.error)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["all.jsonl"], "no partial file left")
+        #expect((try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int) == 0o600)
+
+        // Imported into an empty journal, it gives the same journal back.
+        let copy = JournalProcess()
+        defer { copy.removeStore() }
+        #expect(try copy.run(["import", file.path]).status == 0)
+        func withoutIDs(_ text: String) throws -> [NSDictionary] {
+            try text.split(separator: "\n").map {
+                let object = try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+                return object.filter { $0.key != "id" } as NSDictionary
+            }
+        }
+        let original = try withoutIDs(String(decoding: JournalProcess.contents(of: file), as: UTF8.self))
+        #expect(original.count == 302)
+        #expect(try withoutIDs(copy.run(["export"]).output) == original)
+
+        let july = try journal.run(["export", "--on", "2024-07", "--format", "markdown"], environment: utc)
+        #expect(
+            july.output
+                == "# Journal\n\n## 2024-07-01\n\n### 09:00 ★\n\n#cooking #dessert\n\nCrème brûlée #dessert\n\n### 21:00\n\nsecond entry\n"
+        )
+        #expect(try journal.run(["export", "--tag", "dessert"]).output.split(separator: "\n").count == 1)
+
+        let refused = try journal.run(["export", "-o", folder.appendingPathComponent("missing/x.jsonl").path])
+        #expect(refused.status == 1 && refused.error.contains("cannot write"), "\(refused.error)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["all.jsonl"])
+    }
+
     @Test func tagsAndStarsFromAddToListing() throws {
         let journal = JournalProcess()
         defer { journal.removeStore() }
@@ -258,8 +303,7 @@ import Testing
     @Test func comparesInEveryFormat() throws {
         let journal = JournalProcess()
         defer { journal.removeStore() }
-        let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Corpora/sample.jsonl")
+        let sample = JournalProcess.sampleCorpus
         #expect(try journal.run(["import", sample.path]).status == 0)
 
         let json = try journal.run(["compare", "--runs", "1", "--no-build-times", "--format", "json"])
@@ -351,8 +395,7 @@ import Testing
     @Test func verifiesAndReindexes() throws {
         let journal = JournalProcess()
         defer { journal.removeStore() }
-        let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Corpora/sample.jsonl")
+        let sample = JournalProcess.sampleCorpus
         #expect(try journal.run(["import", sample.path]).status == 0)
         let verified = try journal.run(["verify"])
         #expect(verified.status == 0, "\(verified.output)\(verified.error)")

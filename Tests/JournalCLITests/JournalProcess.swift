@@ -23,6 +23,10 @@ struct JournalProcess {
 
     func removeStore() { try? FileManager.default.removeItem(at: store) }
 
+    /// The repository's sample corpus, `Corpora/sample.jsonl`.
+    static let sampleCorpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Corpora/sample.jsonl")
+
     /// The `journal` executable built beside the test bundle.
     static let executable: URL = {
         let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("journal")

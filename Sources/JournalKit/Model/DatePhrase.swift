@@ -2,7 +2,7 @@ import Foundation
 
 /// A date as people type it on the command line, read in a time zone: `now`, `today`,
 /// `yesterday`, `3 days ago`, `monday`, `last monday`, `may 1`, `1 may 2024`, `may 2024`,
-/// `2024`, `2024-05-01`, each optionally followed by a time (`9pm`, `9:30`, `21:30:15`), or
+/// `2024`, `2024-05-01`, `2024-05`, each optionally followed by a time (`9pm`, `9:30`, `21:30:15`), or
 /// ISO 8601 with an offset.
 ///
 /// A phrase names a span: a day, a month or a year (a phrase with a time, or an ISO instant,
@@ -120,6 +120,9 @@ public struct DatePhrase: Sendable, Equatable {
             let parts = word.split(separator: "-", omittingEmptySubsequences: false)
             if parts.count == 3, parts[0].count == 4, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]) {
                 return date(year, month, day).map { ($0, .day) }
+            }
+            if parts.count == 2, parts[0].count == 4, parts[1].count == 2, let year = Int(parts[0]), let month = Int(parts[1]) {
+                return date(year, month, 1).map { ($0, .month) }
             }
             return nil
         case 2:

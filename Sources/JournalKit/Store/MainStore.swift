@@ -230,6 +230,33 @@ package final class MainStore: Sendable {
         }
     }
 
+    /// The entries that pass `filter`, oldest first, `batchSize` at a time, each batch read in
+    /// its own transaction, so that memory stays bounded whatever the journal's size.
+    func forEachOldestFirst(
+        filter: EntryFilter, batchSize: Int = 1_000, _ body: ([Entry]) throws(JournalError) -> Void
+    ) throws(JournalError) {
+        let (condition, arguments) = filter.sqlCondition()
+        var after: (date: Int64, number: Int64) = (.min, 0)
+        while true {
+            let batch = try guarded {
+                try pool.read { db in
+                    let rows = try Row.fetchAll(
+                        db,
+                        sql: """
+                            SELECT n, date, CAST(text AS BLOB), starred FROM entry
+                            WHERE \(condition) AND (date > ? OR (date = ? AND n > ?)) ORDER BY date, n LIMIT ?
+                            """,
+                        arguments: arguments + [after.date, after.date, after.number, batchSize])
+                    let tags = try EntryTags.names(of: rows.map { $0[0] as Int64 }, in: db)
+                    return rows.map { Self.entry(from: $0, tags: tags, storeID: storeID) }
+                }
+            }
+            guard let last = batch.last else { return }
+            try body(batch)
+            after = (last.date.microseconds, last.id.number)
+        }
+    }
+
     /// Entries newest first, with the total count.
     func newestFirst(_ page: PageRequest, filter: EntryFilter = .none) throws(JournalError) -> (total: Int, entries: [Entry]) {
         try guarded {
