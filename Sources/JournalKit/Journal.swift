@@ -136,7 +136,8 @@ public final class Journal: Sendable {
     @discardableResult
     public func add(_ entry: NewEntry) throws(JournalError) -> Entry {
         let prepared = try Self.prepare(entry)
-        guard let numbers = try write({ hooks throws(JournalError) in try main.insert(hooks) { insert in try insert(prepared) } }) else {
+        guard let numbers = try write({ hooks throws(JournalError) in try main.insert(hooks) { insert in try insert(prepared) }.numbers })
+        else {
             throw .store("the entry was not written")
         }
         return try self.entry(EntryID(storeID: storeID, number: numbers.lowerBound))
@@ -155,14 +156,20 @@ public final class Journal: Sendable {
     ) throws(JournalError) -> ImportSummary {
         let now = JournalDate.now
         nonisolated(unsafe) let input = reader
+        let storeID = self.storeID
         let batches = try HandOff<Result<(entries: [PreparedEntry], bytesRead: Int), JournalError>>.start { handOff in
             while true {
                 let next: Result<(entries: [PreparedEntry], bytesRead: Int), JournalError>
                 do throws(JournalError) {
                     guard let lines = try input.nextBatch() else { return }
                     let parsed = lines.parallelMap { line in
-                        ImportLine.parse(line, defaultDate: now).flatMap { entry in
-                            Result { () throws(JournalError) in try Self.prepare(entry) }.mapError { $0.onLine(line.number) }
+                        ImportLine.parseWithSource(line, defaultDate: now).flatMap { parsed in
+                            Result { () throws(JournalError) in
+                                var prepared = try Self.prepare(parsed.entry)
+                                // An entry exported from this journal is left out while it is still here.
+                                if let source = parsed.source, source.storeID == storeID { prepared.exportedFrom = source.number }
+                                return prepared
+                            }.mapError { $0.onLine(line.number) }
                         }
                     }
                     next = .success((try parsed.map { result throws(JournalError) in try result.get() }, input.bytesRead))
@@ -174,7 +181,7 @@ public final class Journal: Sendable {
         }
         defer { batches.cancel() }
         var count = 0
-        let numbers = try write(progress: progress) { hooks throws(JournalError) in
+        let (numbers, alreadyPresent) = try write(progress: progress) { hooks throws(JournalError) in
             try main.insert(hooks) { insert in
                 while let batch = batches.take() {
                     try cancellation?.check()
@@ -185,7 +192,7 @@ public final class Journal: Sendable {
                 }
             }
         }
-        return ImportSummary(count: count, ids: numbers, bytes: reader.bytesRead)
+        return ImportSummary(count: count - alreadyPresent, ids: numbers, bytes: reader.bytesRead, alreadyPresent: alreadyPresent)
     }
 
     /// Changes an entry's text, date, or both.

@@ -182,6 +182,16 @@ import Testing
         )
         #expect(try journal.run(["export", "--tag", "dessert"]).output.split(separator: "\n").count == 1)
 
+        // Imported back into the journal it came from, it adds nothing.
+        let again = try journal.run(["import", file.path])
+        #expect(again.status == 0)
+        #expect(again.output.hasPrefix("imported 0 entries, 302 entries already in the journal"), "\(again.output)")
+        #expect(try journal.run(["stats", "--json"]).json()["entries"] as? Int == 302)
+        // A deleted entry comes back; the others stay single.
+        #expect(try journal.run(["delete", "p5"]).status == 0)
+        let restored = try journal.run(["import", file.path, "--json"]).json()
+        #expect(restored["imported"] as? Int == 1 && restored["already_present"] as? Int == 301)
+
         let refused = try journal.run(["export", "-o", folder.appendingPathComponent("missing/x.jsonl").path])
         #expect(refused.status == 1 && refused.error.contains("cannot write"), "\(refused.error)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["all.jsonl"])

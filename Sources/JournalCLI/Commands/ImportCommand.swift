@@ -42,6 +42,9 @@ struct ImportCommand: ParsableCommand {
         } else {
             var line = "imported \(Formatting.count(summary.count, "entry", "entries"))"
             if let ids = summary.ids { line += " (p\(ids.lowerBound)–p\(ids.upperBound))" }
+            if summary.alreadyPresent > 0 {
+                line += ", \(Formatting.count(summary.alreadyPresent, "entry", "entries")) already in the journal"
+            }
             line += " in \(Formatting.seconds(seconds))"
             print(line)
         }

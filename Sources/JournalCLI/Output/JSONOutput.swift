@@ -37,6 +37,7 @@ enum JSONOutput {
         let id = { (number: Int64) in JSONValue.string(EntryID(storeID: storeID, number: number).uri) }
         return .object([
             "imported": .integer(summary.count),
+            "already_present": .integer(summary.alreadyPresent),
             "first": summary.ids.map { id($0.lowerBound) } ?? .null,
             "last": summary.ids.map { id($0.upperBound) } ?? .null,
             "bytes": .integer(summary.bytes),

@@ -1,8 +1,10 @@
 import Foundation
 
-/// One line of an import: `{"date": "2024-05-01T08:30:00Z", "text": "…", "tags": ["…"],
-/// "starred": true}`, all but `text` optional.
+/// One line of an import: `{"id": "x-journal://…", "date": "2024-05-01T08:30:00Z", "text": "…",
+/// "tags": ["…"], "starred": true}`, all but `text` optional; `id` is the entry's URI in the
+/// journal it was exported from.
 package struct ImportLine: Decodable {
+    let id: String?
     let date: String?
     let text: String
     let tags: [String]?
@@ -19,7 +21,15 @@ package struct ImportLine: Decodable {
 
     /// The entry a line describes, or an error naming the line.
     package static func parse(_ line: NumberedLine, defaultDate: JournalDate) -> Result<NewEntry, JournalError> {
-        func failure(_ message: String) -> Result<NewEntry, JournalError> {
+        parseWithSource(line, defaultDate: defaultDate).map(\.entry)
+    }
+
+    /// The entry a line describes and the identity it had where it was exported from, if the
+    /// line says; or an error naming the line.
+    package static func parseWithSource(
+        _ line: NumberedLine, defaultDate: JournalDate
+    ) -> Result<(entry: NewEntry, source: EntryID?), JournalError> {
+        func failure(_ message: String) -> Result<(entry: NewEntry, source: EntryID?), JournalError> {
             .failure(.invalidInput("line \(line.number): \(message)", line: line.number))
         }
         guard String(validating: line.bytes, as: UTF8.self) != nil else {
@@ -50,7 +60,13 @@ package struct ImportLine: Decodable {
         } catch {
             return failure(error.message)
         }
-        return .success(NewEntry(date: date, text: decoded.text, tags: decoded.tags ?? [], starred: decoded.starred ?? false))
+        var source: EntryID?
+        if let id = decoded.id {
+            guard let parsed = EntryID(uri: id) else { return failure("\"id\" \"\(id)\" is not an entry URI") }
+            source = parsed
+        }
+        let entry = NewEntry(date: date, text: decoded.text, tags: decoded.tags ?? [], starred: decoded.starred ?? false)
+        return .success((entry, source))
     }
 }
 
@@ -62,4 +78,7 @@ public struct ImportSummary: Sendable, Equatable, Codable {
     public let ids: ClosedRange<Int64>?
     /// Bytes of input read.
     public let bytes: Int
+    /// Lines left out because they came from this journal and the entry is still in it (an
+    /// export imported back into the journal it came from adds nothing).
+    public let alreadyPresent: Int
 }

@@ -12,6 +12,9 @@ struct PreparedEntry: Sendable {
     let textTags: [String]
     let givenTags: [String]
     let starred: Bool
+    /// The number of this journal's entry it was exported from, when an import says so: left
+    /// out while that entry exists.
+    var exportedFrom: Int64? = nil
 }
 
 /// The main store, `journal.sqlite`: entries with their canonical text, and the change history.
@@ -94,13 +97,19 @@ package final class MainStore: Sendable {
     /// change: if `produce` throws, nothing is written. Returns the numbers given.
     func insert(
         _ hooks: WriteHooks, _ produce: (_ insert: (PreparedEntry) throws -> Void) throws -> Void
-    ) throws(JournalError) -> ClosedRange<Int64>? {
+    ) throws(JournalError) -> (numbers: ClosedRange<Int64>?, alreadyPresent: Int) {
         try guarded {
             try pool.write { db in
                 let statement = try db.cachedStatement(
                     sql: "INSERT INTO entry (date, text, canonical, starred) VALUES (?, CAST(? AS TEXT), CAST(? AS TEXT), ?)")
+                let exists = try db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM entry WHERE n = ?)")
                 var first: Int64?
+                var alreadyPresent = 0
                 try produce { entry in
+                    if let number = entry.exportedFrom, try Bool.fetchOne(exists, arguments: [number]) == true {
+                        alreadyPresent += 1
+                        return
+                    }
                     try statement.execute(
                         arguments: [entry.date.microseconds, ExactText(entry.text), ExactText(entry.canonical), entry.starred])
                     let number = db.lastInsertedRowID
@@ -108,10 +117,10 @@ package final class MainStore: Sendable {
                     try EntryTags.insert(entry.givenTags, given: true, for: number, in: db)
                     if first == nil { first = number }
                 }
-                guard let first else { return nil }
+                guard let first else { return (nil, alreadyPresent) }
                 let numbers = first...db.lastInsertedRowID
                 try record(.insert, numbers, hooks, in: db)
-                return numbers
+                return (numbers, alreadyPresent)
             }
         }
     }

@@ -62,6 +62,7 @@ import Testing
         (#"{"text": "x", "date": 1714552200}"#, #"line 7: "date" must be a string"#),
         (#"{"text": " \n "}"#, "line 7: the text is empty"),
         ("{\"text\": \"raw \u{0} NUL\"}", "line 7: malformed JSON"),
+        (#"{"text": "x", "id": "p12"}"#, #"line 7: "id" "p12" is not an entry URI"#),
     ])
     func namesTheLineAndTheProblem(line: String, message: String) {
         #expect(throws: JournalError(.invalidInput, message, line: 7)) { try parse(line).get() }
