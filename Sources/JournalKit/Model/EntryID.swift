@@ -36,19 +36,11 @@ public struct EntryID: Hashable, Sendable, CustomStringConvertible, Codable {
 
 extension EntryID {
     /// Encodes the URI form, the identity programs exchange.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(uri)
-    }
+    public func encode(to encoder: any Encoder) throws { try StringCoding.encode(uri, to: encoder) }
 
     /// Decodes the URI form.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
-        guard let id = EntryID(uri: text) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "\"\(text)\" is not an entry URI")
-        }
-        self = id
+        self = try StringCoding.decode(from: decoder, expected: "an entry URI", EntryID.init(uri:))
     }
 
     /// The short form people type: `p12`.

@@ -186,18 +186,10 @@ private extension Int64 {
 
 extension JournalDate {
     /// Encodes the ISO 8601 form in UTC, as the command line prints it.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(iso8601)
-    }
+    public func encode(to encoder: any Encoder) throws { try StringCoding.encode(iso8601, to: encoder) }
 
     /// Decodes an ISO 8601 date with any offset and fraction digits.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
-        guard let date = JournalDate(iso8601: text) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "\"\(text)\" is not an ISO 8601 date")
-        }
-        self = date
+        self = try StringCoding.decode(from: decoder, expected: "an ISO 8601 date", JournalDate.init(iso8601:))
     }
 }
