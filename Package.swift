@@ -14,6 +14,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-algorithms", from: "1.2.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         // ICU's headers rename every function with a version suffix (ubrk_next_72), which Swift
@@ -24,7 +25,7 @@ let package = Package(
         ),
         // Text → canonical text → words: the semantics document's text functions.
         .target(name: "JournalText", dependencies: ["CICU"]),
-        // Entries, the two stores, search strategies and import.
+        // Entries, the two stores, search strategies and import (Day One's archives are zip files).
         .target(
             name: "JournalKit",
             dependencies: [
@@ -32,6 +33,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Algorithms", package: "swift-algorithms"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
         // Measuring the strategies: the comparison, the predicate ladder, synthetic journals and
@@ -55,7 +57,10 @@ let package = Package(
         .testTarget(name: "JournalTextTests", dependencies: ["JournalText"]),
         .testTarget(
             name: "JournalKitTests",
-            dependencies: ["JournalKit", "JournalBench", "ReleaseStress", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: [
+                "JournalKit", "JournalBench", "ReleaseStress", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]),
         .testTarget(name: "JournalBenchTests", dependencies: ["JournalBench", "JournalKit"]),
         .testTarget(name: "JournalCLITests", dependencies: ["JournalCLI", "JournalKit"]),
         .testTarget(name: "FuzzChecksTests", dependencies: ["FuzzChecks"]),
@@ -68,5 +73,6 @@ if Context.environment["JOURNAL_FUZZ"] == "1" {
     package.targets += [
         .executableTarget(name: "FuzzText", dependencies: ["FuzzChecks"], path: "Fuzz/FuzzText"),
         .executableTarget(name: "FuzzJSONLines", dependencies: ["FuzzChecks"], path: "Fuzz/FuzzJSONLines"),
+        .executableTarget(name: "FuzzImport", dependencies: ["FuzzChecks"], path: "Fuzz/FuzzImport"),
     ]
 }

@@ -21,7 +21,19 @@ extension Journal {
     {
         nonisolated(unsafe) let reader = reader
         return try await Self.offThePool { cancellation throws(JournalError) in
-            try self.importJSONLines(from: reader, progress: progress, cancellation: cancellation)
+            try self.importEntries(from: reader, progress: progress, cancellation: cancellation)
+        }
+    }
+
+    /// Imports a file in any ``ImportFormat``, all or nothing; cancelled before its commit, it
+    /// writes nothing.
+    public func importFile(
+        atPath path: String, format: ImportFormat? = nil, progress: ProgressHandler? = nil
+    ) async throws(JournalError)
+        -> ImportSummary
+    {
+        try await Self.offThePool { cancellation throws(JournalError) in
+            try self.importFile(atPath: path, format: format, progress: progress, cancellation: cancellation)
         }
     }
 

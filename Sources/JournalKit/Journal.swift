@@ -103,7 +103,7 @@ public final class Journal: Sendable {
     /// Once the main store has committed, the write has happened: a failure to index it (a
     /// full disk) is not thrown but left for ``indexStatus()`` to show and for the next
     /// command that can write to repair.
-    private func write<T>(
+    func write<T>(
         progress: ProgressHandler? = nil, _ body: (MainStore.WriteHooks) throws(JournalError) -> T
     ) throws(JournalError) -> T {
         try checkWritable()
@@ -125,74 +125,24 @@ public final class Journal: Sendable {
     // MARK: Writing
 
     /// The entry as the main store takes it, refusing text or tag names no entry may have.
-    private static func prepare(_ entry: NewEntry) throws(JournalError) -> PreparedEntry {
+    static func prepare(_ entry: NewEntry) throws(JournalError) -> PreparedEntry {
         try NewEntry.validate(text: entry.text)
+        if entry.origin?.isEmpty == true { throw .invalidInput("an origin, when given, may not be empty") }
         return PreparedEntry(
             date: entry.date, text: entry.text, canonical: Fold.canonical(entry.text), textTags: Tags.inText(entry.text),
-            givenTags: try NewEntry.tagNames(entry.tags), starred: entry.starred)
+            givenTags: try NewEntry.tagNames(entry.tags), starred: entry.starred, origin: entry.origin)
     }
 
-    /// Adds one entry.
+    /// Adds one entry. An entry with an ``NewEntry/origin`` the journal holds already is
+    /// refused.
     @discardableResult
     public func add(_ entry: NewEntry) throws(JournalError) -> Entry {
         let prepared = try Self.prepare(entry)
-        guard let numbers = try write({ hooks throws(JournalError) in try main.insert(hooks) { insert in try insert(prepared) }.numbers })
-        else {
-            throw .store("the entry was not written")
+        let inserted = try write { hooks throws(JournalError) in try main.insert(hooks) { insert in try insert(prepared) } }
+        guard let numbers = inserted.numbers else {
+            throw .invalidInput("an entry of origin \(entry.origin ?? "") is in the journal already")
         }
         return try self.entry(EntryID(storeID: storeID, number: numbers.lowerBound))
-    }
-
-    /// Imports JSON Lines: all of it, or, when any line is bad, nothing (the error names the line).
-    /// The main store takes the whole import in one transaction, written on this thread while
-    /// another reads and analyses the next lines; the search store then catches up in batches.
-    public func importJSONLines(from reader: JSONLinesReader, progress: ProgressHandler? = nil) throws(JournalError) -> ImportSummary {
-        try importJSONLines(from: reader, progress: progress, cancellation: nil)
-    }
-
-    /// Cancelled before its commit, an import writes nothing; once committed, it is done.
-    func importJSONLines(
-        from reader: JSONLinesReader, progress: ProgressHandler?, cancellation: Cancellation?
-    ) throws(JournalError) -> ImportSummary {
-        let now = JournalDate.now
-        nonisolated(unsafe) let input = reader
-        let storeID = self.storeID
-        let batches = try HandOff<Result<(entries: [PreparedEntry], bytesRead: Int), JournalError>>.start { handOff in
-            while true {
-                let next: Result<(entries: [PreparedEntry], bytesRead: Int), JournalError>
-                do throws(JournalError) {
-                    guard let lines = try input.nextBatch() else { return }
-                    let parsed = lines.parallelMap { line in
-                        ImportLine.parseWithSource(line, defaultDate: now).flatMap { parsed in
-                            Result { () throws(JournalError) in
-                                var prepared = try Self.prepare(parsed.entry)
-                                // An entry exported from this journal is left out while it is still here.
-                                if let source = parsed.source, source.storeID == storeID { prepared.exportedFrom = source.number }
-                                return prepared
-                            }.mapError { $0.onLine(line.number) }
-                        }
-                    }
-                    next = .success((try parsed.map { result throws(JournalError) in try result.get() }, input.bytesRead))
-                } catch {
-                    next = .failure(error)
-                }
-                guard handOff.put(next), case .success = next else { return }
-            }
-        }
-        defer { batches.cancel() }
-        var count = 0
-        let (numbers, alreadyPresent) = try write(progress: progress) { hooks throws(JournalError) in
-            try main.insert(hooks) { insert in
-                while let batch = batches.take() {
-                    try cancellation?.check()
-                    let (entries, bytesRead) = try batch.get()
-                    for entry in entries { try insert(entry) }
-                    count += entries.count
-                    progress?(JournalProgress(phase: .importing, done: bytesRead, total: reader.totalBytes))
-                }
-            }
-        }
-        return ImportSummary(count: count - alreadyPresent, ids: numbers, bytes: reader.bytesRead, alreadyPresent: alreadyPresent)
     }
 
     /// Changes an entry's text, date, or both.

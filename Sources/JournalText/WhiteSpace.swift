@@ -7,4 +7,11 @@ extension String {
         else { return "" }
         return String(scalars[first...last])
     }
+
+    /// The string without trailing code points of the Unicode `White_Space` property.
+    package var trimmingTrailingWhiteSpace: String {
+        let scalars = unicodeScalars
+        guard let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+        return String(scalars[...last])
+    }
 }

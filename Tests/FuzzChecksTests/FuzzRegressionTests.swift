@@ -16,7 +16,7 @@ import Testing
         return names.filter { !$0.hasPrefix(".") }.sorted().map { directory.appendingPathComponent($0) }
     }
 
-    @Test(arguments: ["text", "jsonlines"]) func seedsAndRegressionsAreThere(_ target: String) throws {
+    @Test(arguments: ["text", "jsonlines", "documents"]) func seedsAndRegressionsAreThere(_ target: String) throws {
         #expect(try Self.inputs("Seeds", target).count >= 5, "the fuzzer's seeds for \(target) are missing")
         _ = try Self.inputs("Regressions", target)
     }
@@ -36,6 +36,12 @@ import Testing
     @Test func jsonLinesSeedsAndRegressionsPassTheReaderChecks() throws {
         for input in try Self.inputs("Seeds", "jsonlines") + Self.inputs("Regressions", "jsonlines") {
             #expect(Self.problems(try Data(contentsOf: input), JSONLinesChecks.problems(in:)) == [], "\(input.lastPathComponent)")
+        }
+    }
+
+    @Test func documentSeedsAndRegressionsPassTheImportChecks() throws {
+        for input in try Self.inputs("Seeds", "documents") + Self.inputs("Regressions", "documents") {
+            #expect(Self.problems(try Data(contentsOf: input), ImportDocumentChecks.problems(in:)) == [], "\(input.lastPathComponent)")
         }
     }
 

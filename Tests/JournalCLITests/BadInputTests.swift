@@ -43,6 +43,24 @@ import Testing
             name: "raw NUL byte", arguments: ["import"], rawInput: Array(#"{"text": "a"#.utf8) + [0x00] + Array(#"b"}"#.utf8), status: 1,
             message: "line 1: malformed JSON"),
         Case(
+            name: "jrnl file with text before its first entry", arguments: ["import", "--format", "txt"],
+            rawInput: Array("notes\n[2020-08-29 11:11] Entry.\n".utf8), status: 1, message: "line 1: text before the first entry"),
+        Case(
+            name: "jrnl JSON with a bad date", arguments: ["import"],
+            rawInput: Array(#"{"tags": {}, "entries": [{"title": "a", "date": "2020-01-01", "time": "25:00"}]}"#.utf8), status: 1,
+            message: #"entry 1: bad date "2020-01-01 25:00""#),
+        Case(
+            name: "Day One JSON without a creation date", arguments: ["import"],
+            rawInput: Array(
+                #"{"metadata": {}, "entries": [{"uuid": "A1", "creationDate": "2023-04-01T07:30:00Z", "text": "a"}, {"uuid": "B2", "text": "b"}]}"#
+                    .utf8),
+            status: 1, message: #"entry 2 (uuid B2): missing "creationDate""#),
+        Case(
+            name: "zip that is not Day One's", arguments: ["import"], rawInput: [0x50, 0x4B, 0x03, 0x04] + Array(repeating: 0, count: 60),
+            status: 1, message: "not a readable zip archive"),
+        Case(
+            name: "unknown import format", arguments: ["import", "--format", "csv"], lines: [#"{"text": "a"}"#], status: 2, message: "csv"),
+        Case(
             name: "missing import file", arguments: ["import", "/nonexistent/entries.jsonl"], status: 1,
             message: "cannot read /nonexistent/entries.jsonl"),
         Case(name: "bad --date", arguments: ["add", "--date", "next week", "text"], status: 2, message: "next week"),

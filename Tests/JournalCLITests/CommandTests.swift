@@ -185,7 +185,8 @@ import Testing
         // Imported back into the journal it came from, it adds nothing.
         let again = try journal.run(["import", file.path])
         #expect(again.status == 0)
-        #expect(again.output.hasPrefix("imported 0 entries, 302 entries already in the journal"), "\(again.output)")
+        #expect(again.output.hasPrefix("imported 0 entries in "), "\(again.output)")
+        #expect(again.output.hasSuffix("; left out 302 the journal holds already\n"), "\(again.output)")
         #expect(try journal.run(["stats", "--json"]).json()["entries"] as? Int == 302)
         // A deleted entry comes back; the others stay single.
         #expect(try journal.run(["delete", "p5"]).status == 0)
@@ -195,6 +196,66 @@ import Testing
         let refused = try journal.run(["export", "-o", folder.appendingPathComponent("missing/x.jsonl").path])
         #expect(refused.status == 1 && refused.error.contains("cannot write"), "\(refused.error)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["all.jsonl"])
+    }
+
+    @Test func exportsJrnlsFormatsThatImportReadsBack() throws {
+        let journal = JournalProcess()
+        defer { journal.removeStore() }
+        let paris = ["TZ": "Europe/Paris"]
+        for arguments in [
+            ["add", "--date", "2024-07-01 21:05", "--tag", "Cooking", "--star", "Crème brûlée #dessert\n\nWith @Ana."],
+            ["add", "--date", "2024-07-02 08:00", "Coffee, then work. #dessert"],
+            ["add", "--date", "2024-07-03 12:00", "Five stars *"],
+        ] {
+            #expect(try journal.run(arguments, environment: paris).status == 0)
+        }
+
+        let json = try journal.run(["export", "--format", "json"], environment: paris)
+        #expect(json.status == 0)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+        #expect(document["tags"] as? [String: Int] == ["#dessert": 2, "#cooking": 1, "#ana": 1])
+        let entries = try #require(document["entries"] as? [[String: Any]])
+        #expect(entries.map { $0["title"] as? String } == ["Crème brûlée #dessert", "Coffee, then work. #dessert", "Five stars *"])
+        #expect(entries.map { $0["body"] as? String } == ["\nWith @Ana.", "", ""])
+        #expect(entries.map { $0["date"] as? String } == ["2024-07-01", "2024-07-02", "2024-07-03"])
+        #expect(entries.map { $0["time"] as? String } == ["21:05", "08:00", "12:00"])
+        #expect(entries.map { $0["tags"] as? [String] } == [["#ana", "#cooking", "#dessert"], ["#dessert"], []])
+        #expect(entries.map { $0["starred"] as? Bool } == [true, false, false])
+
+        let text = try journal.run(["export", "--format", "txt"], environment: paris)
+        #expect(
+            text.output == """
+                [2024-07-01 09:05:00 PM] Crème brûlée #dessert *
+
+                With @Ana.
+
+                [2024-07-02 08:00:00 AM] Coffee, then work. #dessert
+
+                [2024-07-03 12:00:00 PM] Five stars *
+
+                """)
+        #expect(
+            text.error
+                == "note: p1: jrnl's text keeps only the tags written in it, not #cooking\n"
+                + "note: p3: its first line ends with *, which jrnl reads as a star\n")
+
+        // Each imports into an empty journal with the same texts, dates and stars (but the one jrnl can't say).
+        for (format, output) in [("json", json.output), ("txt", text.output)] {
+            let copy = JournalProcess()
+            defer { copy.removeStore() }
+            let imported = try copy.run(["import", "-", "--json"], input: Data(output.utf8), environment: paris).json()
+            #expect(imported["imported"] as? Int == 3, "\(format)")
+            let listed = try #require(try copy.run(["list", "--json"]).json()["results"] as? [[String: Any]])
+            #expect(listed.map { $0["date"] as? String } == ["2024-07-03T10:00:00Z", "2024-07-02T06:00:00Z", "2024-07-01T19:05:00Z"])
+            #expect(listed.map { $0["starred"] as? Bool } == [format == "txt", false, true], "\(format)")
+            #expect(listed.last?["text"] as? String == "Crème brûlée #dessert\n\nWith @Ana.")
+            #expect(listed.last?["tags"] as? [String] == (format == "json" ? ["ana", "cooking", "dessert"] : ["ana", "dessert"]))
+        }
+        // Imported into the journal they came from, they add nothing.
+        for output in [json.output, text.output] {
+            let again = try journal.run(["import", "-", "--json"], input: Data(output.utf8), environment: paris).json()
+            #expect(again["imported"] as? Int == (output == text.output ? 1 : 0), "all but the entry jrnl reads as starred")
+        }
     }
 
     @Test func tagsAndStarsFromAddToListing() throws {
@@ -389,7 +450,8 @@ import Testing
             #expect((the["journal_ms"] as? Double ?? 0) > 0)
         }
         #expect(
-            FileManager.default.fileExists(atPath: work.appendingPathComponent("journal-600-seed2013.jsonl").path),
+            FileManager.default.fileExists(
+                atPath: work.appendingPathComponent("journal-600-seed2013.jsonl").path),
             "inputs kept for the next run")
         #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("store-600").path), "stores removed")
         let html = try String(contentsOf: page, encoding: .utf8)

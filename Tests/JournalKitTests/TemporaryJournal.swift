@@ -106,6 +106,7 @@ extension PreparedEntry {
     /// main store directly.
     init(text: String) {
         self.init(
-            date: .now, text: text, canonical: Fold.canonical(text), textTags: Tags.inText(text), givenTags: [], starred: false)
+            date: .now, text: text, canonical: Fold.canonical(text), textTags: Tags.inText(text), givenTags: [], starred: false, origin: nil
+        )
     }
 }

@@ -9,16 +9,26 @@ import JournalKit
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Write entries out, oldest first: JSON Lines that import reads back, or Markdown.",
+        abstract: "Write entries out, oldest first, in this project's format, jrnl's or Markdown.",
         discussion: """
-            A file is written whole or not at all: to a temporary file beside it, renamed when complete. \
-            The entries are read a thousand at a time, so memory stays bounded whatever the journal's size.
+            Formats:
+              jsonl     this project's JSON Lines: id, date, text, tags, starred (and origin for \
+            entries imported from Day One); importing it gives the same journal back
+              json      jrnl's JSON export: entries with title, body, date, time, tags, starred, \
+            then the tag counts
+              txt       jrnl's journal file ([2024-05-01 09:30:00 AM] Title), which jrnl opens
+              markdown  a document to read: a heading per day, one per entry
+
+            jrnl's formats hold local dates and times (TZ), to the minute (json) or the second \
+            (txt), and a title ending in * marks a starred entry. A file is written whole or not \
+            at all: to a temporary file beside it, renamed when complete. The entries are read a \
+            thousand at a time, so memory stays bounded whatever the journal's size.
             """)
 
     @ParentCommand var journal: JournalCommand
     @OptionGroup var filters: FilterOptions
 
-    @Option(help: "jsonl (what `journal import` reads) or markdown.")
+    @Option(help: "jsonl (the default, what `journal import` reads back), json or txt (jrnl's), or markdown.")
     var format: ExportFormat = .jsonl
 
     @Option(name: [.short, .long], help: ArgumentHelp("Write to FILE instead of standard output.", valueName: "FILE"))
@@ -56,18 +66,15 @@ struct ExportCommand: ParsableCommand {
         Terminal.standardError.write("exported \(Formatting.count(total, "entry", "entries")) to \(output)\n")
     }
 
-    /// Writes the header, then every entry that passes, a batch at a time.
+    /// Writes the header, every entry that passes (a batch at a time), then the footer.
     private func write(_ journal: Journal, filter: EntryFilter, to sink: FileHandle, total: Int, progress: ProgressBar?) throws {
         var written = 0
-        var previous: Entry?
+        var renderer = ExportRenderer(format)
         var failure: (any Error)?
-        try sink.write(contentsOf: Data(format.header.utf8))
+        try sink.write(contentsOf: Data(renderer.header.utf8))
         try journal.forEachEntry(filter: filter) { batch throws(JournalError) in
             var text = ""
-            for entry in batch {
-                text += format.render(entry, after: previous)
-                previous = entry
-            }
+            for entry in batch { text += renderer.render(entry) }
             do {
                 try sink.write(contentsOf: Data(text.utf8))
             } catch {
@@ -78,5 +85,7 @@ struct ExportCommand: ParsableCommand {
             progress?.update(done: written, total: total)
         }
         if let failure { throw failure }
+        try sink.write(contentsOf: Data(renderer.footer.utf8))
+        for loss in renderer.losses { Terminal.standardError.write("note: \(loss)\n") }
     }
 }

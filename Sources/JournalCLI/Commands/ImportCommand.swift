@@ -5,11 +5,21 @@ import JournalKit
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import entries from JSON Lines.",
+        abstract: "Import entries: JSON Lines, or what jrnl and Day One export.",
         discussion: """
-            One entry a line: {"date": "2024-05-01T08:30:00Z", "text": "…"}. The date is optional \
-            (now) and may carry any offset. An import with a bad line imports nothing and names the \
-            line. Progress is shown on standard error when it is a terminal.
+            Formats, told apart by their content (say which with --format when a file is ambiguous):
+              jsonl   this project's JSON Lines, one entry a line: {"date": "2024-05-01T08:30:00Z", \
+            "text": "…", "tags": ["…"], "starred": true}; the date is optional (now) and may carry \
+            any offset
+              json    jrnl's JSON export (jrnl --export json): local dates and times, read in TZ
+              txt     jrnl's journal file: entries starting [2024-05-01 09:30] Title, read in TZ
+              dayone  Day One's export: the .zip it writes, or the Journal.json inside
+
+            An import with one bad entry imports nothing and names it (a line, or an entry's \
+            number and uuid). Entries the journal holds already are left out, so importing the \
+            same file again adds nothing: an export's ids, Day One's uuids, and for jrnl the same \
+            date and text. jrnl and Day One allow entries with no text; they are left out and \
+            counted. Progress is shown on standard error when it is a terminal.
             """)
 
     @ParentCommand var journal: JournalCommand
@@ -19,13 +29,15 @@ struct ImportCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The file to read, or - for standard input.", valueName: "FILE"))
     var file: String
 
+    @Option(help: "The file's format: jsonl, json (jrnl's), txt (jrnl's) or dayone; by default, what its content shows.")
+    var format: ImportFormat?
+
     func run() throws {
-        let reader = try JSONLinesReader(path: file)
         let journal = try self.journal.openJournal(create: true)
         let started = Date()
         let importing = ProgressBar(label: "importing", unit: .bytes)
         let indexing = ProgressBar(label: "indexing")
-        let summary = try journal.importJSONLines(from: reader) { progress in
+        let summary = try journal.importFile(atPath: file, format: format) { progress in
             switch progress.phase {
             case .importing: importing.update(progress)
             case .indexing, .verifying:
@@ -41,12 +53,17 @@ struct ImportCommand: ParsableCommand {
             JSONOutput.print(JSONOutput.imported(summary, storeID: journal.storeID, seconds: seconds))
         } else {
             var line = "imported \(Formatting.count(summary.count, "entry", "entries"))"
-            if let ids = summary.ids { line += " (p\(ids.lowerBound)–p\(ids.upperBound))" }
-            if summary.alreadyPresent > 0 {
-                line += ", \(Formatting.count(summary.alreadyPresent, "entry", "entries")) already in the journal"
-            }
+            if let ids = summary.ids { line += ids.count == 1 ? " (p\(ids.lowerBound))" : " (p\(ids.lowerBound)–p\(ids.upperBound))" }
             line += " in \(Formatting.seconds(seconds))"
+            if summary.alreadyPresent > 0 {
+                line += "; left out \(summary.alreadyPresent) the journal holds already"
+            }
+            if summary.empty > 0 {
+                line += "\(summary.alreadyPresent > 0 ? " and" : "; left out") \(summary.empty) with no text"
+            }
             print(line)
         }
     }
 }
+
+extension ImportFormat: ExpressibleByArgument {}

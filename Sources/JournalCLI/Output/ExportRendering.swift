@@ -1,28 +1,72 @@
 import ArgumentParser
 import Foundation
 import JournalKit
+import JournalText
 
-/// The formats `journal export` writes, entry by entry, oldest first.
+/// The formats `journal export` writes, oldest entry first.
 enum ExportFormat: String, CaseIterable, ExpressibleByArgument {
     /// This project's JSON Lines: what `journal import` reads back.
     case jsonl
+    /// jrnl's JSON export, for tools written for jrnl.
+    case json
+    /// jrnl's plain-text journal file, which jrnl opens as a journal.
+    case txt
     /// A document a person reads: a heading per day, one per entry.
     case markdown
+}
+
+/// Writes entries in an ``ExportFormat``, a batch at a time: what goes before the first entry,
+/// each entry, and what goes after the last (jrnl's JSON ends with its tag counts, gathered on
+/// the way, so that nothing but the counts is held in memory).
+struct ExportRenderer {
+    let format: ExportFormat
+    private var previous: Entry?
+    private var tagCounts: [String: Int] = [:]
+    /// What the format could not keep, entry by entry, for the user to hear about.
+    private(set) var losses: [String] = []
+
+    init(_ format: ExportFormat) { self.format = format }
 
     /// What goes before the first entry.
     var header: String {
-        switch self {
-        case .jsonl: ""
+        switch format {
+        case .jsonl, .txt: ""
+        case .json: "{\"entries\": ["
         case .markdown: "# Journal\n"
         }
     }
 
-    /// `entry` as the format writes it; `previous` is the entry written before it, if any (a
-    /// new day starts a new heading).
-    func render(_ entry: Entry, after previous: Entry?) -> String {
-        switch self {
+    /// `entry` as the format writes it.
+    mutating func render(_ entry: Entry) -> String {
+        defer { previous = entry }
+        switch format {
         case .jsonl:
             return JSONOutput.entry(entry).serialized + "\n"
+        case .json:
+            for tag in entry.tags { tagCounts["#" + tag, default: 0] += 1 }
+            let (title, body) = Self.titleAndBody(entry.text)
+            let local = EntryRendering.localDate(entry.date)
+            let object = JSONValue.object([
+                "title": .string(title), "body": .string(body), "date": .string(String(local.prefix(10))),
+                "time": .string(String(local.dropFirst(11))), "tags": .array(entry.tags.map { .string("#" + $0) }),
+                "starred": .bool(entry.starred),
+            ])
+            return (previous == nil ? "\n  " : ",\n  ") + object.serialized
+        case .txt:
+            let (title, body) = Self.titleAndBody(entry.text)
+            if !entry.starred, title.hasSuffix("*") {
+                losses.append("p\(entry.id.number): its first line ends with *, which jrnl reads as a star")
+            }
+            let untold = Set(entry.tags).subtracting(Tags.inText(entry.text))
+            if !untold.isEmpty {
+                losses.append(
+                    "p\(entry.id.number): jrnl's text keeps only the tags written in it, not \(EntryRendering.tagList(untold.sorted()))")
+            }
+            if body.split(separator: "\n").contains(where: { JrnlText.header($0, timeZone: .current) != nil }) {
+                losses.append("p\(entry.id.number): a line of it starts with a [date], where jrnl starts a new entry")
+            }
+            let date = Self.jrnlDateFormatter.string(from: Date(timeIntervalSince1970: Double(entry.date.microseconds) / 1e6))
+            return (previous == nil ? "" : "\n") + "[\(date)] \(title)\(entry.starred ? " *" : "")\n" + (body.isEmpty ? "" : body + "\n")
         case .markdown:
             let day = String(EntryRendering.localDate(entry.date).prefix(10))
             let time = String(EntryRendering.localDate(entry.date).dropFirst(11))
@@ -33,4 +77,32 @@ enum ExportFormat: String, CaseIterable, ExpressibleByArgument {
             return text + entry.text + (entry.text.hasSuffix("\n") ? "" : "\n")
         }
     }
+
+    /// What goes after the last entry.
+    var footer: String {
+        switch format {
+        case .jsonl, .txt, .markdown:
+            return ""
+        case .json:
+            let counts = tagCounts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
+            let tags = JSONValue.fields(counts.map { ($0.key, .integer($0.value)) })
+            return (previous == nil ? "" : "\n") + "], \"tags\": \(tags.serialized)}\n"
+        }
+    }
+
+    /// jrnl's title and body: the first line, and the lines after it without trailing white
+    /// space (jrnl's importer, and ours, join them again with a line break).
+    private static func titleAndBody(_ text: String) -> (title: String, body: String) {
+        let trimmed = text.trimmingTrailingWhiteSpace
+        guard let newline = trimmed.firstIndex(of: "\n") else { return (trimmed, "") }
+        return (String(trimmed[..<newline]), String(trimmed[trimmed.index(after: newline)...]))
+    }
+
+    /// jrnl's default time format, `%F %r`: `2024-05-01 09:30:00 PM`, in the local time zone.
+    private static let jrnlDateFormatter: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd hh:mm:ss a"
+        return formatter
+    }()
 }

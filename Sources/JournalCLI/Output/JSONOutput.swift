@@ -5,11 +5,14 @@ import JournalKit
 enum JSONOutput {
     static func print(_ value: JSONValue) { Swift.print(value.serialized) }
 
+    /// An entry; `origin` only for an imported entry that has one.
     static func entry(_ entry: Entry) -> JSONValue {
-        .object([
-            "id": .string(entry.id.uri), "date": .string(entry.date.iso8601), "text": .string(entry.text),
-            "tags": .array(entry.tags.map(JSONValue.string)), "starred": .bool(entry.starred),
-        ])
+        var fields: [(String, JSONValue)] = [
+            ("id", .string(entry.id.uri)), ("date", .string(entry.date.iso8601)), ("text", .string(entry.text)),
+            ("tags", .array(entry.tags.map(JSONValue.string))), ("starred", .bool(entry.starred)),
+        ]
+        if let origin = entry.origin { fields.append(("origin", .string(origin))) }
+        return .fields(fields)
     }
 
     static func search(_ results: SearchResults, seconds: Double) -> JSONValue {
@@ -38,6 +41,7 @@ enum JSONOutput {
         return .object([
             "imported": .integer(summary.count),
             "already_present": .integer(summary.alreadyPresent),
+            "empty": .integer(summary.empty),
             "first": summary.ids.map { id($0.lowerBound) } ?? .null,
             "last": summary.ids.map { id($0.upperBound) } ?? .null,
             "bytes": .integer(summary.bytes),

@@ -8,6 +8,8 @@ enum JSONValue {
     case null
     case array([JSONValue])
     case object(KeyValuePairs<String, JSONValue>)
+    /// An object whose keys are known only at run time, in the order given.
+    case fields([(String, JSONValue)])
 
     /// Compact JSON text on one line.
     var serialized: String {
@@ -30,11 +32,12 @@ enum JSONValue {
                 value.write(to: &output)
             }
             output += "]"
-        case .object(let pairs): Self.writeObject(pairs, to: &output)
+        case .object(let pairs): Self.writeObject(pairs.map { ($0.key, $0.value) }, to: &output)
+        case .fields(let pairs): Self.writeObject(pairs, to: &output)
         }
     }
 
-    private static func writeObject(_ pairs: KeyValuePairs<String, JSONValue>, to output: inout String) {
+    private static func writeObject(_ pairs: [(String, JSONValue)], to output: inout String) {
         output += "{"
         for (index, (key, value)) in pairs.enumerated() {
             if index > 0 { output += "," }

@@ -1,14 +1,16 @@
 import Foundation
 
 /// One line of an import: `{"id": "x-journal://…", "date": "2024-05-01T08:30:00Z", "text": "…",
-/// "tags": ["…"], "starred": true}`, all but `text` optional; `id` is the entry's URI in the
-/// journal it was exported from.
+/// "tags": ["…"], "starred": true, "origin": "dayone:…"}`, all but `text` optional; `id` is the
+/// entry's URI in the journal it was exported from, `origin` its identity in the application
+/// it was first imported from.
 package struct ImportLine: Decodable {
     let id: String?
     let date: String?
     let text: String
     let tags: [String]?
     let starred: Bool?
+    let origin: String?
 
     /// What a value of `key` must be, for the message when it is not.
     private static func expected(for key: String) -> String {
@@ -65,7 +67,9 @@ package struct ImportLine: Decodable {
             guard let parsed = EntryID(uri: id) else { return failure("\"id\" \"\(id)\" is not an entry URI") }
             source = parsed
         }
-        let entry = NewEntry(date: date, text: decoded.text, tags: decoded.tags ?? [], starred: decoded.starred ?? false)
+        if decoded.origin?.isEmpty == true { return failure("\"origin\" is empty") }
+        let entry = NewEntry(
+            date: date, text: decoded.text, tags: decoded.tags ?? [], starred: decoded.starred ?? false, origin: decoded.origin)
         return .success((entry, source))
     }
 }
@@ -78,7 +82,11 @@ public struct ImportSummary: Sendable, Equatable, Codable {
     public let ids: ClosedRange<Int64>?
     /// Bytes of input read.
     public let bytes: Int
-    /// Lines left out because they came from this journal and the entry is still in it (an
-    /// export imported back into the journal it came from adds nothing).
+    /// Entries left out because the journal holds them already: exported from it (and still
+    /// in it), of an origin it holds, or, from jrnl, with the same date and text. Importing
+    /// the same file twice adds nothing the second time.
     public let alreadyPresent: Int
+    /// Entries left out because they have no text: jrnl and Day One allow them, a journal
+    /// entry needs text.
+    public let empty: Int
 }

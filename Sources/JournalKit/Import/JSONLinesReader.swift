@@ -71,7 +71,7 @@ public final class JSONLinesReader {
     }
 
     /// The next lines, about `targetBytes` of them (at least one line), or nil at the end.
-    package func nextBatch(targetBytes: Int = 4 << 20, maxLines: Int = 4_096) throws(JournalError) -> [NumberedLine]? {
+    package func nextBatch(targetBytes: Int, maxLines: Int) throws(JournalError) -> [NumberedLine]? {
         var lines: [NumberedLine] = []
         var size = 0
         while lines.count < maxLines, size < targetBytes, let line = try nextLine() {
@@ -79,6 +79,29 @@ public final class JSONLinesReader {
             lines.append(line)
         }
         return lines.isEmpty ? nil : lines
+    }
+
+    /// The first bytes of what is left to read, up to `count` (fewer at the end), without
+    /// consuming them: enough to tell the input's format.
+    package func peek(_ count: Int) throws(JournalError) -> ArraySlice<UInt8> {
+        while buffer.count - bufferStart < count, !atEnd { try fill() }
+        return buffer[bufferStart..<min(buffer.count, bufferStart + count)]
+    }
+
+    /// A document read whole (jrnl's and Day One's formats are one JSON value or one text) may
+    /// be at most this many bytes.
+    public static let maximumDocumentBytes = 2 << 30
+
+    /// Everything left to read, at most ``maximumDocumentBytes``, without consuming it: lines
+    /// read afterwards start where they would have.
+    package func peekAll() throws(JournalError) -> Data {
+        while !atEnd {
+            guard buffer.count - bufferStart <= Self.maximumDocumentBytes else {
+                throw .invalidInput("the input is larger than \(Self.maximumDocumentBytes) bytes, the most a document may be")
+            }
+            try fill()
+        }
+        return Data(buffer[bufferStart...])
     }
 
     private func nextLine() throws(JournalError) -> NumberedLine? {

@@ -1,7 +1,7 @@
 import JournalText
 
 /// A journal entry as stored: its identity, its date, its text exactly as it was given, its
-/// tags and whether it is starred.
+/// tags, whether it is starred and, for an imported entry, where it came from.
 public struct Entry: Hashable, Sendable, Codable {
     /// Its identity, stable for the life of the entry.
     public let id: EntryID
@@ -14,14 +14,18 @@ public struct Entry: Hashable, Sendable, Codable {
     public let tags: [String]
     /// Whether the entry is starred.
     public let starred: Bool
+    /// Its identity in the application it was imported from (`dayone:` and Day One's UUID),
+    /// if it has one: importing that entry again adds nothing.
+    public let origin: String?
 
     /// An entry as a store holds it.
-    public init(id: EntryID, date: JournalDate, text: String, tags: [String] = [], starred: Bool = false) {
+    public init(id: EntryID, date: JournalDate, text: String, tags: [String] = [], starred: Bool = false, origin: String? = nil) {
         self.id = id
         self.date = date
         self.text = text
         self.tags = tags
         self.starred = starred
+        self.origin = origin
     }
 }
 
@@ -36,14 +40,18 @@ public struct NewEntry: Hashable, Sendable, Codable {
     public var tags: [String]
     /// Whether the entry is starred.
     public var starred: Bool
+    /// Its identity in the application it comes from, if it has one (``Entry/origin``): a
+    /// journal holds at most one entry of each origin.
+    public var origin: String?
 
     /// An entry with `text`, dated `date` (now unless given), with `tags` besides those in its
-    /// text, starred or not.
-    public init(date: JournalDate = .now, text: String, tags: [String] = [], starred: Bool = false) {
+    /// text, starred or not, from `origin` if it has one.
+    public init(date: JournalDate = .now, text: String, tags: [String] = [], starred: Bool = false, origin: String? = nil) {
         self.date = date
         self.text = text
         self.tags = tags
         self.starred = starred
+        self.origin = origin
     }
 }
 

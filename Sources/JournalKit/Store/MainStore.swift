@@ -12,9 +12,14 @@ struct PreparedEntry: Sendable {
     let textTags: [String]
     let givenTags: [String]
     let starred: Bool
+    let origin: String?
     /// The number of this journal's entry it was exported from, when an import says so: left
     /// out while that entry exists.
     var exportedFrom: Int64? = nil
+    /// For an import from a format that carries no identity (jrnl's): the precision of its
+    /// date, in microseconds. Left out when an entry with the same text (but for trailing white
+    /// space) is dated within that span of its date.
+    var sameDateAndTextWithin: Int64? = nil
 }
 
 /// The main store, `journal.sqlite`: entries with their canonical text, and the change history.
@@ -75,6 +80,17 @@ package final class MainStore: Sendable {
             try db.execute(sql: EntryTags.schema)
             try EntryTags.tagExistingEntries(in: db)
         }
+        // origin: an imported entry's identity in the application it came from (Day One's UUID),
+        // so that importing it again adds nothing. The starred entries get an index of their own,
+        // so that a filter on stars reads only them.
+        migrator.registerMigration("v3-origin") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE entry ADD COLUMN origin TEXT;
+                    CREATE UNIQUE INDEX entry_by_origin ON entry(origin) WHERE origin IS NOT NULL;
+                    CREATE INDEX entry_starred ON entry(date) WHERE starred = 1;
+                    """)
+        }
         return migrator
     }
 
@@ -94,24 +110,26 @@ package final class MainStore: Sendable {
     }
 
     /// Inserts the entries `produce` hands over, all in one transaction with one `insert`
-    /// change: if `produce` throws, nothing is written. Returns the numbers given.
+    /// change: if `produce` throws, nothing is written. An entry already in the store (see
+    /// ``isPresent(_:in:)``) is left out and counted. Returns the numbers given.
     func insert(
         _ hooks: WriteHooks, _ produce: (_ insert: (PreparedEntry) throws -> Void) throws -> Void
     ) throws(JournalError) -> (numbers: ClosedRange<Int64>?, alreadyPresent: Int) {
         try guarded {
             try pool.write { db in
                 let statement = try db.cachedStatement(
-                    sql: "INSERT INTO entry (date, text, canonical, starred) VALUES (?, CAST(? AS TEXT), CAST(? AS TEXT), ?)")
-                let exists = try db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM entry WHERE n = ?)")
+                    sql: "INSERT INTO entry (date, text, canonical, starred, origin) VALUES (?, CAST(? AS TEXT), CAST(? AS TEXT), ?, ?)")
                 var first: Int64?
                 var alreadyPresent = 0
                 try produce { entry in
-                    if let number = entry.exportedFrom, try Bool.fetchOne(exists, arguments: [number]) == true {
+                    if try Self.isPresent(entry, in: db) {
                         alreadyPresent += 1
                         return
                     }
                     try statement.execute(
-                        arguments: [entry.date.microseconds, ExactText(entry.text), ExactText(entry.canonical), entry.starred])
+                        arguments: [
+                            entry.date.microseconds, ExactText(entry.text), ExactText(entry.canonical), entry.starred, entry.origin,
+                        ])
                     let number = db.lastInsertedRowID
                     try EntryTags.insert(entry.textTags, given: false, for: number, in: db)
                     try EntryTags.insert(entry.givenTags, given: true, for: number, in: db)
@@ -123,6 +141,31 @@ package final class MainStore: Sendable {
                 return (numbers, alreadyPresent)
             }
         }
+    }
+
+    /// Whether the store holds `entry` already: the entry of this store it was exported from,
+    /// an entry of the same origin, or (for a format without identities) one with the same text
+    /// and date.
+    private static func isPresent(_ entry: PreparedEntry, in db: Database) throws -> Bool {
+        if let number = entry.exportedFrom,
+            try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM entry WHERE n = ?)"), arguments: [number]) == true
+        {
+            return true
+        }
+        if let origin = entry.origin,
+            try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM entry WHERE origin = ?)"), arguments: [origin])
+                == true
+        {
+            return true
+        }
+        if let span = entry.sameDateAndTextWithin {
+            let texts = try ExactText.fetchAll(
+                db.cachedStatement(sql: "SELECT CAST(text AS BLOB) FROM entry WHERE date >= ? AND date < ?"),
+                arguments: [entry.date.microseconds, entry.date.microseconds + span])
+            let text = entry.text.trimmingTrailingWhiteSpace
+            return texts.contains { $0.string.trimmingTrailingWhiteSpace == text }
+        }
+        return false
     }
 
     /// Replaces an entry's text (with its canonical text and text tags) and date. False when
@@ -227,7 +270,7 @@ package final class MainStore: Sendable {
                 for chunk in numbers.chunks(ofCount: 500) {
                     let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
                     let rows = try Row.fetchCursor(
-                        db, sql: "SELECT n, date, CAST(text AS BLOB), starred FROM entry WHERE n IN (\(placeholders))",
+                        db, sql: "SELECT \(Self.entryColumns) FROM entry WHERE n IN (\(placeholders))",
                         arguments: StatementArguments(chunk))
                     while let row = try rows.next() {
                         let entry = Self.entry(from: row, tags: tags, storeID: storeID)
@@ -252,7 +295,7 @@ package final class MainStore: Sendable {
                     let rows = try Row.fetchAll(
                         db,
                         sql: """
-                            SELECT n, date, CAST(text AS BLOB), starred FROM entry
+                            SELECT \(Self.entryColumns) FROM entry
                             WHERE \(condition) AND (date > ? OR (date = ? AND n > ?)) ORDER BY date, n LIMIT ?
                             """,
                         arguments: arguments + [after.date, after.date, after.number, batchSize])
@@ -275,7 +318,7 @@ package final class MainStore: Sendable {
                 let rows = try Row.fetchAll(
                     db,
                     sql: """
-                        SELECT n, date, CAST(text AS BLOB), starred FROM entry WHERE \(condition)
+                        SELECT \(Self.entryColumns) FROM entry WHERE \(condition)
                         ORDER BY date DESC, n DESC LIMIT ? OFFSET ?
                         """,
                     arguments: arguments + [page.sqlLimit, page.offset])
@@ -289,7 +332,10 @@ package final class MainStore: Sendable {
         try guarded { try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM entry") ?? 0 } }
     }
 
-    /// An entry from a row of `n, date, text, starred`, with its tags from `tags`.
+    /// The columns ``entry(from:tags:storeID:)`` reads.
+    private static let entryColumns = "n, date, CAST(text AS BLOB), starred, origin"
+
+    /// An entry from a row of ``entryColumns``, with its tags from `tags`.
     private static func entry(from row: Row, tags: [Int64: [String]], storeID: UUID) -> Entry {
         let number: Int64 = row[0]
         return Entry(
@@ -297,7 +343,8 @@ package final class MainStore: Sendable {
             date: JournalDate(microseconds: row[1]),
             text: (row[2] as ExactText).string,
             tags: tags[number] ?? [],
-            starred: row[3])
+            starred: row[3],
+            origin: row[4])
     }
 
     // MARK: For the derived stores

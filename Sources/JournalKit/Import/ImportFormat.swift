@@ -1,0 +1,52 @@
+import Foundation
+import JournalText
+
+/// The formats an import reads: this project's own, and what users of jrnl and Day One bring.
+public enum ImportFormat: String, CaseIterable, Sendable, Codable {
+    /// This project's JSON Lines, one entry a line (what `journal export` writes by default).
+    case jsonl
+    /// jrnl's JSON export (`jrnl --export json`).
+    case jrnlJSON = "json"
+    /// jrnl's plain-text journal file (`jrnl --export txt` writes one too).
+    case jrnlText = "txt"
+    /// Day One's JSON export, `Journal.json`, or the `.zip` archive holding it.
+    case dayOne = "dayone"
+
+    /// The format the input shows, from its first bytes (`prefix`) and, for a JSON document,
+    /// the document itself (`document` reads it whole); nil when it shows none.
+    ///
+    /// A zip archive is Day One's; text whose first line starts with a jrnl date (`[2024-05-01
+    /// 09:30]`) is jrnl's; a JSON document with `entries` is Day One's when it has `metadata` or
+    /// its entries a `creationDate`, jrnl's when it has `tags` or its entries a `title`, a
+    /// `body` or a `date`; anything else starting with `{` is JSON Lines.
+    package static func detect(
+        prefix: some Collection<UInt8>, document: () throws(JournalError) -> Data
+    ) throws(JournalError)
+        -> ImportFormat?
+    {
+        if DayOneArchive.isArchive(prefix) { return .dayOne }
+        var text = Array(prefix)
+        if text.starts(with: [0xEF, 0xBB, 0xBF]) { text.removeFirst(3) }
+        guard let start = text.firstIndex(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else { return .jsonl }
+        let firstLine = text[start...].prefix { $0 != 0x0A }
+        switch text[start] {
+        case UInt8(ascii: "["):
+            let line = Substring(String(decoding: firstLine, as: UTF8.self).trimmingTrailingWhiteSpace)
+            return JrnlText.header(line, timeZone: .current) == nil ? nil : .jrnlText
+        case UInt8(ascii: "{"):
+            if let object = try? JSONSerialization.jsonObject(with: Data(firstLine)) as? [String: Any], object["entries"] == nil {
+                return .jsonl
+            }
+            // Anything but a document with entries is JSON Lines, whose reader names a bad line.
+            guard let object = try? JSONSerialization.jsonObject(with: document()) as? [String: Any],
+                let entries = object["entries"] as? [[String: Any]]
+            else { return .jsonl }
+            let keys = Set(entries.prefix(100).flatMap(\.keys))
+            if object["metadata"] != nil || keys.contains("creationDate") { return .dayOne }
+            if object["tags"] != nil || keys.contains("title") || keys.contains("body") || keys.contains("date") { return .jrnlJSON }
+            return nil
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,31 @@
+/// One entry as an import read it, with what tells whether the journal holds it already and
+/// where it is in the input, for messages.
+package struct ImportedEntry: Sendable {
+    /// The entry to write.
+    package var entry: NewEntry
+    /// The entry it was exported from (a JSON Lines `id`): left out while that entry of this
+    /// journal exists.
+    package var exportedFrom: EntryID?
+    /// For a format that carries no identity (jrnl's), the precision its date was written
+    /// with, in microseconds: an entry with the same text dated within it is the same entry.
+    package var sameDateAndTextWithin: Int64?
+    /// Where the entry is in the input: "line 12", "entry 3 (uuid 5F1E…)".
+    package var location: String
+    /// Its 1-based line in the input, when the format has lines.
+    package var line: Int?
+
+    package init(
+        entry: NewEntry, exportedFrom: EntryID? = nil, sameDateAndTextWithin: Int64? = nil, location: String, line: Int? = nil
+    ) {
+        self.entry = entry
+        self.exportedFrom = exportedFrom
+        self.sameDateAndTextWithin = sameDateAndTextWithin
+        self.location = location
+        self.line = line
+    }
+
+    /// An error about this entry: its location, then `message`.
+    package func error(_ message: String) -> JournalError {
+        .invalidInput("\(location): \(message)", line: line)
+    }
+}

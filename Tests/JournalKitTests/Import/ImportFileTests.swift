@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+
+@testable import JournalKit
+
+/// Importing whole files through the journal: each format told apart by its content, imported
+/// once, adding nothing the second time, and, when bad, leaving the journal as it was.
+@Suite struct ImportFileTests {
+    /// A sample of each format, with the entries it holds.
+    static let samples: [(name: String, format: ImportFormat, data: Data, entries: Int)] = [
+        ("entries.jsonl", .jsonl, Data(#"{"text": "one"}"#.utf8 + [0x0A] + #"{"text": "two", "date": "2024-05-01T08:30:00Z"}"#.utf8), 2),
+        ("journal.txt", .jrnlText, Data(JrnlTextTests.journal.utf8), 3),
+        ("export.json", .jrnlJSON, Data(JrnlJSONTests.export.utf8), 2),
+        ("Journal.json", .dayOne, Data(DayOneTests.journal.utf8), 2),
+    ]
+
+    /// The same formats, each broken at its last entry.
+    static let broken: [(name: String, data: String, message: String)] = [
+        ("entries.jsonl", "{\"text\": \"one\"}\n{\"text\": 2}", #"line 2: "text" must be a string"#),
+        ("journal.txt", "[2020-08-29 11:11] fine\n[2020-08-30 11:11] \u{FFFF}", "line 2: invalid UTF-8"),
+        (
+            "export.json", #"{"tags": {}, "entries": [{"title": "a", "date": "2020-01-01"}, {"title": "b", "date": "soon"}]}"#,
+            "entry 2: bad date"
+        ),
+        (
+            "Journal.json",
+            #"{"metadata": {}, "entries": [{"uuid": "U1", "creationDate": "2023-04-01T07:30:00Z", "text": "a"}, {"uuid": "U2", "text": "b"}]}"#,
+            #"entry 2 (uuid U2): missing "creationDate""#
+        ),
+    ]
+
+    private func file(_ name: String, _ data: Data) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("import-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let url = folder.appendingPathComponent(name)
+        try data.write(to: url)
+        return url
+    }
+
+    @Test(arguments: samples.map(\.name))
+    func importsEachFormatOnceAndAddsNothingTheSecondTime(name: String) throws {
+        let sample = try #require(Self.samples.first { $0.name == name })
+        let url = try file(sample.name, sample.data)
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        #expect(try ImportFormat.detect(prefix: Array(sample.data.prefix(65_536)), document: { sample.data }) == sample.format)
+
+        let store = try TemporaryJournal()
+        let first = try store.journal.importFile(atPath: url.path)
+        #expect(first.count == sample.entries)
+        #expect(first.alreadyPresent == 0)
+        let again = try store.journal.importFile(atPath: url.path)
+        // JSON Lines without ids carry no identity: a second import adds them again, as it says.
+        #expect(again.count == (sample.format == .jsonl ? sample.entries : 0))
+        #expect(again.alreadyPresent == (sample.format == .jsonl ? 0 : sample.entries))
+        #expect(again.empty == first.empty)
+        try store.expectConsistent()
+    }
+
+    @Test func importsDayOnesArchiveOnceAndKnowsItsEntriesThroughAnExport() throws {
+        let archive = try DayOneTests.archive(["Journal.json": Data(DayOneTests.journal.utf8)])
+        defer { try? FileManager.default.removeItem(at: archive) }
+        let store = try TemporaryJournal()
+        #expect(try store.journal.importFile(atPath: archive.path).count == 2)
+        #expect(try store.journal.importFile(atPath: archive.path, format: .dayOne).alreadyPresent == 2)
+
+        // A journal made from another's export knows the Day One entries by their origin.
+        let lines = try store.allEntries().map { entry in
+            String(decoding: try JSONEncoder().encode(entry), as: UTF8.self)
+        }
+        let export = try file("export.jsonl", Data(lines.joined(separator: "\n").utf8))
+        defer { try? FileManager.default.removeItem(at: export.deletingLastPathComponent()) }
+        let copy = try TemporaryJournal()
+        #expect(try copy.journal.importFile(atPath: export.path).count == 2)
+        #expect(try copy.allEntries().map(\.origin) == store.allEntries().map(\.origin))
+        let reimport = try copy.journal.importFile(atPath: archive.path)
+        #expect(reimport.count == 0 && reimport.alreadyPresent == 2)
+
+        let refused = #expect(throws: JournalError.self) {
+            try copy.journal.add(NewEntry(text: "again", origin: "dayone:0123456789ABCDEF0123456789ABCDEF"))
+        }
+        #expect(refused?.kind == .invalidInput)
+        #expect(try copy.allEntries().count == 2)
+    }
+
+    @Test(arguments: broken.map(\.name))
+    func badInputInEveryFormatLeavesTheJournalAsItWas(name: String) throws {
+        let bad = try #require(Self.broken.first { $0.name == name })
+        var data = Data(bad.data.utf8)
+        if name == "journal.txt" { data[data.count - 3] = 0xFF }  // invalid UTF-8 in the last entry
+        let url = try file(bad.name, data)
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        let store = try TemporaryJournal()
+        try store.journal.add(NewEntry(text: "already here"))
+        let before = try store.allEntries()
+        let error = #expect(throws: JournalError.self) { try store.journal.importFile(atPath: url.path) }
+        #expect(error?.kind == .invalidInput)
+        #expect(error?.message.contains(bad.message) == true, "\(error?.message ?? "")")
+        #expect(try store.allEntries() == before)
+        try store.expectConsistent()
+    }
+
+    @Test func aFileThatShowsNoFormatIsRefusedUnlessTheFormatIsGiven() throws {
+        let url = try file("notes.md", Data("# Notes\n\nnothing a journal knows\n".utf8))
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        let store = try TemporaryJournal()
+        let error = #expect(throws: JournalError.self) { try store.journal.importFile(atPath: url.path) }
+        #expect(error?.message == "cannot tell the format of \(url.path); say which with a format (jsonl, json, txt, dayone)")
+        let asJrnl = #expect(throws: JournalError.self) { try store.journal.importFile(atPath: url.path, format: .jrnlText) }
+        #expect(asJrnl?.message.hasPrefix("line 1: text before the first entry") == true)
+        #expect(try store.allEntries().isEmpty)
+    }
+}
