@@ -2,27 +2,36 @@ import GRDB
 
 /// Orders a set of matching documents newest first (by date, then by entry number) and cuts
 /// the requested page, choosing the cheaper of two plans: walk the date index from the newest
-/// document until the page is full (when matches are dense), or look up the date of every
-/// match and sort (when they are few).
+/// document (of the filter's dates) until the page is full (when matches are dense), or look up
+/// the date of every match and sort (when they are few).
 enum NewestFirst {
-    static func page(of matching: DocumentSet, maximum: Int64, page: PageRequest, in db: Database) throws -> StrategyAnswer {
+    /// `dated` bounds the dates of every match (a filter's `from` and `until`), and
+    /// `candidates` is about how many documents those dates hold.
+    static func page(
+        of matching: DocumentSet, maximum: Int64, page: PageRequest, dated: (from: Int64?, until: Int64?) = (nil, nil),
+        candidates: Int? = nil, in db: Database
+    ) throws -> StrategyAnswer {
         let total = matching.count
         let wanted = page.limit == 0 ? total : min(total, page.offset + page.limit)
         guard total > 0, wanted > page.offset else { return StrategyAnswer(total: total, page: []) }
-        // About `wanted × documents / total` index rows to walk, against `total` lookups (each
+        // About `wanted × candidates / total` index rows to walk, against `total` lookups (each
         // a few times dearer than a step along the index).
-        let walk = Double(wanted) * Double(maximum) / Double(total)
+        let walk = Double(wanted) * Double(candidates ?? Int(maximum)) / Double(total)
         let numbers =
             walk < 4 * Double(total)
-            ? try walkingDateIndex(matching, wanted: wanted, in: db)
+            ? try walkingDateIndex(matching, wanted: wanted, dated: dated, in: db)
             : try sortingMatches(matching, in: db)
         let pageNumbers = Array(numbers.dropFirst(page.offset).prefix(wanted - page.offset))
         return StrategyAnswer(total: total, page: try uris(of: pageNumbers, in: db))
     }
 
-    private static func walkingDateIndex(_ matching: DocumentSet, wanted: Int, in db: Database) throws -> [Int64] {
+    private static func walkingDateIndex(
+        _ matching: DocumentSet, wanted: Int, dated: (from: Int64?, until: Int64?), in db: Database
+    ) throws -> [Int64] {
         var found: [Int64] = []
-        let rows = try Int64.fetchCursor(db, sql: "SELECT id FROM document ORDER BY date DESC, id DESC")
+        let rows = try Int64.fetchCursor(
+            db, sql: "SELECT id FROM document WHERE date >= ? AND date < ? ORDER BY date DESC, id DESC",
+            arguments: [dated.from ?? Int64.min, dated.until ?? Int64.max])
         while found.count < wanted, let number = try rows.next() {
             if matching.contains(number) { found.append(number) }
         }

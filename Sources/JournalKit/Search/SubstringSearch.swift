@@ -20,26 +20,35 @@ enum SubstringSearch {
         where condition: String, arguments: StatementArguments, in stores: SearchContext, page: PageRequest,
         prepare: (Database) -> Void = { _ in }, finish: (Database) -> Void = { _ in }
     ) throws(JournalError) -> StrategyAnswer {
-        // The filter's condition first: a date range then reads only its rows, through the index.
-        let (filter, filterArguments) = stores.filter.sqlCondition()
-        let condition = "\(filter) AND \(condition)"
-        let arguments = filterArguments + arguments
+        let (sql, allArguments) = pageQuery(where: condition, arguments: arguments, filter: stores.filter)
         return try stores.readMain { db in
             prepare(db)
             defer { finish(db) }
-            let rows = try Row.fetchAll(
-                db, sql: "SELECT n, count(*) OVER () FROM entry WHERE \(condition) ORDER BY date DESC, n DESC LIMIT ? OFFSET ?",
-                arguments: arguments + [page.sqlLimit, page.offset])
+            let rows = try Row.fetchAll(db, sql: sql, arguments: allArguments + [page.sqlLimit, page.offset])
             let total: Int
             if let first = rows.first {
                 total = first[1]
             } else if page.offset == 0 {
                 total = 0
             } else {
-                total = try Int.fetchOne(db, sql: "SELECT count(*) FROM entry WHERE \(condition)", arguments: arguments) ?? 0
+                total =
+                    try Int.fetchOne(db, sql: "SELECT count(*) FROM (\(sql))", arguments: allArguments + [-1, 0]) ?? 0
             }
             return StrategyAnswer(total: total, page: rows.map { EntryID(storeID: stores.main.storeID, number: $0[0]) })
         }
+    }
+
+    /// The query for a page (its `LIMIT ? OFFSET ?` still to bind) of the entries that pass
+    /// `filter` and satisfy `condition`, with their count. The filter's condition comes first: a
+    /// date range then reads only its rows, through the date index.
+    static func pageQuery(
+        where condition: String, arguments: StatementArguments, filter: EntryFilter
+    ) -> (sql: String, arguments: StatementArguments) {
+        let (filterCondition, filterArguments) = filter.sqlCondition()
+        return (
+            "SELECT n, count(*) OVER () FROM entry WHERE \(filterCondition) AND \(condition) ORDER BY date DESC, n DESC LIMIT ? OFFSET ?",
+            filterArguments + arguments
+        )
     }
 
     /// A needle as bytes, for `instr` on blobs: byte search on UTF-8 is code-point search.

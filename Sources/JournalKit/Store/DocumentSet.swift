@@ -16,6 +16,30 @@ struct DocumentSet: Sendable {
         words[word] |= 1 << UInt64(number & 63)
     }
 
+    /// Adds every number of `range` (those beyond the set's maximum are ignored), a word at a
+    /// time.
+    mutating func insert(range: ClosedRange<Int64>) {
+        let low = max(range.lowerBound, 0)
+        let high = min(range.upperBound, Int64(words.count) * 64 - 1)
+        guard low <= high else { return }
+        let (firstWord, lastWord) = (Int(low >> 6), Int(high >> 6))
+        let lowMask = UInt64.max << UInt64(low & 63)
+        let highMask = UInt64.max >> UInt64(63 - (high & 63))
+        if firstWord == lastWord {
+            words[firstWord] |= lowMask & highMask
+            return
+        }
+        words[firstWord] |= lowMask
+        for index in (firstWord + 1)..<lastWord { words[index] = .max }
+        words[lastWord] |= highMask
+    }
+
+    /// The smallest and largest numbers in the set, or nil when it is empty.
+    var bounds: ClosedRange<Int64>? {
+        guard let first = words.firstIndex(where: { $0 != 0 }), let last = words.lastIndex(where: { $0 != 0 }) else { return nil }
+        return Int64(first << 6 + words[first].trailingZeroBitCount)...Int64(last << 6 + 63 - words[last].leadingZeroBitCount)
+    }
+
     func contains(_ number: Int64) -> Bool {
         let word = Int(number >> 6)
         guard number >= 0, word < words.count else { return false }

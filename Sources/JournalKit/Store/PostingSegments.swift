@@ -144,13 +144,33 @@ struct PostingSegments: Sendable {
         return result
     }
 
-    /// Adds every entry of `token` (or prefix key) to `set`.
-    func unite(owner token: Int64, into set: inout DocumentSet, in db: Database) throws {
+    /// Adds every entry of `token` (or prefix key) to `set`; with `window`, only those numbered
+    /// in it, reading only the segments that can hold them.
+    func unite(owner token: Int64, into set: inout DocumentSet, within window: ClosedRange<Int64>? = nil, in db: Database) throws {
+        guard let window else {
+            let rows = try Row.fetchCursor(
+                db.cachedStatement(sql: "SELECT documents FROM \(table) WHERE id BETWEEN ? AND ?"),
+                arguments: [Self.key(owner: token, entry: 0), Self.key(owner: token, entry: Self.maximumEntryNumber)])
+            while let row = try rows.next() {
+                DeltaList.forEach(in: row[0] as Data) { set.insert($0) }
+            }
+            return
+        }
+        let low = max(0, min(window.lowerBound, Self.maximumEntryNumber))
+        let high = max(0, min(window.upperBound, Self.maximumEntryNumber))
+        // From the segment starting at or before the window (or the token's first) to the last
+        // starting in it.
         let rows = try Row.fetchCursor(
-            db.cachedStatement(sql: "SELECT documents FROM \(table) WHERE id BETWEEN ? AND ?"),
-            arguments: [Self.key(owner: token, entry: 0), Self.key(owner: token, entry: Self.maximumEntryNumber)])
+            db.cachedStatement(
+                sql: """
+                    SELECT documents FROM \(table)
+                    WHERE id BETWEEN coalesce((SELECT max(id) FROM \(table) WHERE id BETWEEN ?1 AND ?2), ?1) AND ?3
+                    """),
+            arguments: [Self.key(owner: token, entry: 0), Self.key(owner: token, entry: low), Self.key(owner: token, entry: high)])
         while let row = try rows.next() {
-            DeltaList.forEach(in: row[0] as Data) { set.insert($0) }
+            DeltaList.forEach(in: row[0] as Data) { number in
+                if window.contains(number) { set.insert(number) }
+            }
         }
     }
 

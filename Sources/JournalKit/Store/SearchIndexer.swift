@@ -234,6 +234,7 @@ struct SearchIndexer {
                 number: entry.number, date: entry.date, tokenIDs: tokens.map { tokenIDs[Int($0)] }.sorted(),
                 tokens: { tokens.map { batch.tokens.texts[Int($0)] } })
         }
+        try writer.finishDates()
         var removed = try writer.finish(
             .token, adding: Array(zip(tokenIDs, batch.tokens.documents)).map { ($0, $1) }, cache: &caches.tokens, tails: &tails.tokens)
         removed =

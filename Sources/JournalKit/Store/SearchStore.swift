@@ -142,6 +142,11 @@ package final class SearchStore: Sendable {
                     DELETE FROM store_info WHERE key IN ('applied_change', 'resume_after_entry', 'rebuild_from');
                     """)
         }
+        // Documents by day (DateBuckets), so that a date filter costs a few runs of numbers.
+        migrator.registerMigration("v3-date-buckets") { db in
+            try db.execute(sql: DateBuckets.schema)
+            try DateBuckets.fill(in: db)
+        }
         return migrator
     }
 
@@ -199,7 +204,9 @@ package final class SearchStore: Sendable {
     /// Empties the store and starts a full rebuild at the main store's change `lastChange`.
     static func reset(in db: Database, lastChange: Int64) throws {
         try db.execute(
-            sql: "DELETE FROM posting; DELETE FROM token; DELETE FROM prefix_posting; DELETE FROM prefix_key; DELETE FROM document;")
+            sql:
+                "DELETE FROM posting; DELETE FROM token; DELETE FROM prefix_posting; DELETE FROM prefix_key; DELETE FROM document; DELETE FROM date_bucket;"
+        )
         try bumpTokenGeneration(in: db)
         try save(Position(appliedChange: lastChange, resumeAfterEntry: 0, rebuildFrom: 1), in: db)
     }

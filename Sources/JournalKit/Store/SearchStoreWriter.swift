@@ -37,6 +37,7 @@ struct SearchStoreWriter {
     /// Documents numbered above this are new: there is nothing of theirs to replace.
     private let largestExisting: Int64
     private var removing: [PostingOwner: [Int64: [Int64]]] = [.token: [:], .prefixKey: [:]]
+    private var days = DateBuckets.Changes()
 
     init(db: Database, storeID: UUID) throws {
         self.db = db
@@ -70,12 +71,15 @@ struct SearchStoreWriter {
         guard number > 0, number <= PostingSegments.maximumEntryNumber else {
             throw JournalError.store("entry number \(number) is beyond what the search store can index")
         }
-        let previous =
+        let row =
             number > largestExisting
             ? nil
-            : try Data.fetchOne(
-                db.cachedStatement(sql: "SELECT tokens FROM document WHERE id = ?"), arguments: [number]
-            ).map(DeltaList.decode)
+            : try Row.fetchOne(db.cachedStatement(sql: "SELECT date, tokens FROM document WHERE id = ?"), arguments: [number])
+        let previous = row.map { DeltaList.decode($0[1]) }
+        if row.map({ DateBuckets.day(of: $0[0]) }) != DateBuckets.day(of: date.microseconds) {
+            if let row { days.remove(number, date: row[0]) }
+            days.add(number, date: date.microseconds)
+        }
         try db.cachedStatement(
             sql: """
                 INSERT INTO document (id, uri, date, tokens) VALUES (?, ?, ?, ?)
@@ -94,9 +98,10 @@ struct SearchStoreWriter {
     /// Removes the documents numbered in `range`.
     mutating func removeDocuments(in range: ClosedRange<Int64>) throws {
         let rows = try Row.fetchAll(
-            db, sql: "SELECT id, tokens FROM document WHERE id BETWEEN ? AND ?", arguments: [range.lowerBound, range.upperBound])
+            db, sql: "SELECT id, tokens, date FROM document WHERE id BETWEEN ? AND ?", arguments: [range.lowerBound, range.upperBound])
         for row in rows {
             let number: Int64 = row[0]
+            days.remove(number, date: row[2])
             let tokenIDs = DeltaList.decode(row[1])
             for id in tokenIDs { removing[.token, default: [:]][id, default: []].append(number) }
             for key in try prefixKeyIDs(ofTokens: tokenIDs) { removing[.prefixKey, default: [:]][key.id, default: []].append(number) }
@@ -112,6 +117,12 @@ struct SearchStoreWriter {
         return try Tokens.prefixKeys(of: tokens).compactMap { key in
             try Int64.fetchOne(find, arguments: [key]).map { ($0, key) }
         }
+    }
+
+    /// Rewrites the day buckets of the documents the batch added, moved or removed.
+    mutating func finishDates() throws {
+        try DateBuckets.apply(days, in: db)
+        days = DateBuckets.Changes()
     }
 
     /// Rewrites the postings of every token or key the batch touched: `adding` gives, for each

@@ -76,9 +76,9 @@ struct JournalVerifier {
         for row in try Row.fetchAll(searchDB, sql: "SELECT id, text FROM prefix_key") { keyIDs[CodePointKey(row[1])] = row[0] }
         let total = try Int.fetchOne(mainDB, sql: "SELECT count(*) FROM entry") ?? 0
 
-        var tokenPairs = Tally(), keyPairs = Tally()
-        let entries = try Row.fetchCursor(mainDB, sql: "SELECT n, CAST(text AS BLOB), CAST(canonical AS BLOB) FROM entry ORDER BY n")
-        let documents = try Row.fetchCursor(searchDB, sql: "SELECT id, uri, tokens FROM document ORDER BY id")
+        var tokenPairs = Tally(), keyPairs = Tally(), dayPairs = Tally()
+        let entries = try Row.fetchCursor(mainDB, sql: "SELECT n, CAST(text AS BLOB), CAST(canonical AS BLOB), date FROM entry ORDER BY n")
+        let documents = try Row.fetchCursor(searchDB, sql: "SELECT id, uri, tokens, date FROM document ORDER BY id")
         // Each entry's text tags as one string, names sorted and separated by U+001F.
         let textTags = try Row.fetchCursor(
             mainDB,
@@ -115,6 +115,9 @@ struct JournalVerifier {
             if uri != EntryID(storeID: main.storeID, number: number).uri {
                 problem("uri", "p\(number): the search store names it \"\(uri)\"")
             }
+            let date: Int64 = entry[3]
+            if (row[3] as Int64?) != date { problem("date", "p\(number): the search store has another date for it") }
+            dayPairs.add(owner: DateBuckets.day(of: date), entry: number)
             let ids = (row[2] as Data?).map(DeltaList.decode) ?? []
             let indexed = ids.map { tokenTexts[$0] ?? "" }
             let expected = Tokens.of(canonical: Fold.canonical(text))
@@ -153,6 +156,13 @@ struct JournalVerifier {
             }
             let unused = ids.subtracting(used).count
             if unused > 0 { problem("unused", "\(unused) \(name) belong to no entry") }
+        }
+        var foundDays = Tally()
+        for (day, runs) in try DateBuckets.all(in: searchDB) {
+            DateBuckets.forEachRun(in: runs) { run in for number in run { foundDays.add(owner: day, entry: number) } }
+        }
+        if foundDays.pairs != dayPairs.pairs || foundDays.sum != dayPairs.sum {
+            problem("days", "the documents by day (\(foundDays.pairs)) disagree with the entries' dates (\(dayPairs.pairs))")
         }
         let table = try PrefixSnapshot.load(from: searchDB)
         for (id, text) in tokenTexts where !table.tokenIDs(withPrefix: text).contains(id) {

@@ -25,4 +25,18 @@ import Testing
         a.formIntersection(b)
         #expect(a.members == [70, 99])
     }
+
+    @Test(arguments: [(0, 0), (3, 70), (64, 127), (63, 64), (1, 200), (130, 5_000), (-10, 2)] as [(Int64, Int64)])
+    func insertsRangesAWordAtATime(low: Int64, high: Int64) {
+        var set = DocumentSet(maximum: 200)
+        set.insert(range: low...high)
+        let expected = (max(low, 0)...min(high, 255)).filter { $0 <= 255 }
+        // The set holds numbers up to its last word's end (255 for a maximum of 200).
+        #expect(set.members == expected)
+        #expect(set.bounds == expected.first.map { $0...expected.last! })
+    }
+
+    @Test func boundsAreNilWhenEmpty() {
+        #expect(DocumentSet(maximum: 500).bounds == nil)
+    }
 }

@@ -29,6 +29,8 @@ import Testing
         ("search", "INSERT INTO document (id, uri, date, tokens) VALUES (5000, 'x', 0, x'')", "doesn't have"),
         ("search", "DELETE FROM document WHERE id = 11", "not in the search store"),
         ("search", "UPDATE token SET text = 'zzzz' WHERE id = (SELECT min(id) FROM token)", "tokens are not tokens(e)"),
+        ("search", "UPDATE document SET date = date + 1 WHERE id = 7", "another date"),
+        ("search", "DELETE FROM date_bucket WHERE day = (SELECT min(day) FROM date_bucket)", "documents by day"),
     ])
     func reportsDamageAndReindexRepairsIt(store target: String, damage: String, expected: String) throws {
         let store = try journal()

@@ -1,0 +1,124 @@
+import Foundation
+import GRDB
+
+/// The search store's documents by day: for each UTC day, the numbers of the documents dated
+/// in it, kept as runs of consecutive numbers. The documents of a date range are then a few
+/// runs to set in a bitmap, not a row each to read from the date index, so that a date filter
+/// makes a word-prefix search cheaper, never dearer.
+///
+/// A journal is mostly written day by day, so its entries are numbered in the order of their
+/// dates and a day holds one run or a few; a backdated entry adds a run of one to its day.
+///
+/// Invariant: every document is in the runs of the day of its date and no other, and every
+/// number in the runs is a document.
+enum DateBuckets {
+    /// The table, created by the search store's migration.
+    static let schema = """
+        -- day: days since 1970-01-01 UTC; runs: [first, last + 1] of each run of consecutive
+        -- document numbers dated that day, ascending, as a DeltaList.
+        CREATE TABLE date_bucket (day INTEGER PRIMARY KEY, runs BLOB NOT NULL);
+        """
+
+    static let microsecondsPerDay: Int64 = 86_400_000_000
+
+    /// The day a date (microseconds since 1970 UTC) falls in.
+    static func day(of date: Int64) -> Int64 {
+        date >= 0 ? date / microsecondsPerDay : (date + 1) / microsecondsPerDay - 1
+    }
+
+    /// The documents a batch adds to days and takes away from them.
+    struct Changes {
+        private(set) var adding: [Int64: [Int64]] = [:]
+        private(set) var removing: [Int64: [Int64]] = [:]
+
+        var isEmpty: Bool { adding.isEmpty && removing.isEmpty }
+
+        mutating func add(_ number: Int64, date: Int64) { adding[DateBuckets.day(of: date), default: []].append(number) }
+        mutating func remove(_ number: Int64, date: Int64) { removing[DateBuckets.day(of: date), default: []].append(number) }
+    }
+
+    /// Rewrites the days `changes` touch.
+    static func apply(_ changes: Changes, in db: Database) throws {
+        let read = try db.cachedStatement(sql: "SELECT runs FROM date_bucket WHERE day = ?")
+        let write = try db.cachedStatement(
+            sql: "INSERT INTO date_bucket (day, runs) VALUES (?, ?) ON CONFLICT(day) DO UPDATE SET runs = excluded.runs")
+        let delete = try db.cachedStatement(sql: "DELETE FROM date_bucket WHERE day = ?")
+        for day in Set(changes.adding.keys).union(changes.removing.keys).sorted() {
+            var members = Set<Int64>()
+            if let data = try Data.fetchOne(read, arguments: [day]) { forEachRun(in: data) { members.formUnion($0) } }
+            members.subtract(changes.removing[day] ?? [])
+            members.formUnion(changes.adding[day] ?? [])
+            if members.isEmpty {
+                try delete.execute(arguments: [day])
+            } else {
+                try write.execute(arguments: [day, encode(members.sorted())])
+            }
+        }
+    }
+
+    /// Writes the buckets of every document in the store: the migration that adds them.
+    static func fill(in db: Database) throws {
+        var changes = Changes()
+        let rows = try Row.fetchCursor(db, sql: "SELECT id, date FROM document ORDER BY id")
+        while let row = try rows.next() { changes.add(row[0], date: row[1]) }
+        try apply(changes, in: db)
+    }
+
+    /// `numbers` (ascending, distinct) as runs.
+    static func encode(_ numbers: [Int64]) -> Data {
+        var bounds: [Int64] = []
+        for number in numbers {
+            if let last = bounds.last, last == number {
+                bounds[bounds.count - 1] = number + 1
+            } else {
+                bounds += [number, number + 1]
+            }
+        }
+        return DeltaList.encode(bounds)
+    }
+
+    /// Calls `body` with each run of an encoded bucket, in order.
+    static func forEachRun(in data: Data, _ body: (ClosedRange<Int64>) -> Void) {
+        var start: Int64?
+        DeltaList.forEach(in: data) { bound in
+            if let first = start {
+                body(first...(bound - 1))
+                start = nil
+            } else {
+                start = bound
+            }
+        }
+    }
+
+    /// The documents dated at or after `from` and before `until` (either open), as a set for
+    /// numbers up to `maximum`: whole days from their runs, the parts of days at either end
+    /// from the date index.
+    static func documents(from: Int64?, until: Int64?, maximum: Int64, in db: Database) throws -> DocumentSet {
+        var set = DocumentSet(maximum: maximum)
+        // Whole days: from the first day starting at or after `from` to the last ending at or before `until`.
+        let firstWhole = from.map { day(of: $0 - 1) + 1 }
+        let endWhole = until.map { day(of: $0) }
+        if let firstWhole, let endWhole, firstWhole >= endWhole {
+            try addThroughIndex(from: from, until: until, to: &set, in: db)
+            return set
+        }
+        let runs = try Data.fetchCursor(
+            db, sql: "SELECT runs FROM date_bucket WHERE day >= ? AND day < ?", arguments: [firstWhole ?? Int64.min, endWhole ?? Int64.max])
+        while let data = try runs.next() { forEachRun(in: data) { set.insert(range: $0) } }
+        if let from, let firstWhole { try addThroughIndex(from: from, until: firstWhole * microsecondsPerDay, to: &set, in: db) }
+        if let until, let endWhole { try addThroughIndex(from: endWhole * microsecondsPerDay, until: until, to: &set, in: db) }
+        return set
+    }
+
+    private static func addThroughIndex(from: Int64?, until: Int64?, to set: inout DocumentSet, in db: Database) throws {
+        let numbers = try Int64.fetchCursor(
+            db.cachedStatement(sql: "SELECT id FROM document WHERE date >= ? AND date < ?"),
+            arguments: [from ?? Int64.min, until ?? Int64.max])
+        while let number = try numbers.next() { set.insert(number) }
+    }
+
+    /// Every bucket as its runs, for verification.
+    static func all(in db: Database) throws -> [Int64: Data] {
+        try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT day, runs FROM date_bucket").map { ($0[0], $0[1]) })
+    }
+}
