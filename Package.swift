@@ -62,7 +62,7 @@ let package = Package(
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]),
         .testTarget(name: "JournalBenchTests", dependencies: ["JournalBench", "JournalKit"]),
-        .testTarget(name: "JournalCLITests", dependencies: ["JournalCLI", "JournalKit"]),
+        .testTarget(name: "JournalCLITests", dependencies: ["JournalCLI", "JournalKit", "JournalBench"]),
         .testTarget(name: "FuzzChecksTests", dependencies: ["FuzzChecks"]),
     ]
 )

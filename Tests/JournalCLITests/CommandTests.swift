@@ -1,4 +1,5 @@
 import Foundation
+import JournalBench
 import JournalKit
 import Testing
 
@@ -445,13 +446,21 @@ import Testing
                 (warm.first { $0["strategy"] as? String == name }?["queries"] as? [[String: Any]] ?? []).map { $0["total"] as? Int }
             }
             #expect(!totals("token").isEmpty && totals("token") == totals("prefix"))
+            // The default strategy limited to a year and contains[n] to a month, each beside itself unlimited.
+            let filtered = try #require(size["filtered"] as? [[String: Any]])
+            #expect(filtered.map { $0["strategy"] as? String } == ["prefix", "contains[n]"])
+            #expect(filtered.map { ($0["limited_to"] as? String)?.count } == [4, 7], "a year, then a month")
+            for row in filtered {
+                #expect((row["passing"] as? Int ?? 0) > 0 && (row["passing"] as? Int ?? 0) < (size["entries"] as? Int ?? 0))
+                #expect(!(row["queries"] as? [String] ?? []).isEmpty)
+            }
             let cold = try #require(size["cold"] as? [[String: Any]])
             let the = try #require(cold.first { $0["query"] as? String == "the" })
             #expect((the["journal_ms"] as? Double ?? 0) > 0)
         }
         #expect(
             FileManager.default.fileExists(
-                atPath: work.appendingPathComponent("journal-600-seed2013.jsonl").path),
+                atPath: work.appendingPathComponent("journal-600-seed2013-\(SyntheticJournal.version).jsonl").path),
             "inputs kept for the next run")
         #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("store-600").path), "stores removed")
         let html = try String(contentsOf: page, encoding: .utf8)

@@ -35,6 +35,8 @@ public struct BenchmarkReport {
         public let prefixTableBytes: Int?
         /// Every strategy timed in one process.
         public let warm: ComparisonReport
+        /// Strategies timed with a date filter and without.
+        public let filtered: [FilteredSearch]
         /// Whole processes, per query.
         public let cold: [ColdQuery]
 

@@ -39,7 +39,8 @@ public struct BenchmarkRun: Sendable {
 
     /// The generated input for `entries`, written once per size and seed and reused.
     public func input(entries: Int) throws -> URL {
-        let file = folder.appendingPathComponent("journal-\(entries)-seed\(seed).jsonl")
+        // Named by the generator's version too: a file an older generator wrote is not reused.
+        let file = folder.appendingPathComponent("journal-\(entries)-seed\(seed)-\(SyntheticJournal.version).jsonl")
         guard !FileManager.default.fileExists(atPath: file.path) else { return file }
         progress("generating \(entries) entries…")
         let partial = file.appendingPathExtension("partial")
@@ -79,6 +80,8 @@ public struct BenchmarkRun: Sendable {
         comparison.budgetSeconds = budgetSeconds
         let warm = try comparison.run(on: journal) { progress("\(entries) entries: \($0)") }
 
+        let filtered = try filteredSearches(in: journal, queries: chosen.map(\.text)) { progress("\(entries) entries: \($0)") }
+
         let cold = try chosen.map { query in
             progress("\(entries) entries: cold processes for \"\(query.text)\"…")
             return try coldQuery(query.text, store: store, executable: executable)
@@ -87,7 +90,39 @@ public struct BenchmarkRun: Sendable {
         return BenchmarkReport.Size(
             entries: entries, inputBytes: inputBytes, importSeconds: imported.seconds, importPeakBytes: imported.peakBytes,
             fts5IndexSeconds: fts5?.buildSeconds, mainStoreBytes: before.mainStoreBytes, searchStoreBytes: before.searchStoreBytes,
-            fts5IndexBytes: fts5?.bytes, prefixTableBytes: warm.strategy("prefix")?.structure.bytes, warm: warm, cold: cold)
+            fts5IndexBytes: fts5?.bytes, prefixTableBytes: warm.strategy("prefix")?.structure.bytes, warm: warm, filtered: filtered,
+            cold: cold)
+    }
+
+    /// The default strategy limited to a year, and a substring strategy limited to a month, each
+    /// next to the same search unlimited: the year and month of the journal's middle entry (UTC),
+    /// so that the filter neither starts nor ends at the journal's ends.
+    private func filteredSearches(
+        in journal: Journal, queries: [String], progress: (String) -> Void
+    ) throws(JournalError) -> [FilteredSearch] {
+        let total = try journal.list(PageRequest(limit: 1)).total
+        guard let middle = try journal.list(PageRequest(limit: 1, offset: total / 2)).entries.first else { return [] }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let date = Date(timeIntervalSince1970: Double(middle.date.microseconds) / 1e6)
+        func span(_ component: Calendar.Component) throws(JournalError) -> EntryFilter {
+            let start = calendar.dateInterval(of: component, for: date)!
+            return try EntryFilter(from: JournalDate(start.start), until: JournalDate(start.end))
+        }
+        let year = calendar.component(.year, from: date)
+        let month = calendar.component(.month, from: date)
+        var measured: [FilteredSearch] = []
+        for (name, filter, label) in [
+            (SearchStrategies.standard.name, try span(.year), String(year)),
+            ("contains[n]", try span(.month), String(format: "%04d-%02d", year, month)),
+        ] {
+            guard let strategy = strategies.first(where: { $0.name == name }) else { continue }
+            progress("timing \(name) limited to \(label) and unlimited…")
+            measured.append(
+                try FilteredSearch.measure(
+                    strategy, filter: filter, describedAs: label, queries: queries, runs: runs, budgetSeconds: budgetSeconds, in: journal))
+        }
+        return measured
     }
 
     /// The journal's built-in query set, with the queries that match most of any journal

@@ -4,12 +4,16 @@ import JournalKit
 /// several languages (Japanese and Chinese written without spaces), each language's words
 /// drawn from a vocabulary of its common words followed by a long tail of rarer made-up
 /// ones, with Zipf's law for how often each is used. Dates run forward from 2006 with random
-/// gaps sized so that the journal spans about twenty years, whatever its size.
+/// gaps sized so that the journal spans about twenty years, whatever its size; one entry in
+/// fifty is backdated by up to thirty days, as people fill in a day they missed, so that entry
+/// numbers follow dates only mostly, as in a real journal.
 public struct SyntheticJournal: Sequence, Sendable {
     /// How many entries it has.
     public let count: Int
     /// What fixes its content: the same seed gives the same journal.
     public let seed: UInt64
+    /// Changes whenever the same seed starts giving another journal.
+    public static let version = "v2"
     /// Rarer words per language beyond the common ones: the vocabulary's long tail.
     public var tailWords = 30_000
 
@@ -26,7 +30,9 @@ public struct SyntheticJournal: Sequence, Sendable {
     public struct Iterator: IteratorProtocol {
         private var random: SplitMix64
         private var remaining: Int
-        private var date = JournalDate(iso8601: "2006-01-01T07:00:00Z")!
+        private static let start = JournalDate(iso8601: "2006-01-01T07:00:00Z")!
+        /// The date of the latest entry not backdated.
+        private var date = start
         /// The mean gap between entries, in seconds.
         private let meanGap: Int
         private let vocabularies: [(language: CorpusLanguage, words: [String], sampler: ZipfSampler)]
@@ -79,7 +85,9 @@ public struct SyntheticJournal: Sequence, Sendable {
             case 2: text += " (\(1 + random.below(12))/\(1 + random.below(28)))"
             default: break
             }
-            return NewEntry(date: date, text: text)
+            guard random.below(50) == 0 else { return NewEntry(date: date, text: text) }
+            let backdated = date.microseconds - Int64(random.below(30 * 86_400)) * 1_000_000
+            return NewEntry(date: JournalDate(microseconds: Swift.max(Self.start.microseconds, backdated)), text: text)
         }
     }
 }

@@ -14,7 +14,7 @@ struct BenchmarkRendering: ReportRendering {
     }
 
     private static func ratio(_ value: Double?) -> String {
-        value.map { String(format: "%.2f", $0) } ?? "–"
+        value.map { String(format: $0 < 0.1 ? "%.4f" : "%.2f", $0) } ?? "–"
     }
 
     /// FTS5's indexing time over journal's whole import: 1 or more means import is as fast.
@@ -126,6 +126,26 @@ struct BenchmarkRendering: ReportRendering {
             numericColumns: Set(0...5))
     }
 
+    var filteredTable: TextTable {
+        TextTable(
+            headers: [
+                "entries", "strategy", "limited to", "entries passing", "queries", "unlimited median ms", "limited median ms",
+                "limited / unlimited", "worst query",
+            ],
+            rows: report.sizes.flatMap { size in
+                size.filtered.map { search in
+                    [
+                        Formatting.grouped(size.entries), search.strategy, search.filter,
+                        "\(Formatting.grouped(search.passing)) (\(String(format: "%.1f", 100 * search.share))%)",
+                        String(search.queries.count),
+                        ReportNumbers.milliseconds(search.unlimitedMedian), ReportNumbers.milliseconds(search.limitedMedian),
+                        Self.ratio(search.ratio), Self.ratio(search.worstRatio),
+                    ]
+                }
+            },
+            numericColumns: [0, 3, 4, 5, 6, 7, 8])
+    }
+
     /// The issue's targets, checked at every size of a million entries or more (or the largest).
     var targetsTable: TextTable {
         let checked = report.sizes.filter { $0.entries >= 1_000_000 }
@@ -173,6 +193,14 @@ struct BenchmarkRendering: ReportRendering {
             row(size, "cold within 1.5× of the sqlite3 process", Self.ratio(coldRatio), coldRatio.map { $0 <= 1.5 })
             let storeRatio = size.fts5IndexBytes.map { Double(size.searchStoreBytes) / Double($0) }
             row(size, "search store ≤ 1.5× the FTS5 index", Self.ratio(storeRatio), storeRatio.map { $0 <= 1.5 })
+            let year = size.filtered.first { $0.strategy == SearchStrategies.standard.name }
+            row(
+                size, "\(SearchStrategies.standard.name) limited to a year no slower than unlimited (median)", Self.ratio(year?.ratio),
+                year.map { $0.ratio <= 1 })
+            let month = size.filtered.first { $0.strategy == "contains[n]" }
+            row(
+                size, "contains[n] limited to a month reads only it: time ≤ 3× its share",
+                month.map { String(format: "%.4f vs share %.4f", $0.ratio, $0.share) } ?? "–", month.map { $0.ratio <= 3 * $0.share })
         }
         return TextTable(headers: ["entries", "target", "measured", ""], rows: rows, numericColumns: [0])
     }
@@ -199,6 +227,7 @@ struct BenchmarkRendering: ReportRendering {
             parts.append(
                 terminal.bold("Warm search, \(Formatting.grouped(size.entries)) entries") + "\n" + warmTable(size).terminal(terminal))
         }
+        parts.append(terminal.bold("Filtered search (same process, same queries)") + "\n" + filteredTable.terminal(terminal))
         parts.append(terminal.bold("Cold search (whole processes)") + "\n" + coldSummaryTable.terminal(terminal))
         parts.append(terminal.bold("Targets") + "\n" + targetsTable.terminal(terminal))
         return parts.joined(separator: "\n\n")
@@ -214,6 +243,7 @@ struct BenchmarkRendering: ReportRendering {
         }
         parts += [
             "### Median by journal size", growthTable.markdown,
+            "### Filtered search (same process, same queries)", filteredTable.markdown,
             "### Cold search (whole processes)", coldSummaryTable.markdown,
             "### Targets", targetsTable.markdown,
         ]
@@ -262,6 +292,16 @@ struct BenchmarkRendering: ReportRendering {
                                         }),
                                 ])
                             }),
+                        "filtered": .array(
+                            size.filtered.map {
+                                .object([
+                                    "strategy": .string($0.strategy), "limited_to": .string($0.filter), "passing": .integer($0.passing),
+                                    "queries": .array($0.queries.map(JSONValue.string)),
+                                    "unlimited_median_ms": ReportNumbers.milliseconds(json: $0.unlimitedMedian),
+                                    "limited_median_ms": ReportNumbers.milliseconds(json: $0.limitedMedian),
+                                    "worst_ratio": .number($0.worstRatio),
+                                ])
+                            }),
                         "cold": .array(
                             size.cold.map {
                                 .object([
@@ -285,6 +325,7 @@ struct BenchmarkRendering: ReportRendering {
             ("Import", importTable.html),
             ("Sizes", sizesTable.html),
             ("Median by journal size", growthTable.html),
+            ("Filtered search (same process, same queries)", filteredTable.html),
         ]
         for size in report.sizes {
             sections.append(("Warm search, \(Formatting.grouped(size.entries)) entries", warmTable(size).html))
