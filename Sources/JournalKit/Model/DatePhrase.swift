@@ -55,6 +55,8 @@ public struct DatePhrase: Sendable, Equatable {
             if let exact = JournalDate(iso8601: text), hasOffset(lowered) {
                 return DatePhrase(instant: Date(timeIntervalSince1970: Double(exact.microseconds) / 1e6))
             }
+            // Without an offset, the T is a space; with neither (a stray Z), it is not ISO 8601.
+            guard lowered.contains("t") else { return nil }
             return read(lowered.replacingOccurrences(of: "t", with: " "), now: now, calendar: calendar)
         }
         var words = lowered.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" }).map(String.init)
