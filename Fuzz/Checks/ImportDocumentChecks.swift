@@ -5,17 +5,20 @@ import JournalKit
 /// target and its regression tests check it: each reader, given the bytes, either refuses them
 /// with invalid input or gives entries a journal can hold (text with something in it, tags
 /// that are tags, an origin that is not empty), each with a location; and telling the format
-/// never fails but on a read error.
+/// never fails but on a read error. The archive reader gets only what starts like a zip
+/// archive, as in an import.
 package enum ImportDocumentChecks {
     package static func problems(in bytes: UnsafeBufferPointer<UInt8>) -> [String] {
         let data = Data(buffer: bytes)
         var problems: [String] = []
-        let readers: [(String, () throws(JournalError) -> [ImportedEntry?])] = [
+        var readers: [(String, () throws(JournalError) -> [ImportedEntry?])] = [
             ("jrnl text", { () throws(JournalError) in try JrnlText.entries(in: data, timeZone: .gmt) }),
             ("jrnl JSON", { () throws(JournalError) in try JrnlJSON.entries(in: data, timeZone: .gmt) }),
             ("Day One JSON", { () throws(JournalError) in try DayOneJSON.entries(in: data) }),
-            ("Day One archive", { () throws(JournalError) in try DayOneArchive.entries(in: data) }),
         ]
+        if DayOneArchive.isArchive(data) {
+            readers.append(("Day One archive", { () throws(JournalError) in try DayOneArchive.entries(in: data) }))
+        }
         for (name, read) in readers {
             do {
                 for imported in try read().compactMap({ $0 }) {

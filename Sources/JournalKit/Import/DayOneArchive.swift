@@ -3,7 +3,7 @@ import ZIPFoundation
 
 /// The `.zip` Day One exports: one JSON file per journal (`Journal.json`, `Travel.json`) beside
 /// the folders of its photos and other media, which stay behind (the entries keep their
-/// references as text).
+/// references as text). ZIPFoundation reads the archive's directory and inflates the journals.
 package enum DayOneArchive {
     /// A zip archive starts with a local file header's signature.
     package static func isArchive(_ prefix: some Collection<UInt8>) -> Bool {
@@ -13,12 +13,19 @@ package enum DayOneArchive {
     /// The entries of every journal in the archive at `url`, journal by journal in the
     /// archive's order.
     package static func entries(at url: URL) throws(JournalError) -> [ImportedEntry?] {
-        try entries(in: opened { try Archive(url: url, accessMode: .read) })
+        try entries(in: opened { try Archive(url: url, accessMode: .read) }, at: url)
     }
 
-    /// The entries of every journal in the archive `data` (read from standard input).
+    /// The entries of every journal in the archive `data` (read from standard input). It is
+    /// read from a temporary file: ZIPFoundation's archives in memory leak their buffer when the
+    /// data is not a zip archive (0.9.20).
     package static func entries(in data: Data) throws(JournalError) -> [ImportedEntry?] {
-        try entries(in: opened { try Archive(data: data, accessMode: .read) })
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("journal-import-\(UUID().uuidString).zip")
+        guard FileManager.default.createFile(atPath: file.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
+            throw .invalidInput("cannot write the archive to \(file.path) to read it")
+        }
+        defer { try? FileManager.default.removeItem(at: file) }
+        return try entries(at: file)
     }
 
     private static func opened(_ open: () throws -> Archive) throws(JournalError) -> Archive {
@@ -29,7 +36,7 @@ package enum DayOneArchive {
         }
     }
 
-    private static func entries(in archive: Archive) throws(JournalError) -> [ImportedEntry?] {
+    private static func entries(in archive: Archive, at url: URL) throws(JournalError) -> [ImportedEntry?] {
         let journals = archive.filter { item in
             let parts = item.path.split(separator: "/")
             return item.type == .file && item.path.lowercased().hasSuffix(".json") && parts.count == 1
@@ -40,14 +47,89 @@ package enum DayOneArchive {
         }
         var entries: [ImportedEntry?] = []
         for journal in journals {
-            var data = Data()
-            do {
-                _ = try archive.extract(journal) { data.append($0) }
-            } catch {
-                throw .invalidInput("\(journal.path): cannot be read from the archive (\(error))")
-            }
-            entries += try DayOneJSON.entries(in: data, name: journal.path)
+            entries += try DayOneJSON.entries(in: contents(of: journal, in: url), name: journal.path)
         }
         return entries
+    }
+
+    /// The bytes of `item` of the archive at `url`, decompressed by ZIPFoundation from its
+    /// stored bytes and checked against its CRC-32.
+    ///
+    /// Not through `Archive.extract`: ZIPFoundation (0.9.20) reads a deflated entry until its
+    /// stream ends, past the entry and forever at the end of the file, so a damaged entry would
+    /// hang the import. Here the stream gets the entry's own bytes and no more: the entry's
+    /// local header is found by its signature and name, its bytes read by the size the central
+    /// directory gives.
+    private static func contents(of item: ZIPFoundation.Entry, in url: URL) throws(JournalError) -> Data {
+        func damaged(_ why: String) -> JournalError { .invalidInput("\(item.path): cannot be read from the archive (\(why))") }
+        guard let file = FileHandle(forReadingAtPath: url.path) else { throw damaged("the archive cannot be opened") }
+        defer { try? file.close() }
+        guard let (method, stored) = storedBytes(of: item, in: file) else { throw damaged("its local header is missing") }
+        guard item.uncompressedSize <= UInt64(JSONLinesReader.maximumDocumentBytes) else {
+            throw damaged("it is larger than \(JSONLinesReader.maximumDocumentBytes) bytes")
+        }
+        var contents = Data()
+        let checksum: CRC32
+        switch method {
+        case CompressionMethod.none.rawValue:
+            contents = stored
+            checksum = stored.crc32(checksum: 0)
+        case CompressionMethod.deflate.rawValue:
+            do {
+                checksum = try Data.decompress(
+                    size: Int64(stored.count), bufferSize: 1 << 16, skipCRC32: false,
+                    provider: { position, size in
+                        guard position < stored.count else { throw CocoaError(.fileReadCorruptFile) }
+                        let start = stored.startIndex + Int(position)
+                        return stored[start..<min(start + size, stored.endIndex)]
+                    },
+                    consumer: { chunk in
+                        contents.append(chunk)
+                        if contents.count > Int(item.uncompressedSize) { throw CocoaError(.fileReadCorruptFile) }
+                    })
+            } catch {
+                throw damaged("its compressed bytes are damaged")
+            }
+        default:
+            throw damaged("it is compressed with method \(method), which is not supported")
+        }
+        guard checksum == item.checksum, contents.count == Int(item.uncompressedSize) else { throw damaged("its checksum does not match") }
+        return contents
+    }
+
+    /// The compression method and stored bytes of `item`: after the first local header, found
+    /// by its signature, that names it.
+    private static func storedBytes(of item: ZIPFoundation.Entry, in file: FileHandle) -> (UInt16, Data)? {
+        let signature: [UInt8] = [0x50, 0x4B, 0x03, 0x04]
+        let name = Data(item.path.utf8)
+        func read(_ count: Int, at offset: UInt64) -> Data? {
+            guard (try? file.seek(toOffset: offset)) != nil, let data = try? file.read(upToCount: count), data.count == count else {
+                return nil
+            }
+            return data
+        }
+        func little(_ data: Data, _ at: Int) -> Int { Int(data[data.startIndex + at]) | Int(data[data.startIndex + at + 1]) << 8 }
+        var offset: UInt64 = 0
+        let chunkSize = 1 << 20
+        while let chunk = read(chunkSize, at: offset) ?? (try? file.seek(toOffset: offset)).flatMap({ try? file.readToEnd() }),
+            chunk.count >= signature.count
+        {
+            var searchStart = chunk.startIndex
+            while let hit = chunk[searchStart...].firstRange(of: signature) {
+                let headerOffset = offset + UInt64(hit.lowerBound - chunk.startIndex)
+                searchStart = hit.upperBound
+                guard let header = read(30, at: headerOffset) else { continue }
+                let nameLength = little(header, 26), extraLength = little(header, 28)
+                guard nameLength == name.count, read(nameLength, at: headerOffset + 30) == name else { continue }
+                let dataOffset = headerOffset + 30 + UInt64(nameLength + extraLength)
+                guard item.compressedSize <= UInt64(Int.max), let stored = read(Int(item.compressedSize), at: dataOffset) else {
+                    return nil
+                }
+                return (UInt16(little(header, 8)), stored)
+            }
+            guard chunk.count == chunkSize else { return nil }
+            offset += UInt64(chunkSize - signature.count + 1)
+        }
+        return nil
     }
 }
