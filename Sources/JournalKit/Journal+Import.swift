@@ -79,7 +79,7 @@ extension Journal {
                                 var prepared = try Self.prepare(imported.entry)
                                 // An entry exported from this journal is left out while it is still here.
                                 if let source = imported.exportedFrom, source.storeID == storeID { prepared.exportedFrom = source.number }
-                                prepared.sameDateAndTextWithin = imported.sameDateAndTextWithin
+                                prepared.sameDateAndText = imported.sameDateAndText
                                 return prepared
                             }.mapError { imported.error($0.message) }
                         }

@@ -49,7 +49,8 @@ package enum DayOneJSON {
                     entry: NewEntry(
                         date: date, text: text, tags: item.tags ?? [], starred: item.starred ?? false,
                         origin: item.uuid.map { "dayone:\($0)" }),
-                    sameDateAndTextWithin: item.uuid == nil ? 1 : nil, location: location))
+                    sameDateAndText: item.uuid == nil ? DateAndTextMatch(precision: 1, key: \.trimmingTrailingWhiteSpace) : nil,
+                    location: location))
         }
         return entries
     }

@@ -6,20 +6,20 @@ package struct ImportedEntry: Sendable {
     /// The entry it was exported from (a JSON Lines `id`): left out while that entry of this
     /// journal exists.
     package var exportedFrom: EntryID?
-    /// For a format that carries no identity (jrnl's), the precision its date was written
-    /// with, in microseconds: an entry with the same text dated within it is the same entry.
-    package var sameDateAndTextWithin: Int64?
+    /// For a format that carries no identity (jrnl's), how an entry of the journal is known
+    /// to be this one: by its date, to the precision written, and its text.
+    package var sameDateAndText: DateAndTextMatch?
     /// Where the entry is in the input: "line 12", "entry 3 (uuid 5F1E…)".
     package var location: String
     /// Its 1-based line in the input, when the format has lines.
     package var line: Int?
 
     package init(
-        entry: NewEntry, exportedFrom: EntryID? = nil, sameDateAndTextWithin: Int64? = nil, location: String, line: Int? = nil
+        entry: NewEntry, exportedFrom: EntryID? = nil, sameDateAndText: DateAndTextMatch? = nil, location: String, line: Int? = nil
     ) {
         self.entry = entry
         self.exportedFrom = exportedFrom
-        self.sameDateAndTextWithin = sameDateAndTextWithin
+        self.sameDateAndText = sameDateAndText
         self.location = location
         self.line = line
     }

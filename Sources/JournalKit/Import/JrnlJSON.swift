@@ -49,7 +49,7 @@ package enum JrnlJSON {
             entries.append(
                 ImportedEntry(
                     entry: NewEntry(date: date.date, text: text, tags: given, starred: item.starred ?? false),
-                    sameDateAndTextWithin: date.precision, location: location))
+                    sameDateAndText: JrnlText.match(date), location: location))
         }
         return entries
     }

@@ -8,7 +8,7 @@ import JournalText
 /// A line starts an entry only when its bracket holds a date, as jrnl reads it, so `[1]` or
 /// `[note]` at the start of a line is text. Text before the first entry is refused rather than
 /// dropped. An entry is the same as one in the journal when it has the same date (to the
-/// precision written) and the same text.
+/// precision written) and the same text as jrnl writes it (``normalized(_:)``).
 package enum JrnlText {
     /// The entries of the file `data`, which must be UTF-8 (an error names the first line that
     /// is not).
@@ -73,7 +73,59 @@ package enum JrnlText {
         let text = lines.joined(separator: "\n").trimmingTrailingWhiteSpace
         guard !text.trimmingWhiteSpace.isEmpty else { return nil }
         return ImportedEntry(
-            entry: NewEntry(date: header.date, text: text, starred: starred), sameDateAndTextWithin: header.precision,
+            entry: NewEntry(date: header.date, text: text, starred: starred), sameDateAndText: match(header),
             location: "line \(line)", line: line)
+    }
+
+    /// How an entry from jrnl is recognised in a journal: dated within the precision of
+    /// `date`, with the same text as jrnl writes it.
+    package static func match(_ date: JrnlDate) -> DateAndTextMatch {
+        DateAndTextMatch(precision: date.precision, key: normalized)
+    }
+
+    /// `text` as jrnl writes it to its file: its title, then its body on the next line, each
+    /// without surrounding white space. The title is the first line, or, in a text of one line,
+    /// its first sentence; so jrnl's rewriting an entry (it drops the blank line after a title
+    /// and breaks a one-line entry after its first sentence) does not make it another entry.
+    package static func normalized(_ text: String) -> String {
+        let trimmed = text.trimmingWhiteSpace
+        let scalars = trimmed.unicodeScalars
+        var split = scalars.firstIndex(where: { $0 == "\n" || $0 == "\r" })
+        var bodyStart = split.map { scalars.index(after: $0) }
+        if split == nil, let end = firstSentenceEnd(scalars) {
+            split = end.title
+            bodyStart = end.body
+        }
+        guard let split, let bodyStart else { return trimmed }
+        let title = String(String.UnicodeScalarView(scalars[..<split])).trimmingWhiteSpace
+        let body = String(String.UnicodeScalarView(scalars[bodyStart...])).trimmingWhiteSpace
+        return body.isEmpty ? title : title + "\n" + body
+    }
+
+    /// Where the first sentence ends in a line of text, as jrnl finds it: a sentence terminal,
+    /// an optional closing quote and closing brackets, then white space; or a full-width
+    /// terminal, which needs no space after it.
+    private static func firstSentenceEnd(_ scalars: String.UnicodeScalarView) -> (title: String.Index, body: String.Index)? {
+        let terminals: Set<Unicode.Scalar> = [
+            ".", "!", "?", "\u{2026}", "\u{203C}", "\u{203D}", "\u{2047}", "\u{2048}", "\u{2049}", "\u{22EF}", "\u{FE52}", "\u{FE57}",
+        ]
+        let fullWidth: Set<Unicode.Scalar> = ["\u{FF01}", "\u{FF0E}", "\u{FF1F}", "\u{FF61}", "\u{3002}"]
+        var index = scalars.startIndex
+        while index < scalars.endIndex {
+            let scalar = scalars[index]
+            var next = scalars.index(after: index)
+            if fullWidth.contains(scalar) { return (next, next) }
+            if terminals.contains(scalar) {
+                if next < scalars.endIndex, ["'", "\u{2019}", "\"", "\u{201D}"].contains(scalars[next]) {
+                    next = scalars.index(after: next)
+                }
+                while next < scalars.endIndex, scalars[next] == "]" || scalars[next] == ")" { next = scalars.index(after: next) }
+                var body = next
+                while body < scalars.endIndex, scalars[body].properties.isWhitespace { body = scalars.index(after: body) }
+                if body > next { return (next, body) }
+            }
+            index = scalars.index(after: index)
+        }
+        return nil
     }
 }

@@ -16,10 +16,23 @@ struct PreparedEntry: Sendable {
     /// The number of this journal's entry it was exported from, when an import says so: left
     /// out while that entry exists.
     var exportedFrom: Int64? = nil
-    /// For an import from a format that carries no identity (jrnl's): the precision of its
-    /// date, in microseconds. Left out when an entry with the same text (but for trailing white
-    /// space) is dated within that span of its date.
-    var sameDateAndTextWithin: Int64? = nil
+    /// For an import from a format that carries no identity (jrnl's): left out when the store
+    /// holds an entry that matches its date and text.
+    var sameDateAndText: DateAndTextMatch? = nil
+}
+
+/// How an entry from a format without identities is recognised in a store: an entry dated
+/// within `precision` after its date (the precision the format wrote it with) whose text has
+/// the same `key` (the text as the format would write it).
+package struct DateAndTextMatch: Sendable {
+    /// Microseconds.
+    package let precision: Int64
+    package let key: @Sendable (String) -> String
+
+    package init(precision: Int64, key: @escaping @Sendable (String) -> String) {
+        self.precision = precision
+        self.key = key
+    }
 }
 
 /// The main store, `journal.sqlite`: entries with their canonical text, and the change history.
@@ -158,12 +171,12 @@ package final class MainStore: Sendable {
         {
             return true
         }
-        if let span = entry.sameDateAndTextWithin {
+        if let match = entry.sameDateAndText {
             let texts = try ExactText.fetchAll(
                 db.cachedStatement(sql: "SELECT CAST(text AS BLOB) FROM entry WHERE date >= ? AND date < ?"),
-                arguments: [entry.date.microseconds, entry.date.microseconds + span])
-            let text = entry.text.trimmingTrailingWhiteSpace
-            return texts.contains { $0.string.trimmingTrailingWhiteSpace == text }
+                arguments: [entry.date.microseconds, entry.date.microseconds + match.precision])
+            let key = match.key(entry.text)
+            return texts.contains { match.key($0.string) == key }
         }
         return false
     }

@@ -30,7 +30,7 @@ import Testing
         #expect(read.map(\.entry.starred) == [false, true])
         // @tagone is in the text as the journal reads it; jrnl's @c++ is not (the journal reads #c), so it is given.
         #expect(read.map(\.entry.tags) == [[], ["@c++"]])
-        #expect(read.map(\.sameDateAndTextWithin) == [60_000_000, 60_000_000])
+        #expect(read.map { $0.sameDateAndText?.precision } == [60_000_000, 60_000_000])
     }
 
     @Test(arguments: [

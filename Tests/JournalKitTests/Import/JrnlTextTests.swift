@@ -38,7 +38,7 @@ import Testing
                 "Winter\n\nCrème brûlée.",
             ])
         #expect(read.map(\.entry.starred) == [false, true, false])
-        #expect(read.map(\.sameDateAndTextWithin) == [60_000_000, 1_000_000, 1_000_000])
+        #expect(read.map { $0.sameDateAndText?.precision } == [60_000_000, 1_000_000, 1_000_000])
         #expect(read.map(\.location) == ["line 1", "line 5", "line 9"])
         #expect(read.allSatisfy { $0.entry.tags.isEmpty && $0.entry.origin == nil }, "tags are in the text; jrnl has no identity")
     }
@@ -62,5 +62,20 @@ import Testing
     ])
     func doesNotStartAnEntry(line: String) {
         #expect(JrnlText.header(Substring(line), timeZone: .gmt) == nil)
+    }
+
+    @Test(arguments: [
+        ("Title\n\nBody, after a blank line.\n", "Title\nBody, after a blank line."),
+        ("Went out. Had fun.", "Went out.\nHad fun."),
+        ("Went out.\nHad fun.", "Went out.\nHad fun."),
+        ("He said \"Stop.\" Then (really!) left.", "He said \"Stop.\"\nThen (really!) left."),
+        ("東京タワーに行きました。雨でした", "東京タワーに行きました。\n雨でした"),
+        ("Version 3.5 is out", "Version 3.5 is out"),
+        ("  padded  \n\n  body  ", "padded\nbody"),
+        ("One line, no end", "One line, no end"),
+    ])
+    func normalizesTextAsJrnlWritesIt(text: String, written: String) {
+        #expect(JrnlText.normalized(text) == written)
+        #expect(JrnlText.normalized(written) == written, "writing it again changes nothing")
     }
 }
