@@ -57,9 +57,10 @@ package enum DayOneArchive {
     ///
     /// Not through `Archive.extract`: ZIPFoundation (0.9.20) reads a deflated entry until its
     /// stream ends, past the entry and forever at the end of the file, so a damaged entry would
-    /// hang the import. Here the stream gets the entry's own bytes and no more: the entry's
-    /// local header is found by its signature and name, its bytes read by the size the central
-    /// directory gives.
+    /// hang the import; and it tells zlib that a short last chunk is a whole one, so zlib may
+    /// read past it. Here the stream gets the entry's own bytes, in whole chunks, and no more:
+    /// the entry's local header is found by its signature and name, its bytes read by the size
+    /// the central directory gives.
     private static func contents(of item: ZIPFoundation.Entry, in url: URL) throws(JournalError) -> Data {
         func damaged(_ why: String) -> JournalError { .invalidInput("\(item.path): cannot be read from the archive (\(why))") }
         guard let file = FileHandle(forReadingAtPath: url.path) else { throw damaged("the archive cannot be opened") }
@@ -79,9 +80,14 @@ package enum DayOneArchive {
                 checksum = try Data.decompress(
                     size: Int64(stored.count), bufferSize: 1 << 16, skipCRC32: false,
                     provider: { position, size in
+                        // Always `size` bytes: ZIPFoundation tells zlib a chunk holds that many
+                        // whatever it holds, so a short last chunk is padded with zeros (which a
+                        // stream that has not ended reads as a damaged block).
                         guard position < stored.count else { throw CocoaError(.fileReadCorruptFile) }
                         let start = stored.startIndex + Int(position)
-                        return stored[start..<min(start + size, stored.endIndex)]
+                        var chunk = Data(stored[start..<min(start + size, stored.endIndex)])
+                        if chunk.count < size { chunk.append(Data(count: size - chunk.count)) }
+                        return chunk
                     },
                     consumer: { chunk in
                         contents.append(chunk)
