@@ -2,11 +2,11 @@ import Foundation
 
 /// A date as people type it on the command line, read in a time zone: `now`, `today`,
 /// `yesterday`, `3 days ago`, `monday`, `last monday`, `may 1`, `1 may 2024`, `may 2024`,
-/// `2024`, `2024-05-01`, `2024-05`, each optionally followed by a time (`9pm`, `9:30`, `21:30:15`), or
-/// ISO 8601 with an offset.
+/// `2024`, `2024-05-01`, `2024-05`, each optionally followed by a time (`9pm`, `9:30`, `21:30:15`),
+/// `this week` or `last month` (week, month or year), or ISO 8601 with an offset.
 ///
-/// A phrase names a span: a day, a month or a year (a phrase with a time, or an ISO instant,
-/// names that instant). Filters use the span (`--to may` takes all of May); an entry's date uses
+/// A phrase names a span: a day, a week (from Monday), a month or a year (a phrase with a time,
+/// or an ISO instant, names that instant). Filters use the span (`--to may` takes all of May); an entry's date uses
 /// ``instant``. A date or time without an offset is in the given time zone.
 public struct DatePhrase: Sendable, Equatable {
     /// The first instant of the span.
@@ -26,7 +26,7 @@ public struct DatePhrase: Sendable, Equatable {
         guard let phrase = Self.read(text, now: now, calendar: calendar) else {
             throw .usage(
                 "the date \"\(text)\" is not understood (try 2024-05-01, 2024-05-01 9:30, yesterday, 3 days ago, "
-                    + "last monday, may 1, may 2024, 2024 or now)")
+                    + "last monday, last month, may 1, may 2024, 2024 or now)")
         }
         self = phrase
     }
@@ -73,6 +73,12 @@ public struct DatePhrase: Sendable, Equatable {
         if words == ["now"] {
             return time == nil ? DatePhrase(instant: now) : nil
         }
+        if words.count == 2, ["last", "this"].contains(words[0]) {
+            let units: [String: Calendar.Component] = ["week": .weekOfYear, "month": .month, "year": .year]
+            if let component = units[words[1]] {
+                return time == nil ? span(component, back: words[0] == "last" ? 1 : 0, from: now, calendar) : nil
+            }
+        }
         guard !words.isEmpty || time != nil else { return nil }
         guard let (day, unit) = Self.day(words, now: now, calendar: calendar) else { return nil }
         let start = calendar.startOfDay(for: day)
@@ -86,6 +92,17 @@ public struct DatePhrase: Sendable, Equatable {
         guard let end = calendar.date(byAdding: component, value: 1, to: start) else { return nil }
         let instant = unit == .relativeDay ? start.addingTimeInterval(now.timeIntervalSince(calendar.startOfDay(for: now))) : start
         return DatePhrase(start: start, end: end, instant: min(instant, end.addingTimeInterval(-1e-6)))
+    }
+
+    /// The week (from Monday), month or year `back` of them before the one `now` is in.
+    private static func span(_ component: Calendar.Component, back: Int, from now: Date, _ calendar: Calendar) -> DatePhrase? {
+        var calendar = calendar
+        calendar.firstWeekday = 2
+        calendar.minimumDaysInFirstWeek = 4
+        guard let reference = calendar.date(byAdding: component, value: -back, to: now),
+            let interval = calendar.dateInterval(of: component, for: reference)
+        else { return nil }
+        return DatePhrase(start: interval.start, end: interval.end, instant: interval.start)
     }
 
     /// The first day of what `words` name, and whether they name a day, a month or a year.
