@@ -446,6 +446,12 @@ import Testing
                 (warm.first { $0["strategy"] as? String == name }?["queries"] as? [[String: Any]] ?? []).map { $0["total"] as? Int }
             }
             #expect(!totals("token").isEmpty && totals("token") == totals("prefix"))
+            // FTS5's best setup answers the same queries, in the process and as sqlite3 processes.
+            let best = try #require(size["fts5_best"] as? [String: Any])
+            #expect((best["build_seconds"] as? Double ?? 0) > 0 && (best["bytes"] as? Int ?? 0) > 0)
+            let bestWarm = try #require(best["warm"] as? [[String: Any]])
+            #expect(bestWarm.contains { $0["query"] as? String == "the" } && bestWarm.allSatisfy { ($0["median_ms"] as? Double ?? 0) > 0 })
+            #expect((best["cold"] as? [[String: Any]] ?? []).count == bestWarm.count, "sqlite3 answers every query FTS5 can")
             // The default strategy limited to a year and contains[n] to a month, each beside itself unlimited.
             let filtered = try #require(size["filtered"] as? [[String: Any]])
             #expect(filtered.map { $0["strategy"] as? String } == ["prefix", "contains[n]"])

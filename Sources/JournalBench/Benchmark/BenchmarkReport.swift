@@ -13,6 +13,19 @@ public struct BenchmarkReport {
         public let sqliteSeconds: Double?
     }
 
+    /// FTS5 in its best setup (``FTS5BestSetup``) at one size: the peer every target is
+    /// measured against.
+    public struct FTS5Best {
+        /// Seconds to build it from the entries (inserts and `optimize`).
+        public let buildSeconds: Double
+        /// Bytes of its file (index and text).
+        public let bytes: Int
+        /// Each query's median time in this process (count and newest 20 with their text).
+        public let warm: [(query: String, seconds: Double)]
+        /// Each query's median time as a whole `sqlite3` process, when sqlite3 is installed.
+        public let cold: [(query: String, seconds: Double)]
+    }
+
     /// Everything measured at one journal size.
     public struct Size {
         /// Entries in the journal.
@@ -37,11 +50,33 @@ public struct BenchmarkReport {
         public let warm: ComparisonReport
         /// Strategies timed with a date filter and without.
         public let filtered: [FilteredSearch]
+        /// FTS5 in its best setup, on the same queries.
+        public let fts5Best: FTS5Best?
         /// Whole processes, per query.
         public let cold: [ColdQuery]
 
         /// The FTS5 peer's warm figures.
         public var fts5Warm: ComparisonReport.StrategyResult? { warm.strategy("fts5") }
+
+        /// The per-query medians of the strategy `name` and of FTS5's best setup, over the
+        /// queries both answered.
+        public func versusBestFTS5(_ name: String) -> (mine: LatencySummary, best: LatencySummary)? {
+            guard let best = fts5Best, let result = warm.strategy(name) else { return nil }
+            let bestByQuery = Dictionary(best.warm.map { ($0.query, $0.seconds) }, uniquingKeysWith: { first, _ in first })
+            let pairs = result.queries.compactMap { query in
+                query.medianSeconds.flatMap { mine in bestByQuery[query.query].map { (mine, $0) } }
+            }
+            guard !pairs.isEmpty else { return nil }
+            return (LatencySummary(pairs.map(\.0)), LatencySummary(pairs.map(\.1)))
+        }
+
+        /// Each query's cold `journal search` time over the `sqlite3` process's on FTS5's best
+        /// setup, for the queries both answered.
+        public var coldRatiosVersusBestFTS5: [(query: String, ratio: Double)] {
+            guard let best = fts5Best else { return [] }
+            let bestByQuery = Dictionary(best.cold.map { ($0.query, $0.seconds) }, uniquingKeysWith: { first, _ in first })
+            return cold.compactMap { cold in bestByQuery[cold.query].map { (cold.query, cold.journalSeconds / $0) } }
+        }
 
         /// `result`'s and fts5's latencies over the queries both were timed on.
         public func versusFTS5(_ result: ComparisonReport.StrategyResult) -> (mine: LatencySummary, fts5: LatencySummary)? {

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import JournalKit
 
 /// `journal bench`'s steps for one journal size: generate it, import it with a separate
@@ -81,6 +82,8 @@ public struct BenchmarkRun: Sendable {
         let warm = try comparison.run(on: journal) { progress("\(entries) entries: \($0)") }
 
         let filtered = try filteredSearches(in: journal, queries: chosen.map(\.text)) { progress("\(entries) entries: \($0)") }
+        progress("\(entries) entries: FTS5 in its best setup…")
+        let best = try fts5Best(from: journal, store: store, queries: chosen.map(\.text))
 
         let cold = try chosen.map { query in
             progress("\(entries) entries: cold processes for \"\(query.text)\"…")
@@ -91,7 +94,40 @@ public struct BenchmarkRun: Sendable {
             entries: entries, inputBytes: inputBytes, importSeconds: imported.seconds, importPeakBytes: imported.peakBytes,
             fts5IndexSeconds: fts5?.buildSeconds, mainStoreBytes: before.mainStoreBytes, searchStoreBytes: before.searchStoreBytes,
             fts5IndexBytes: fts5?.bytes, prefixTableBytes: warm.strategy("prefix")?.structure.bytes, warm: warm, filtered: filtered,
-            cold: cold)
+            fts5Best: best, cold: cold)
+    }
+
+    /// Builds FTS5's best setup beside the store and times it on `queries`, in this process and
+    /// as `sqlite3` processes.
+    private func fts5Best(from journal: Journal, store: URL, queries: [String]) throws -> BenchmarkReport.FTS5Best {
+        let file = store.appendingPathComponent("fts5-best.sqlite")
+        let (setup, seconds, bytes) = try FTS5BestSetup.build(from: journal, at: file)
+        let queue = try DatabaseQueue(
+            path: file.path,
+            configuration: {
+                var c = Configuration(); c.readonly = true; return c
+            }())
+        var warm: [(query: String, seconds: Double)] = []
+        for query in queries {
+            if let median = try setup.medianSeconds(of: query, runs: runs, in: queue) { warm.append((query, median)) }
+        }
+        try queue.close()
+        var cold: [(query: String, seconds: Double)] = []
+        if let sqlite3 = ChildProcess.find("sqlite3") {
+            for query in queries {
+                guard let arguments = setup.sqlite3Arguments(for: query) else { continue }
+                var times: [Double] = []
+                for _ in 0..<coldRuns {
+                    let outcome = try ChildProcess.run(sqlite3, arguments)
+                    guard outcome.status == 0 else {
+                        throw JournalError(.store, "sqlite3 failed on FTS5's best setup for \(query) (exit status \(outcome.status))")
+                    }
+                    times.append(outcome.seconds)
+                }
+                cold.append((query, LatencySummary(times).median))
+            }
+        }
+        return BenchmarkReport.FTS5Best(buildSeconds: seconds, bytes: bytes, warm: warm, cold: cold)
     }
 
     /// The default strategy limited to a year, and a substring strategy limited to a month, each
