@@ -38,6 +38,8 @@ public struct BenchmarkReport {
         public let importPeakBytes: Int
         /// FTS5 indexing the same entries' text alone (the peer's build in the main store).
         public let fts5IndexSeconds: Double?
+        /// Distinct tokens in the journal: its vocabulary, which real text keeps growing.
+        public let distinctTokens: Int
         /// Bytes of the main store after the import.
         public let mainStoreBytes: Int
         /// Bytes of the search store after the import.

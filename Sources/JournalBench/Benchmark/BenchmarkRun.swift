@@ -92,7 +92,8 @@ public struct BenchmarkRun: Sendable {
         let fts5 = warm.strategy("fts5")?.structure
         return BenchmarkReport.Size(
             entries: entries, inputBytes: inputBytes, importSeconds: imported.seconds, importPeakBytes: imported.peakBytes,
-            fts5IndexSeconds: fts5?.buildSeconds, mainStoreBytes: before.mainStoreBytes, searchStoreBytes: before.searchStoreBytes,
+            fts5IndexSeconds: fts5?.buildSeconds, distinctTokens: before.tokens, mainStoreBytes: before.mainStoreBytes,
+            searchStoreBytes: before.searchStoreBytes,
             fts5IndexBytes: fts5?.bytes, prefixTableBytes: warm.strategy("prefix")?.structure.bytes, warm: warm, filtered: filtered,
             fts5Best: best, cold: cold)
     }

@@ -3,7 +3,9 @@ import JournalKit
 /// A synthetic journal of any size, the same for the same seed: entries of 40–250 words in
 /// several languages (Japanese and Chinese written without spaces), each language's words
 /// drawn from a vocabulary of its common words followed by a long tail of rarer made-up
-/// ones, with Zipf's law for how often each is used. Dates run forward from 2006 with random
+/// ones, with Zipf's law for how often each is used, and an open vocabulary that keeps adding
+/// words as the journal grows (Heaps' law: about 56,000 distinct tokens at 20,000 entries,
+/// 194,000 at 200,000). Dates run forward from 2006 with random
 /// gaps sized so that the journal spans about twenty years, whatever its size; one entry in
 /// fifty is backdated by up to thirty days, as people fill in a day they missed, so that entry
 /// numbers follow dates only mostly, as in a real journal.
@@ -13,9 +15,11 @@ public struct SyntheticJournal: Sequence, Sendable {
     /// What fixes its content: the same seed gives the same journal.
     public let seed: UInt64
     /// Changes whenever the same seed starts giving another journal.
-    public static let version = "v2"
-    /// Rarer words per language beyond the common ones: the vocabulary's long tail.
-    public var tailWords = 30_000
+    public static let version = "v3"
+    /// Rarer words per language beyond the common ones, drawn with them by Zipf's law; rarer
+    /// still, 14 words in 100 come from an open vocabulary that keeps growing with the journal
+    /// (``OpenVocabulary``), and one in 100 is a number.
+    public var tailWords = 8_000
 
     /// The journal of `count` entries that `seed` gives.
     public init(count: Int, seed: UInt64 = 2013) {
@@ -35,7 +39,7 @@ public struct SyntheticJournal: Sequence, Sendable {
         private var date = start
         /// The mean gap between entries, in seconds.
         private let meanGap: Int
-        private let vocabularies: [(language: CorpusLanguage, words: [String], sampler: ZipfSampler)]
+        private let vocabularies: [(language: CorpusLanguage, words: [String], sampler: ZipfSampler, open: OpenVocabulary)]
         private let languagePicker: [Int]
 
         init(journal: SyntheticJournal) {
@@ -49,7 +53,7 @@ public struct SyntheticJournal: Sequence, Sendable {
                     let pieces = vocabularyRandom.below(language.piecesPerWord.count) + language.piecesPerWord.lowerBound
                     words.append((0..<pieces).map { _ in language.pieces[vocabularyRandom.below(language.pieces.count)] }.joined())
                 }
-                return (language, words, ZipfSampler(count: words.count))
+                return (language, words, ZipfSampler(count: words.count), OpenVocabulary(language: language, seed: journal.seed ^ 0x0BE4))
             }
             languagePicker = CorpusLanguage.all.indices.flatMap { Array(repeating: $0, count: CorpusLanguage.all[$0].weight) }
         }
@@ -61,14 +65,19 @@ public struct SyntheticJournal: Sequence, Sendable {
             if random.below(100) != 0 {
                 date = JournalDate(microseconds: date.microseconds + Int64(1 + random.below(2 * meanGap)) * 1_000_000)
             }
-            let (language, words, sampler) = vocabularies[languagePicker[random.below(languagePicker.count)]]
+            let (language, words, sampler, open) = vocabularies[languagePicker[random.below(languagePicker.count)]]
             var text = ""
             var left = 40 + random.below(211)
             while left > 0 {
                 let length = Swift.min(left, 6 + random.below(13))
                 left -= length
                 for index in 0..<length {
-                    var word = words[sampler.draw(using: &random)]
+                    var word: String
+                    switch random.below(100) {
+                    case 0..<14: word = open.draw(using: &random)
+                    case 14: word = String(OpenVocabulary.rank(using: &random))
+                    default: word = words[sampler.draw(using: &random)]
+                    }
                     if index == 0 && language.spaced { word = word.prefix(1).uppercased() + word.dropFirst() }
                     if index > 0 {
                         if index % 7 == 0 && random.below(3) == 0 { text += language.comma }

@@ -63,4 +63,25 @@ import Testing
         #expect(ranked[0] > 2 * ranked[9])
         #expect(ranked[9] > 20 * ranked[999])
     }
+
+    @Test func itsVocabularyKeepsGrowingWithTheJournal() {
+        // Distinct words of the spaced languages (split on white space, punctuation trimmed),
+        // in the first 500 entries and in the first 5,000, with a fixed word list of only 500
+        // words a language beside the common ones: that list alone would stop growing at once.
+        func vocabulary(_ count: Int) -> Int {
+            var words = Set<String>()
+            var journal = SyntheticJournal(count: count, seed: 11)
+            journal.tailWords = 500
+            for entry in journal where !entry.text.contains("。") {
+                for word in entry.text.split(whereSeparator: \.isWhitespace) {
+                    words.insert(word.trimmingCharacters(in: .punctuationCharacters).lowercased())
+                }
+            }
+            return words.count
+        }
+        let small = vocabulary(500), large = vocabulary(5_000)
+        // Heaps' law with an exponent of about 0.5: ten times the text, about three times the words.
+        #expect(Double(large) / Double(small) > 2.2, "\(small) → \(large) distinct words")
+        #expect(large > 10_000, "\(large) distinct words in 5,000 entries, where the fixed lists hold about 2,300")
+    }
 }

@@ -48,18 +48,19 @@ struct BenchmarkRendering: ReportRendering {
     var sizesTable: TextTable {
         TextTable(
             headers: [
-                "entries", "main store B/entry", "search store B/entry", "FTS5 index B/entry", "search store / FTS5",
+                "entries", "distinct tokens", "main store B/entry", "search store B/entry", "FTS5 index B/entry", "search store / FTS5",
                 "prefix table (memory)", "prefix table B/entry",
             ],
             rows: report.sizes.map { size in
                 [
-                    Formatting.grouped(size.entries), Self.perEntry(size.mainStoreBytes, size), Self.perEntry(size.searchStoreBytes, size),
+                    Formatting.grouped(size.entries), Formatting.grouped(size.distinctTokens), Self.perEntry(size.mainStoreBytes, size),
+                    Self.perEntry(size.searchStoreBytes, size),
                     Self.perEntry(size.fts5IndexBytes, size),
                     Self.ratio(size.fts5IndexBytes.map { Double(size.searchStoreBytes) / Double($0) }),
                     size.prefixTableBytes.map(Formatting.bytes) ?? "–", Self.perEntry(size.prefixTableBytes, size),
                 ]
             },
-            numericColumns: Set(0...6))
+            numericColumns: Set(0...7))
     }
 
     func warmTable(_ size: BenchmarkReport.Size) -> TextTable {
@@ -308,6 +309,7 @@ struct BenchmarkRendering: ReportRendering {
                     .object([
                         "entries": .integer(size.entries),
                         "input_bytes": .integer(size.inputBytes),
+                        "distinct_tokens": .integer(size.distinctTokens),
                         "import_seconds": .number(size.importSeconds),
                         "import_peak_bytes": .integer(size.importPeakBytes),
                         "fts5_index_seconds": size.fts5IndexSeconds.map(JSONValue.number) ?? .null,
