@@ -35,27 +35,27 @@ extension Journal {
             document = data
             return data
         }
-        let shown = try ImportFormat.detect(prefix: prefix, document: wholeDocument)
+        // A format given is taken as given: nothing is read to tell it.
+        let shown = format == nil ? try ImportFormat.detect(prefix: prefix, document: wholeDocument) : nil
         guard let format = format ?? shown else {
             throw .invalidInput(
                 "cannot tell the format of \(path == "-" ? "the input" : path); say which with a format "
                     + "(\(ImportFormat.allCases.map(\.rawValue).joined(separator: ", ")))", file: path)
         }
-        func entries() throws(JournalError) -> [ImportedEntry?] {
-            switch format {
-            case .jsonl: return []
-            case .jrnlText:
-                return try JrnlText.entries(in: wholeDocument())
-            case .jrnlJSON:
-                return try JrnlJSON.entries(in: wholeDocument())
-            case .dayOne:
-                guard DayOneArchive.isArchive(prefix) else { return try DayOneJSON.entries(in: wholeDocument()) }
-                return try path == "-" ? DayOneArchive.entries(in: wholeDocument()) : DayOneArchive.entries(at: URL(fileURLWithPath: path))
-            }
+        let entries: [ImportedEntry?]
+        switch format {
+        case .jsonl:
+            return try importEntries(from: reader, progress: progress, cancellation: cancellation)
+        case .jrnlText:
+            entries = try JrnlText.entries(in: wholeDocument())
+        case .jrnlJSON:
+            entries = try JrnlJSON.entries(in: wholeDocument())
+        case .dayOne where !DayOneArchive.isArchive(prefix):
+            entries = try DayOneJSON.entries(in: wholeDocument())
+        case .dayOne:
+            entries = try path == "-" ? DayOneArchive.entries(in: wholeDocument()) : DayOneArchive.entries(at: URL(fileURLWithPath: path))
         }
-        if format == .jsonl { return try importEntries(from: reader, progress: progress, cancellation: cancellation) }
-        let size = reader.totalBytes ?? document?.count ?? 0
-        let source = DocumentSource(try entries().map { .success($0) }, bytes: size)
+        let source = DocumentSource(entries.map { .success($0) }, bytes: reader.totalBytes ?? document?.count ?? 0)
         return try importEntries(from: source, progress: progress, cancellation: cancellation)
     }
 
