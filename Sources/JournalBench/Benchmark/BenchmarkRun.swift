@@ -103,11 +103,9 @@ public struct BenchmarkRun: Sendable {
     private func fts5Best(from journal: Journal, store: URL, queries: [String]) throws -> BenchmarkReport.FTS5Best {
         let file = store.appendingPathComponent("fts5-best.sqlite")
         let (setup, seconds, bytes) = try FTS5BestSetup.build(from: journal, at: file)
-        let queue = try DatabaseQueue(
-            path: file.path,
-            configuration: {
-                var c = Configuration(); c.readonly = true; return c
-            }())
+        var readOnly = Configuration()
+        readOnly.readonly = true
+        let queue = try DatabaseQueue(path: file.path, configuration: readOnly)
         var warm: [(query: String, seconds: Double)] = []
         for query in queries {
             if let median = try setup.medianSeconds(of: query, runs: runs, in: queue) { warm.append((query, median)) }
@@ -116,16 +114,11 @@ public struct BenchmarkRun: Sendable {
         var cold: [(query: String, seconds: Double)] = []
         if let sqlite3 = ChildProcess.find("sqlite3") {
             for query in queries {
-                guard let arguments = setup.sqlite3Arguments(for: query) else { continue }
-                var times: [Double] = []
-                for _ in 0..<coldRuns {
-                    let outcome = try ChildProcess.run(sqlite3, arguments)
-                    guard outcome.status == 0 else {
-                        throw JournalError(.store, "sqlite3 failed on FTS5's best setup for \(query) (exit status \(outcome.status))")
-                    }
-                    times.append(outcome.seconds)
-                }
-                cold.append((query, LatencySummary(times).median))
+                guard
+                    let arguments = Self.sqlite3Arguments(
+                        database: file, query: query, statements: [FTS5BestSetup.countSQL + ";", FTS5BestSetup.pageSQL + ";"])
+                else { continue }
+                cold.append((query, try medianProcessSeconds(sqlite3, arguments, failing: "sqlite3 on FTS5's best setup for \(query)")))
             }
         }
         return BenchmarkReport.FTS5Best(buildSeconds: seconds, bytes: bytes, warm: warm, cold: cold)
@@ -173,35 +166,43 @@ public struct BenchmarkRun: Sendable {
     }
 
     private func coldQuery(_ query: String, store: URL, executable: String) throws -> BenchmarkReport.ColdQuery {
-        var journalTimes: [Double] = []
+        let journalSeconds = try medianProcessSeconds(
+            executable, ["--store", store.path, "search", query, "--limit", "20"], failing: "journal search \(query)")
+        var sqliteSeconds: Double?
+        if let sqlite3 = ChildProcess.find("sqlite3"),
+            let arguments = Self.sqlite3Arguments(
+                database: store.appendingPathComponent("journal.sqlite"), query: query,
+                statements: [
+                    "SELECT count(*) FROM entry_fts WHERE entry_fts MATCH :q;",
+                    """
+                    SELECT e.n, e.date, e.text FROM entry_fts f JOIN entry e ON e.n = f.rowid
+                    WHERE entry_fts MATCH :q ORDER BY e.date DESC, e.n DESC LIMIT 20;
+                    """,
+                ])
+        {
+            sqliteSeconds = try medianProcessSeconds(sqlite3, arguments, failing: "sqlite3 on the FTS5 query for \(query)")
+        }
+        return BenchmarkReport.ColdQuery(query: query, journalSeconds: journalSeconds, sqliteSeconds: sqliteSeconds)
+    }
+
+    /// The median wall time of `coldRuns` whole processes of `executable`; `failing` names the
+    /// command when one exits with a failure.
+    private func medianProcessSeconds(_ executable: String, _ arguments: [String], failing: String) throws -> Double {
+        var times: [Double] = []
         for _ in 0..<coldRuns {
-            let outcome = try ChildProcess.run(executable, ["--store", store.path, "search", query, "--limit", "20"])
-            guard outcome.status == 0 else { throw JournalError(.store, "journal search \(query) failed (exit status \(outcome.status))") }
-            journalTimes.append(outcome.seconds)
+            let outcome = try ChildProcess.run(executable, arguments)
+            guard outcome.status == 0 else { throw JournalError(.store, "\(failing) failed (exit status \(outcome.status))") }
+            times.append(outcome.seconds)
         }
-        var sqliteTimes: [Double] = []
-        if let sqlite3 = ChildProcess.find("sqlite3"), let expression = try SearchQuery(query).fts5Expression {
-            // The query travels as a bound parameter; `.parameter set` reads an SQL literal.
-            let literal = "'" + expression.replacingOccurrences(of: "'", with: "''") + "'"
-            let arguments = [
-                "-readonly", store.appendingPathComponent("journal.sqlite").path,
-                ".parameter set :q \(literal)",
-                "SELECT count(*) FROM entry_fts WHERE entry_fts MATCH :q;",
-                """
-                SELECT e.n, e.date, e.text FROM entry_fts f JOIN entry e ON e.n = f.rowid
-                WHERE entry_fts MATCH :q ORDER BY e.date DESC, e.n DESC LIMIT 20;
-                """,
-            ]
-            for _ in 0..<coldRuns {
-                let outcome = try ChildProcess.run(sqlite3, arguments)
-                guard outcome.status == 0 else {
-                    throw JournalError(.store, "sqlite3 failed on the FTS5 query for \(query) (exit status \(outcome.status))")
-                }
-                sqliteTimes.append(outcome.seconds)
-            }
-        }
-        return BenchmarkReport.ColdQuery(
-            query: query, journalSeconds: LatencySummary(journalTimes).median,
-            sqliteSeconds: sqliteTimes.isEmpty ? nil : LatencySummary(sqliteTimes).median)
+        return LatencySummary(times).median
+    }
+
+    /// The arguments of a read-only `sqlite3` process on `database` that binds the FTS5 query of
+    /// `query` to `:q` (a parameter, never spliced into the SQL; `.parameter set` reads an SQL
+    /// literal) and runs `statements`; nil when the query has no words for FTS5.
+    static func sqlite3Arguments(database: URL, query: String, statements: [String]) -> [String]? {
+        guard let expression = try? SearchQuery(query).fts5Expression else { return nil }
+        let literal = "'" + expression.replacingOccurrences(of: "'", with: "''") + "'"
+        return ["-readonly", database.path, ".parameter set :q \(literal)"] + statements
     }
 }

@@ -62,12 +62,4 @@ public struct FTS5BestSetup {
         }
         return LatencySummary(times).median
     }
-
-    /// The arguments of a `sqlite3` process answering `query` the same way, or nil when the
-    /// query has no words for FTS5. The query travels as a bound parameter.
-    public func sqlite3Arguments(for query: String) -> [String]? {
-        guard let expression = try? SearchQuery(query).fts5Expression else { return nil }
-        let literal = "'" + expression.replacingOccurrences(of: "'", with: "''") + "'"
-        return ["-readonly", url.path, ".parameter set :q \(literal)", Self.countSQL + ";", Self.pageSQL + ";"]
-    }
 }
