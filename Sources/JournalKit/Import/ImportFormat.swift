@@ -18,7 +18,8 @@ public enum ImportFormat: String, CaseIterable, Sendable, Codable {
     /// A zip archive is Day One's; text whose first line starts with a jrnl date (`[2024-05-01
     /// 09:30]`) is jrnl's; a JSON document with `entries` is Day One's when it has `metadata` or
     /// its entries a `creationDate`, jrnl's when it has `tags` or its entries a `title`, a
-    /// `body` or a `date`; anything else starting with `{` is JSON Lines.
+    /// `body` or a `date` (a document that doesn't parse, by the keys it starts with); anything
+    /// else starting with `{` is JSON Lines.
     package static func detect(
         prefix: some Collection<UInt8>, document: () throws(JournalError) -> Data
     ) throws(JournalError)
@@ -37,10 +38,17 @@ public enum ImportFormat: String, CaseIterable, Sendable, Codable {
             if let object = try? JSONSerialization.jsonObject(with: Data(firstLine)) as? [String: Any], object["entries"] == nil {
                 return .jsonl
             }
-            // Anything but a document with entries is JSON Lines, whose reader names a bad line.
             guard let object = try? JSONSerialization.jsonObject(with: document()) as? [String: Any],
                 let entries = object["entries"] as? [[String: Any]]
-            else { return .jsonl }
+            else {
+                // A document cut short or damaged is told by the keys it starts with, so that its
+                // reader says what is wrong with it; anything else is JSON Lines, whose reader
+                // names a bad line.
+                let start = String(decoding: text.prefix(4_096), as: UTF8.self)
+                guard start.contains("\"entries\"") else { return .jsonl }
+                if start.contains("\"metadata\"") || start.contains("\"creationDate\"") { return .dayOne }
+                return start.contains("\"tags\"") || start.contains("\"title\"") ? .jrnlJSON : .jsonl
+            }
             let keys = Set(entries.prefix(100).flatMap(\.keys))
             if object["metadata"] != nil || keys.contains("creationDate") { return .dayOne }
             if object["tags"] != nil || keys.contains("title") || keys.contains("body") || keys.contains("date") { return .jrnlJSON }

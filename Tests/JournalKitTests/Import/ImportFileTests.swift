@@ -27,6 +27,15 @@ import Testing
             #"{"metadata": {}, "entries": [{"uuid": "U1", "creationDate": "2023-04-01T07:30:00Z", "text": "a"}, {"uuid": "U2", "text": "b"}]}"#,
             #"entry 2 (uuid U2): missing "creationDate""#
         ),
+        // Cut short: told by the keys they start with, refused by their own readers.
+        (
+            "cut-jrnl.json", #"{"tags": {}, "entries": [{"title": "a", "date": "2020-01-01", "time": "10:00"}, {"title": "b", "da"#,
+            "jrnl JSON: malformed JSON"
+        ),
+        (
+            "cut-Journal.json", #"{"metadata": {"version": "1.0"}, "entries": [{"uuid": "U1", "creationDate": "2023-04-01T07:30:00Z", "te"#,
+            "Day One JSON: malformed JSON"
+        ),
     ]
 
     private func file(_ name: String, _ data: Data) throws -> URL {
