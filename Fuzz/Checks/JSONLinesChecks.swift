@@ -9,6 +9,9 @@ import JournalKit
 /// and its regression tests check it: each broken rule is one line in the answer.
 package enum JSONLinesChecks {
     package static func problems(in bytes: UnsafeBufferPointer<UInt8>) -> [String] {
+        // One input file per process: tests that check inputs in parallel take turns with it.
+        InputFile.lock.lock()
+        defer { InputFile.lock.unlock() }
         var problems: [String] = []
         guard let file = InputFile(bytes) else { return ["cannot write the input to a temporary file"] }
         let reader = JSONLinesReader(fileDescriptor: file.descriptor, closeWhenDone: false)
@@ -52,8 +55,10 @@ package enum JSONLinesChecks {
         }
     }
 
-    /// The input as a file (the reader takes a descriptor), one per process, rewritten per input.
+    /// The input as a file (the reader takes a descriptor), one per process, rewritten per input
+    /// while holding `lock`.
     private final class InputFile {
+        static let lock = NSLock()
         nonisolated(unsafe) private static var shared: Int32 = -1
         let descriptor: Int32
 
