@@ -323,8 +323,8 @@ public final class Journal: Sendable {
     /// the last reference goes; on the last close of a store, SQLite folds its WAL back into
     /// it. Optional: releasing the journal closes it too. The journal can't be used after.
     public func close() throws(JournalError) {
-        try StoreDatabase.guarded(main.url) { try StoreDatabase.close(main.pool) }
-        try StoreDatabase.guarded(search.url) { try StoreDatabase.close(search.pool) }
+        try StoreDatabase.guarded(main.url) { try main.pool.close() }
+        try StoreDatabase.guarded(search.url) { try search.pool.close() }
     }
 
     /// Counts and sizes, for `journal stats`.

@@ -108,6 +108,31 @@ import Testing
         try store.expectConsistent()
     }
 
+    @Test func aJournalFoundUpToDateIsSearchedWithoutWritingAByte() throws {
+        let store = try TemporaryJournal()
+        for index in 0..<30 { try store.journal.add(NewEntry(text: "Crème brûlée number \(index) #dessert")) }
+        store.close()
+        let files = [store.directory.mainStoreURL, store.directory.searchStoreURL]
+        let before = try files.map { try Data(contentsOf: $0) }
+        let journal = try store.reopen()
+        for strategy in ["prefix", "token", "contains[n]", "matches[cd]", "contains"] {
+            #expect(try journal.search("brûl", strategy: strategy).total == 30, "\(strategy)")
+        }
+        #expect(try journal.search(regex: "n.mber 7 ").total == 1)
+        #expect(try journal.list(filter: EntryFilter(tags: ["dessert"])).total == 30)
+        #expect(!journal.main.pool.hasWriter && !journal.search.pool.hasWriter)
+        store.close()
+        #expect(try files.map { try Data(contentsOf: $0) } == before)
+        for file in files {
+            let wal = try? FileManager.default.attributesOfItem(atPath: file.path + "-wal")[.size] as? Int
+            #expect((wal ?? 0) == 0, "\(file.lastPathComponent)-wal")
+        }
+        // The first write opens the writer; what it wrote is searchable at once.
+        try store.reopen().add(NewEntry(text: "brûlure"))
+        #expect(store.journal.main.pool.hasWriter && store.journal.search.pool.hasWriter)
+        #expect(try store.journal.search("brûl").total == 31)
+    }
+
     @Test func catchesUpInSmallBatchesResumingInsideAChange() throws {
         let store = try TemporaryJournal()
         let words = ["alpha", "beta", "gamma", "delta"]

@@ -138,7 +138,7 @@ package struct SearchContext: Sendable {
     }
 
     private static func read<T>(
-        _ pool: DatabasePool, url: URL, _ cancellation: Cancellation?, _ body: (Database) throws -> T
+        _ pool: StorePool, url: URL, _ cancellation: Cancellation?, _ body: (Database) throws -> T
     ) throws(JournalError) -> T {
         try cancellation?.check()
         return try StoreDatabase.guarded(url) {

@@ -40,7 +40,7 @@ package final class MainStore: Sendable {
     static let applicationID: Int32 = 0x4A52_4E4C  // "JRNL"
 
     package let url: URL
-    package let pool: DatabasePool
+    package let pool: StorePool
     /// The store's UUID: the authority part of every entry URI.
     let storeID: UUID
 
@@ -51,7 +51,7 @@ package final class MainStore: Sendable {
         (pool, storeID) = try StoreDatabase.guarded(url) {
             let pool = try StoreDatabase.open(
                 url, applicationID: Self.applicationID, functions: [FoldFunction.function], readOnly: readOnly)
-            try StoreDatabase.migrate(pool, with: Self.migrator)
+            try pool.migrate(with: Self.migrator)
             let id = try pool.read { db in try String.fetchOne(db, sql: "SELECT value FROM store_info WHERE key = 'id'") }
             guard let id, let uuid = UUID(uuidString: id) else {
                 throw JournalError.store("\(url.path) has no valid store identifier")

@@ -7,7 +7,7 @@ package final class SearchStore: Sendable {
     static let applicationID: Int32 = 0x4A52_4E53  // "JRNS"
 
     package let url: URL
-    package let pool: DatabasePool
+    package let pool: StorePool
 
     /// Opens the search store of the main store `mainStoreID`. A damaged or foreign file
     /// (another journal's, or not a search store at all) is replaced by an empty store, which
@@ -46,7 +46,7 @@ package final class SearchStore: Sendable {
         case fatal(JournalError)
     }
 
-    private static func openExisting(_ url: URL, mainStoreID: UUID, readOnly: Bool = false) -> Result<DatabasePool, OpenProblem> {
+    private static func openExisting(_ url: URL, mainStoreID: UUID, readOnly: Bool = false) -> Result<StorePool, OpenProblem> {
         do {
             if readOnly {
                 guard FileManager.default.fileExists(atPath: url.path) else {
@@ -60,7 +60,7 @@ package final class SearchStore: Sendable {
         }
         do {
             let pool = try StoreDatabase.open(url, applicationID: applicationID, readOnly: readOnly)
-            try StoreDatabase.migrate(pool, with: migrator)
+            try pool.migrate(with: migrator)
             let ownerQuery = "SELECT value FROM store_info WHERE key = 'main_store'"
             let owner =
                 try pool.read { db in try String.fetchOne(db, sql: ownerQuery) }

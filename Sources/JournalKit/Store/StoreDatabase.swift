@@ -6,19 +6,23 @@ package enum StoreDatabase {
     /// How long a writer waits for another process's write to finish before giving up.
     static let busyTimeout: TimeInterval = 60
 
-    /// A pool on an existing or new store file, in WAL mode, tagged with `applicationID` so
-    /// that a foreign SQLite file is recognised rather than written into.
+    /// The connections to an existing or new store file, in WAL mode, tagged with
+    /// `applicationID` so that a foreign SQLite file is recognised rather than written into.
+    /// Reading writes nothing; the first write opens the writer (see ``StorePool``).
     ///
-    /// With `readOnly`, nothing is written, not even the WAL file: a store whose WAL is gone
-    /// (closed cleanly) is opened as immutable, which SQLite can read where it can create no
-    /// file; one with a WAL (another process has it open, or one died) is read through it.
-    static func open(_ url: URL, applicationID: Int32, functions: [DatabaseFunction] = [], readOnly: Bool = false) throws -> DatabasePool {
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(busyTimeout)
-        configuration.readonly = readOnly
-        configuration.prepareDatabase { db in
-            if !readOnly { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
-            for function in functions { db.add(function: function) }
+    /// With `readOnly`, nothing is ever written, not even the WAL file: a store whose WAL is
+    /// gone (closed cleanly) is opened as immutable, which SQLite can read where it can create
+    /// no file; one with a WAL (another process has it open, or one died) is read through it.
+    static func open(_ url: URL, applicationID: Int32, functions: [DatabaseFunction] = [], readOnly: Bool = false) throws -> StorePool {
+        func configuration(readOnly: Bool) -> Configuration {
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(busyTimeout)
+            configuration.readonly = readOnly
+            configuration.prepareDatabase { db in
+                if !readOnly { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+                for function in functions { db.add(function: function) }
+            }
+            return configuration
         }
         var path = url.path
         let walBytes = (try? FileManager.default.attributesOfItem(atPath: url.path + "-wal")[.size] as? Int) ?? 0
@@ -27,32 +31,16 @@ package enum StoreDatabase {
         {
             path = "file:\(encoded)?immutable=1"
         }
-        let pool = try DatabasePool(path: path, configuration: configuration)
-        try pool.read { db in
+        let readers = try DatabasePool(path: path, configuration: configuration(readOnly: true))
+        try readers.read { db in
             let existing = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
             let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_schema") ?? 0
             guard existing == applicationID || (existing == 0 && tables == 0) else {
                 throw JournalError.store("\(url.path) is not a journal store file (it is some other SQLite database)")
             }
         }
-        return pool
-    }
-
-    /// Applies `migrator`'s missing migrations, checking with a read first so that opening an
-    /// up-to-date store never waits for another process's write lock.
-    static func migrate(_ pool: DatabasePool, with migrator: DatabaseMigrator) throws {
-        guard try !pool.read(migrator.hasCompletedMigrations) else { return }
-        try migrator.migrate(pool)
-    }
-
-    /// Closes `pool` now: its read-only connections first, then the writer, so that the last
-    /// connection to close can write, and SQLite, as it does then, copies the WAL into the
-    /// database file and removes it when no other process has the store open (GRDB's `close()`
-    /// alone closes the writer first, and the WAL would stay behind, unsafe to keep beside a
-    /// database file that is later replaced).
-    static func close(_ pool: DatabasePool) throws {
-        pool.releaseMemory()
-        try pool.close()
+        let writable = configuration(readOnly: false)
+        return StorePool(readers: readers, openWriter: readOnly ? nil : { try DatabasePool(path: url.path, configuration: writable) })
     }
 
     /// The one-line message for a failure on `url`.

@@ -1,0 +1,71 @@
+import Foundation
+import GRDB
+
+/// The connections to one store file. Reads go through connections that write nothing; the
+/// writer is opened on the first write. A process that only reads (a one-shot search of an
+/// up-to-date journal) therefore never writes: opening a writer makes GRDB re-create the WAL
+/// with a transaction when the file is missing or empty, as it is whenever the last process
+/// closed the store, and closing it checkpoints, each with its fsyncs.
+///
+/// Invariant: once opened, the writer stays open until ``close()``; a read-only store never
+/// opens one.
+package final class StorePool: @unchecked Sendable {
+    private let readers: DatabasePool
+    private let openWriter: (() throws -> DatabasePool)?
+    private let lock = NSLock()
+    private var writer: DatabasePool?
+
+    /// `readers` answers reads; `openWriter` opens the writer, or is nil when the store can't
+    /// be written.
+    init(readers: DatabasePool, openWriter: (() throws -> DatabasePool)?) {
+        self.readers = readers
+        self.openWriter = openWriter
+    }
+
+    /// Runs `body` in a read transaction that sees every transaction committed before it began.
+    package func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try readers.read(body)
+    }
+
+    /// Runs `body` in a write transaction, opening the writer first if need be.
+    package func write<T>(_ body: (Database) throws -> T) throws -> T {
+        try currentWriter().write(body)
+    }
+
+    /// Runs `body` on the writer outside any transaction (for statements that can't run in one).
+    package func writeWithoutTransaction<T>(_ body: (Database) throws -> T) throws -> T {
+        try currentWriter().writeWithoutTransaction(body)
+    }
+
+    /// Applies `migrator`'s missing migrations, checking with a read first, so that opening an
+    /// up-to-date store neither writes nor waits for another process's write lock.
+    func migrate(with migrator: DatabaseMigrator) throws {
+        guard try !read(migrator.hasCompletedMigrations) else { return }
+        try migrator.migrate(currentWriter())
+    }
+
+    /// Whether a write has opened the writer.
+    var hasWriter: Bool { lock.withLock { writer != nil } }
+
+    private func currentWriter() throws -> DatabasePool {
+        try lock.withLock {
+            if let writer { return writer }
+            guard let openWriter else { throw DatabaseError(resultCode: .SQLITE_READONLY, message: "the store was opened read-only") }
+            let opened = try openWriter()
+            writer = opened
+            return opened
+        }
+    }
+
+    /// Closes every connection: the readers first, then the writer's pool (its readers, then
+    /// itself), so that the last connection to close is one that can write, and SQLite, as it
+    /// does then, copies the WAL into the database file and removes it when no other process
+    /// has the store open.
+    func close() throws {
+        try readers.close()
+        if let writer = lock.withLock({ writer }) {
+            writer.releaseMemory()
+            try writer.close()
+        }
+    }
+}
