@@ -26,15 +26,16 @@ struct JournalCommand: ParsableCommand {
     var store: String?
 
     /// The journal chosen by --store, $JOURNAL_STORE or the XDG default, opened and caught up;
-    /// created when missing only for the commands that add entries.
-    func openJournal(create: Bool = false) throws -> Journal {
+    /// created when missing only for the commands that add entries. A command that answers one
+    /// search maps the prefix table rather than loading it.
+    func openJournal(create: Bool = false, prefixTable: PrefixTableMode = .inMemory) throws -> Journal {
         let environment = ProcessInfo.processInfo.environment
         let directory =
             store.map(StoreDirectory.init(path:))
             ?? environment["JOURNAL_STORE"].flatMap { $0.isEmpty ? nil : StoreDirectory(path: $0) }
             ?? StoreDirectory.defaultDirectory(environment: environment)
         let progress = ProgressBar(label: "indexing")
-        let journal = try Journal(directory: directory, create: create, progress: progress.handler)
+        let journal = try Journal(directory: directory, create: create, prefixTable: prefixTable, progress: progress.handler)
         progress.finish()
         for notice in journal.notices { Terminal.standardError.write("journal: \(notice)\n") }
         Self.keptJournal = journal

@@ -14,7 +14,7 @@ public final class Journal: Sendable {
     public let directory: StoreDirectory
     package let main: MainStore
     package let search: SearchStore
-    let prefixTables = PrefixTableCache()
+    let prefixTables: PrefixTableCache
     /// What happened while opening that the user should hear about: a search store replaced
     /// because it was damaged, or an index left behind the entries because it could not be
     /// written.
@@ -31,8 +31,16 @@ public final class Journal: Sendable {
     /// ``readOnlyReason``), and one whose index can't be brought up to date (a full disk)
     /// opens all the same: either way searches answer from what is indexed, and ``notices``
     /// says so.
-    public init(directory: StoreDirectory, create: Bool = true, progress: ProgressHandler? = nil) throws(JournalError) {
+    ///
+    /// `prefixTable` says how the `prefix` strategy holds its table: in memory for a journal
+    /// kept open (the default), mapped from its file for a process that answers one search.
+    /// A journal found up to date is opened without writing anything; the first write opens
+    /// the stores for writing.
+    public init(
+        directory: StoreDirectory, create: Bool = true, prefixTable: PrefixTableMode = .inMemory, progress: ProgressHandler? = nil
+    ) throws(JournalError) {
         self.directory = directory
+        prefixTables = PrefixTableCache(mode: prefixTable)
         var unwritable = try directory.prepare(create: create)
         var stores: (MainStore, SearchStore)
         do {

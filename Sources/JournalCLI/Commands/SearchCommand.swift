@@ -53,7 +53,7 @@ struct SearchCommand: ParsableCommand {
             let strategy = try strategy.map(SearchStrategies.named) ?? SearchStrategies.standard
             let query = try SearchQuery(self.query.joined(separator: " "))
             try strategy.validate(query)
-            let journal = try self.journal.openJournal()
+            let journal = try self.journal.openJournal(prefixTable: .mapped)
             let building = ProgressBar(label: "building the \(strategy.name) index")
             results = try journal.search(query.text, strategy: strategy, page: request, filter: filter, progress: building.handler)
             building.finish()

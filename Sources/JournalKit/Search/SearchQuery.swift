@@ -20,22 +20,3 @@ public struct SearchQuery: Sendable, Equatable {
         return words
     }
 }
-
-/// Bounds for finding, with a range scan on an index, every string that starts with a prefix.
-enum PrefixRange {
-    /// The least string greater than every string that starts with `prefix`, in code point
-    /// order (which is the UTF-8 byte order SQLite compares TEXT in); nil when there is none
-    /// (a prefix made only of U+10FFFF).
-    static func upperBound(of prefix: String) -> String? {
-        var scalars = Array(prefix.unicodeScalars)
-        while let last = scalars.popLast() {
-            guard last.value < 0x10FFFF else { continue }
-            let next = last.value + 1 == 0xD800 ? 0xE000 : last.value + 1
-            scalars.append(Unicode.Scalar(next)!)
-            var result = String.UnicodeScalarView()
-            result.append(contentsOf: scalars)
-            return String(result)
-        }
-        return nil
-    }
-}

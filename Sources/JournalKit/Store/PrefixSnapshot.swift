@@ -1,18 +1,38 @@
 import Foundation
 import GRDB
 
-/// The prefix table kept in the search store, so that a short-lived process reads one blob
-/// instead of the whole token table: token ids (delta-encoded) and texts, in id order, up to
-/// `max_token_id`. Tokens added since are read from the token table on loading; tokens removed
-/// since stay in the table harmlessly (no document has them). The indexer rewrites the
-/// snapshot when the tokens added since pass a tenth of it.
+/// The prefix table saved beside the search store (``PrefixTableFile``, `search.sqlite-prefix`)
+/// and the search store's row naming it: the file's tag and the largest token id it holds.
+/// Tokens added since are found in the token table; tokens removed since stay in the file
+/// harmlessly (no document has them). The indexer saves the table again when the tokens added
+/// since pass a tenth of it, or when the file is not the one the row names (a crash between
+/// saving the file and committing the row, a file removed or damaged).
 enum PrefixSnapshot {
-    /// The table as the search store has it now: the snapshot, plus the tokens added since.
-    static func load(from db: Database) throws -> PrefixTable {
+    /// The file beside the search store at `searchStore`.
+    static func fileURL(besides searchStore: URL) -> URL {
+        URL(fileURLWithPath: searchStore.path + "-prefix")
+    }
+
+    /// What the search store's row says of the file, or nil when no table was saved.
+    static func record(in db: Database) throws -> (tag: UUID, maxTokenID: Int64, tokenCount: Int)? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT file_tag, max_token_id, token_count FROM prefix_snapshot WHERE id = 1"),
+            let tag = UUID(uuidString: row[0])
+        else { return nil }
+        return (tag, row[1], row[2])
+    }
+
+    /// The saved file the search store names, mapped; nil when none was saved, or it is missing
+    /// or damaged.
+    static func mapped(in db: Database, searchStore: URL) throws -> PrefixTableFile? {
+        guard let record = try record(in: db) else { return nil }
+        return PrefixTableFile(mapping: fileURL(besides: searchStore), expectedTag: record.tag)
+    }
+
+    /// The whole table in memory, as the search store has it now: the saved file's tokens, plus
+    /// the tokens added since (every token when there is no usable file).
+    static func load(from db: Database, searchStore: URL) throws -> PrefixTable {
         var table = PrefixTable()
-        if let row = try Row.fetchOne(db, sql: "SELECT data FROM prefix_snapshot WHERE id = 1") {
-            decode(row[0] as Data, into: &table)
-        }
+        try mapped(in: db, searchStore: searchStore)?.forEachToken { id, utf8 in table.insert(id: id, utf8: utf8) }
         try appendNewTokens(from: db, to: &table)
         return table
     }
@@ -33,49 +53,24 @@ enum PrefixSnapshot {
         try Int64.fetchOne(db, sql: "SELECT max(id) FROM token") ?? 0
     }
 
-    /// Whether enough tokens came after the snapshot to write it again.
-    static func isStale(in db: Database) throws -> Bool {
-        let snapshot = try Row.fetchOne(db, sql: "SELECT max_token_id, token_count FROM prefix_snapshot WHERE id = 1")
-        let maxID: Int64 = snapshot?[0] ?? 0
-        let count: Int = snapshot?[1] ?? 0
-        let added = try Int.fetchOne(db, sql: "SELECT count(*) FROM token WHERE id > ?", arguments: [maxID]) ?? 0
-        return added > max(1_000, count / 10)
+    /// Whether the table should be saved again: enough tokens came after it, or its file is not
+    /// the one the row names.
+    static func isStale(in db: Database, searchStore: URL) throws -> Bool {
+        let record = try record(in: db)
+        if record != nil, try mapped(in: db, searchStore: searchStore) == nil { return true }
+        let added = try Int.fetchOne(db, sql: "SELECT count(*) FROM token WHERE id > ?", arguments: [record?.maxTokenID ?? 0]) ?? 0
+        return added > max(1_000, (record?.tokenCount ?? 0) / 10)
     }
 
-    /// Writes the snapshot from the token table as it is now.
-    static func write(in db: Database) throws {
+    /// Saves the table from the token table as it is now, under a new tag, and names it in the
+    /// search store's row (in `db`'s write transaction, committed after the file is in place).
+    static func save(in db: Database, searchStore: URL) throws {
         var table = PrefixTable()
         try appendNewTokens(from: db, to: &table)
+        let tag = UUID()
+        try PrefixTableFile.save(table, tag: tag, to: fileURL(besides: searchStore))
         try db.execute(
-            sql: "INSERT OR REPLACE INTO prefix_snapshot (id, max_token_id, token_count, data) VALUES (1, ?, ?, ?)",
-            arguments: [table.maxTokenID, table.tokenCount, encode(table)])
-    }
-
-    static func encode(_ table: PrefixTable) -> Data {
-        var data: [UInt8] = []
-        var previous: Int64 = 0
-        table.forEachToken { id, utf8 in
-            Varint.append(UInt64(id - previous), to: &data)
-            previous = id
-            Varint.append(UInt64(utf8.count), to: &data)
-            data.append(contentsOf: utf8)
-        }
-        return Data(data)
-    }
-
-    static func decode(_ data: Data, into table: inout PrefixTable) {
-        data.withUnsafeBytes { raw in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            var position = 0
-            var id: Int64 = 0
-            while position < bytes.count {
-                guard let delta = Varint.read(bytes, at: &position), let length = Varint.read(bytes, at: &position),
-                    position + Int(length) <= bytes.count
-                else { return }
-                id += Int64(delta)
-                table.insert(id: id, utf8: UnsafeBufferPointer(rebasing: bytes[position..<position + Int(length)]))
-                position += Int(length)
-            }
-        }
+            sql: "INSERT OR REPLACE INTO prefix_snapshot (id, max_token_id, token_count, file_tag) VALUES (1, ?, ?, ?)",
+            arguments: [table.maxTokenID, table.tokenCount, tag.uuidString])
     }
 }

@@ -23,7 +23,7 @@ struct PrefixTable: Sendable {
         return utf8.capacity + ends.capacity * 4 + ids.capacity * 8 + bucketBytes + shortBytes
     }
 
-    /// Adds a token; ids must come in increasing order.
+    /// Adds a token; ids may come in any order (a token is added once).
     mutating func insert(id: Int64, utf8 token: some Collection<UInt8>) {
         let index = UInt32(ids.count)
         utf8.append(contentsOf: token)
@@ -55,12 +55,15 @@ struct PrefixTable: Sendable {
         }
     }
 
-    /// Every token, in id order, for the snapshot.
-    func forEachToken(_ body: (Int64, ArraySlice<UInt8>) -> Void) {
-        var start = 0
-        for (index, end) in ends.enumerated() {
-            body(ids[index], utf8[start..<Int(end)])
-            start = Int(end)
+    /// Every key with its tokens, for the file the table is saved in.
+    func forEachBucket(_ body: (UInt64, [(id: Int64, utf8: ArraySlice<UInt8>)]) -> Void) {
+        for (key, indexes) in buckets {
+            body(
+                key,
+                indexes.map { index in
+                    let start = index == 0 ? 0 : Int(ends[Int(index) - 1])
+                    return (ids[Int(index)], utf8[start..<Int(ends[Int(index)])])
+                })
         }
     }
 

@@ -1,40 +1,69 @@
 import Foundation
 import GRDB
 
-/// The prefix table of one open journal, loaded on first use (from the snapshot) and brought
-/// up to date with the tokens added since whenever it is used again.
+/// How an open journal holds the prefix table that the `prefix` strategy looks long words up in.
+public enum PrefixTableMode: Sendable {
+    /// Loaded whole into memory on first use and kept current: every later lookup is a hash
+    /// probe that touches no file. For a journal that stays open and answers many searches.
+    case inMemory
+    /// Mapped from its file: a lookup reads one bucket of it and the few tokens added since it
+    /// was saved, and nothing proportional to the vocabulary. For a process that answers one
+    /// search and exits.
+    case mapped
+}
+
+/// The prefix table of one open journal, held as its ``PrefixTableMode`` says.
 package final class PrefixTableCache: @unchecked Sendable {
+    let mode: PrefixTableMode
     private let lock = NSLock()
     private var table: PrefixTable?
-    /// How long the last full load took, and whether it came from the snapshot.
-    private(set) var lastLoad: (seconds: Double, fromSnapshot: Bool)?
+    private var file: PrefixTableFile?
+    /// How long the last full load into memory took, and whether it came from the saved file.
+    private(set) var lastLoad: (seconds: Double, fromFile: Bool)?
 
-    /// The table as of the search store's current tokens.
-    func current(from search: SearchStore) throws(JournalError) -> PrefixTable {
-        try StoreDatabase.guarded(search.url) {
-            try search.pool.read { db in
-                lock.lock()
-                defer { lock.unlock() }
-                if var table {
-                    if try PrefixSnapshot.maxTokenID(in: db) > table.maxTokenID {
-                        self.table = nil
-                        try PrefixSnapshot.appendNewTokens(from: db, to: &table)
-                        self.table = table
-                    }
-                    return table
-                }
-                let started = DispatchTime.now()
-                let hasSnapshot = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM prefix_snapshot)") ?? false
-                let loaded = try PrefixSnapshot.load(from: db)
-                lastLoad = (Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9, hasSnapshot)
-                table = loaded
-                return loaded
+    init(mode: PrefixTableMode) { self.mode = mode }
+
+    /// The ids of the tokens that start with `word` (by code points), as of the read
+    /// transaction `db` on the search store at `searchStore`.
+    func tokenIDs(withPrefix word: String, in db: Database, searchStore: URL) throws -> [Int64] {
+        try lock.withLock {
+            switch mode {
+            case .inMemory:
+                return try current(in: db, searchStore: searchStore).tokenIDs(withPrefix: word)
+            case .mapped:
+                let tag = try PrefixSnapshot.record(in: db)?.tag
+                if file?.tag != tag { file = try PrefixSnapshot.mapped(in: db, searchStore: searchStore) }
+                return try (file?.tokenIDs(withPrefix: word) ?? [])
+                    + TokenRange.ids(startingWith: word, after: file?.maxTokenID ?? 0, in: db)
             }
         }
     }
 
-    /// Forgets the table, so that the next use loads it again (to measure loading).
-    func reset() {
-        lock.withLock { table = nil }
+    /// The whole table in memory as of `db`: loaded on first use, then brought up to date with
+    /// the tokens added since.
+    private func current(in db: Database, searchStore: URL) throws -> PrefixTable {
+        if var table {
+            if try PrefixSnapshot.maxTokenID(in: db) > table.maxTokenID {
+                self.table = nil
+                try PrefixSnapshot.appendNewTokens(from: db, to: &table)
+                self.table = table
+            }
+            return table
+        }
+        let started = DispatchTime.now()
+        let fromFile = try PrefixSnapshot.mapped(in: db, searchStore: searchStore) != nil
+        let loaded = try PrefixSnapshot.load(from: db, searchStore: searchStore)
+        lastLoad = (Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9, fromFile)
+        table = loaded
+        return loaded
+    }
+
+    /// Loads the whole table into memory again (whatever the mode), to measure loading; returns
+    /// it.
+    func reload(in db: Database, searchStore: URL) throws -> PrefixTable {
+        try lock.withLock {
+            table = nil
+            return try current(in: db, searchStore: searchStore)
+        }
     }
 }

@@ -59,7 +59,7 @@ struct SearchIndexer {
         while try !applyPreparedBatches(done: &done, progress: progress) {}
         try StoreDatabase.guarded(search.url) {
             try search.pool.write { db in
-                if try PrefixSnapshot.isStale(in: db) { try PrefixSnapshot.write(in: db) }
+                if try PrefixSnapshot.isStale(in: db, searchStore: search.url) { try PrefixSnapshot.save(in: db, searchStore: search.url) }
             }
         }
     }
@@ -75,7 +75,9 @@ struct SearchIndexer {
     private func isCaughtUp() throws(JournalError) -> Bool {
         let position = try StoreDatabase.guarded(search.url) { try search.pool.read(SearchStore.position(in:)) }
         guard !position.isFresh, position.rebuildFrom == nil, position.resumeAfterEntry == 0 else { return false }
-        let snapshotIsStale = try StoreDatabase.guarded(search.url) { try search.pool.read(PrefixSnapshot.isStale(in:)) }
+        let snapshotIsStale = try StoreDatabase.guarded(search.url) {
+            try search.pool.read { db in try PrefixSnapshot.isStale(in: db, searchStore: search.url) }
+        }
         let lastChange = try StoreDatabase.guarded(main.url) { try main.pool.read(MainStore.lastChange(in:)) }
         return position.appliedChange == lastChange && !snapshotIsStale
     }

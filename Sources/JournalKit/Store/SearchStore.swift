@@ -81,7 +81,7 @@ package final class SearchStore: Sendable {
     }
 
     private static func removeFiles(at url: URL) throws(JournalError) {
-        for suffix in ["", "-wal", "-shm"] {
+        for suffix in ["", "-wal", "-shm", "-prefix"] {
             let path = url.path + suffix
             if FileManager.default.fileExists(atPath: path) {
                 do { try FileManager.default.removeItem(atPath: path) } catch {
@@ -117,7 +117,7 @@ package final class SearchStore: Sendable {
                         document INTEGER NOT NULL,
                         PRIMARY KEY (token, document)
                     ) WITHOUT ROWID;
-                    -- The prefix table's tokens up to max_token_id, serialized (PrefixSnapshot).
+                    -- The prefix table's tokens up to max_token_id, serialized (replaced in v4).
                     CREATE TABLE prefix_snapshot (
                         id INTEGER PRIMARY KEY CHECK (id = 1),
                         max_token_id INTEGER NOT NULL,
@@ -146,6 +146,20 @@ package final class SearchStore: Sendable {
         migrator.registerMigration("v3-date-buckets") { db in
             try db.execute(sql: DateBuckets.schema)
             try DateBuckets.fill(in: db)
+        }
+        // The prefix table saved in a file of its own, laid out to be mapped (PrefixTableFile),
+        // instead of a blob that every process had to decode whole; the row names the file.
+        migrator.registerMigration("v4-prefix-table-file") { db in
+            try db.execute(
+                sql: """
+                    DROP TABLE prefix_snapshot;
+                    CREATE TABLE prefix_snapshot (
+                        id INTEGER PRIMARY KEY CHECK (id = 1),
+                        max_token_id INTEGER NOT NULL,
+                        token_count INTEGER NOT NULL,
+                        file_tag TEXT NOT NULL
+                    );
+                    """)
         }
         return migrator
     }

@@ -164,7 +164,23 @@ struct JournalVerifier {
         if foundDays.pairs != dayPairs.pairs || foundDays.sum != dayPairs.sum {
             problem("days", "the documents by day (\(foundDays.pairs)) disagree with the entries' dates (\(dayPairs.pairs))")
         }
-        let table = try PrefixSnapshot.load(from: searchDB)
+        if try PrefixSnapshot.record(in: searchDB) != nil {
+            let path = PrefixSnapshot.fileURL(besides: search.url).path
+            if let file = try PrefixSnapshot.mapped(in: searchDB, searchStore: search.url) {
+                file.forEachToken { id, utf8 in
+                    if let text = tokenTexts[id], !utf8.elementsEqual(text.utf8) {
+                        problem(
+                            "prefix table", "\(path) holds token \(id) as \"\(String(decoding: utf8, as: UTF8.self))\", not \"\(text)\"")
+                    }
+                }
+                for (id, text) in tokenTexts where id <= file.maxTokenID && !file.tokenIDs(withPrefix: text).contains(id) {
+                    problem("prefix table", "\(path) doesn't find the token \"\(text)\"")
+                }
+            } else {
+                problem("prefix table", "\(path) is missing, damaged, or not the file the search store names")
+            }
+        }
+        let table = try PrefixSnapshot.load(from: searchDB, searchStore: search.url)
         for (id, text) in tokenTexts where !table.tokenIDs(withPrefix: text).contains(id) {
             problem("prefix table", "the prefix table doesn't find the token \"\(text)\"")
         }

@@ -3,32 +3,30 @@ import GRDB
 
 /// `prefix`: a word of up to three code points is a key of the prefix table, whose entries the
 /// search store keeps precomputed (one list, however many tokens start with it); a longer word
-/// finds its tokens in the in-memory table (no index descent, no disk), then their entries.
+/// finds its tokens in the prefix table (in memory: no index descent, no disk; or mapped from
+/// its file: one bucket read), then their entries.
 struct PrefixStrategy: StrategyImplementation {
     let name = "prefix"
     let family = SearchFamily.wordPrefix
     let summary = "word prefixes by the first three code points: precomputed entries per key, or tokens from the in-memory table"
 
-    /// The in-memory table: its footprint, how long loading it from the snapshot takes, and
+    /// The in-memory table: its footprint, how long loading it from its saved file takes, and
     /// (with `rebuild`) how long building it from the whole token table takes.
     func measureStructure(in stores: SearchContext, rebuild: Bool) throws(JournalError) -> StrategyStructure {
-        stores.prefixTables.reset()
-        let table = try stores.prefixTables.current(from: stores.search)
+        let table = try stores.readSearch { db in try stores.prefixTables.reload(in: db, searchStore: stores.search.url) }
         let load = stores.prefixTables.lastLoad
         var seconds: Double?
         if rebuild {
             let start = ContinuousClock.now
-            _ = try StoreDatabase.guarded(stores.search.url) {
-                try stores.search.pool.read { db in
-                    var fresh = PrefixTable()
-                    try PrefixSnapshot.appendNewTokens(from: db, to: &fresh)
-                    return fresh.tokenCount
-                }
+            _ = try stores.readSearch { db in
+                var fresh = PrefixTable()
+                try PrefixSnapshot.appendNewTokens(from: db, to: &fresh)
+                return fresh.tokenCount
             }
             seconds = secondsSince(start)
         }
         let loadNote = load.map {
-            "loads in \(String(format: "%.1f", $0.seconds * 1000)) ms\($0.fromSnapshot ? " from its snapshot" : " from the token table (no snapshot yet)")"
+            "loads in \(String(format: "%.1f", $0.seconds * 1000)) ms\($0.fromFile ? " from its file" : " from the token table (no file yet)")"
         }
         return StrategyStructure(
             description: "in-memory prefix table over \(table.tokenCount) tokens (+ per-key entry lists and postings in the search store)",
@@ -37,11 +35,10 @@ struct PrefixStrategy: StrategyImplementation {
     }
 
     func search(_ query: SearchQuery, page: PageRequest, in stores: SearchContext) throws(JournalError) -> StrategyAnswer {
-        let words = try query.canonicalWords()
-        // The table is loaded only when a word is longer than a key.
-        let table = try words.contains { $0.unicodeScalars.count > 3 } ? stores.prefixTables.current(from: stores.search) : nil
-        return try WordPrefixSearch.answer(words: words, in: stores, page: page) { word, db in
-            if word.unicodeScalars.count > 3, let table { return (.tokens, table.tokenIDs(withPrefix: word)) }
+        try WordPrefixSearch.answer(words: try query.canonicalWords(), in: stores, page: page) { word, db in
+            if word.unicodeScalars.count > 3 {
+                return (.tokens, try stores.prefixTables.tokenIDs(withPrefix: word, in: db, searchStore: stores.search.url))
+            }
             let key = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM prefix_key WHERE text = ?"), arguments: [word])
             return (.prefixKeys, key.map { [$0] } ?? [])
         }

@@ -29,14 +29,7 @@ struct TokenStrategy: StrategyImplementation {
 
     func search(_ query: SearchQuery, page: PageRequest, in stores: SearchContext) throws(JournalError) -> StrategyAnswer {
         try WordPrefixSearch.answer(words: try query.canonicalWords(), in: stores, page: page) { word, db in
-            let tokens =
-                if let upper = PrefixRange.upperBound(of: word) {
-                    try Int64.fetchAll(
-                        db.cachedStatement(sql: "SELECT id FROM token WHERE text >= ? AND text < ?"), arguments: [word, upper])
-                } else {
-                    try Int64.fetchAll(db.cachedStatement(sql: "SELECT id FROM token WHERE text >= ?"), arguments: [word])
-                }
-            return (.tokens, tokens)
+            (.tokens, try TokenRange.ids(startingWith: word, in: db))
         }
     }
 }

@@ -1,0 +1,207 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The prefix table as a file beside the search store, laid out to be mapped into memory and
+/// read in place: a process that answers one query touches the header, one slot and one bucket,
+/// whatever the vocabulary's size.
+///
+/// Layout (little-endian):
+/// - header, 64 bytes: magic `JRNLPFX1`, the 16-byte tag the search store names the file by,
+///   the largest token id in the file, the token count, the slot count (a power of two) and the
+///   bytes of the bucket area;
+/// - slots, 24 bytes each, an open-addressing hash table (linear probing, at most half full):
+///   a prefix table key (0: empty), the bucket's offset in the bucket area, its token count;
+/// - buckets: each token as its id (8 bytes), its UTF-8 length (4 bytes) and its UTF-8 bytes.
+///
+/// Invariant: the file is written whole under a temporary name and renamed into place, so a
+/// reader sees an old file or a new one, never a mix; every read is bounds-checked, so a damaged
+/// file answers wrongly at worst (``JournalVerifier`` finds that), never crashes.
+final class PrefixTableFile: @unchecked Sendable {
+    static let magic = Array("JRNLPFX1".utf8)
+    private static let headerBytes = 64
+    private static let slotBytes = 24
+
+    /// The tag the search store names this file by.
+    let tag: UUID
+    /// The largest token id in the file: tokens added to the search store later have larger ids.
+    let maxTokenID: Int64
+    let tokenCount: Int
+    private let base: UnsafeRawPointer
+    private let byteCount: Int
+    private let slotCount: Int
+    private let bucketsStart: Int
+
+    /// Maps the file at `url`; nil when it is missing, unreadable, damaged or has another tag
+    /// than `expectedTag`.
+    init?(mapping url: URL, expectedTag: UUID) {
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, Int(status.st_size) >= Self.headerBytes else { return nil }
+        let size = Int(status.st_size)
+        guard let mapped = mmap(nil, size, PROT_READ, MAP_SHARED, descriptor, 0), mapped != MAP_FAILED else { return nil }
+        base = UnsafeRawPointer(mapped)
+        byteCount = size
+        let header = UnsafeRawBufferPointer(start: base, count: Self.headerBytes)
+        var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &uuid) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: header[8..<24])) }
+        tag = UUID(uuid: uuid)
+        maxTokenID = Int64(littleEndian: header.loadUnaligned(fromByteOffset: 24, as: Int64.self))
+        let tokens = UInt64(littleEndian: header.loadUnaligned(fromByteOffset: 32, as: UInt64.self))
+        let slots = UInt64(littleEndian: header.loadUnaligned(fromByteOffset: 40, as: UInt64.self))
+        let bucketBytes = UInt64(littleEndian: header.loadUnaligned(fromByteOffset: 48, as: UInt64.self))
+        let fits =
+            slots > 0 && slots.nonzeroBitCount == 1 && slots <= UInt64(size / Self.slotBytes) && tokens <= UInt64(size)
+            && UInt64(Self.headerBytes) + slots * UInt64(Self.slotBytes) + bucketBytes == UInt64(size)
+        guard header.starts(with: Self.magic), tag == expectedTag, fits else {
+            munmap(mapped, size)
+            return nil
+        }
+        tokenCount = Int(tokens)
+        slotCount = Int(slots)
+        bucketsStart = Self.headerBytes + slotCount * Self.slotBytes
+    }
+
+    deinit { munmap(UnsafeMutableRawPointer(mutating: base), byteCount) }
+
+    /// The ids of the file's tokens that start with `word` (by code points). A word of three
+    /// code points or more reads one bucket; a shorter one, every bucket.
+    func tokenIDs(withPrefix word: String) -> [Int64] {
+        let prefix = Array(word.utf8)
+        var ids: [Int64] = []
+        let collect = { (id: Int64, utf8: UnsafeRawBufferPointer) in
+            if utf8.count >= prefix.count, utf8.prefix(prefix.count).elementsEqual(prefix) { ids.append(id) }
+        }
+        if word.unicodeScalars.count < 3 {
+            forEachToken(collect)
+        } else if let bucket = bucket(for: PrefixTable.key(of: prefix)) {
+            forEachToken(in: bucket, collect)
+        }
+        return ids
+    }
+
+    /// Every token of the file, bucket by bucket: to load the table into memory.
+    func forEachToken(_ body: (Int64, UnsafeRawBufferPointer) -> Void) {
+        for slot in 0..<slotCount {
+            let (key, offset, count) = self.slot(slot)
+            if key != 0 { forEachToken(in: (offset, count), body) }
+        }
+    }
+
+    private func bucket(for key: UInt64) -> (offset: UInt64, count: UInt32)? {
+        var slot = Self.home(of: key, slotCount: slotCount)
+        for _ in 0..<slotCount {
+            let found = self.slot(slot)
+            if found.key == key { return (found.offset, found.count) }
+            if found.key == 0 { return nil }
+            slot = (slot + 1) & (slotCount - 1)
+        }
+        return nil
+    }
+
+    private func slot(_ index: Int) -> (key: UInt64, offset: UInt64, count: UInt32) {
+        let start = Self.headerBytes + index * Self.slotBytes
+        return (
+            UInt64(littleEndian: base.loadUnaligned(fromByteOffset: start, as: UInt64.self)),
+            UInt64(littleEndian: base.loadUnaligned(fromByteOffset: start + 8, as: UInt64.self)),
+            UInt32(littleEndian: base.loadUnaligned(fromByteOffset: start + 16, as: UInt32.self))
+        )
+    }
+
+    private func forEachToken(in bucket: (offset: UInt64, count: UInt32), _ body: (Int64, UnsafeRawBufferPointer) -> Void) {
+        guard bucket.offset < UInt64(byteCount - bucketsStart) else { return }
+        var position = bucketsStart + Int(bucket.offset)
+        for _ in 0..<bucket.count {
+            guard position + 12 <= byteCount else { return }
+            let id = Int64(littleEndian: base.loadUnaligned(fromByteOffset: position, as: Int64.self))
+            let length = Int(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: position + 8, as: UInt32.self)))
+            guard length <= byteCount - position - 12 else { return }
+            body(id, UnsafeRawBufferPointer(start: base + position + 12, count: length))
+            position += 12 + length
+        }
+    }
+
+    private static func home(of key: UInt64, slotCount: Int) -> Int {
+        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - slotCount.trailingZeroBitCount)) & (slotCount - 1)
+    }
+
+    // MARK: Writing
+
+    /// Saves `table` to `url` with `tag`: whole, under a temporary name, synced, then renamed
+    /// into place.
+    static func save(_ table: PrefixTable, tag: UUID, to url: URL) throws(JournalError) {
+        var buckets: [UInt8] = []
+        var entries: [(key: UInt64, offset: UInt64, count: UInt32)] = []
+        table.forEachBucket { key, tokens in
+            var count: UInt32 = 0
+            let offset = UInt64(buckets.count)
+            for (id, utf8) in tokens {
+                append(UInt64(bitPattern: id), to: &buckets)
+                append(UInt32(utf8.count), to: &buckets)
+                buckets.append(contentsOf: utf8)
+                count += 1
+            }
+            entries.append((key, offset, count))
+        }
+        var slotCount = 1
+        while slotCount < entries.count * 2 { slotCount <<= 1 }
+        var slots = [UInt8](repeating: 0, count: slotCount * slotBytes)
+        var taken = [Bool](repeating: false, count: slotCount)
+        for entry in entries {
+            var slot = home(of: entry.key, slotCount: slotCount)
+            while taken[slot] { slot = (slot + 1) & (slotCount - 1) }
+            taken[slot] = true
+            var bytes: [UInt8] = []
+            append(entry.key, to: &bytes)
+            append(entry.offset, to: &bytes)
+            append(entry.count, to: &bytes)
+            slots.replaceSubrange(slot * slotBytes..<slot * slotBytes + 20, with: bytes)
+        }
+        var header = magic
+        withUnsafeBytes(of: tag.uuid) { header.append(contentsOf: $0) }
+        append(UInt64(bitPattern: table.maxTokenID), to: &header)
+        append(UInt64(table.tokenCount), to: &header)
+        append(UInt64(slotCount), to: &header)
+        append(UInt64(buckets.count), to: &header)
+        header.append(contentsOf: repeatElement(0, count: headerBytes - header.count))
+        try replace(url, with: [header, slots, buckets])
+    }
+
+    private static func append<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    private static func replace(_ url: URL, with parts: [[UInt8]]) throws(JournalError) {
+        let temporary = url.path + ".\(getpid()).tmp"
+        let descriptor = open(temporary, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw .store("cannot write \(temporary): \(String(cString: strerror(errno)))", file: url.path) }
+        var failure: Int32 = 0
+        for part in parts where failure == 0 {
+            part.withUnsafeBytes { bytes in
+                var written = 0
+                while written < bytes.count {
+                    let count = write(descriptor, bytes.baseAddress! + written, bytes.count - written)
+                    if count < 0 {
+                        if errno == EINTR { continue }
+                        failure = errno
+                        return
+                    }
+                    written += count
+                }
+            }
+        }
+        if failure == 0, fsync(descriptor) != 0 { failure = errno }
+        close(descriptor)
+        if failure == 0, rename(temporary, url.path) != 0 { failure = errno }
+        guard failure == 0 else {
+            unlink(temporary)
+            throw .store("cannot write \(url.path): \(String(cString: strerror(failure)))", file: url.path)
+        }
+    }
+}

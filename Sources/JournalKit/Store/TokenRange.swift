@@ -1,0 +1,35 @@
+import GRDB
+
+/// Finding the search store's tokens that start with a word: a range scan of the token
+/// table's unique index, `text >= 'the' AND text < 'thf'`.
+enum TokenRange {
+    /// The ids of the tokens that start with `word` (by code points), only those after
+    /// `minimumID` when given.
+    static func ids(startingWith word: String, after minimumID: Int64 = 0, in db: Database) throws -> [Int64] {
+        if let upper = PrefixRange.upperBound(of: word) {
+            return try Int64.fetchAll(
+                db.cachedStatement(sql: "SELECT id FROM token WHERE text >= ? AND text < ? AND id > ?"),
+                arguments: [word, upper, minimumID])
+        }
+        return try Int64.fetchAll(db.cachedStatement(sql: "SELECT id FROM token WHERE text >= ? AND id > ?"), arguments: [word, minimumID])
+    }
+}
+
+/// Bounds for finding, with a range scan on an index, every string that starts with a prefix.
+enum PrefixRange {
+    /// The least string greater than every string that starts with `prefix`, in code point
+    /// order (which is the UTF-8 byte order SQLite compares TEXT in); nil when there is none
+    /// (a prefix made only of U+10FFFF).
+    static func upperBound(of prefix: String) -> String? {
+        var scalars = Array(prefix.unicodeScalars)
+        while let last = scalars.popLast() {
+            guard last.value < 0x10FFFF else { continue }
+            let next = last.value + 1 == 0xD800 ? 0xE000 : last.value + 1
+            scalars.append(Unicode.Scalar(next)!)
+            var result = String.UnicodeScalarView()
+            result.append(contentsOf: scalars)
+            return String(result)
+        }
+        return nil
+    }
+}

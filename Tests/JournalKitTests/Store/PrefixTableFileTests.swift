@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+
+@testable import JournalBench
+@testable import JournalKit
+
+@Suite struct PrefixTableFileTests {
+    static let tokens = [
+        "the", "then", "theatre", "théâtre", "thé", "th", "t", "東京", "東京都", "東京タワー", "straße", "strasse", "😀smile", "😀😀😀",
+        "ёлка", "ёлочка", String(repeating: "long", count: 500), "a\u{10FFFF}b", "ab", "abc", "abcd",
+    ]
+
+    private func savedTable(tag: UUID = UUID()) throws -> (table: PrefixTable, url: URL, tag: UUID) {
+        var table = PrefixTable()
+        for (index, token) in Self.tokens.enumerated() { table.insert(id: Int64(index * 3 + 1), utf8: Array(token.utf8)) }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("prefix-\(UUID().uuidString)")
+        try PrefixTableFile.save(table, tag: tag, to: url)
+        return (table, url, tag)
+    }
+
+    @Test func findsWhatTheInMemoryTableFinds() throws {
+        let (table, url, tag) = try savedTable()
+        defer { try? FileManager.default.removeItem(at: url) }
+        let file = try #require(PrefixTableFile(mapping: url, expectedTag: tag))
+        #expect(file.tokenCount == Self.tokens.count)
+        #expect(file.maxTokenID == table.maxTokenID)
+        let prefixes = Set(
+            Self.tokens.flatMap { token in (1...min(token.unicodeScalars.count, 6)).map { String(token.unicodeScalars.prefix($0)) } })
+        for prefix in prefixes.union(["x", "thx", "東京x", "zzzz"]) {
+            #expect(file.tokenIDs(withPrefix: prefix).sorted() == table.tokenIDs(withPrefix: prefix).sorted(), "\(prefix)")
+        }
+        var all: [Int64: String] = [:]
+        file.forEachToken { id, utf8 in all[id] = String(decoding: utf8, as: UTF8.self) }
+        #expect(all.count == Self.tokens.count)
+        #expect(all[4] == "then")
+    }
+
+    @Test func refusesAnotherTagAMissingFileOrOneCutShort() throws {
+        let (_, url, tag) = try savedTable()
+        defer { try? FileManager.default.removeItem(at: url) }
+        #expect(PrefixTableFile(mapping: url, expectedTag: UUID()) == nil)
+        #expect(PrefixTableFile(mapping: url.appendingPathExtension("missing"), expectedTag: tag) == nil)
+        let bytes = try Data(contentsOf: url)
+        try bytes.prefix(bytes.count - 1).write(to: url)
+        #expect(PrefixTableFile(mapping: url, expectedTag: tag) == nil)
+        try Data().write(to: url)
+        #expect(PrefixTableFile(mapping: url, expectedTag: tag) == nil)
+    }
+
+    /// Damage that keeps the header valid answers wrongly at worst: every read stays inside the file.
+    @Test func survivesDamagedSlotsAndBuckets() throws {
+        let (_, url, tag) = try savedTable()
+        defer { try? FileManager.default.removeItem(at: url) }
+        let original = try Data(contentsOf: url)
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<300 {
+            var damaged = original
+            for _ in 0..<8 {
+                let position = Int.random(in: 64..<damaged.count, using: &generator)
+                damaged[position] = UInt8.random(in: 0...255, using: &generator)
+            }
+            try damaged.write(to: url)
+            let file = try #require(PrefixTableFile(mapping: url, expectedTag: tag))
+            for token in Self.tokens { _ = file.tokenIDs(withPrefix: token) }
+            file.forEachToken { _, _ in }
+        }
+    }
+}
+
+@Suite struct PrefixSnapshotTests {
+    /// A journal with a saved prefix table and tokens added after it.
+    private func journal() throws -> TemporaryJournal {
+        let store = try TemporaryJournal()
+        let input = store.directory.url.appendingPathComponent("input.jsonl")
+        FileManager.default.createFile(atPath: input.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: input)
+        try SyntheticJournalFile.write(entries: 400, seed: 5, to: handle)
+        try handle.close()
+        _ = try store.journal.importFile(atPath: input.path)
+        #expect(FileManager.default.fileExists(atPath: PrefixSnapshot.fileURL(besides: store.directory.searchStoreURL).path))
+        for index in 0..<30 { try store.journal.add(NewEntry(text: "zygomorphic\(index) théâtrophone\(index)")) }
+        return store
+    }
+
+    @Test func theMappedTableAnswersAsTheInMemoryOne() throws {
+        let store = try journal()
+        let mapped = try Journal(directory: store.directory, create: false, prefixTable: .mapped)
+        let words = try store.journal.search.tokenFrequencies().map(\.text).filter { $0.unicodeScalars.count > 4 }
+        #expect(words.count > 1_000)
+        for word in words.prefix(300) + ["zygo", "zygomorphic2", "théâtro", "thea", "nothingstartslikethis"] {
+            let prefix = String(word.unicodeScalars.prefix(4 + word.count % 3))
+            let expected = try store.journal.search(prefix, strategy: "token", page: PageRequest(limit: 0))
+            let found = try mapped.search(prefix, strategy: "prefix", page: PageRequest(limit: 0))
+            #expect(found.total == expected.total, "\(prefix)")
+            #expect(found.entries.map(\.id) == expected.entries.map(\.id), "\(prefix)")
+        }
+        #expect(!mapped.search.pool.hasWriter)
+    }
+
+    @Test func aDamagedFileIsReportedAndAMissingOneSavedAgain() throws {
+        let store = try journal()
+        let url = PrefixSnapshot.fileURL(besides: store.directory.searchStoreURL)
+        var bytes = try Data(contentsOf: url)
+        bytes[bytes.count - 1] ^= 0x01  // the last byte of the last token's text
+        try bytes.write(to: url)
+        let report = try store.journal.verify()
+        #expect(report.problems.contains { $0.contains(url.path) }, "\(report.problems)")
+        try FileManager.default.removeItem(at: url)
+        try store.reopen()
+        #expect(FileManager.default.fileExists(atPath: url.path))
+        let repaired = try store.journal.verify()
+        #expect(repaired.isConsistent, "\(repaired.problems)")
+    }
+}
