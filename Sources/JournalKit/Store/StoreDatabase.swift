@@ -25,7 +25,7 @@ package enum StoreDatabase {
             return configuration
         }
         var path = url.path
-        let walBytes = (try? FileManager.default.attributesOfItem(atPath: url.path + "-wal")[.size] as? Int) ?? 0
+        let walBytes = StoreDirectory.fileSize(atPath: url.path + "-wal") ?? 0
         if readOnly, walBytes == 0,
             let encoded = url.path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)
         {

@@ -74,10 +74,14 @@ public struct StoreDirectory: Sendable, Equatable {
 
     /// The bytes of an SQLite file with its -wal and -shm files.
     static func fileBytes(_ url: URL) -> Int {
-        ["", "-wal", "-shm"].reduce(0) { total, suffix in
-            let attributes = try? FileManager.default.attributesOfItem(atPath: url.path + suffix)
-            return total + ((attributes?[.size] as? Int) ?? 0)
-        }
+        ["", "-wal", "-shm"].reduce(0) { total, suffix in total + (fileSize(atPath: url.path + suffix) ?? 0) }
+    }
+
+    /// The size of the file at `path`, or nil when there is none. (`stat` alone: Foundation's
+    /// file attributes also look up the owner's name, which costs a search its start-up time.)
+    static func fileSize(atPath path: String) -> Int? {
+        var status = stat()
+        return stat(path, &status) == 0 ? Int(status.st_size) : nil
     }
 
     private static func reason(_ error: Error) -> String {
