@@ -249,8 +249,18 @@ struct SearchIndexer {
             try caches.keys.validate(in: searchDB)
         }
         try SearchStore.save(batch.to, in: searchDB)
+        caches.tokens.limit(to: Self.cachedIDs)
+        caches.keys.limit(to: Self.cachedIDs)
+        if tails.tokens.count > Self.cachedTails { tails.tokens = [:] }
+        if tails.keys.count > Self.cachedTails { tails.keys = [:] }
         return true
     }
+
+    /// How many token and key ids, and how many last segments, the writer keeps between batches:
+    /// each grows with the vocabulary (a miss costs one indexed read), and past these they start
+    /// again, so that indexing stays within bounded memory at ten million entries.
+    private static let cachedIDs = 300_000
+    private static let cachedTails = 100_000
 
     private struct Work {
         var upserts: [MainStore.CanonicalRow] = []

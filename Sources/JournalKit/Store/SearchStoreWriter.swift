@@ -19,6 +19,12 @@ struct OwnerIDCache {
 
     init(_ owner: PostingOwner) { self.owner = owner }
 
+    /// Forgets every id once there are more than `maximum`: the cache grows with the vocabulary,
+    /// and a miss costs one indexed read, so memory stays bounded whatever the journal's size.
+    mutating func limit(to maximum: Int) {
+        if ids.count > maximum { ids.removeAll() }
+    }
+
     /// Forgets every id when tokens or keys were removed since they were read.
     mutating func validate(in db: Database) throws {
         let current = try SearchStore.tokenGeneration(in: db)
