@@ -167,7 +167,7 @@ public struct BenchmarkRun: Sendable {
 
     private func coldQuery(_ query: String, store: URL, executable: String) throws -> BenchmarkReport.ColdQuery {
         let journalSeconds = try medianProcessSeconds(
-            executable, ["--store", store.path, "search", query, "--limit", "20"], failing: "journal search \(query)")
+            executable, ["--store", store.path, "search", query, "--limit", "20", "--json"], failing: "journal search \(query)")
         var sqliteSeconds: Double?
         if let sqlite3 = ChildProcess.find("sqlite3"),
             let arguments = Self.sqlite3Arguments(

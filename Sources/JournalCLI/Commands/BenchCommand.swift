@@ -14,7 +14,7 @@ struct BenchCommand: ParsableCommand {
                       memory, next to FTS5 indexing the same text alone
               warm    every strategy in this process over the query set (exact
                       total and newest 20): median, p95, max, ratio to fts5
-              cold    whole `journal search QUERY --limit 20` processes next to
+              cold    whole `journal search QUERY --limit 20 --json` processes next to
                       whole `sqlite3` processes answering the same FTS5 query
               sizes   bytes per entry of each store, the FTS5 index, the prefix table
 
