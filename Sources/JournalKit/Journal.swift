@@ -342,7 +342,8 @@ public final class Journal: Sendable {
             indexedEntries: try search.documentCount(),
             tokens: try search.tokenCount(),
             mainStoreBytes: StoreDirectory.fileBytes(directory.mainStoreURL),
-            searchStoreBytes: StoreDirectory.fileBytes(directory.searchStoreURL))
+            searchStoreBytes: StoreDirectory.fileBytes(directory.searchStoreURL)
+                + (StoreDirectory.fileSize(atPath: PrefixSnapshot.fileURL(besides: directory.searchStoreURL).path) ?? 0))
     }
 
     /// The stores as strategies see them.
@@ -393,6 +394,6 @@ public struct JournalStatistics: Sendable, Equatable, Codable {
     public let tokens: Int
     /// `journal.sqlite` with its WAL and shared-memory files.
     public let mainStoreBytes: Int
-    /// `search.sqlite` with its WAL and shared-memory files.
+    /// `search.sqlite` with its WAL and shared-memory files, and the prefix table's file.
     public let searchStoreBytes: Int
 }

@@ -449,6 +449,9 @@ import Testing
             // FTS5's best setup answers the same queries, in the process and as sqlite3 processes.
             let best = try #require(size["fts5_best"] as? [String: Any])
             #expect((best["build_seconds"] as? Double ?? 0) > 0 && (best["bytes"] as? Int ?? 0) > 0)
+            // The index alone: the file less the entries' text.
+            let indexBytes = try #require(best["index_bytes"] as? Int)
+            #expect(indexBytes > 0 && indexBytes < best["bytes"] as? Int ?? 0)
             let bestWarm = try #require(best["warm"] as? [[String: Any]])
             #expect(bestWarm.contains { $0["query"] as? String == "the" } && bestWarm.allSatisfy { ($0["median_ms"] as? Double ?? 0) > 0 })
             #expect((best["cold"] as? [[String: Any]] ?? []).count == bestWarm.count, "sqlite3 answers every query FTS5 can")

@@ -20,6 +20,8 @@ public struct BenchmarkReport {
         public let buildSeconds: Double
         /// Bytes of its file (index and text).
         public let bytes: Int
+        /// Bytes of the index alone (the file without the text), when SQLite could tell.
+        public let indexBytes: Int?
         /// Each query's median time in this process (count and newest 20 with their text).
         public let warm: [(query: String, seconds: Double)]
         /// Each query's median time as a whole `sqlite3` process, when sqlite3 is installed.

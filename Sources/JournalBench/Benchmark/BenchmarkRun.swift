@@ -85,11 +85,11 @@ public struct BenchmarkRun: Sendable {
         progress("\(entries) entries: FTS5 in its best setup…")
         let best = try fts5Best(from: journal, store: store, queries: chosen.map(\.text))
 
+        let fts5 = warm.strategy("fts5")?.structure
         let cold = try chosen.map { query in
             progress("\(entries) entries: cold processes for \"\(query.text)\"…")
-            return try coldQuery(query.text, store: store, executable: executable)
+            return try coldQuery(query.text, store: store, executable: executable, naivePeer: fts5 != nil)
         }
-        let fts5 = warm.strategy("fts5")?.structure
         return BenchmarkReport.Size(
             entries: entries, inputBytes: inputBytes, importSeconds: imported.seconds, importPeakBytes: imported.peakBytes,
             fts5IndexSeconds: fts5?.buildSeconds, distinctTokens: before.tokens, mainStoreBytes: before.mainStoreBytes,
@@ -102,7 +102,7 @@ public struct BenchmarkRun: Sendable {
     /// as `sqlite3` processes.
     private func fts5Best(from journal: Journal, store: URL, queries: [String]) throws -> BenchmarkReport.FTS5Best {
         let file = store.appendingPathComponent("fts5-best.sqlite")
-        let (setup, seconds, bytes) = try FTS5BestSetup.build(from: journal, at: file)
+        let (setup, seconds, bytes, indexBytes) = try FTS5BestSetup.build(from: journal, at: file)
         var readOnly = Configuration()
         readOnly.readonly = true
         let queue = try DatabaseQueue(path: file.path, configuration: readOnly)
@@ -121,7 +121,7 @@ public struct BenchmarkRun: Sendable {
                 cold.append((query, try medianProcessSeconds(sqlite3, arguments, failing: "sqlite3 on FTS5's best setup for \(query)")))
             }
         }
-        return BenchmarkReport.FTS5Best(buildSeconds: seconds, bytes: bytes, warm: warm, cold: cold)
+        return BenchmarkReport.FTS5Best(buildSeconds: seconds, bytes: bytes, indexBytes: indexBytes, warm: warm, cold: cold)
     }
 
     /// The default strategy limited to a year, and a substring strategy limited to a month, each
@@ -165,11 +165,13 @@ public struct BenchmarkRun: Sendable {
         return queries
     }
 
-    private func coldQuery(_ query: String, store: URL, executable: String) throws -> BenchmarkReport.ColdQuery {
+    /// `naivePeer`: whether the `fts5` strategy built its index in the main store, for the naive
+    /// `sqlite3` process to query.
+    private func coldQuery(_ query: String, store: URL, executable: String, naivePeer: Bool) throws -> BenchmarkReport.ColdQuery {
         let journalSeconds = try medianProcessSeconds(
             executable, ["--store", store.path, "search", query, "--limit", "20", "--json"], failing: "journal search \(query)")
         var sqliteSeconds: Double?
-        if let sqlite3 = ChildProcess.find("sqlite3"),
+        if naivePeer, let sqlite3 = ChildProcess.find("sqlite3"),
             let arguments = Self.sqlite3Arguments(
                 database: store.appendingPathComponent("journal.sqlite"), query: query,
                 statements: [

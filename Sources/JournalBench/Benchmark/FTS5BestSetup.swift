@@ -18,8 +18,11 @@ public struct FTS5BestSetup {
     public static let pageSQL = "SELECT rowid, date, text FROM journal WHERE journal MATCH :q ORDER BY rowid DESC LIMIT 20"
 
     /// Builds it at `url` (replacing a file there) from the entries of `journal`: seconds for
-    /// the inserts and `optimize`, and the file's bytes.
-    public static func build(from journal: Journal, at url: URL) throws -> (setup: FTS5BestSetup, seconds: Double, bytes: Int) {
+    /// the inserts and `optimize`, the file's bytes, and the bytes of the index alone (every
+    /// table but the text), when SQLite can tell (its `dbstat` table).
+    public static func build(
+        from journal: Journal, at url: URL
+    ) throws -> (setup: FTS5BestSetup, seconds: Double, bytes: Int, indexBytes: Int?) {
         for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
         let queue = try DatabaseQueue(path: url.path)
         let start = ContinuousClock.now
@@ -38,9 +41,13 @@ public struct FTS5BestSetup {
             try db.execute(sql: "DETACH DATABASE source")
         }
         let seconds = secondsSince(start)
+        let indexBytes = try? queue.read { db in
+            try Int.fetchOne(
+                db, sql: "SELECT sum(pgsize) FROM dbstat WHERE name LIKE 'journal%' AND name != 'journal_content'")
+        }
         try queue.close()
         let bytes = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
-        return (FTS5BestSetup(url: url), seconds, bytes)
+        return (FTS5BestSetup(url: url), seconds, bytes, indexBytes ?? nil)
     }
 
     /// The median time, over `runs` after one untimed, of `query`'s count and newest 20 in this

@@ -235,6 +235,10 @@ struct BenchmarkRendering: ReportRendering {
             row(
                 size, "cold journal search ≤ 3× sqlite3 on FTS5's best setup (every query)", Self.ratio(coldBest.max()),
                 coldBest.max().map { $0 <= 3 })
+            let buildRatio = size.fts5Best.map { $0.buildSeconds / size.importSeconds }
+            row(size, "import ≥ 2× faster than FTS5's best-setup build", Self.ratio(buildRatio), buildRatio.map { $0 >= 2 })
+            let indexRatio = size.fts5Best?.indexBytes.map { Double(size.searchStoreBytes) / Double($0) }
+            row(size, "search store ≤ 1× FTS5's best-setup index", Self.ratio(indexRatio), indexRatio.map { $0 <= 1 })
             let year = size.filtered.first { $0.strategy == SearchStrategies.standard.name }
             row(
                 size, "\(SearchStrategies.standard.name) limited to a year no slower than unlimited (median)", Self.ratio(year?.ratio),
@@ -340,6 +344,7 @@ struct BenchmarkRendering: ReportRendering {
                         "fts5_best": size.fts5Best.map { best in
                             .object([
                                 "build_seconds": .number(best.buildSeconds), "bytes": .integer(best.bytes),
+                                "index_bytes": best.indexBytes.map { .integer($0) } ?? .null,
                                 "warm": .array(
                                     best.warm.map {
                                         .object(["query": .string($0.query), "median_ms": ReportNumbers.milliseconds(json: $0.seconds)])
