@@ -20,13 +20,16 @@ public struct BenchmarkRun: Sendable {
     public let budgetSeconds: Double
     /// Whether the stores stay in `folder` after measuring.
     public let keepStores: Bool
+    /// Whether each generated input is deleted once imported (for lack of disk: ten million
+    /// entries are 11 GB of input), to be generated again by the next run.
+    public let discardInputs: Bool
     /// Hears one line per step, for a status line.
     public let progress: @Sendable (String) -> Void
 
     /// A run with these settings.
     public init(
         folder: URL, seed: UInt64, strategies: [SearchStrategy], runs: Int, coldRuns: Int, budgetSeconds: Double,
-        keepStores: Bool, progress: @escaping @Sendable (String) -> Void
+        keepStores: Bool, discardInputs: Bool = false, progress: @escaping @Sendable (String) -> Void
     ) {
         self.folder = folder
         self.seed = seed
@@ -35,6 +38,7 @@ public struct BenchmarkRun: Sendable {
         self.coldRuns = coldRuns
         self.budgetSeconds = budgetSeconds
         self.keepStores = keepStores
+        self.discardInputs = discardInputs
         self.progress = progress
     }
 
@@ -69,6 +73,7 @@ public struct BenchmarkRun: Sendable {
         guard imported.status == 0 else {
             throw JournalError(.store, "journal import of \(file.path) failed (exit status \(imported.status))")
         }
+        if discardInputs { try? FileManager.default.removeItem(at: file) }
 
         let journal = try Journal(directory: StoreDirectory(store), create: false)
         defer { try? journal.close() }

@@ -27,7 +27,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Journal sizes, comma-separated, with k and m for thousands and millions.", valueName: "SIZES"))
     var sizes = "10k,100k,1m"
 
-    @Flag(help: "Add a 10m-entry journal (about 11 GB of input and stores, and well over an hour).")
+    @Flag(help: "Add a 10m-entry journal (11 GB of input, up to 70 GB of disk with the stores, and well over an hour).")
     var tenMillion = false
 
     @Option(help: ArgumentHelp("Strategies to time warm, comma-separated (default: all).", valueName: "NAMES"))
@@ -51,6 +51,9 @@ struct BenchCommand: ParsableCommand {
 
     @Flag(help: "Keep each size's stores in the work folder.")
     var keepStores = false
+
+    @Flag(help: "Delete each generated journal once imported, to save disk (the next run generates it again).")
+    var discardInputs = false
 
     @Option(help: "table, markdown, json or html.")
     var format: ReportFormat = .table
@@ -94,7 +97,7 @@ struct BenchCommand: ParsableCommand {
         let status = StatusLine()
         let run = BenchmarkRun(
             folder: folder, seed: seed, strategies: chosen, runs: runs, coldRuns: coldRuns,
-            budgetSeconds: budget, keepStores: keepStores, progress: status.show)
+            budgetSeconds: budget, keepStores: keepStores, discardInputs: discardInputs, progress: status.show)
         var report = BenchmarkReport(date: .now, seed: seed, runs: runs, coldRuns: coldRuns, budgetSeconds: budget, queries: [], sizes: [])
         for entries in try entryCounts() {
             let size = try run.measure(entries: entries, queries: report.queries.isEmpty ? nil : report.queries)
