@@ -64,13 +64,18 @@ enum PrefixSnapshot {
 
     /// Saves the table from the token table as it is now, under a new tag, and names it in the
     /// search store's row (in `db`'s write transaction, committed after the file is in place).
+    /// The tokens stream from the token index in text order: memory holds the slots, not the
+    /// vocabulary.
     static func save(in db: Database, searchStore: URL) throws {
-        var table = PrefixTable()
-        try appendNewTokens(from: db, to: &table)
         let tag = UUID()
-        try PrefixTableFile.save(table, tag: tag, to: fileURL(besides: searchStore))
+        let tokens = try Row.fetchCursor(db, sql: "SELECT id, CAST(text AS BLOB) FROM token ORDER BY text")
+        try PrefixTableFile.save(tag: tag, to: fileURL(besides: searchStore)) {
+            try tokens.next().map { ($0[0], $0[1]) }
+        }
+        let (maxID, count) =
+            try Row.fetchOne(db, sql: "SELECT max(id), count(*) FROM token").map { ($0[0] as Int64? ?? 0, $0[1] as Int) } ?? (0, 0)
         try db.execute(
             sql: "INSERT OR REPLACE INTO prefix_snapshot (id, max_token_id, token_count, file_tag) VALUES (1, ?, ?, ?)",
-            arguments: [table.maxTokenID, table.tokenCount, tag.uuidString])
+            arguments: [maxID, count, tag.uuidString])
     }
 }

@@ -55,18 +55,6 @@ struct PrefixTable: Sendable {
         }
     }
 
-    /// Every key with its tokens, for the file the table is saved in.
-    func forEachBucket(_ body: (UInt64, [(id: Int64, utf8: ArraySlice<UInt8>)]) -> Void) {
-        for (key, indexes) in buckets {
-            body(
-                key,
-                indexes.map { index in
-                    let start = index == 0 ? 0 : Int(ends[Int(index) - 1])
-                    return (ids[Int(index)], utf8[start..<Int(ends[Int(index)])])
-                })
-        }
-    }
-
     // The key packs the first three code points, 21 bits each; a shorter token leaves zeros
     // (U+0000 is never part of a token, so no key is ambiguous).
     private static let firstScalarMask: UInt64 = 0x1F_FFFF << 42

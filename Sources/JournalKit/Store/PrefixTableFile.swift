@@ -11,18 +11,20 @@ import Foundation
 /// whatever the vocabulary's size.
 ///
 /// Layout (little-endian):
-/// - header, 64 bytes: magic `JRNLPFX1`, the 16-byte tag the search store names the file by,
+/// - header, 64 bytes: magic `JRNLPFX2`, the 16-byte tag the search store names the file by,
 ///   the largest token id in the file, the token count, the slot count (a power of two) and the
 ///   bytes of the bucket area;
+/// - buckets: each token as its id (8 bytes), its UTF-8 length (4 bytes) and its UTF-8 bytes,
+///   a key's tokens back to back;
 /// - slots, 24 bytes each, an open-addressing hash table (linear probing, at most half full):
-///   a prefix table key (0: empty), the bucket's offset in the bucket area, its token count;
-/// - buckets: each token as its id (8 bytes), its UTF-8 length (4 bytes) and its UTF-8 bytes.
+///   a prefix table key (0: empty), the bucket's offset in the bucket area, its token count.
 ///
 /// Invariant: the file is written whole under a temporary name and renamed into place, so a
 /// reader sees an old file or a new one, never a mix; every read is bounds-checked, so a damaged
-/// file answers wrongly at worst (``JournalVerifier`` finds that), never crashes.
+/// file answers wrongly at worst (``JournalVerifier`` finds that), never crashes. Writing streams
+/// the tokens in text order (each key's tokens are then contiguous), holding only the slots.
 final class PrefixTableFile: @unchecked Sendable {
-    static let magic = Array("JRNLPFX1".utf8)
+    static let magic = Array("JRNLPFX2".utf8)
     private static let headerBytes = 64
     private static let slotBytes = 24
 
@@ -34,7 +36,8 @@ final class PrefixTableFile: @unchecked Sendable {
     private let base: UnsafeRawPointer
     private let byteCount: Int
     private let slotCount: Int
-    private let bucketsStart: Int
+    private let slotsStart: Int
+    private static let bucketsStart = headerBytes
 
     /// Maps the file at `url`; nil when it is missing, unreadable, damaged or has another tag
     /// than `expectedTag`.
@@ -65,7 +68,7 @@ final class PrefixTableFile: @unchecked Sendable {
         }
         tokenCount = Int(tokens)
         slotCount = Int(slots)
-        bucketsStart = Self.headerBytes + slotCount * Self.slotBytes
+        slotsStart = Self.headerBytes + Int(bucketBytes)
     }
 
     deinit { munmap(UnsafeMutableRawPointer(mutating: base), byteCount) }
@@ -106,7 +109,7 @@ final class PrefixTableFile: @unchecked Sendable {
     }
 
     private func slot(_ index: Int) -> (key: UInt64, offset: UInt64, count: UInt32) {
-        let start = Self.headerBytes + index * Self.slotBytes
+        let start = slotsStart + index * Self.slotBytes
         return (
             UInt64(littleEndian: base.loadUnaligned(fromByteOffset: start, as: UInt64.self)),
             UInt64(littleEndian: base.loadUnaligned(fromByteOffset: start + 8, as: UInt64.self)),
@@ -115,13 +118,13 @@ final class PrefixTableFile: @unchecked Sendable {
     }
 
     private func forEachToken(in bucket: (offset: UInt64, count: UInt32), _ body: (Int64, UnsafeRawBufferPointer) -> Void) {
-        guard bucket.offset < UInt64(byteCount - bucketsStart) else { return }
-        var position = bucketsStart + Int(bucket.offset)
+        guard bucket.offset < UInt64(slotsStart - Self.bucketsStart) else { return }
+        var position = Self.bucketsStart + Int(bucket.offset)
         for _ in 0..<bucket.count {
-            guard position + 12 <= byteCount else { return }
+            guard position + 12 <= slotsStart else { return }
             let id = Int64(littleEndian: base.loadUnaligned(fromByteOffset: position, as: Int64.self))
             let length = Int(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: position + 8, as: UInt32.self)))
-            guard length <= byteCount - position - 12 else { return }
+            guard length <= slotsStart - position - 12 else { return }
             body(id, UnsafeRawBufferPointer(start: base + position + 12, count: length))
             position += 12 + length
         }
@@ -133,21 +136,37 @@ final class PrefixTableFile: @unchecked Sendable {
 
     // MARK: Writing
 
-    /// Saves `table` to `url` with `tag`: whole, under a temporary name, synced, then renamed
-    /// into place.
-    static func save(_ table: PrefixTable, tag: UUID, to url: URL) throws(JournalError) {
-        var buckets: [UInt8] = []
+    /// Saves the tokens `nextToken` gives, which must come in text order (code point order, as
+    /// the token table's unique index has them), to `url` with `tag`: streamed to a temporary
+    /// file, synced, then renamed into place.
+    static func save(tag: UUID, to url: URL, nextToken: () throws -> (id: Int64, utf8: Data)?) throws {
+        let temporary = url.path + ".\(getpid()).tmp"
+        let output = try FileOutput(path: temporary, failing: url)
+        var renamed = false
+        defer {
+            output.closeFile()
+            if !renamed { unlink(temporary) }
+        }
+        try output.write([UInt8](repeating: 0, count: headerBytes))
         var entries: [(key: UInt64, offset: UInt64, count: UInt32)] = []
-        table.forEachBucket { key, tokens in
-            var count: UInt32 = 0
-            let offset = UInt64(buckets.count)
-            for (id, utf8) in tokens {
-                append(UInt64(bitPattern: id), to: &buckets)
-                append(UInt32(utf8.count), to: &buckets)
-                buckets.append(contentsOf: utf8)
-                count += 1
+        var seen = Set<UInt64>()
+        var bucketBytes: UInt64 = 0
+        var (maxTokenID, tokenCount): (Int64, UInt64) = (0, 0)
+        var record: [UInt8] = []
+        while let (id, utf8) = try nextToken() {
+            let key = PrefixTable.key(of: utf8)
+            if entries.last?.key != key {
+                guard seen.insert(key).inserted else { throw JournalError.store("the tokens to save are not in text order") }
+                entries.append((key, bucketBytes, 0))
             }
-            entries.append((key, offset, count))
+            entries[entries.count - 1].count += 1
+            record.removeAll(keepingCapacity: true)
+            append(UInt64(bitPattern: id), to: &record)
+            append(UInt32(utf8.count), to: &record)
+            record.append(contentsOf: utf8)
+            try output.write(record)
+            bucketBytes += UInt64(record.count)
+            (maxTokenID, tokenCount) = (max(maxTokenID, id), tokenCount + 1)
         }
         var slotCount = 1
         while slotCount < entries.count * 2 { slotCount <<= 1 }
@@ -161,47 +180,77 @@ final class PrefixTableFile: @unchecked Sendable {
             append(entry.key, to: &bytes)
             append(entry.offset, to: &bytes)
             append(entry.count, to: &bytes)
-            slots.replaceSubrange(slot * slotBytes..<slot * slotBytes + 20, with: bytes)
+            slots.replaceSubrange(slot * slotBytes..<slot * slotBytes + bytes.count, with: bytes)
         }
+        try output.write(slots)
         var header = magic
         withUnsafeBytes(of: tag.uuid) { header.append(contentsOf: $0) }
-        append(UInt64(bitPattern: table.maxTokenID), to: &header)
-        append(UInt64(table.tokenCount), to: &header)
+        append(UInt64(bitPattern: maxTokenID), to: &header)
+        append(tokenCount, to: &header)
         append(UInt64(slotCount), to: &header)
-        append(UInt64(buckets.count), to: &header)
+        append(bucketBytes, to: &header)
         header.append(contentsOf: repeatElement(0, count: headerBytes - header.count))
-        try replace(url, with: [header, slots, buckets])
+        try output.finish(header: header)
+        guard rename(temporary, url.path) == 0 else {
+            throw JournalError.store("cannot write \(url.path): \(String(cString: strerror(errno)))", file: url.path)
+        }
+        renamed = true
     }
 
     private static func append<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
         withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
-    private static func replace(_ url: URL, with parts: [[UInt8]]) throws(JournalError) {
-        let temporary = url.path + ".\(getpid()).tmp"
-        let descriptor = open(temporary, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw .store("cannot write \(temporary): \(String(cString: strerror(errno)))", file: url.path) }
-        var failure: Int32 = 0
-        for part in parts where failure == 0 {
-            part.withUnsafeBytes { bytes in
-                var written = 0
-                while written < bytes.count {
-                    let count = write(descriptor, bytes.baseAddress! + written, bytes.count - written)
-                    if count < 0 {
-                        if errno == EINTR { continue }
-                        failure = errno
-                        return
-                    }
-                    written += count
+    /// A file written through a buffer, its header written last in place.
+    private final class FileOutput {
+        private let descriptor: Int32
+        private let url: URL
+        private var buffer: [UInt8] = []
+
+        init(path: String, failing url: URL) throws {
+            self.url = url
+            descriptor = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o600)
+            guard descriptor >= 0 else {
+                throw JournalError.store("cannot write \(path): \(String(cString: strerror(errno)))", file: url.path)
+            }
+            buffer.reserveCapacity(1 << 20)
+        }
+
+        func write(_ bytes: [UInt8]) throws {
+            buffer.append(contentsOf: bytes)
+            if buffer.count >= 1 << 20 { try flush() }
+        }
+
+        /// Writes what is buffered, then `header` at the start, and syncs.
+        func finish(header: [UInt8]) throws {
+            try flush()
+            try header.withUnsafeBytes { bytes in try writeAll(bytes, at: 0) }
+            guard fsync(descriptor) == 0 else { throw failure() }
+        }
+
+        func closeFile() { close(descriptor) }
+
+        private func flush() throws {
+            let end = lseek(descriptor, 0, SEEK_END)
+            guard end >= 0 else { throw failure() }
+            try buffer.withUnsafeBytes { bytes in try writeAll(bytes, at: end) }
+            buffer.removeAll(keepingCapacity: true)
+        }
+
+        private func writeAll(_ bytes: UnsafeRawBufferPointer, at offset: off_t) throws {
+            var written = 0
+            while written < bytes.count {
+                let count = pwrite(descriptor, bytes.baseAddress! + written, bytes.count - written, offset + off_t(written))
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw failure()
                 }
+                written += count
             }
         }
-        if failure == 0, fsync(descriptor) != 0 { failure = errno }
-        close(descriptor)
-        if failure == 0, rename(temporary, url.path) != 0 { failure = errno }
-        guard failure == 0 else {
-            unlink(temporary)
-            throw .store("cannot write \(url.path): \(String(cString: strerror(failure)))", file: url.path)
+
+        private func failure() -> JournalError {
+            .store("cannot write \(url.path): \(String(cString: strerror(errno)))", file: url.path)
         }
     }
 }

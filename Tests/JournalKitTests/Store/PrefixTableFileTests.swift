@@ -10,12 +10,22 @@ import Testing
         "ёлка", "ёлочка", String(repeating: "long", count: 500), "a\u{10FFFF}b", "ab", "abc", "abcd",
     ]
 
+    /// The tokens saved, in text order as the token index gives them, and the same in memory.
     private func savedTable(tag: UUID = UUID()) throws -> (table: PrefixTable, url: URL, tag: UUID) {
         var table = PrefixTable()
-        for (index, token) in Self.tokens.enumerated() { table.insert(id: Int64(index * 3 + 1), utf8: Array(token.utf8)) }
+        let tokens = Self.tokens.enumerated().map { (id: Int64($0.offset * 3 + 1), utf8: Data($0.element.utf8)) }
+        for token in tokens { table.insert(id: token.id, utf8: token.utf8) }
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("prefix-\(UUID().uuidString)")
-        try PrefixTableFile.save(table, tag: tag, to: url)
+        var sorted = tokens.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.makeIterator()
+        try PrefixTableFile.save(tag: tag, to: url) { sorted.next() }
         return (table, url, tag)
+    }
+
+    @Test func refusesTokensOutOfTextOrder() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("prefix-\(UUID().uuidString)")
+        var tokens = ["then", "abc", "there"].enumerated().map { (id: Int64($0.offset + 1), utf8: Data($0.element.utf8)) }.makeIterator()
+        #expect(throws: JournalError.self) { try PrefixTableFile.save(tag: UUID(), to: url) { tokens.next() } }
+        #expect(!FileManager.default.fileExists(atPath: url.path))
     }
 
     @Test func findsWhatTheInMemoryTableFinds() throws {
@@ -101,7 +111,9 @@ import Testing
         let store = try journal()
         let url = PrefixSnapshot.fileURL(besides: store.directory.searchStoreURL)
         var bytes = try Data(contentsOf: url)
-        bytes[bytes.count - 1] ^= 0x01  // the last byte of the last token's text
+        // The last byte of the buckets (after the 64-byte header, before the slots): a token's text.
+        let bucketBytes = bytes[48..<56].enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
+        bytes[64 + bucketBytes - 1] ^= 0x01
         try bytes.write(to: url)
         let report = try store.journal.verify()
         #expect(report.problems.contains { $0.contains(url.path) }, "\(report.problems)")
