@@ -342,8 +342,8 @@ public final class Journal: Sendable {
             indexedEntries: try search.documentCount(),
             tokens: try search.tokenCount(),
             mainStoreBytes: StoreDirectory.fileBytes(directory.mainStoreURL),
-            searchStoreBytes: StoreDirectory.fileBytes(directory.searchStoreURL)
-                + (StoreDirectory.fileSize(atPath: PrefixSnapshot.fileURL(besides: directory.searchStoreURL).path) ?? 0))
+            searchStoreBytes: StoreDirectory.fileBytes(directory.searchStoreURL),
+            prefixTableBytes: StoreDirectory.fileSize(atPath: PrefixSnapshot.fileURL(besides: directory.searchStoreURL).path) ?? 0)
     }
 
     /// The stores as strategies see them.
@@ -394,6 +394,9 @@ public struct JournalStatistics: Sendable, Equatable, Codable {
     public let tokens: Int
     /// `journal.sqlite` with its WAL and shared-memory files.
     public let mainStoreBytes: Int
-    /// `search.sqlite` with its WAL and shared-memory files, and the prefix table's file.
+    /// `search.sqlite` with its WAL and shared-memory files.
     public let searchStoreBytes: Int
+    /// The prefix table's file, `search.sqlite-prefix` (none until the journal has a thousand
+    /// distinct tokens).
+    public let prefixTableBytes: Int
 }

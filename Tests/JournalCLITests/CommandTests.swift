@@ -188,7 +188,12 @@ import Testing
         #expect(again.status == 0)
         #expect(again.output.hasPrefix("imported 0 entries in "), "\(again.output)")
         #expect(again.output.hasSuffix("; left out 302 the journal holds already\n"), "\(again.output)")
-        #expect(try journal.run(["stats", "--json"]).json()["entries"] as? Int == 302)
+        let stats = try journal.run(["stats", "--json"]).json()
+        #expect(stats["entries"] as? Int == 302)
+        // The sample has over a thousand distinct tokens: the prefix table has its file.
+        let prefixFile = journal.store.appendingPathComponent("search.sqlite-prefix").path
+        let prefixBytes = try FileManager.default.attributesOfItem(atPath: prefixFile)[.size] as? Int
+        #expect(stats["prefix_table_bytes"] as? Int == prefixBytes && (prefixBytes ?? 0) > 0)
         // A deleted entry comes back; the others stay single.
         #expect(try journal.run(["delete", "p5"]).status == 0)
         let restored = try journal.run(["import", file.path, "--json"]).json()

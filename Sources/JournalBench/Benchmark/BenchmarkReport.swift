@@ -44,7 +44,7 @@ public struct BenchmarkReport {
         public let distinctTokens: Int
         /// Bytes of the main store after the import.
         public let mainStoreBytes: Int
-        /// Bytes of the search store after the import.
+        /// Bytes of the search store after the import, its prefix table's file included.
         public let searchStoreBytes: Int
         /// Bytes of the FTS5 index, once built.
         public let fts5IndexBytes: Int?

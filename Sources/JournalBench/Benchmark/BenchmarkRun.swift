@@ -98,7 +98,7 @@ public struct BenchmarkRun: Sendable {
         return BenchmarkReport.Size(
             entries: entries, inputBytes: inputBytes, importSeconds: imported.seconds, importPeakBytes: imported.peakBytes,
             fts5IndexSeconds: fts5?.buildSeconds, distinctTokens: before.tokens, mainStoreBytes: before.mainStoreBytes,
-            searchStoreBytes: before.searchStoreBytes,
+            searchStoreBytes: before.searchStoreBytes + before.prefixTableBytes,
             fts5IndexBytes: fts5?.bytes, prefixTableBytes: warm.strategy("prefix")?.structure.bytes, warm: warm, filtered: filtered,
             fts5Best: best, cold: cold)
     }

@@ -20,6 +20,11 @@ struct StatsCommand: ParsableCommand {
             ("tokens", Formatting.grouped(stats.tokens)),
             ("main store", Formatting.bytes(stats.mainStoreBytes) + "  journal.sqlite"),
             ("search store", Formatting.bytes(stats.searchStoreBytes) + "  search.sqlite"),
+            (
+                "prefix table",
+                stats.prefixTableBytes > 0
+                    ? Formatting.bytes(stats.prefixTableBytes) + "  search.sqlite-prefix" : "none yet (saved from 1,000 distinct tokens)"
+            ),
         ]
         for (label, value) in rows {
             print(label.padding(toLength: 13, withPad: " ", startingAt: 0) + value)

@@ -57,6 +57,7 @@ enum JSONOutput {
             "tokens": .integer(stats.tokens),
             "main_store_bytes": .integer(stats.mainStoreBytes),
             "search_store_bytes": .integer(stats.searchStoreBytes),
+            "prefix_table_bytes": .integer(stats.prefixTableBytes),
         ])
     }
 }
