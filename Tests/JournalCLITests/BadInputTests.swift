@@ -97,11 +97,7 @@ import Testing
 
         var arguments = bad.arguments
         if let lines = bad.lines { arguments.append(try journal.file(lines)) }
-        if let raw = bad.rawInput {
-            let url = FileManager.default.temporaryDirectory.appendingPathComponent("journal-raw-\(UUID().uuidString).jsonl")
-            try Data(raw).write(to: url)
-            arguments.append(url.path)
-        }
+        if let raw = bad.rawInput { arguments.append(try journal.file(bytes: Data(raw))) }
         let outcome = try journal.run(arguments)
         #expect(outcome.status == bad.status, "\(outcome.error)")
         #expect(outcome.error.contains(bad.message), "\(outcome.error)")

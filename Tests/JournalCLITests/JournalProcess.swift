@@ -21,7 +21,14 @@ struct JournalProcess {
         self.store = store
     }
 
-    func removeStore() { try? FileManager.default.removeItem(at: store) }
+    /// Removes the store and the input files written for it.
+    func removeStore() {
+        try? FileManager.default.removeItem(at: store)
+        try? FileManager.default.removeItem(at: inputs)
+    }
+
+    /// The folder of the input files written for this store, beside it.
+    private var inputs: URL { store.appendingPathExtension("inputs") }
 
     /// The repository's sample corpus, `Corpora/sample.jsonl`.
     static let sampleCorpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -94,10 +101,16 @@ struct JournalProcess {
         return process
     }
 
-    /// Writes JSON Lines to a file in the store's parent folder and returns its path.
+    /// Writes JSON Lines to an input file beside the store (removed with it) and returns its path.
     func file(_ lines: [String], name: String = UUID().uuidString) throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("journal-input-\(name).jsonl")
-        try Data(lines.joined(separator: "\n").utf8).write(to: url)
+        try file(bytes: Data(lines.joined(separator: "\n").utf8), name: name)
+    }
+
+    /// Writes `bytes` to an input file beside the store (removed with it) and returns its path.
+    func file(bytes: Data, name: String = UUID().uuidString) throws -> String {
+        try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
+        let url = inputs.appendingPathComponent("\(name).jsonl")
+        try bytes.write(to: url)
         return url.path
     }
 
