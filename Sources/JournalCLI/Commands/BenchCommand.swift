@@ -9,11 +9,13 @@ struct BenchCommand: ParsableCommand {
         abstract: "Benchmark journal against SQLite FTS5 on synthetic journals of growing size.",
         discussion: """
             For each size (default 10k, 100k and 1m entries; --ten-million adds 10m), generates a \
-            synthetic journal (as `journal generate`, kept in --work for the next run), then:
+            synthetic journal (as `journal generate`, kept in --work for the next run unless             --discard-inputs), then:
               import  `journal import` as a separate process: entries/s, MB/s, peak
-                      memory, next to FTS5 indexing the same text alone
+                      memory, next to FTS5 indexing the same text
               warm    every strategy in this process over the query set (exact
                       total and newest 20): median, p95, max, ratio to fts5
+              best    FTS5 as its best users set it up (rowids in date order,
+                      optimized), built and timed on the same queries
               cold    whole `journal search QUERY --limit 20 --json` processes next to
                       whole `sqlite3` processes answering the same FTS5 query
               sizes   bytes per entry of each store, the FTS5 index, the prefix table
