@@ -104,7 +104,7 @@ public final class Journal: Sendable {
 
     /// A main-store write done as every writer must, then applied to the search store. The write
     /// prunes the history the search store has applied (the FTS5 peer is kept by triggers in
-    /// the same transaction, and the prefix table snapshot follows the search store's tokens),
+    /// the same transaction, and the prefix table's file follows the search store's tokens),
     /// and takes the catch-up lock just before its commit: from the commit until its change is
     /// applied, no other process starts applying it (a search would do this writer's work).
     ///

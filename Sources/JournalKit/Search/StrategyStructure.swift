@@ -6,7 +6,7 @@ public struct StrategyStructure: Sendable, Equatable {
     public let bytes: Int?
     /// How long building it from the entries took, measured in this run.
     public let buildSeconds: Double?
-    /// Anything else worth knowing (how long loading a snapshot took).
+    /// Anything else worth knowing (how long loading a table from its file took).
     public let note: String?
 
     package init(description: String, bytes: Int? = nil, buildSeconds: Double? = nil, note: String? = nil) {

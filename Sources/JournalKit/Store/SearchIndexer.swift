@@ -19,7 +19,7 @@ struct SearchIndexer {
     var cancellation: Cancellation?
 
     /// Applies every change the search store has not seen yet, then rewrites the prefix table
-    /// snapshot if it has fallen behind. When another process is applying them already, this
+    /// file if it has fallen behind. When another process is applying them already, this
     /// one leaves the work to it: it returns at once, or, given `change`, once the search
     /// store has applied that change (or when the other process makes no progress for the
     /// busy timeout; the change is then applied by whichever command comes next).
@@ -75,11 +75,11 @@ struct SearchIndexer {
     private func isCaughtUp() throws(JournalError) -> Bool {
         let position = try StoreDatabase.guarded(search.url) { try search.pool.read(SearchStore.position(in:)) }
         guard !position.isFresh, position.rebuildFrom == nil, position.resumeAfterEntry == 0 else { return false }
-        let snapshotIsStale = try StoreDatabase.guarded(search.url) {
+        let prefixFileIsStale = try StoreDatabase.guarded(search.url) {
             try search.pool.read { db in try PrefixSnapshot.isStale(in: db, searchStore: search.url) }
         }
         let lastChange = try StoreDatabase.guarded(main.url) { try main.pool.read(MainStore.lastChange(in:)) }
-        return position.appliedChange == lastChange && !snapshotIsStale
+        return position.appliedChange == lastChange && !prefixFileIsStale
     }
 
     /// One batch, read and analysed, ready to write.
