@@ -29,12 +29,13 @@ enum PrefixSnapshot {
     }
 
     /// The whole table in memory, as the search store has it now: the saved file's tokens, plus
-    /// the tokens added since (every token when there is no usable file).
-    static func load(from db: Database, searchStore: URL) throws -> PrefixTable {
+    /// the tokens added since (every token when there is no usable file); `fromFile` says which.
+    static func load(from db: Database, searchStore: URL) throws -> (table: PrefixTable, fromFile: Bool) {
         var table = PrefixTable()
-        try mapped(in: db, searchStore: searchStore)?.forEachToken { id, utf8 in table.insert(id: id, utf8: utf8) }
+        let file = try mapped(in: db, searchStore: searchStore)
+        file?.forEachToken { id, utf8 in table.insert(id: id, utf8: utf8) }
         try appendNewTokens(from: db, to: &table)
-        return table
+        return (table, file != nil)
     }
 
     /// Adds the tokens the search store gained after the table's last one.

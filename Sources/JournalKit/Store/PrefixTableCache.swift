@@ -51,8 +51,7 @@ package final class PrefixTableCache: @unchecked Sendable {
             return table
         }
         let started = DispatchTime.now()
-        let fromFile = try PrefixSnapshot.mapped(in: db, searchStore: searchStore) != nil
-        let loaded = try PrefixSnapshot.load(from: db, searchStore: searchStore)
+        let (loaded, fromFile) = try PrefixSnapshot.load(from: db, searchStore: searchStore)
         lastLoad = (Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9, fromFile)
         table = loaded
         return loaded

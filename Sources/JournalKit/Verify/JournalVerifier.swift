@@ -180,7 +180,7 @@ struct JournalVerifier {
                 problem("prefix table", "\(path) is missing, damaged, or not the file the search store names")
             }
         }
-        let table = try PrefixSnapshot.load(from: searchDB, searchStore: search.url)
+        let table = try PrefixSnapshot.load(from: searchDB, searchStore: search.url).table
         for (id, text) in tokenTexts where !table.tokenIDs(withPrefix: text).contains(id) {
             problem("prefix table", "the prefix table doesn't find the token \"\(text)\"")
         }
