@@ -32,6 +32,17 @@ final class TemporaryJournal {
         return journal
     }
 
+    /// Imports one entry per text, in one transaction (far faster than adding them one by one).
+    func importTexts(_ texts: [String]) throws {
+        let lines = try texts.map { text in
+            String(decoding: try JSONSerialization.data(withJSONObject: ["text": text]), as: UTF8.self)
+        }
+        let file = directory.url.appendingPathComponent("texts-\(UUID().uuidString).jsonl")
+        try Data(lines.joined(separator: "\n").utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        _ = try journal.importJSONLines(from: JSONLinesReader(path: file.path))
+    }
+
     /// Every entry, oldest number first, read straight from the main store.
     func allEntries() throws -> [Entry] {
         try journal.list(PageRequest(limit: 0)).entries.sorted { $0.id.number < $1.id.number }

@@ -39,6 +39,13 @@ package final class PrefixTableCache: @unchecked Sendable {
         }
     }
 
+    /// Loads the table into memory ahead of the first long word that needs it (in memory only:
+    /// a mapped table has nothing to load).
+    func prepare(in db: Database, searchStore: URL) throws {
+        guard mode == .inMemory else { return }
+        try lock.withLock { _ = try current(in: db, searchStore: searchStore) }
+    }
+
     /// The whole table in memory as of `db`: loaded on first use, then brought up to date with
     /// the tokens added since.
     private func current(in db: Database, searchStore: URL) throws -> PrefixTable {

@@ -1,0 +1,186 @@
+import Dispatch
+import Foundation
+
+/// A search that follows a query as it changes: search as you type, for an editor plugin, a
+/// window or a terminal screen.
+///
+/// Give it each new state of the query with ``submit(_:)``, which returns at once; the session
+/// searches on its own queue, keeping the journal's stores and the prefix table open and in
+/// memory between searches, and hands each answer to the closure it was created with. A
+/// search made stale by a newer request is cancelled where it stands, and its answer is never
+/// delivered: every answer is for the newest request at the time it finished, and answers
+/// arrive in the order of their requests. The caller never waits for a stale search.
+///
+/// An empty query (only white space) answers with the newest entries that pass the filter,
+/// so that a screen has something to show before the first key.
+///
+/// ```swift
+/// let journal = try Journal(directory: StoreDirectory(path: NSHomeDirectory() + "/notes"))
+/// let session = LiveSearch(journal: journal) { answer in
+///     if case .success(let results) = answer.results {
+///         print("\(results.total) entries for \(answer.request.query)")
+///     }
+/// }
+/// for typed in ["c", "cr", "cre", "crè"] { session.submit(.init(query: typed)) }
+/// session.close()
+/// ```
+public final class LiveSearch: @unchecked Sendable {
+    /// What to search for: the query as it stands, how, among which entries, and how many.
+    public struct Request: Sendable, Equatable {
+        /// The query as typed so far; empty lists the newest entries.
+        public var query: String
+        /// How to search (the standard `prefix` strategy keeps every keystroke cheap).
+        public var strategy: SearchStrategy
+        /// Which entries may be found.
+        public var filter: EntryFilter
+        /// How many of the newest matches to return (the total is always exact).
+        public var limit: Int
+
+        /// A request; a `limit` under 1 asks for one entry.
+        public init(
+            query: String = "", strategy: SearchStrategy = SearchStrategies.standard, filter: EntryFilter = .none, limit: Int = 20
+        ) {
+            self.query = query
+            self.strategy = strategy
+            self.filter = filter
+            self.limit = max(limit, 1)
+        }
+    }
+
+    /// The answer to one request.
+    public struct Answer: Sendable {
+        /// The number ``submit(_:)`` returned for the request: answers arrive in increasing
+        /// order of it, and one that was superseded before it finished never arrives.
+        public let generation: Int
+        /// The request answered.
+        public let request: Request
+        /// The exact total and the newest entries, or why the query could not be searched (a
+        /// query with no words for a word-prefix strategy, a store that failed).
+        public let results: Result<SearchResults, JournalError>
+        /// For each entry of the results, the ranges of its text the query matched, for a
+        /// screen to highlight (empty for an empty query).
+        public let highlights: [[Range<String.Index>]]
+        /// How long the search took, highlighting included.
+        public let seconds: Double
+    }
+
+    private let journal: Journal
+    private let queue = DispatchQueue(label: "journal.live-search", qos: .userInteractive)
+    private let queueKey = DispatchSpecificKey<Void>()
+    private let deliver: @Sendable (Answer) -> Void
+    private let finished: (@Sendable () -> Void)?
+    private let lock = NSLock()
+    private var generation = 0
+    private var newest: Request?
+    private var pending = false
+    private var running: Cancellation?
+    private var closed = false
+    private var cancelled = 0
+
+    /// A session on `journal`, which hands every answer to `onAnswer` on the session's own
+    /// queue, one at a time. The session starts loading the prefix table at once, so that the
+    /// first long word doesn't wait for it.
+    public convenience init(journal: Journal, onAnswer: @escaping @Sendable (Answer) -> Void) {
+        self.init(journal: journal, onAnswer: onAnswer, onClose: nil)
+    }
+
+    private init(journal: Journal, onAnswer: @escaping @Sendable (Answer) -> Void, onClose: (@Sendable () -> Void)?) {
+        self.journal = journal
+        deliver = onAnswer
+        finished = onClose
+        queue.setSpecific(key: queueKey, value: ())
+        queue.async { try? journal.preparePrefixTable() }
+    }
+
+    /// A session whose answers arrive as an async sequence that keeps only the newest answer
+    /// not yet read: a consumer slower than the typing skips to the latest. The sequence ends
+    /// when the session is closed.
+    public static func answers(on journal: Journal) -> (session: LiveSearch, answers: AsyncStream<Answer>) {
+        let (stream, continuation) = AsyncStream.makeStream(of: Answer.self, bufferingPolicy: .bufferingNewest(1))
+        let session = LiveSearch(journal: journal, onAnswer: { continuation.yield($0) }, onClose: { continuation.finish() })
+        return (session, stream)
+    }
+
+    /// Searches for `request` as soon as the session is free, cancelling the search under way;
+    /// returns the request's generation at once. After ``close()`` nothing is searched.
+    @discardableResult
+    public func submit(_ request: Request) -> Int {
+        let generation = lock.withLock {
+            self.generation += 1
+            newest = request
+            pending = true
+            running?.cancel()
+            return self.generation
+        }
+        queue.async { self.searchNewest() }
+        return generation
+    }
+
+    /// The generation of the newest request submitted (0 before the first).
+    public var latestGeneration: Int { lock.withLock { generation } }
+
+    /// Whether a search is under way.
+    package var isSearching: Bool { lock.withLock { running != nil } }
+
+    /// How many searches a newer request or ``close()`` stopped before they finished.
+    package var cancelledSearches: Int { lock.withLock { cancelled } }
+
+    /// Stops the session: cancels the search under way, delivers nothing more, and returns once
+    /// the session's queue is idle (at once when called from `onAnswer`). The journal stays
+    /// open for its owner.
+    public func close() {
+        let alreadyClosed = lock.withLock {
+            defer { closed = true }
+            running?.cancel()
+            return closed
+        }
+        if DispatchQueue.getSpecific(key: queueKey) == nil { queue.sync {} }
+        if !alreadyClosed { finished?() }
+    }
+
+    deinit {
+        if !closed { finished?() }
+    }
+
+    /// Takes the newest request, if one is waiting, and answers it unless a newer one comes
+    /// first.
+    private func searchNewest() {
+        let cancellation = Cancellation()
+        let taken: (generation: Int, request: Request)? = lock.withLock {
+            guard pending, !closed, let newest else { return nil }
+            pending = false
+            running = cancellation
+            return (generation, newest)
+        }
+        guard let (generation, request) = taken else { return }
+        let started = DispatchTime.now()
+        let answer = Self.answer(request, in: journal, cancellation: cancellation)
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+        let current = lock.withLock {
+            running = nil
+            if case .failure(let error) = answer.results, error.kind == .cancelled { cancelled += 1 }
+            return !closed && self.generation == generation
+        }
+        guard current else { return }
+        deliver(Answer(generation: generation, request: request, results: answer.results, highlights: answer.highlights, seconds: seconds))
+    }
+
+    private static func answer(
+        _ request: Request, in journal: Journal, cancellation: Cancellation
+    ) -> (results: Result<SearchResults, JournalError>, highlights: [[Range<String.Index>]]) {
+        do throws(JournalError) {
+            let page = try PageRequest(limit: request.limit)
+            guard let query = try? SearchQuery(request.query) else {
+                let (total, entries) = try journal.list(page, filter: request.filter)
+                let results = SearchResults(query: "", strategy: request.strategy.name, total: total, page: page, entries: entries)
+                return (.success(results), entries.map { _ in [] })
+            }
+            let results = try journal.search(
+                query.text, strategy: request.strategy, page: page, filter: request.filter, progress: nil, cancellation: cancellation)
+            let highlighter = MatchHighlighter(query: query, highlighting: request.strategy.highlighting)
+            return (.success(results), results.entries.map { highlighter.ranges(in: $0.text) })
+        } catch {
+            return (.failure(error), [])
+        }
+    }
+}
