@@ -68,6 +68,16 @@ struct FilterOptions: ParsableArguments {
         do { _ = try NewEntry.tagNames(tags) } catch { throw ValidationError(error.message) }
     }
 
+    /// The filters as given, for a status line: "#cooking · starred · from may".
+    var summary: String {
+        var parts = tags.map { $0.hasPrefix("#") ? $0 : "#" + $0 }
+        if starred { parts.append("starred") }
+        if let on { parts.append("on \(on)") }
+        if let from { parts.append("from \(from)") }
+        if let to { parts.append("to \(to)") }
+        return parts.joined(separator: " · ")
+    }
+
     /// The filter, its dates read as people type them in the local time zone.
     func filter() throws -> EntryFilter {
         let from = try (on ?? self.from).map { text throws(JournalError) in try DatePhrase(text).start }

@@ -12,6 +12,13 @@ struct SearchCommand: ParsableCommand {
             words. Several arguments form one query. Other strategies (`--strategy list`) find the \
             query as a substring, with or without folding; every character of the query is \
             literal in all of them. --regex takes a real regular expression (ICU syntax) instead.
+
+            On a terminal, `journal search` with no query (or --interactive, with or without \
+            one) opens a full-screen search that follows your typing: results newest first, \
+            matched words highlighted, re-run on every key. Keys: ↑/↓ or Ctrl-P/Ctrl-N \
+            (Ctrl-K/Ctrl-J) move, PgUp/PgDn page, Enter shows the entry in full (Esc goes \
+            back), Ctrl-E opens it in $VISUAL or $EDITOR, Tab and Shift-Tab change the strategy, \
+            Ctrl-U clears the query, Esc or Ctrl-C quits. The filters and --strategy apply.
             """)
 
     @ParentCommand var journal: JournalCommand
@@ -25,6 +32,9 @@ struct SearchCommand: ParsableCommand {
     @Flag(name: [.customShort("i"), .customLong("ignore-case")], help: "With --regex: ignore case.")
     var ignoreCase = false
 
+    @Flag(help: "Search as you type, full screen (the default on a terminal when no query is given).")
+    var interactive = false
+
     @OptionGroup var page: PageOptions
     @OptionGroup var filters: FilterOptions
     @OptionGroup var output: OutputOptions
@@ -36,10 +46,22 @@ struct SearchCommand: ParsableCommand {
         if regex != nil && !query.isEmpty { throw ValidationError("give either a query or --regex PATTERN, not both") }
         if regex != nil && strategy != nil { throw ValidationError("--regex is its own way of searching: drop --strategy") }
         if ignoreCase && regex == nil { throw ValidationError("-i goes with --regex (every strategy states its own folding)") }
+        if interactive && regex != nil { throw ValidationError("--interactive searches as you type with a strategy: drop --regex") }
+        if interactive && output.json { throw ValidationError("--interactive is for a person at a terminal: drop --json") }
+        if interactive && !Self.onTerminal { throw ValidationError("--interactive needs a terminal for its input and output") }
+    }
+
+    /// Standard input and output both a terminal: a person is there to type.
+    private static var onTerminal: Bool { isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 }
+
+    /// Whether to open the full-screen search.
+    private var runsInteractively: Bool {
+        strategy != "list" && (interactive || (query.isEmpty && regex == nil && !output.json && Self.onTerminal))
     }
 
     func run() throws {
         if strategy == "list" { return listStrategies() }
+        if runsInteractively { return try searchInteractively() }
         let request = try page.request()
         let filter = try filters.filter()
         let started = DispatchTime.now()
@@ -72,6 +94,19 @@ struct SearchCommand: ParsableCommand {
             terminal.dim(
                 EntryRendering.summary(shown: results.entries.count, total: results.total, offset: request.offset)
                     + " · \(results.strategy) · \(Formatting.milliseconds(elapsed))"))
+    }
+
+    private func searchInteractively() throws {
+        let strategy = try strategy.map(SearchStrategies.named) ?? SearchStrategies.standard
+        let terminal = try FullScreenTerminal()
+        var search = InteractiveSearch(
+            journal: try journal.openJournal(),
+            screen: SearchScreen(
+                query: query.joined(separator: " "), strategy: strategy, filter: try filters.filter(), filterSummary: filters.summary,
+                terminal: .standardOutput, size: terminal.size))
+        try search.run(on: terminal)
+        // Ended by a signal rather than a key: the shell's convention, 128 + the signal.
+        if let signal = terminal.quitSignal { throw ExitCode(128 + signal) }
     }
 
     private func listStrategies() {

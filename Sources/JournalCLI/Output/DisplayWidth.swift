@@ -1,6 +1,23 @@
 /// How many terminal columns text takes: 2 for East Asian wide and fullwidth characters and
 /// most emoji, 0 for combining marks and format characters, 1 otherwise (as wcwidth does).
 enum DisplayWidth {
+    static func of(_ text: some StringProtocol) -> Int { text.reduce(0) { $0 + of($1) } }
+
+    /// `text` cut to at most `columns` columns, ending in "…" when it was cut.
+    static func clip(_ text: String, to columns: Int) -> String {
+        guard of(text) > columns else { return text }
+        guard columns > 0 else { return "" }
+        var used = 0
+        var clipped = ""
+        for character in text {
+            let width = of(character)
+            if used + width > columns - 1 { break }
+            clipped.append(character)
+            used += width
+        }
+        return clipped + "…"
+    }
+
     static func of(_ character: Character) -> Int {
         guard let first = character.unicodeScalars.first else { return 0 }
         return of(first)

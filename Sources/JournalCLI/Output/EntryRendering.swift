@@ -4,12 +4,16 @@ import JournalKit
 /// Entries as the terminal shows them.
 enum EntryRendering {
     /// One line: number, local date and time, a star when starred, and a snippet of the text
-    /// around its first match.
-    static func line(_ entry: Entry, highlights: [Range<String.Index>], terminal: Terminal) -> String {
+    /// around its first match; then, `withTags`, the entry's tags (in at most a third of what
+    /// the snippet would have).
+    static func line(_ entry: Entry, highlights: [Range<String.Index>], terminal: Terminal, withTags: Bool = false) -> String {
         let head =
             "\(entry.id.shortName.padding(toLength: 7, withPad: " ", startingAt: 0)) \(localDate(entry.date)) \(entry.starred ? "★" : " ") "
         let room = max(20, terminal.width - head.count)
-        return terminal.dim(head) + snippet(entry.text, highlights: highlights, width: room, terminal: terminal)
+        let tags = withTags && !entry.tags.isEmpty ? DisplayWidth.clip(tagList(entry.tags), to: room / 3 - 2) : ""
+        let snippetWidth = tags.isEmpty ? room : room - DisplayWidth.of(tags) - 2
+        let text = snippet(entry.text, highlights: highlights, width: snippetWidth, terminal: terminal)
+        return terminal.dim(head) + text + (tags.isEmpty ? "" : "  " + terminal.dim(tags))
     }
 
     /// The whole entry, for `journal show`: a header (star and tags included), then the text.

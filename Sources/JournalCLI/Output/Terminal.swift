@@ -12,8 +12,8 @@ struct Terminal: Sendable {
     let descriptor: Int32
     let isTerminal: Bool
     let usesColor: Bool
-    /// Columns available for a line.
-    let width: Int
+    /// Columns available for a line (a full-screen program sets it again on a resize).
+    var width: Int
 
     static let standardOutput = Terminal(descriptor: STDOUT_FILENO)
     static let standardError = Terminal(descriptor: STDERR_FILENO)

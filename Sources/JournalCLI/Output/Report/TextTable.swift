@@ -41,7 +41,7 @@ struct TextTable {
         return "<table>\n<thead><tr>\(head)</tr></thead>\n<tbody>\n\(body)\n</tbody>\n</table>"
     }
 
-    private static func width(_ text: String) -> Int { text.reduce(0) { $0 + DisplayWidth.of($1) } }
+    private static func width(_ text: String) -> Int { DisplayWidth.of(text) }
 }
 
 enum HTML {

@@ -1,0 +1,273 @@
+import JournalKit
+
+/// What the full-screen search shows and how keys change it: the query line, a status line,
+/// then the results newest first; or one entry in full. It owns no terminal and no session:
+/// ``handle(_:)`` says what the event loop must do, and ``frame()`` is the text of the screen.
+struct SearchScreen {
+    /// What the event loop does after a key.
+    enum Action: Equatable {
+        /// Redraw only.
+        case redraw
+        /// Search again for ``request``: the query, strategy or page changed.
+        case search
+        /// Open this entry in the editor, then search again.
+        case edit(Entry)
+        case quit
+    }
+
+    private enum Mode {
+        case list
+        case entry(Entry, firstLine: Int)
+    }
+
+    private(set) var query: QueryLine
+    private let strategies: [SearchStrategy]
+    private var strategyIndex: Int
+    private let filter: EntryFilter
+    private let filterSummary: String
+    private var terminal: Terminal
+    private var rows: Int
+    private var mode = Mode.list
+    private var answer: LiveSearch.Answer?
+    private var submitted = 0
+    private var selected = 0
+    private var firstRow = 0
+    private var limit: Int
+    /// A note for the status line until the next key: what an edit did, or why it failed.
+    var message: String?
+
+    init(
+        query: String, strategy: SearchStrategy, filter: EntryFilter, filterSummary: String, terminal: Terminal,
+        size: (rows: Int, columns: Int)
+    ) {
+        self.query = QueryLine(query)
+        strategies = SearchStrategies.all
+        strategyIndex = strategies.firstIndex(of: strategy) ?? 0
+        self.filter = filter
+        self.filterSummary = filterSummary
+        self.terminal = terminal
+        rows = size.rows
+        limit = 2 * max(1, size.rows - 2)
+        self.terminal.width = size.columns
+    }
+
+    /// The search the screen wants now.
+    var request: LiveSearch.Request {
+        LiveSearch.Request(query: query.text, strategy: strategies[strategyIndex], filter: filter, limit: limit)
+    }
+
+    /// Rows of results on the screen.
+    private var pageSize: Int { max(1, rows - 2) }
+
+    private var entries: [Entry] {
+        guard case .success(let results)? = answer?.results else { return [] }
+        return results.entries
+    }
+
+    mutating func searched(generation: Int) { submitted = generation }
+
+    mutating func show(_ answer: LiveSearch.Answer) {
+        self.answer = answer
+        selected = min(selected, max(0, entries.count - 1))
+        scrollToSelection()
+    }
+
+    mutating func resize(to size: (rows: Int, columns: Int)) {
+        rows = size.rows
+        terminal.width = size.columns
+        scrollToSelection()
+    }
+
+    /// Puts an edited entry in place of the one shown in full.
+    mutating func replaceShownEntry(with entry: Entry) {
+        if case .entry(let shown, let firstLine) = mode, shown.id == entry.id { mode = .entry(entry, firstLine: firstLine) }
+    }
+
+    mutating func handle(_ key: Key) -> Action {
+        message = nil
+        if key == .control("c") { return .quit }
+        switch mode {
+        case .list: return handleInList(key)
+        case .entry(let entry, let firstLine): return handleInEntry(key, entry: entry, firstLine: firstLine)
+        }
+    }
+
+    private mutating func handleInList(_ key: Key) -> Action {
+        let before = query
+        switch key {
+        case .text(let typed): query.insert(typed)
+        case .backspace: query.deleteBackward()
+        case .delete, .control("d"): query.deleteForward()
+        case .control("u"): query.clear()
+        case .control("w"): query.deleteWordBackward()
+        case .left, .control("b"): query.moveLeft()
+        case .right, .control("f"): query.moveRight()
+        case .home, .control("a"): query.moveToStart()
+        case .end: query.moveToEnd()
+        case .up, .control("p"), .control("k"): return move(by: -1)
+        case .down, .control("n"), .control("j"): return move(by: 1)
+        case .pageUp: return move(by: -pageSize)
+        case .pageDown: return move(by: pageSize)
+        case .tab, .backTab:
+            strategyIndex = (strategyIndex + (key == .tab ? 1 : strategies.count - 1)) % strategies.count
+            return .search
+        case .enter:
+            guard entries.indices.contains(selected) else { return .redraw }
+            mode = .entry(entries[selected], firstLine: 0)
+        case .control("e"):
+            guard entries.indices.contains(selected) else { return .redraw }
+            return .edit(entries[selected])
+        case .escape: return .quit
+        default: break
+        }
+        guard query.text != before.text else { return .redraw }
+        selected = 0
+        firstRow = 0
+        limit = pageSize * 2
+        return .search
+    }
+
+    /// Moves the selection; asks for more entries when it nears the end of those loaded.
+    private mutating func move(by offset: Int) -> Action {
+        selected = max(0, min(selected + offset, entries.count - 1))
+        scrollToSelection()
+        guard case .success(let results)? = answer?.results, results.total > entries.count,
+            selected + pageSize >= entries.count, limit <= entries.count
+        else { return .redraw }
+        limit = entries.count + pageSize * 2
+        return .search
+    }
+
+    private mutating func scrollToSelection() {
+        if selected < firstRow { firstRow = selected }
+        if selected >= firstRow + pageSize { firstRow = selected - pageSize + 1 }
+        firstRow = max(0, min(firstRow, max(0, entries.count - pageSize)))
+    }
+
+    private mutating func handleInEntry(_ key: Key, entry: Entry, firstLine: Int) -> Action {
+        let lineCount = entryLines(entry).count
+        let page = max(1, rows - 1)
+        let last = max(0, lineCount - page)
+        var line = firstLine
+        switch key {
+        case .escape, .text("q"): mode = .list
+        case .up, .control("p"), .control("k"), .text("k"): line -= 1
+        case .down, .control("n"), .control("j"), .text("j"), .enter: line += 1
+        case .pageUp, .text("b"): line -= page
+        case .pageDown, .text(" "): line += page
+        case .home, .text("g"): line = 0
+        case .end, .text("G"): line = last
+        case .control("e"): return .edit(entry)
+        default: break
+        }
+        if case .entry = mode { mode = .entry(entry, firstLine: max(0, min(line, last))) }
+        return .redraw
+    }
+
+    // MARK: Drawing
+
+    /// The screen's lines (each within the width) and where the cursor goes (nil: hidden).
+    func frame() -> (lines: [String], cursor: (row: Int, column: Int)?) {
+        switch mode {
+        case .list: return listFrame()
+        case .entry(let entry, let firstLine): return (entryFrame(entry, firstLine: firstLine), nil)
+        }
+    }
+
+    private func listFrame() -> (lines: [String], cursor: (row: Int, column: Int)?) {
+        let width = terminal.width
+        let prompt = terminal.bold("> ")
+        // The query's tail when it is wider than the line, so that the cursor stays in view.
+        var shown = String(query.beforeCursor)
+        var cut = false
+        while DisplayWidth.of(shown) > width - 4, !shown.isEmpty {
+            shown.removeFirst()
+            cut = true
+        }
+        let beforeCursor = (cut ? "…" : "") + EntryRendering.visible(shown, keepingNewlines: false)
+        let afterCursor = EntryRendering.visible(String(query.text.dropFirst(query.cursor)), keepingNewlines: false)
+        let queryLine = prompt + DisplayWidth.clip(beforeCursor + afterCursor, to: width - 2)
+        var lines = [queryLine, statusLine()]
+        let highlights = answer?.highlights ?? []
+        for row in firstRow..<min(entries.count, firstRow + pageSize) {
+            let marker = row == selected ? terminal.highlight("▌") + " " : "  "
+            var lineTerminal = terminal
+            lineTerminal.width = width - 2
+            let ranges = highlights.indices.contains(row) ? highlights[row] : []
+            lines.append(marker + EntryRendering.line(entries[row], highlights: ranges, terminal: lineTerminal, withTags: true))
+        }
+        return (lines, (0, 2 + DisplayWidth.of(beforeCursor)))
+    }
+
+    /// "20 of 1,234 entries · prefix · 0.41 ms", and what is under way.
+    private func statusLine() -> String {
+        var parts: [String] = []
+        switch answer?.results {
+        case .success(let results)?:
+            parts.append(EntryRendering.summary(shown: results.entries.count, total: results.total, offset: 0))
+        case .failure(let error)?:
+            parts.append(terminal.highlight(error.message))
+        case nil:
+            parts.append("…")
+        }
+        parts.append(strategies[strategyIndex].name)
+        if let answer { parts.append(Formatting.milliseconds(answer.seconds)) }
+        if submitted > (answer?.generation ?? 0) { parts.append(terminal.highlight("searching…")) }
+        if !filterSummary.isEmpty { parts.append(filterSummary) }
+        if let message { parts.append(terminal.highlight(message)) }
+        return terminal.dim(parts.joined(separator: " · "))
+    }
+
+    private func entryFrame(_ entry: Entry, firstLine: Int) -> [String] {
+        let page = max(1, rows - 1)
+        let lines = entryLines(entry)
+        var shown = Array(lines.dropFirst(firstLine).prefix(page))
+        shown += Array(repeating: "", count: page - shown.count)
+        let span = lines.isEmpty ? "" : "lines \(firstLine + 1)–\(min(lines.count, firstLine + page)) of \(lines.count) · "
+        let status = "\(entry.id.shortName) · \(span)Esc back · Ctrl-E edit · Ctrl-C quit"
+        return shown + [terminal.dim(DisplayWidth.clip(message.map { "\($0) · " + status } ?? status, to: terminal.width))]
+    }
+
+    /// The entry as `journal show` prints it, wrapped to the width.
+    private func entryLines(_ entry: Entry) -> [String] {
+        let width = max(10, terminal.width)
+        var lines = [terminal.bold("\(entry.id.shortName)  \(EntryRendering.localDate(entry.date))\(entry.starred ? "  ★" : "")")]
+        lines.append(terminal.dim(DisplayWidth.clip(entry.id.uri, to: width)))
+        if !entry.tags.isEmpty { lines.append(terminal.dim(DisplayWidth.clip(EntryRendering.tagList(entry.tags), to: width))) }
+        lines.append("")
+        for paragraph in EntryRendering.visible(entry.text, keepingNewlines: true).split(separator: "\n", omittingEmptySubsequences: false)
+        {
+            lines += Self.wrap(paragraph.replacingOccurrences(of: "\t", with: "    "), width: width)
+        }
+        return lines
+    }
+
+    /// A paragraph in lines of at most `width` columns, broken after spaces where it can be.
+    static func wrap(_ paragraph: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        var used = 0
+        var lastSpace: (index: String.Index, used: Int)?
+        for character in paragraph {
+            let columns = DisplayWidth.of(character)
+            if used + columns > width {
+                if let space = lastSpace, space.index < line.endIndex {
+                    let rest = String(line[line.index(after: space.index)...])
+                    lines.append(String(line[..<space.index]))
+                    line = rest
+                    used = DisplayWidth.of(rest)
+                } else {
+                    lines.append(line)
+                    line = ""
+                    used = 0
+                }
+                lastSpace = nil
+            }
+            if character == " " { lastSpace = (line.endIndex, used) }
+            line.append(character)
+            used += columns
+        }
+        lines.append(line)
+        return lines
+    }
+}

@@ -1,0 +1,263 @@
+import Foundation
+import JournalKit
+import Testing
+
+/// The full-screen search, driven in a real terminal (tmux) as a user drives it; what it shows
+/// is checked against what `journal search --json` answers for the same query.
+@Suite(.serialized) struct InteractiveSearchTests {
+    /// A journal of the sample corpus, and the full-screen search opened on it.
+    private struct Fixture {
+        let journal = JournalProcess()
+        let terminal: TmuxSession
+
+        init(
+            arguments: [String] = [], environment: [String: String] = [:], columns: Int = 100, rows: Int = 20,
+            prepare: (JournalProcess) throws -> Void = { _ in }
+        ) throws {
+            try #require(try journal.run(["import", JournalProcess.sampleCorpus.path]).status == 0)
+            try prepare(journal)
+            terminal = try TmuxSession(
+                [JournalProcess.executable.path, "--store", journal.store.path, "search"] + arguments, environment: environment,
+                columns: columns, rows: rows)
+        }
+
+        /// The total `journal search` answers for `query`.
+        func total(_ query: String, _ arguments: [String] = []) throws -> Int {
+            try journal.run(["search", query, "--json"] + arguments).json()["total"] as! Int
+        }
+
+        /// The short names of the newest entries `journal search` answers for `query`.
+        func newest(_ query: String, _ arguments: [String] = []) throws -> [String] {
+            let results = try journal.run(["search", query, "--json", "--limit", "5"] + arguments).json()["results"] as! [[String: Any]]
+            return results.map { ($0["id"] as! String).components(separatedBy: "/").last! }
+        }
+
+        /// Waits for the status line to report `total` entries (and nothing under way).
+        @discardableResult
+        func waitForTotal(_ total: Int, strategy: String = "prefix", sourceLocation: SourceLocation = #_sourceLocation) throws -> [String] {
+            let entries = total == 0 ? "no entries" : "of \(total.formatted(.number.grouping(.automatic))) entr"
+            return try terminal.waitFor("\(entries) · \(strategy)", sourceLocation: sourceLocation) { lines in
+                lines.count > 1 && lines[1].contains(entries) && lines[1].contains(" · \(strategy) · ") && !lines[1].contains("searching")
+            }
+        }
+
+        func remove() { journal.removeStore() }
+    }
+
+    @Test func typingUpdatesTheTotalAndTheListAndBackspaceTakesItBack() throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        let terminal = fixture.terminal
+        try fixture.waitForTotal(300)
+        var typed = ""
+        for character in "bru cre" {
+            try terminal.type(String(character))
+            typed.append(character)
+            guard !typed.hasSuffix(" ") else { continue }
+            let lines = try fixture.waitForTotal(try fixture.total(typed))
+            #expect(lines[0] == "> \(typed)")
+            let shown = lines.dropFirst(2).compactMap { $0.dropFirst(2).split(separator: " ").first.map(String.init) }
+            #expect(Array(shown.prefix(5)) == (try fixture.newest(typed)), "the list for \(typed)")
+        }
+        try terminal.press("BSpace", "BSpace", "BSpace")
+        try fixture.waitForTotal(try fixture.total("bru"))
+        try terminal.press("C-u")
+        try fixture.waitForTotal(300)
+        try terminal.press("Escape")
+        let ended = try terminal.waitForExit()
+        #expect(ended.status == 0)
+        #expect(ended.restored)
+    }
+
+    @Test func movingOpeningAnEntryAndGoingBack() throws {
+        let fixture = try Fixture(rows: 12)
+        defer { fixture.remove() }
+        let terminal = fixture.terminal
+        try terminal.type("the")
+        try fixture.waitForTotal(try fixture.total("the"))
+        let newest = try fixture.newest("the")
+        try terminal.press("Down", "C-n", "C-j", "Up")
+        try terminal.waitFor("the selection on the third entry") { $0.contains { $0.hasPrefix("▌ \(newest[2]) ") } }
+        try terminal.press("Enter")
+        let entry = try terminal.waitFor("the entry in full") { $0.first?.hasPrefix("\(newest[2])  ") == true }
+        #expect(entry.contains { $0.contains("x-journal://") })
+        #expect(entry.last { !$0.isEmpty }?.contains("Esc back") == true)
+        try terminal.press("Escape")
+        try terminal.waitFor("the list again") { $0.first == "> the" && $0.contains { $0.hasPrefix("▌ \(newest[2]) ") } }
+        try terminal.press("PageDown")
+        try terminal.waitFor("a page further") { lines in
+            !lines.contains { $0.hasPrefix("▌ \(newest[2]) ") } && lines.contains { $0.hasPrefix("▌ ") }
+        }
+        try terminal.press("C-c")
+        #expect(try terminal.waitForExit() == (0, true))
+    }
+
+    @Test func anEditInTheEditorIsSavedAndSearchedOnReturn() throws {
+        let editor = FileManager.default.temporaryDirectory.appendingPathComponent("journal-editor-\(UUID().uuidString).sh")
+        try "#!/bin/sh\nprintf ' zanzibar' >> \"$1\"\n".write(to: editor, atomically: true, encoding: .utf8)
+        chmod(editor.path, 0o755)
+        defer { try? FileManager.default.removeItem(at: editor) }
+        let fixture = try Fixture(environment: ["VISUAL": editor.path])
+        defer { fixture.remove() }
+        let terminal = fixture.terminal
+        try terminal.type("bru cre")
+        try fixture.waitForTotal(try fixture.total("bru cre"))
+        let edited = try fixture.newest("bru cre")[0]
+        try terminal.press("C-e")
+        try terminal.waitFor("edited \(edited)")
+        #expect(try fixture.journal.run(["show", edited]).output.contains("zanzibar"))
+        try terminal.press("C-u")
+        try terminal.type("zanz")
+        let lines = try fixture.waitForTotal(1)
+        #expect(lines[2].hasPrefix("▌ \(edited) "))
+        try terminal.press("Escape")
+        #expect(try terminal.waitForExit() == (0, true))
+    }
+
+    @Test func aFailingEditorChangesNothingAndTheSearchGoesOn() throws {
+        let fixture = try Fixture(environment: ["VISUAL": "false"])
+        defer { fixture.remove() }
+        let terminal = fixture.terminal
+        try terminal.type("bru")
+        try fixture.waitForTotal(try fixture.total("bru"))
+        let before = try fixture.journal.fingerprint()
+        try terminal.press("C-e")
+        try terminal.waitFor("nothing was saved")
+        #expect(try terminal.pane("#{alternate_on}") == "1")
+        #expect(try fixture.journal.fingerprint() == before)
+        try terminal.type("l")
+        try fixture.waitForTotal(try fixture.total("brul"))
+        try terminal.press("Escape")
+        #expect(try terminal.waitForExit() == (0, true))
+    }
+
+    @Test func everyStrategyIsATabAway() throws {
+        let fixture = try Fixture(arguments: ["--interactive", "cafe"])
+        defer { fixture.remove() }
+        let terminal = fixture.terminal
+        let start = try #require(SearchStrategies.all.firstIndex(of: SearchStrategies.standard))
+        try fixture.waitForTotal(try fixture.total("cafe"))
+        for step in 1...SearchStrategies.all.count {
+            let strategy = SearchStrategies.all[(start + step) % SearchStrategies.all.count]
+            try terminal.press("Tab")
+            try fixture.waitForTotal(try fixture.total("cafe", ["--strategy", strategy.name]), strategy: strategy.name)
+        }
+        try terminal.press("BTab")
+        try fixture.waitForTotal(try fixture.total("cafe", ["--strategy", "token"]), strategy: "token")
+        try terminal.press("Escape")
+        #expect(try terminal.waitForExit() == (0, true))
+    }
+
+    @Test func aJapaneseQueryAndWideCharactersStayInTheirColumns() throws {
+        let fixture = try Fixture(columns: 60)
+        defer { fixture.remove() }
+        let terminal = fixture.terminal
+        try terminal.type("東京")
+        let lines = try fixture.waitForTotal(try fixture.total("東京"))
+        #expect(lines[0] == "> 東京")
+        let results = lines.dropFirst(2).filter { !$0.isEmpty }
+        #expect(!results.isEmpty)
+        for line in results {
+            let columns = line.reduce(0) { $0 + (($1.unicodeScalars.first!.value >= 0x3000) ? 2 : 1) }
+            #expect(columns <= 60, "\(line) is \(columns) columns wide")
+            #expect(line.contains("東京") || line.hasSuffix("…"))
+        }
+        try terminal.press("Escape")
+        #expect(try terminal.waitForExit() == (0, true))
+    }
+
+    @Test func aPasteIsOneEditOfTheQuery() throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        let terminal = fixture.terminal
+        try fixture.waitForTotal(300)
+        try terminal.paste("crème\nbrûlée")
+        let lines = try fixture.waitForTotal(try fixture.total("crème brûlée"))
+        #expect(lines[0] == "> crème brûlée")
+        try terminal.press("Escape")
+        #expect(try terminal.waitForExit() == (0, true))
+    }
+
+    @Test func aResizeIsRedrawnAtTheNewSize() throws {
+        let fixture = try Fixture(columns: 100, rows: 20)
+        defer { fixture.remove() }
+        let terminal = fixture.terminal
+        try fixture.waitForTotal(300)
+        try terminal.resize(columns: 50, rows: 8)
+        let lines = try terminal.waitFor("a redraw at 50 columns") { lines in
+            lines.count == 8 && lines.dropFirst(2).allSatisfy { $0.isEmpty || $0.hasSuffix("…") }
+        }
+        #expect(lines[1].contains("of 300 entries"))
+        #expect(lines.dropFirst(2).filter { !$0.isEmpty }.count == 6)
+        try terminal.press("Escape")
+        #expect(try terminal.waitForExit() == (0, true))
+    }
+
+    @Test func filtersFromTheCommandLineApply() throws {
+        let fixture = try Fixture(arguments: ["--tag", "picnic", "--starred"]) { journal in
+            try #require(try journal.run(["add", "--tag", "picnic", "--star", "Bread for the picnic"]).status == 0)
+            try #require(try journal.run(["add", "--tag", "picnic", "Cheese for the picnic"]).status == 0)
+            try #require(try journal.run(["add", "--star", "A picnic without a tag"]).status == 0)
+        }
+        defer { fixture.remove() }
+        let terminal = fixture.terminal
+        let lines = try fixture.waitForTotal(1)
+        #expect(lines[1].contains("#picnic · starred"))
+        #expect(lines[2].contains("Bread for the picnic") && lines[2].contains("#picnic"))
+        try terminal.type("pic")
+        try fixture.waitForTotal(try fixture.total("pic", ["--tag", "picnic", "--starred"]))
+        try terminal.press("Escape")
+        #expect(try terminal.waitForExit() == (0, true))
+    }
+
+    @Test func colourOnlyWithoutNoColor() throws {
+        for noColor in ["", "1"] {
+            let fixture = try Fixture(arguments: ["--interactive", "café"], environment: ["NO_COLOR": noColor])
+            defer { fixture.remove() }
+            try fixture.waitForTotal(try fixture.total("café"))
+            let styled = try fixture.terminal.screen(escapes: true).joined(separator: "\n")
+            #expect(styled.contains("\u{1B}[") == noColor.isEmpty, "NO_COLOR=\(noColor)")
+            try fixture.terminal.press("Escape")
+            #expect(try fixture.terminal.waitForExit() == (0, true))
+        }
+    }
+
+    @Test func everyWayOutRestoresTheTerminal() throws {
+        for way in ["Escape", "C-c", "SIGTERM", "SIGHUP"] {
+            let fixture = try Fixture()
+            defer { fixture.remove() }
+            let terminal = fixture.terminal
+            try fixture.waitForTotal(300)
+            try terminal.type("bru")
+            try fixture.waitForTotal(try fixture.total("bru"))
+            #expect(try terminal.pane("#{alternate_on}") == "1")
+            if way.hasPrefix("SIG") {
+                let shell = try terminal.pane("#{pane_pid}")
+                let kill = Process()
+                kill.executableURL = URL(fileURLWithPath: "/usr/bin/pkill")
+                kill.arguments = ["-\(way.dropFirst(3))", "-P", shell]
+                try kill.run()
+                kill.waitUntilExit()
+            } else {
+                try terminal.press(way)
+            }
+            let ended = try terminal.waitForExit()
+            #expect(ended.status == (way == "SIGTERM" ? 143 : way == "SIGHUP" ? 129 : 0), "\(way)")
+            #expect(ended.restored, "\(way)")
+            #expect(try terminal.pane("#{alternate_on}") == "0", "\(way)")
+            #expect(try terminal.pane("#{cursor_flag}") == "1", "\(way)")
+        }
+    }
+
+    @Test func withoutATerminalAQueryIsStillRequired() throws {
+        let journal = JournalProcess()
+        defer { journal.removeStore() }
+        try #require(try journal.run(["add", "one entry"]).status == 0)
+        let bare = try journal.run(["search"])
+        #expect(bare.status == 2)
+        #expect(bare.error.contains("query is empty"))
+        let interactive = try journal.run(["search", "--interactive"])
+        #expect(interactive.status == 2)
+        #expect(interactive.error.contains("needs a terminal"))
+    }
+}
