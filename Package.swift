@@ -23,6 +23,9 @@ let package = Package(
             name: "CICU",
             linkerSettings: [.linkedLibrary("icuuc"), .linkedLibrary("icui18n")]
         ),
+        // A pseudo-terminal for the benchmark that types into the full-screen search (glibc
+        // declares its functions only for C code that asks for them).
+        .target(name: "CPseudoTerminal"),
         // Text → canonical text → words: the semantics document's text functions.
         .target(name: "JournalText", dependencies: ["CICU"]),
         // Entries, the two stores, search strategies and import (Day One's archives are zip files).
@@ -40,7 +43,7 @@ let package = Package(
         // the benchmark. Built on JournalKit; the library itself knows nothing of it.
         .target(
             name: "JournalBench",
-            dependencies: ["JournalKit", "JournalText", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["JournalKit", "JournalText", "CPseudoTerminal", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // The `journal` command.
         .executableTarget(

@@ -444,6 +444,12 @@ import Testing
             for key in ["import_peak_bytes", "main_store_bytes", "search_store_bytes", "fts5_index_bytes", "prefix_table_bytes"] {
                 #expect((size[key] as? Int ?? 0) > 0, "\(key)")
             }
+            let typing = try #require(size["typing"] as? [[String: Any]])
+            #expect(typing.map { $0["strategy"] as? String } == ["token", "prefix"])
+            for typed in typing {
+                #expect((typed["keys"] as? Int ?? 0) > 10)
+                #expect((typed["median_ms"] as? Double ?? 0) > 0)
+            }
             let warm = try #require(size["warm"] as? [[String: Any]])
             #expect(warm.map { $0["strategy"] as? String } == ["contains", "contains[n]", "token", "prefix", "fts5"])
             // token and prefix are meant to find the same entries: the benchmark's totals say whether they did.

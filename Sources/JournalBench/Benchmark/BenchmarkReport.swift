@@ -58,6 +58,8 @@ public struct BenchmarkReport {
         public let fts5Best: FTS5Best?
         /// Whole processes, per query.
         public let cold: [ColdQuery]
+        /// The queries typed into the full-screen search, per strategy: key press to screen.
+        public let typing: [TypingLatency]
 
         /// The FTS5 peer's warm figures.
         public var fts5Warm: ComparisonReport.StrategyResult? { warm.strategy("fts5") }

@@ -59,6 +59,10 @@ public struct BenchmarkRun: Sendable {
         return file
     }
 
+    /// The strategies typed into the full-screen search, when the run includes them: the two
+    /// made for search as you type (the others answer a key in a scan of every entry).
+    static let typedStrategies = ["prefix", "token"]
+
     /// Measures one size. `queries` nil: chosen from this journal (and returned for the next sizes).
     public func measure(entries: Int, queries: [ComparisonQuery]?) throws -> BenchmarkReport.Size {
         let file = try input(entries: entries)
@@ -95,12 +99,16 @@ public struct BenchmarkRun: Sendable {
             progress("\(entries) entries: cold processes for \"\(query.text)\"…")
             return try coldQuery(query.text, store: store, executable: executable, naivePeer: fts5 != nil)
         }
+        let typing = try strategies.filter { Self.typedStrategies.contains($0.name) }.map { strategy in
+            progress("\(entries) entries: typing the queries into journal search --interactive (\(strategy.name))…")
+            return try TypingSession.measure(executable: executable, store: store, strategy: strategy.name, queries: chosen.map(\.text))
+        }
         return BenchmarkReport.Size(
             entries: entries, inputBytes: inputBytes, importSeconds: imported.seconds, importPeakBytes: imported.peakBytes,
             fts5IndexSeconds: fts5?.buildSeconds, distinctTokens: before.tokens, mainStoreBytes: before.mainStoreBytes,
             searchStoreBytes: before.searchStoreBytes + before.prefixTableBytes,
             fts5IndexBytes: fts5?.bytes, prefixTableBytes: warm.strategy("prefix")?.structure.bytes, warm: warm, filtered: filtered,
-            fts5Best: best, cold: cold)
+            fts5Best: best, cold: cold, typing: typing)
     }
 
     /// Builds FTS5's best setup beside the store and times it on `queries`, in this process and

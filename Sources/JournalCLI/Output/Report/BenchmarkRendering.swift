@@ -127,6 +127,22 @@ struct BenchmarkRendering: ReportRendering {
             numericColumns: Set(0...5))
     }
 
+    /// Keys typed into the full-screen search: from each key to the frame showing its answer.
+    var typingTable: TextTable {
+        TextTable(
+            headers: ["entries", "strategy", "keys", "median ms", "p95 ms", "max ms"],
+            rows: report.sizes.flatMap { size in
+                size.typing.map { typed in
+                    [
+                        Formatting.grouped(size.entries), typed.strategy, Formatting.grouped(typed.keys.count),
+                        ReportNumbers.milliseconds(typed.latency.median), ReportNumbers.milliseconds(typed.latency.p95),
+                        ReportNumbers.milliseconds(typed.latency.max),
+                    ]
+                }
+            },
+            numericColumns: [0, 2, 3, 4, 5])
+    }
+
     /// FTS5 in its best setup beside the default strategy and the naive setup, at each size.
     var bestFTS5Table: TextTable {
         let standard = SearchStrategies.standard.name
@@ -239,6 +255,13 @@ struct BenchmarkRendering: ReportRendering {
             row(size, "import ≥ 2× faster than FTS5's best-setup build", Self.ratio(buildRatio), buildRatio.map { $0 >= 2 })
             let indexRatio = size.fts5Best?.indexBytes.map { Double(size.searchStoreBytes) / Double($0) }
             row(size, "search store ≤ 1× FTS5's best-setup index", Self.ratio(indexRatio), indexRatio.map { $0 <= 1 })
+            let typed = size.typing.first { $0.strategy == "prefix" }?.latency
+            row(
+                size, "prefix: key press → redrawn screen ≤ 16 ms (median)", ReportNumbers.milliseconds(typed?.median) + " ms",
+                typed.map { $0.median <= 0.016 })
+            row(
+                size, "prefix: key press → redrawn screen ≤ 16 ms (p95)", ReportNumbers.milliseconds(typed?.p95) + " ms",
+                typed.map { $0.p95 <= 0.016 })
             let year = size.filtered.first { $0.strategy == SearchStrategies.standard.name }
             row(
                 size, "\(SearchStrategies.standard.name) limited to a year no slower than unlimited (median)", Self.ratio(year?.ratio),
@@ -276,6 +299,7 @@ struct BenchmarkRendering: ReportRendering {
         parts.append(terminal.bold("FTS5 in its best setup (same queries)") + "\n" + bestFTS5Table.terminal(terminal))
         parts.append(terminal.bold("Filtered search (same process, same queries)") + "\n" + filteredTable.terminal(terminal))
         parts.append(terminal.bold("Cold search (whole processes)") + "\n" + coldSummaryTable.terminal(terminal))
+        parts.append(terminal.bold("Typing in the full-screen search (key press → redrawn screen)") + "\n" + typingTable.terminal(terminal))
         parts.append(terminal.bold("Targets") + "\n" + targetsTable.terminal(terminal))
         return parts.joined(separator: "\n\n")
     }
@@ -293,6 +317,7 @@ struct BenchmarkRendering: ReportRendering {
             "### FTS5 in its best setup (same queries)", bestFTS5Table.markdown,
             "### Filtered search (same process, same queries)", filteredTable.markdown,
             "### Cold search (whole processes)", coldSummaryTable.markdown,
+            "### Typing in the full-screen search (key press → redrawn screen)", typingTable.markdown,
             "### Targets", targetsTable.markdown,
         ]
         return parts.joined(separator: "\n\n")
@@ -365,6 +390,15 @@ struct BenchmarkRendering: ReportRendering {
                                     "worst_ratio": .number($0.worstRatio),
                                 ])
                             }),
+                        "typing": .array(
+                            size.typing.map {
+                                .object([
+                                    "strategy": .string($0.strategy), "keys": .integer($0.keys.count),
+                                    "median_ms": ReportNumbers.milliseconds(json: $0.latency.median),
+                                    "p95_ms": ReportNumbers.milliseconds(json: $0.latency.p95),
+                                    "max_ms": ReportNumbers.milliseconds(json: $0.latency.max),
+                                ])
+                            }),
                         "cold": .array(
                             size.cold.map {
                                 .object([
@@ -395,6 +429,7 @@ struct BenchmarkRendering: ReportRendering {
             sections.append(("Warm search, \(Formatting.grouped(size.entries)) entries", warmTable(size).html))
         }
         sections.append(("Cold search (whole processes)", coldSummaryTable.html + coldTable.html))
+        sections.append(("Typing in the full-screen search (key press → redrawn screen)", typingTable.html))
         return HTMLPage.render(title: "journal bench", sections: sections)
     }
 
