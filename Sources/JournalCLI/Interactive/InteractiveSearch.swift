@@ -28,7 +28,10 @@ struct InteractiveSearch {
         while true {
             let (bytes, wakes, inputClosed) = terminal.wait(timeout: decoder.isWaiting ? Self.escapeWait : -1)
             if inputClosed || wakes.contains(.quit) { return }
-            if wakes.contains(.resize) { screen.resize(to: terminal.size) }
+            if wakes.contains(.resize) {
+                screen.resize(to: terminal.size)
+                screen.searched(generation: session.submit(screen.request))
+            }
             if wakes.contains(.answer), let answer = inbox.take() { screen.show(answer) }
             var keys = decoder.feed(bytes)
             if bytes.isEmpty && wakes.isEmpty && decoder.isWaiting { keys += decoder.flush() }

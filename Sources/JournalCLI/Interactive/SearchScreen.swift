@@ -33,6 +33,9 @@ struct SearchScreen {
     private var selected = 0
     private var firstRow = 0
     private var limit: Int
+    /// The loaded entries as result lines, drawn once per answer and size rather than on every
+    /// frame (a key draws two: the query as typed, then its answer).
+    private var rendered: [String] = []
     /// A note for the status line until the next key: what an edit did, or why it failed.
     var message: String?
 
@@ -47,7 +50,7 @@ struct SearchScreen {
         self.filterSummary = filterSummary
         self.terminal = terminal
         rows = size.rows
-        limit = 2 * max(1, size.rows - 2)
+        limit = max(1, size.rows - 2)
         self.terminal.width = size.columns
     }
 
@@ -70,12 +73,25 @@ struct SearchScreen {
         self.answer = answer
         selected = min(selected, max(0, entries.count - 1))
         scrollToSelection()
+        render()
     }
 
+    /// A new size; the screen then wants a search (``request``) that fills it.
     mutating func resize(to size: (rows: Int, columns: Int)) {
         rows = size.rows
         terminal.width = size.columns
+        limit = max(limit, pageSize)
         scrollToSelection()
+        render()
+    }
+
+    private mutating func render() {
+        var lineTerminal = terminal
+        lineTerminal.width = terminal.width - 2
+        let highlights = answer?.highlights ?? []
+        rendered = entries.indices.map { row in
+            EntryRendering.line(entries[row], highlights: highlights.indices.contains(row) ? highlights[row] : [], terminal: lineTerminal, withTags: true)
+        }
     }
 
     /// Puts an edited entry in place of the one shown in full.
@@ -123,7 +139,7 @@ struct SearchScreen {
         guard query.text != before.text else { return .redraw }
         selected = 0
         firstRow = 0
-        limit = pageSize * 2
+        limit = pageSize
         return .search
     }
 
@@ -188,13 +204,8 @@ struct SearchScreen {
         let afterCursor = EntryRendering.visible(String(query.text.dropFirst(query.cursor)), keepingNewlines: false)
         let queryLine = prompt + DisplayWidth.clip(beforeCursor + afterCursor, to: width - 2)
         var lines = [queryLine, statusLine()]
-        let highlights = answer?.highlights ?? []
-        for row in firstRow..<min(entries.count, firstRow + pageSize) {
-            let marker = row == selected ? terminal.highlight("▌") + " " : "  "
-            var lineTerminal = terminal
-            lineTerminal.width = width - 2
-            let ranges = highlights.indices.contains(row) ? highlights[row] : []
-            lines.append(marker + EntryRendering.line(entries[row], highlights: ranges, terminal: lineTerminal, withTags: true))
+        for row in firstRow..<min(rendered.count, firstRow + pageSize) {
+            lines.append((row == selected ? terminal.highlight("▌") + " " : "  ") + rendered[row])
         }
         return (lines, (0, 2 + DisplayWidth.of(beforeCursor)))
     }
