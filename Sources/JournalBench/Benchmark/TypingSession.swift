@@ -11,17 +11,24 @@ public struct TypingLatency: Sendable {
     /// The strategy the screen searched with.
     public let strategy: String
     /// For each key, from writing it to the terminal to the end of the first frame that shows
-    /// the finished answer for the query as typed so far.
+    /// the finished answer for the query as typed so far: the session as a user first types it,
+    /// reading from disk the entries it shows for the first time.
     public let keys: [Double]
+    /// The same keys typed again in the same session: what they cost once the entries they
+    /// show are in memory.
+    public let keysAgain: [Double]
 
     /// Median, p95 and worst over the keys.
     public var latency: LatencySummary { LatencySummary(keys) }
+    /// Median, p95 and worst over the keys typed again.
+    public var latencyAgain: LatencySummary { LatencySummary(keysAgain) }
 }
 
 /// A person typing into `journal search --interactive`, played by a script: the program runs
 /// on a pseudo-terminal, as on a real one; each query is typed one key at a time, and after
 /// each key the script reads the screen's output until a frame shows the query as typed with
 /// its search finished (not "searching…"). Between queries, Ctrl-U clears the line (untimed).
+/// The whole set is typed twice: first as a user would after opening the journal, then again.
 enum TypingSession {
     /// Types `queries` into `executable --store store search --interactive --strategy strategy`.
     static func measure(executable: String, store: URL, strategy: String, queries: [String]) throws -> TypingLatency {
@@ -32,6 +39,12 @@ enum TypingSession {
             environment: ["TERM": "xterm-256color", "LANG": "C.UTF-8"])
         defer { terminal.end(child) }
         try terminal.waitForFrame(query: "")
+        let keys = try type(queries, on: terminal)
+        return TypingLatency(strategy: strategy, keys: keys, keysAgain: try type(queries, on: terminal))
+    }
+
+    /// Each key's seconds from its press to the frame with its answer.
+    private static func type(_ queries: [String], on terminal: PseudoTerminal) throws -> [Double] {
         var keys: [Double] = []
         for query in queries {
             var typed = ""
@@ -45,7 +58,7 @@ enum TypingSession {
             try terminal.send([0x15])
             try terminal.waitForFrame(query: "")
         }
-        return TypingLatency(strategy: strategy, keys: keys)
+        return keys
     }
 }
 

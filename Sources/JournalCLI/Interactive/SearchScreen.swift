@@ -56,7 +56,8 @@ struct SearchScreen {
 
     /// The search the screen wants now.
     var request: LiveSearch.Request {
-        LiveSearch.Request(query: query.text, strategy: strategies[strategyIndex], filter: filter, limit: limit)
+        LiveSearch.Request(
+            query: query.text, strategy: strategies[strategyIndex], filter: filter, limit: limit, highlightWindow: terminal.width)
     }
 
     /// Rows of results on the screen.
@@ -90,7 +91,8 @@ struct SearchScreen {
         lineTerminal.width = terminal.width - 2
         let highlights = answer?.highlights ?? []
         rendered = entries.indices.map { row in
-            EntryRendering.line(entries[row], highlights: highlights.indices.contains(row) ? highlights[row] : [], terminal: lineTerminal, withTags: true)
+            EntryRendering.line(
+                entries[row], highlights: highlights.indices.contains(row) ? highlights[row] : [], terminal: lineTerminal, withTags: true)
         }
     }
 

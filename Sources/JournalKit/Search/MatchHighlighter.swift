@@ -42,14 +42,31 @@ public struct MatchHighlighter: Sendable {
         }
     }
 
+    /// Folds each word of the text, once per distinct word (text repeats its common words),
+    /// walking the UTF-16 offsets ICU reports forward from the last one rather than from the
+    /// start of the text.
     private func wordRanges(in text: String, window: Int) -> [Range<String.Index>] {
         var ranges: [Range<String.Index>] = []
         var firstOffset: Int?
+        var matches: [Substring: Bool] = [:]
+        var cursor = (offset: 0, index: text.startIndex)
+        func index(atUTF16Offset offset: Int) -> String.Index {
+            cursor = (offset, text.utf16.index(cursor.index, offsetBy: offset - cursor.offset))
+            return cursor.index
+        }
         for offsets in WordBreaker.wordOffsets(in: text) {
             if let firstOffset, offsets.lowerBound > firstOffset + window { break }
-            let range = String.Index(utf16Offset: offsets.lowerBound, in: text)..<String.Index(utf16Offset: offsets.upperBound, in: text)
-            let tokens = WordBreaker.words(in: Fold.canonical(String(text[range])))
-            if tokens.contains(where: { token in queryWords.contains { token.unicodeScalars.starts(with: $0.unicodeScalars) } }) {
+            let range = index(atUTF16Offset: offsets.lowerBound)..<index(atUTF16Offset: offsets.upperBound)
+            let word = text[range]
+            let matched =
+                matches[word]
+                ?? {
+                    let tokens = WordBreaker.words(in: Fold.canonical(String(word)))
+                    let matched = tokens.contains { token in queryWords.contains { token.unicodeScalars.starts(with: $0.unicodeScalars) } }
+                    matches[word] = matched
+                    return matched
+                }()
+            if matched {
                 ranges.append(range)
                 firstOffset = firstOffset ?? offsets.lowerBound
             }

@@ -35,15 +35,21 @@ public final class LiveSearch: @unchecked Sendable {
         public var filter: EntryFilter
         /// How many of the newest matches to return (the total is always exact).
         public var limit: Int
+        /// How far past an entry's first match, in characters, to find the ranges to highlight:
+        /// what a snippet shows. Finding them costs more than the search on a long page of long
+        /// entries, so a screen asks only for what it draws.
+        public var highlightWindow: Int
 
         /// A request; a `limit` under 1 asks for one entry.
         public init(
-            query: String = "", strategy: SearchStrategy = SearchStrategies.standard, filter: EntryFilter = .none, limit: Int = 20
+            query: String = "", strategy: SearchStrategy = SearchStrategies.standard, filter: EntryFilter = .none, limit: Int = 20,
+            highlightWindow: Int = 300
         ) {
             self.query = query
             self.strategy = strategy
             self.filter = filter
             self.limit = max(limit, 1)
+            self.highlightWindow = max(highlightWindow, 0)
         }
     }
 
@@ -57,8 +63,9 @@ public final class LiveSearch: @unchecked Sendable {
         /// The exact total and the newest entries, or why the query could not be searched (a
         /// query with no words for a word-prefix strategy, a store that failed).
         public let results: Result<SearchResults, JournalError>
-        /// For each entry of the results, the ranges of its text the query matched, for a
-        /// screen to highlight (empty for an empty query).
+        /// For each entry of the results, the ranges of its text the query matched, up to the
+        /// request's ``Request/highlightWindow`` past the first, for a screen to highlight
+        /// (empty for an empty query).
         public let highlights: [[Range<String.Index>]]
         /// How long the search took, highlighting included.
         public let seconds: Double
@@ -178,7 +185,7 @@ public final class LiveSearch: @unchecked Sendable {
             let results = try journal.search(
                 query.text, strategy: request.strategy, page: page, filter: request.filter, progress: nil, cancellation: cancellation)
             let highlighter = MatchHighlighter(query: query, highlighting: request.strategy.highlighting)
-            return (.success(results), results.entries.map { highlighter.ranges(in: $0.text) })
+            return (.success(results), results.entries.map { highlighter.ranges(in: $0.text, window: request.highlightWindow) })
         } catch {
             return (.failure(error), [])
         }
