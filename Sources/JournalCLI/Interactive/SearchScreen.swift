@@ -17,7 +17,9 @@ struct SearchScreen {
 
     private enum Mode {
         case list
-        case entry(Entry, firstLine: Int)
+        /// An entry in full: its lines wrapped once to the width (an entry may be megabytes),
+        /// and the first one on the screen.
+        case entry(Entry, lines: [String], firstLine: Int)
     }
 
     private(set) var query: QueryLine
@@ -84,6 +86,7 @@ struct SearchScreen {
         limit = max(limit, pageSize)
         scrollToSelection()
         render()
+        if case .entry(let entry, _, let firstLine) = mode { mode = .entry(entry, lines: entryLines(entry), firstLine: firstLine) }
     }
 
     private mutating func render() {
@@ -98,7 +101,9 @@ struct SearchScreen {
 
     /// Puts an edited entry in place of the one shown in full.
     mutating func replaceShownEntry(with entry: Entry) {
-        if case .entry(let shown, let firstLine) = mode, shown.id == entry.id { mode = .entry(entry, firstLine: firstLine) }
+        if case .entry(let shown, _, let firstLine) = mode, shown.id == entry.id {
+            mode = .entry(entry, lines: entryLines(entry), firstLine: firstLine)
+        }
     }
 
     mutating func handle(_ key: Key) -> Action {
@@ -106,7 +111,8 @@ struct SearchScreen {
         if key == .control("c") { return .quit }
         switch mode {
         case .list: return handleInList(key)
-        case .entry(let entry, let firstLine): return handleInEntry(key, entry: entry, firstLine: firstLine)
+        case .entry(let entry, let lines, let firstLine):
+            return handleInEntry(key, entry: entry, lineCount: lines.count, firstLine: firstLine)
         }
     }
 
@@ -131,7 +137,7 @@ struct SearchScreen {
             return .search
         case .enter:
             guard entries.indices.contains(selected) else { return .redraw }
-            mode = .entry(entries[selected], firstLine: 0)
+            mode = .entry(entries[selected], lines: entryLines(entries[selected]), firstLine: 0)
         case .control("e"):
             guard entries.indices.contains(selected) else { return .redraw }
             return .edit(entries[selected])
@@ -162,8 +168,7 @@ struct SearchScreen {
         firstRow = max(0, min(firstRow, max(0, entries.count - pageSize)))
     }
 
-    private mutating func handleInEntry(_ key: Key, entry: Entry, firstLine: Int) -> Action {
-        let lineCount = entryLines(entry).count
+    private mutating func handleInEntry(_ key: Key, entry: Entry, lineCount: Int, firstLine: Int) -> Action {
         let page = max(1, rows - 1)
         let last = max(0, lineCount - page)
         var line = firstLine
@@ -178,7 +183,7 @@ struct SearchScreen {
         case .control("e"): return .edit(entry)
         default: break
         }
-        if case .entry = mode { mode = .entry(entry, firstLine: max(0, min(line, last))) }
+        if case .entry(_, let lines, _) = mode { mode = .entry(entry, lines: lines, firstLine: max(0, min(line, last))) }
         return .redraw
     }
 
@@ -188,7 +193,7 @@ struct SearchScreen {
     func frame() -> (lines: [String], cursor: (row: Int, column: Int)?) {
         switch mode {
         case .list: return listFrame()
-        case .entry(let entry, let firstLine): return (entryFrame(entry, firstLine: firstLine), nil)
+        case .entry(let entry, let lines, let firstLine): return (entryFrame(entry, lines: lines, firstLine: firstLine), nil)
         }
     }
 
@@ -231,9 +236,8 @@ struct SearchScreen {
         return terminal.dim(parts.joined(separator: " · "))
     }
 
-    private func entryFrame(_ entry: Entry, firstLine: Int) -> [String] {
+    private func entryFrame(_ entry: Entry, lines: [String], firstLine: Int) -> [String] {
         let page = max(1, rows - 1)
-        let lines = entryLines(entry)
         var shown = Array(lines.dropFirst(firstLine).prefix(page))
         shown += Array(repeating: "", count: page - shown.count)
         let span = lines.isEmpty ? "" : "lines \(firstLine + 1)–\(min(lines.count, firstLine + page)) of \(lines.count) · "
