@@ -249,6 +249,25 @@ import Testing
         }
     }
 
+    @Test func anEnormousEntryIsFoundShownInFullAndScrolledToItsEnd() throws {
+        let text = String(repeating: "lorem ipsum dolor sit amet ", count: 80_000) + "zanzibar the end"
+        let fixture = try Fixture(rows: 12) { journal in
+            let line = String(decoding: try JSONSerialization.data(withJSONObject: ["text": text]), as: UTF8.self)
+            try #require(try journal.run(["import", try journal.file([line])]).status == 0)
+        }
+        defer { fixture.remove() }
+        let terminal = fixture.terminal
+        try terminal.type("zanz")
+        let lines = try fixture.waitForTotal(1)
+        #expect(lines[2].hasSuffix("zanzibar the end"))
+        try terminal.press("Enter", "End")
+        try terminal.waitFor("the end of the entry") { lines in
+            lines.contains { $0.hasSuffix("zanzibar the end") } && lines.last { !$0.isEmpty }?.hasPrefix("p1 · lines ") == true
+        }
+        try terminal.press("Escape", "Escape")
+        #expect(try terminal.waitForExit() == (0, true))
+    }
+
     @Test func withoutATerminalAQueryIsStillRequired() throws {
         let journal = JournalProcess()
         defer { journal.removeStore() }
