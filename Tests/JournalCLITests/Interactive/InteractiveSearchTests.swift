@@ -262,7 +262,7 @@ import Testing
         #expect(lines[2].hasSuffix("zanzibar the end"))
         try terminal.press("Enter", "End")
         try terminal.waitFor("the end of the entry") { lines in
-            lines.contains { $0.hasSuffix("zanzibar the end") } && lines.last { !$0.isEmpty }?.hasPrefix("p1 · lines ") == true
+            lines.contains { $0.hasSuffix("zanzibar the end") } && lines.last { !$0.isEmpty }?.contains(" · lines ") == true
         }
         try terminal.press("Escape", "Escape")
         #expect(try terminal.waitForExit() == (0, true))
