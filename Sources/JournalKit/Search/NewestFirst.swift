@@ -14,11 +14,14 @@ enum NewestFirst {
         let total = matching.count
         let wanted = page.limit == 0 ? total : min(total, page.offset + page.limit)
         guard total > 0, wanted > page.offset else { return StrategyAnswer(total: total, page: []) }
-        // About `wanted × candidates / total` index rows to walk, against `total` lookups (each
-        // a few times dearer than a step along the index).
+        // About `wanted × candidates / total` index rows to walk, against `total` lookups. A
+        // lookup descends the document table to a page of its own: in memory a few steps' worth,
+        // from disk a random read where the walk reads the date index in order. Counted as 16
+        // steps (at a million entries, against 4: in-memory median 1.21 → 1.17 ms over 70
+        // typed prefixes, a cold key's worst 119 → 76 ms).
         let walk = Double(wanted) * Double(candidates ?? Int(maximum)) / Double(total)
         let numbers =
-            walk < 4 * Double(total)
+            walk < 16 * Double(total)
             ? try walkingDateIndex(matching, wanted: wanted, dated: dated, in: db)
             : try sortingMatches(matching, in: db)
         let pageNumbers = Array(numbers.dropFirst(page.offset).prefix(wanted - page.offset))
