@@ -101,17 +101,7 @@ final class FullScreenTerminal {
         return (Int(size.ws_row), Int(size.ws_col))
     }
 
-    func write(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(output, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 && errno != EINTR && errno != EAGAIN { return }
-                offset += max(0, written)
-            }
-        }
-    }
+    func write(_ text: String) { Terminal.standardOutput.write(text) }
 
     /// Waits for input or a wake-up, at most `timeout` milliseconds (-1: no limit); returns the
     /// bytes read (empty when none) and the wake-ups that came.

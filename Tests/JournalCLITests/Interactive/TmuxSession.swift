@@ -1,9 +1,6 @@
 import Foundation
+import JournalBench
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// A program running in a real terminal: a tmux server of its own (its own socket, so tests
 /// run side by side), one window of a given size, keys sent as a user types them, and the
@@ -24,7 +21,6 @@ final class TmuxSession {
             status=$?; after=$(stty -g); [ "$before" = "$after" ] && state=restored || state=changed; \
             printf '\\nexit=%s terminal=%s\\n' "$status" "$state"; sleep 600
             """
-        // The server this starts outlives the call: it must not hold a pipe the call reads to its end.
         try tmux(["-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", "sh", "-c", script], readingOutput: false)
     }
 
@@ -106,43 +102,14 @@ final class TmuxSession {
 
     struct TimedOut: Error {}
 
-    /// Runs the tmux client; with `readingOutput`, returns what it printed. Spawned directly
-    /// rather than through Foundation's `Process`, whose wait never returned once the client had
-    /// started a server that outlives it.
+    /// Runs the tmux client; with `readingOutput`, returns what it printed (without, its output
+    /// goes nowhere: a server it starts outlives it and must not hold a pipe read to its end).
     @discardableResult
     private func tmux(_ arguments: [String], readingOutput: Bool = true) throws -> String {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        var pipe: [Int32] = [-1, -1]
-        if readingOutput {
-            guard Glibc.pipe(&pipe) == 0 else { throw TmuxFailed(arguments: arguments) }
-            for end in pipe { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-            posix_spawn_file_actions_adddup2(&actions, pipe[1], STDOUT_FILENO)
-        } else {
-            posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
-        }
-        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
-        let argv = (["tmux", "-L", socket] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        guard posix_spawnp(&pid, "tmux", &actions, nil, argv, environ) == 0 else { throw TmuxFailed(arguments: arguments) }
-        var output = Data()
-        if readingOutput {
-            close(pipe[1])
-            var chunk = [UInt8](repeating: 0, count: 1 << 16)
-            while true {
-                let count = read(pipe[0], &chunk, chunk.count)
-                if count > 0 { output.append(contentsOf: chunk[..<count]) } else if count == 0 || errno != EINTR { break }
-            }
-            close(pipe[0])
-        }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        return String(decoding: output, as: UTF8.self)
+        let tmux = try #require(ChildProcess.find("tmux"), "tmux is not installed (scripts/install-dependencies installs it)")
+        let outcome = try ChildProcess.run(tmux, ["-L", socket] + arguments, captureOutput: readingOutput)
+        return String(decoding: outcome.output, as: UTF8.self)
     }
-
-    struct TmuxFailed: Error { let arguments: [String] }
 
     private static func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
 }
