@@ -346,13 +346,13 @@ public final class Journal: Sendable {
             prefixTableBytes: StoreDirectory.fileSize(atPath: PrefixSnapshot.fileURL(besides: directory.searchStoreURL).path) ?? 0)
     }
 
-    /// The stores as strategies see them.
     /// Loads the prefix table the standard strategy keeps in memory, so that the first search
     /// that needs it does not wait for it.
     package func preparePrefixTable() throws(JournalError) {
         try searchContext(progress: nil).readSearch { db in try prefixTables.prepare(in: db, searchStore: search.url) }
     }
 
+    /// The stores as strategies see them.
     package func searchContext(progress: ProgressHandler?, cancellation: Cancellation? = nil, filter: EntryFilter = .none) -> SearchContext
     {
         SearchContext(

@@ -78,8 +78,8 @@ public final class LiveSearch: @unchecked Sendable {
     private let finished: (@Sendable () -> Void)?
     private let lock = NSLock()
     private var generation = 0
-    private var newest: Request?
-    private var pending = false
+    /// The newest request not yet taken by the queue.
+    private var waiting: Request?
     private var running: Cancellation?
     private var closed = false
     private var cancelled = 0
@@ -114,8 +114,7 @@ public final class LiveSearch: @unchecked Sendable {
     public func submit(_ request: Request) -> Int {
         let generation = lock.withLock {
             self.generation += 1
-            newest = request
-            pending = true
+            waiting = request
             running?.cancel()
             return self.generation
         }
@@ -154,8 +153,8 @@ public final class LiveSearch: @unchecked Sendable {
     private func searchNewest() {
         let cancellation = Cancellation()
         let taken: (generation: Int, request: Request)? = lock.withLock {
-            guard pending, !closed, let newest else { return nil }
-            pending = false
+            guard !closed, let newest = waiting else { return nil }
+            waiting = nil
             running = cancellation
             return (generation, newest)
         }
