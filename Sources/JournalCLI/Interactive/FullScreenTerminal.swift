@@ -84,7 +84,7 @@ final class FullScreenTerminal {
     /// The terminal as it was before ``take()``.
     func give() {
         guard isTaken else { return }
-        write(Self.leaveSequence)
+        write(leaveTerminalSequence.description)
         var attributes = savedTerminal
         _ = tcsetattr(input, TCSADRAIN, &attributes)
         terminalIsTaken = 0
@@ -142,10 +142,12 @@ final class FullScreenTerminal {
     }
 
     /// Alternate screen, line wrapping off, bracketed paste on.
-    fileprivate static let enterSequence = "\u{1B}[?1049h\u{1B}[?7l\u{1B}[?2004h\u{1B}[H\u{1B}[2J"
-    /// The reverse, with the cursor shown and styles reset.
-    fileprivate static let leaveSequence = "\u{1B}[0m\u{1B}[?2004l\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l"
+    private static let enterSequence = "\u{1B}[?1049h\u{1B}[?7l\u{1B}[?2004h\u{1B}[H\u{1B}[2J"
 }
+
+/// The reverse of taking the terminal, with the cursor shown and styles reset: static text, so
+/// that a crash's signal handler can write it without allocating.
+private let leaveTerminalSequence: StaticString = "\u{1B}[0m\u{1B}[?2004l\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l"
 
 // What the signal handlers use: plain globals, set before any handler can run, read without a
 // lock (a handler can't take one).
@@ -157,7 +159,6 @@ nonisolated(unsafe) private var terminalQuitSignal: sig_atomic_t = 0
 /// Gives the terminal back from a crash's signal handler: only async-signal-safe calls.
 private func restoreTerminalAfterCrash() {
     guard terminalIsTaken == 1 else { return }
-    let leave: StaticString = "\u{1B}[0m\u{1B}[?2004l\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l"
-    _ = Glibc.write(STDOUT_FILENO, leave.utf8Start, leave.utf8CodeUnitCount)
+    _ = Glibc.write(STDOUT_FILENO, leaveTerminalSequence.utf8Start, leaveTerminalSequence.utf8CodeUnitCount)
     _ = tcsetattr(STDIN_FILENO, TCSADRAIN, &savedTerminal)
 }
