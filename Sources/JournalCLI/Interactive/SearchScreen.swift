@@ -217,23 +217,31 @@ struct SearchScreen {
         return (lines, (0, 2 + DisplayWidth.of(beforeCursor)))
     }
 
-    /// "20 of 1,234 entries · prefix · 0.41 ms", and what is under way.
+    /// "20 of 1,234 entries · prefix · 0.41 ms", what is under way, what an edit did, and the
+    /// filters, cut to the width (what says most comes first).
     private func statusLine() -> String {
-        var parts: [String] = []
+        var parts: [(text: String, stands: Bool)] = []
         switch answer?.results {
         case .success(let results)?:
-            parts.append(EntryRendering.summary(shown: results.entries.count, total: results.total, offset: 0))
+            parts.append((EntryRendering.summary(shown: results.entries.count, total: results.total, offset: 0), false))
         case .failure(let error)?:
-            parts.append(terminal.highlight(error.message))
+            parts.append((error.message, true))
         case nil:
-            parts.append("…")
+            parts.append(("…", false))
         }
-        parts.append(strategies[strategyIndex].name)
-        if let answer { parts.append(Formatting.milliseconds(answer.seconds)) }
-        if submitted > (answer?.generation ?? 0) { parts.append(terminal.highlight("searching…")) }
-        if !filterSummary.isEmpty { parts.append(filterSummary) }
-        if let message { parts.append(terminal.highlight(message)) }
-        return terminal.dim(parts.joined(separator: " · "))
+        parts.append((strategies[strategyIndex].name, false))
+        if let answer { parts.append((Formatting.milliseconds(answer.seconds), false)) }
+        if submitted > (answer?.generation ?? 0) { parts.append(("searching…", true)) }
+        if let message { parts.append((message, true)) }
+        if !filterSummary.isEmpty { parts.append((filterSummary, false)) }
+        var line = ""
+        var room = terminal.width
+        for (index, part) in parts.enumerated() where room > 0 {
+            let text = DisplayWidth.clip((index == 0 ? "" : " · ") + part.text, to: room)
+            room -= DisplayWidth.of(text)
+            line += part.stands ? terminal.highlight(text) : terminal.dim(text)
+        }
+        return line
     }
 
     private func entryFrame(_ entry: Entry, lines: [String], firstLine: Int) -> [String] {
