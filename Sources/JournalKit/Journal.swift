@@ -15,6 +15,7 @@ public final class Journal: Sendable {
     package let main: MainStore
     package let search: SearchStore
     let prefixTables: PrefixTableCache
+    let dateOrders = DateOrderCache()
     /// What happened while opening that the user should hear about: a search store replaced
     /// because it was damaged, or an index left behind the entries because it could not be
     /// written.
@@ -346,17 +347,23 @@ public final class Journal: Sendable {
             prefixTableBytes: StoreDirectory.fileSize(atPath: PrefixSnapshot.fileURL(besides: directory.searchStoreURL).path) ?? 0)
     }
 
-    /// Loads the prefix table the standard strategy keeps in memory, so that the first search
-    /// that needs it does not wait for it.
-    package func preparePrefixTable() throws(JournalError) {
-        try searchContext(progress: nil).readSearch { db in try prefixTables.prepare(in: db, searchStore: search.url) }
+    /// Loads what a journal that searches at every keystroke keeps in memory: the prefix table
+    /// the standard strategy looks long words up in, and the documents' date order, which
+    /// puts matches in order without reading their dates. Until then a search reads from the
+    /// stores; from then on the two are kept current.
+    package func prepareForTyping() throws(JournalError) {
+        try searchContext(progress: nil).readSearch { db in
+            try prefixTables.prepare(in: db, searchStore: search.url)
+            try dateOrders.prepare(in: db)
+        }
     }
 
     /// The stores as strategies see them.
     package func searchContext(progress: ProgressHandler?, cancellation: Cancellation? = nil, filter: EntryFilter = .none) -> SearchContext
     {
         SearchContext(
-            main: main, search: search, prefixTables: prefixTables, progress: progress, cancellation: cancellation, filter: filter)
+            main: main, search: search, prefixTables: prefixTables, dateOrders: dateOrders, progress: progress, cancellation: cancellation,
+            filter: filter)
     }
 
     private func checkOwnership(_ id: EntryID) throws(JournalError) {

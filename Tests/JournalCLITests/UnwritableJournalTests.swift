@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 
 #if canImport(Glibc)
@@ -38,6 +39,29 @@ struct UnwritableJournalTests {
             let refused = try journal.run(write)
             #expect(refused.status == 1, "\(write)")
             #expect(refused.error == "journal: the journal in \(journal.store.path) cannot be written: Read-only file system\n", "\(write)")
+        }
+    }
+
+    /// A store from before the index that counts a short word's entries without reading them
+    /// is used as it is where it can't be written: the index makes reads faster, not possible.
+    @Test func aStoreFromBeforeTheCountIndexAnswersOnAReadOnlyFileSystem() throws {
+        let sample = try Self.sampleJournal()
+        defer { sample.removeStore() }
+        let disk = try SmallFileSystem(kilobytes: 2048)
+        defer { disk.remove() }
+        let journal = try disk.copy(sample.store)
+        try DatabaseQueue(path: journal.store.appendingPathComponent("search.sqlite").path).write { db in
+            try db.execute(sql: "DROP INDEX prefix_posting_count")
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v5-prefix-posting-counts'")
+        }
+        try disk.makeReadOnly()
+        for query in ["t", "東京", "caf"] {
+            let found = try journal.run(["search", query, "--limit", "3", "--json"])
+            #expect(found.status == 0 && found.error.isEmpty, "\(query): \(found.error)")
+            let reference = try sample.run(["search", query, "--limit", "3", "--json"]).json()
+            #expect(try found.json()["total"] as? Int == reference["total"] as? Int, "\(query)")
+            let ids = { (answer: [String: Any]) in (answer["results"] as? [[String: Any]])?.compactMap { $0["id"] as? String } }
+            #expect(try ids(found.json()) == ids(reference), "\(query)")
         }
     }
 

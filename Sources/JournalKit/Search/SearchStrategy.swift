@@ -122,6 +122,8 @@ package struct SearchContext: Sendable {
     package let main: MainStore
     package let search: SearchStore
     package let prefixTables: PrefixTableCache
+    /// The documents' date order, when the journal keeps it in memory.
+    package let dateOrders: DateOrderCache
     package let progress: ProgressHandler?
     package let cancellation: Cancellation?
     /// The entries a search may return.

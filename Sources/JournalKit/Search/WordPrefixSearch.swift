@@ -5,6 +5,9 @@ import GRDB
 /// intersection across words; then its size and the requested page, newest first, in one
 /// read transaction.
 ///
+/// A short word searched alone, whose key's list may hold most of the journal, is counted and
+/// paged without reading the list: see ``NewestFirst/walkIsShort(wanted:total:documents:)``.
+///
 /// A filter goes first and makes the work smaller: the entries it lets through bound which
 /// posting segments are read at all. Dates come from the search store's day buckets (a few runs
 /// of numbers a day); tags and stars from the main store, which alone knows them.
@@ -31,10 +34,22 @@ enum WordPrefixSearch {
             }
             let window = allowed?.bounds
             if allowed != nil, window == nil { return StrategyAnswer(total: 0, page: []) }
+            let order = try stores.dateOrders.order(in: db)
             var matching = allowed
             for word in words {
                 var entries = DocumentSet(maximum: maximum)
                 let (segments, owners) = try postingsOf(word, db)
+                if words.count == 1, allowed == nil, segments == .prefixKeys, owners.count == 1 {
+                    // A short word alone: its key's list may hold most entries. Counted from the
+                    // segments' counts and paged by walking from the newest entry, testing each
+                    // against the segments that can hold it, it is read only where the page is.
+                    let total = try segments.count(owner: owners[0], in: db)
+                    let wanted = page.limit == 0 ? total : min(total, page.offset + page.limit)
+                    if NewestFirst.walkIsShort(wanted: wanted, total: total, documents: Int(maximum)) {
+                        var membership = PostingMembership(segments, owner: owners[0], in: db)
+                        return try NewestFirst.page(total: total, page: page, where: { try membership.contains($0) }, order: order, in: db)
+                    }
+                }
                 for owner in owners { try segments.unite(owner: owner, into: &entries, within: window, in: db) }
                 if matching == nil { matching = entries } else { matching!.formIntersection(entries) }
                 if matching!.isEmpty { return StrategyAnswer(total: 0, page: []) }
@@ -42,7 +57,7 @@ enum WordPrefixSearch {
             guard let matching else { return StrategyAnswer(total: 0, page: []) }
             return try NewestFirst.page(
                 of: matching, maximum: maximum, page: page, dated: (filter.from?.microseconds, filter.until?.microseconds),
-                candidates: allowed?.count ?? Int(maximum), in: db)
+                candidates: allowed?.count ?? Int(maximum), order: order, in: db)
         }
     }
 }

@@ -96,7 +96,7 @@ public final class LiveSearch: @unchecked Sendable {
         deliver = onAnswer
         finished = onClose
         queue.setSpecific(key: queueKey, value: ())
-        queue.async { try? journal.preparePrefixTable() }
+        queue.async { try? journal.prepareForTyping() }
     }
 
     /// A session whose answers arrive as an async sequence that keeps only the newest answer

@@ -9,7 +9,7 @@ import GRDB
 /// (`owner << 32 | first`), so an owner's segments are one rowid range, in order. Indexing a
 /// batch of entries then rewrites one segment (or a few) per token the batch uses, instead of
 /// inserting one row per token of every entry.
-struct PostingSegments: Sendable {
+struct PostingSegments: Sendable, Equatable {
     /// The table: `posting` (tokens) or `prefix_posting` (prefix keys).
     let table: String
 
@@ -172,6 +172,14 @@ struct PostingSegments: Sendable {
                 if window.contains(number) { set.insert(number) }
             }
         }
+    }
+
+    /// How many entries `owner` has, from its segments' counts alone: for prefix keys an index
+    /// holds the counts apart from the numbers, so a long list is counted without reading it.
+    func count(owner: Int64, in db: Database) throws -> Int {
+        try Int.fetchOne(
+            db.cachedStatement(sql: "SELECT coalesce(sum(count), 0) FROM \(table) WHERE id BETWEEN ? AND ?"),
+            arguments: [Self.key(owner: owner, entry: 0), Self.key(owner: owner, entry: Self.maximumEntryNumber)]) ?? 0
     }
 
     /// How many entries each token (or prefix key) has.

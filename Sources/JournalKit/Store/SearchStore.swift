@@ -60,7 +60,7 @@ package final class SearchStore: Sendable {
         }
         do {
             let pool = try StoreDatabase.open(url, applicationID: applicationID, readOnly: readOnly)
-            try pool.migrate(with: migrator)
+            try pool.migrate(with: migrator, optional: ["v5-prefix-posting-counts"])
             let ownerQuery = "SELECT value FROM store_info WHERE key = 'main_store'"
             let owner =
                 try pool.read { db in try String.fetchOne(db, sql: ownerQuery) }
@@ -160,6 +160,12 @@ package final class SearchStore: Sendable {
                         file_tag TEXT NOT NULL
                     );
                     """)
+        }
+        // Each prefix key's count of entries without reading its numbers (PostingSegments.count),
+        // so that a short word's first page and total need not read a list of most entries. An
+        // index only: a store that can't be written answers the same without it, more slowly.
+        migrator.registerMigration("v5-prefix-posting-counts") { db in
+            try db.execute(sql: "CREATE INDEX prefix_posting_count ON prefix_posting(id, count)")
         }
         return migrator
     }

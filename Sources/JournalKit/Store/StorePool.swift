@@ -38,9 +38,15 @@ package final class StorePool: @unchecked Sendable {
     }
 
     /// Applies `migrator`'s missing migrations, checking with a read first, so that opening an
-    /// up-to-date store neither writes nor waits for another process's write lock.
-    func migrate(with migrator: DatabaseMigrator) throws {
+    /// up-to-date store neither writes nor waits for another process's write lock. A store that
+    /// can't be written and lacks only migrations named in `optional` (ones that add what
+    /// makes reads faster, never what they need) is used as it is.
+    func migrate(with migrator: DatabaseMigrator, optional: Set<String> = []) throws {
         guard try !read(migrator.hasCompletedMigrations) else { return }
+        if openWriter == nil {
+            let missing = try read { db in try Set(migrator.migrations).subtracting(migrator.appliedIdentifiers(db)) }
+            if missing.isSubset(of: optional) { return }
+        }
         try migrator.migrate(currentWriter())
     }
 

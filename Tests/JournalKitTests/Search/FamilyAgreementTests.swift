@@ -52,7 +52,10 @@ import Testing
 
     private static func wordQueries(from entries: [Entry], count: Int) -> [String] {
         var random = SplitMix64(seed: 7)
-        var queries = ["t", "th", "the", "a", "é", "東", "東京", "ß", "strasse", "İst", "ǅ", "fi", "cafe", "Crème brû", "zzzz"]
+        var queries = [
+            "t", "th", "the", "a", "é", "東", "東京", "ß", "strasse", "İst", "ǅ", "fi", "cafe", "Crème brû", "zzzz", "the t", "t the", "th th",
+            "a an and x",
+        ]
         while queries.count < count {
             let words = WordBreaker.words(in: entries[random.below(entries.count)].text)
             guard !words.isEmpty else { continue }
@@ -95,8 +98,13 @@ import Testing
         }
     }
 
+    /// Every page, from a journal that reads dates from the store and from one that keeps their
+    /// order in memory (as a live search does): a short word's list is then paged by walking
+    /// from the newest entry, a rare word's matches sorted, and both agree with the semantics.
     @Test func wordPrefixStrategiesAgreeWithTheSemantics() throws {
         let (store, entries) = try Self.journal()
+        let typing = try Journal(directory: store.directory)
+        try typing.prepareForTyping()
         let tokens = entries.map { Tokens.of(text: $0.text) }
         for query in Self.wordQueries(from: entries, count: 250) {
             guard let words = try? SearchQuery(query).canonicalWords() else { continue }
@@ -104,10 +112,19 @@ import Testing
                 zip(entries, tokens).filter { _, tokens in
                     words.allSatisfy { word in tokens.contains { $0.unicodeScalars.starts(with: word.unicodeScalars) } }
                 }.map(\.0))
+            let pages = try [
+                PageRequest(limit: 0), PageRequest(limit: 7), PageRequest(limit: 7, offset: 12),
+                PageRequest(limit: 1, offset: max(0, expected.count - 1)),
+            ]
             for strategy in SearchStrategies.all where strategy.equivalence == SearchFamily.wordPrefix.rawValue {
-                let found = try store.journal.search(query, strategy: strategy, page: PageRequest(limit: 0))
-                #expect(found.total == expected.count, "\(strategy) \(query)")
-                #expect(found.entries.map(\.id.number) == expected, "\(strategy) \(query)")
+                for (journal, held) in [(store.journal!, "dates read"), (typing, "order in memory")] {
+                    for page in pages {
+                        let found = try journal.search(query, strategy: strategy, page: page)
+                        let wanted = expected.dropFirst(page.offset).prefix(page.limit == 0 ? expected.count : page.limit)
+                        #expect(found.total == expected.count, "\(strategy) \(query) \(held) \(page)")
+                        #expect(found.entries.map(\.id.number) == Array(wanted), "\(strategy) \(query) \(held) \(page)")
+                    }
+                }
             }
         }
     }

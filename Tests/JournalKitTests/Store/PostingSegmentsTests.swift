@@ -65,7 +65,17 @@ import Testing
             for token: Int64 in [1, 2] {
                 try expectWellFormed(db, token: token)
                 #expect(try members(db, token: token) == model[token]!)
+                #expect(try PostingSegments.tokens.count(owner: token, in: db) == model[token]!.count)
+                // Numbers in, beside and between segments, in the order a walk by date would
+                // test them (not ascending), each answered as the model says.
+                var membership = PostingMembership(.tokens, owner: token, in: db)
+                let near: [Int64] = model[token]!.flatMap { [$0 - 1, $0, $0 + 1] }
+                let probes = near + [0, -3, 25_000, PostingSegments.maximumEntryNumber + 1]
+                for number in probes.shuffled(using: &generator) {
+                    #expect(try membership.contains(number) == model[token]!.contains(number), "\(token) \(number)")
+                }
             }
+            #expect(try PostingSegments.tokens.count(owner: 3, in: db) == 0)
             let segments = try Int.fetchOne(db, sql: "SELECT count(*) FROM posting WHERE id >> 32 = 1") ?? 0
             #expect(segments > 1)
         }

@@ -1,0 +1,61 @@
+import Algorithms
+import Foundation
+import GRDB
+
+/// Tells whether entry numbers are among one owner's postings, reading only the segments that
+/// can hold them, each at most once: what a walk from the newest entry needs to find the first
+/// page of a long list without reading the list.
+///
+/// Invariant: each segment read is kept with the first number of the segment after it, so a
+/// number between the two is answered from memory, in or out.
+struct PostingMembership {
+    private let segments: PostingSegments
+    private let owner: Int64
+    private let db: Database
+    /// Segments read so far, by their first number: their numbers and where the next begins.
+    private var read: [Int64: (numbers: [Int64], next: Int64)] = [:]
+    /// The first number of each segment read, ascending.
+    private var firsts: [Int64] = []
+
+    init(_ segments: PostingSegments, owner: Int64, in db: Database) {
+        self.segments = segments
+        self.owner = owner
+        self.db = db
+    }
+
+    mutating func contains(_ number: Int64) throws -> Bool {
+        guard number >= 0, number <= PostingSegments.maximumEntryNumber else { return false }
+        let index = firsts.partitioningIndex { $0 > number } - 1
+        if index >= 0, let segment = read[firsts[index]], number < segment.next {
+            return segment.numbers.binarySearch(number)
+        }
+        return try readSegment(holding: number)?.binarySearch(number) ?? false
+    }
+
+    /// Reads the segment that starts at or before `number` (nil when none does) and keeps it.
+    private mutating func readSegment(holding number: Int64) throws -> [Int64]? {
+        let table = segments.table
+        guard
+            let row = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT id, documents FROM \(table) WHERE id BETWEEN ? AND ? ORDER BY id DESC LIMIT 1"),
+                arguments: [PostingSegments.key(owner: owner, entry: 0), PostingSegments.key(owner: owner, entry: number)])
+        else { return nil }
+        let id: Int64 = row[0]
+        let nextID = try Int64.fetchOne(
+            db.cachedStatement(sql: "SELECT min(id) FROM \(table) WHERE id > ? AND id <= ?"),
+            arguments: [id, PostingSegments.key(owner: owner, entry: PostingSegments.maximumEntryNumber)])
+        let first = id & PostingSegments.maximumEntryNumber
+        let numbers = DeltaList.decode(row[1] as Data)
+        read[first] = (numbers, nextID.map { $0 & PostingSegments.maximumEntryNumber } ?? PostingSegments.maximumEntryNumber + 1)
+        firsts.insert(first, at: firsts.partitioningIndex { $0 >= first })
+        return numbers
+    }
+}
+
+extension Array where Element == Int64 {
+    /// Whether the sorted array holds `value`.
+    fileprivate func binarySearch(_ value: Int64) -> Bool {
+        let index = partitioningIndex { $0 >= value }
+        return index < count && self[index] == value
+    }
+}
