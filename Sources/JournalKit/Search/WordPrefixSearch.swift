@@ -5,7 +5,8 @@ import GRDB
 /// intersection across words; then its size and the requested page, newest first, in one
 /// read transaction.
 ///
-/// A short word searched alone, whose key's list may hold most of the journal, is counted and
+/// A word that starts another word of the query is left out: it adds no condition. A short
+/// word searched alone, whose key's list may hold most of the journal, is counted and
 /// paged without reading the list: see ``NewestFirst/walkIsShort(wanted:total:documents:)``.
 ///
 /// A filter goes first and makes the work smaller: the entries it lets through bound which
@@ -14,9 +15,10 @@ import GRDB
 enum WordPrefixSearch {
     /// `postingsOf` gives, for a query word, whose postings hold its entries.
     static func answer(
-        words: [String], in stores: SearchContext, page: PageRequest,
+        words queryWords: [String], in stores: SearchContext, page: PageRequest,
         postingsOf: (String, Database) throws -> (segments: PostingSegments, owners: [Int64])
     ) throws(JournalError) -> StrategyAnswer {
+        let words = needed(queryWords)
         let filter = stores.filter
         let fromMain: DocumentSet? =
             filter.tags.isEmpty && !filter.starred
@@ -59,5 +61,22 @@ enum WordPrefixSearch {
                 of: matching, maximum: maximum, page: page, dated: (filter.from?.microseconds, filter.until?.microseconds),
                 candidates: allowed?.count ?? Int(maximum), order: order, in: db)
         }
+    }
+
+    /// The words whose entries are not implied by another's: a word that starts another word
+    /// (by code points) starts the token that word starts, so `the t` asks no more than `the`,
+    /// and the search reads one list instead of intersecting two.
+    static func needed(_ words: [String]) -> [String] {
+        var kept: [String] = []
+        for (index, word) in words.enumerated() {
+            let implied = words.indices.contains { other in
+                let longer = words[other].unicodeScalars
+                return other != index
+                    && longer.starts(with: word.unicodeScalars)
+                    && (longer.count > word.unicodeScalars.count || other < index)
+            }
+            if !implied { kept.append(word) }
+        }
+        return kept
     }
 }
