@@ -39,13 +39,14 @@ enum NewestFirst {
     /// The page of `total` matches that `contains` tells apart without their set: always by
     /// walking, which the caller has found short (``walkIsShort(wanted:total:documents:)``).
     static func page(
-        total: Int, page: PageRequest, where contains: (Int64) throws -> Bool, order: DateOrder?, in db: Database
+        total: Int, page: PageRequest, dated: (from: Int64?, until: Int64?) = (nil, nil), where contains: (Int64) throws -> Bool,
+        order: DateOrder?, in db: Database
     ) throws -> StrategyAnswer {
         let wanted = page.limit == 0 ? total : min(total, page.offset + page.limit)
         guard total > 0, wanted > page.offset else { return StrategyAnswer(total: total, page: []) }
         let numbers =
             try order?.walk(wanted: wanted, where: contains)
-            ?? walkingDateIndex(wanted: wanted, dated: (nil, nil), where: contains, in: db)
+            ?? walkingDateIndex(wanted: wanted, dated: dated, where: contains, in: db)
         return try cut(numbers, total: total, page: page, in: db)
     }
 

@@ -6,8 +6,8 @@ import GRDB
 /// read transaction.
 ///
 /// A word that starts another word of the query is left out: it adds no condition. A short
-/// word searched alone, whose key's list may hold most of the journal, is counted and
-/// paged without reading the list: see ``NewestFirst/walkIsShort(wanted:total:documents:)``.
+/// word searched alone, whose key's list may hold most of the journal, is counted and paged
+/// without reading the list, filtered or not (`pageOfOneKey`).
 ///
 /// A filter goes first and makes the work smaller: the entries it lets through bound which
 /// posting segments are read at all. Dates come from the search store's day buckets (a few runs
@@ -37,20 +37,16 @@ enum WordPrefixSearch {
             let window = allowed?.bounds
             if allowed != nil, window == nil { return StrategyAnswer(total: 0, page: []) }
             let order = try stores.dateOrders.order(in: db)
+            let dated = (from: filter.from?.microseconds, until: filter.until?.microseconds)
             var matching = allowed
             for word in words {
                 var entries = DocumentSet(maximum: maximum)
                 let (segments, owners) = try postingsOf(word, db)
-                if words.count == 1, allowed == nil, segments == .prefixKeys, owners.count == 1 {
-                    // A short word alone: its key's list may hold most entries. Counted from the
-                    // segments' counts and paged by walking from the newest entry, testing each
-                    // against the segments that can hold it, it is read only where the page is.
-                    let total = try segments.count(owner: owners[0], in: db)
-                    let wanted = page.limit == 0 ? total : min(total, page.offset + page.limit)
-                    if NewestFirst.walkIsShort(wanted: wanted, total: total, documents: Int(maximum)) {
-                        var membership = PostingMembership(segments, owner: owners[0], in: db)
-                        return try NewestFirst.page(total: total, page: page, where: { try membership.contains($0) }, order: order, in: db)
-                    }
+                if words.count == 1, segments == .prefixKeys, owners.count == 1,
+                    let answer = try pageOfOneKey(
+                        owners[0], allowed: allowed, window: window, maximum: maximum, page: page, dated: dated, order: order, in: db)
+                {
+                    return answer
                 }
                 for owner in owners { try segments.unite(owner: owner, into: &entries, within: window, in: db) }
                 if matching == nil { matching = entries } else { matching!.formIntersection(entries) }
@@ -58,9 +54,45 @@ enum WordPrefixSearch {
             }
             guard let matching else { return StrategyAnswer(total: 0, page: []) }
             return try NewestFirst.page(
-                of: matching, maximum: maximum, page: page, dated: (filter.from?.microseconds, filter.until?.microseconds),
+                of: matching, maximum: maximum, page: page, dated: dated,
                 candidates: allowed?.count ?? Int(maximum), order: order, in: db)
         }
+    }
+
+    /// A short word alone, whose key's list may hold most entries, without reading the list:
+    /// counted from its segments' counts (those whose whole range the filter lets through, or
+    /// all of them without a filter; the others read), and paged by walking from the newest
+    /// entry, testing each against the filter and the one segment that can hold it. Nil when
+    /// the walk would be long (the matches are few): reading them all is cheaper then.
+    private static func pageOfOneKey(
+        _ key: Int64, allowed: DocumentSet?, window: ClosedRange<Int64>?, maximum: Int64, page: PageRequest,
+        dated: (from: Int64?, until: Int64?), order: DateOrder?, in db: Database
+    ) throws -> StrategyAnswer? {
+        let candidates = allowed?.count ?? Int(maximum)
+        let walkIsShort = { (total: Int) in
+            NewestFirst.walkIsShort(
+                wanted: page.limit == 0 ? total : min(total, page.offset + page.limit), total: total, documents: candidates)
+        }
+        let segments = try PostingSegments.prefixKeys.segmentCounts(owner: key, within: window, in: db)
+        // The counts bound the total from above: a walk too long for them is too long for it.
+        guard walkIsShort(segments.reduce(0) { $0 + $1.count }) else { return nil }
+        var membership = PostingMembership(.prefixKeys, owner: key, in: db)
+        var total = 0
+        for (index, segment) in segments.enumerated() {
+            guard let allowed else {
+                total += segment.count
+                continue
+            }
+            if index + 1 < segments.count, allowed.containsAll(segment.first..<segments[index + 1].first) {
+                total += segment.count
+            } else {
+                total += try membership.numbers(ofSegmentStartingAt: segment.first).count(where: allowed.contains)
+            }
+        }
+        guard walkIsShort(total) else { return nil }
+        return try NewestFirst.page(
+            total: total, page: page, dated: dated,
+            where: { number in try allowed?.contains(number) != false && membership.contains(number) }, order: order, in: db)
     }
 
     /// The words whose entries are not implied by another's: a word that starts another word

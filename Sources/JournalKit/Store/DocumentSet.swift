@@ -46,6 +46,18 @@ struct DocumentSet: Sendable {
         return words[word] & (1 << UInt64(number & 63)) != 0
     }
 
+    /// Whether every number of `range` is in the set.
+    func containsAll(_ range: Range<Int64>) -> Bool {
+        guard let last = range.last else { return true }
+        guard range.lowerBound >= 0, Int(last >> 6) < words.count else { return false }
+        let (firstWord, lastWord) = (Int(range.lowerBound >> 6), Int(last >> 6))
+        let lowMask = UInt64.max << UInt64(range.lowerBound & 63)
+        let highMask = UInt64.max >> UInt64(63 - (last & 63))
+        if firstWord == lastWord { return words[firstWord] & lowMask & highMask == lowMask & highMask }
+        guard words[firstWord] & lowMask == lowMask, words[lastWord] & highMask == highMask else { return false }
+        return words[(firstWord + 1)..<lastWord].allSatisfy { $0 == .max }
+    }
+
     /// Keeps only the numbers also in `other`.
     mutating func formIntersection(_ other: DocumentSet) {
         let shared = min(words.count, other.words.count)

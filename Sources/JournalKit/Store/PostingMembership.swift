@@ -32,6 +32,11 @@ struct PostingMembership {
         return try readSegment(holding: number)?.binarySearch(number) ?? false
     }
 
+    /// The numbers of the segment that starts at `first` (which must be a segment's first).
+    mutating func numbers(ofSegmentStartingAt first: Int64) throws -> [Int64] {
+        try read[first]?.numbers ?? readSegment(holding: first) ?? []
+    }
+
     /// Reads the segment that starts at or before `number` (nil when none does) and keeps it.
     private mutating func readSegment(holding number: Int64) throws -> [Int64]? {
         let table = segments.table

@@ -174,12 +174,26 @@ struct PostingSegments: Sendable, Equatable {
         }
     }
 
-    /// How many entries `owner` has, from its segments' counts alone: for prefix keys an index
-    /// holds the counts apart from the numbers, so a long list is counted without reading it.
-    func count(owner: Int64, in db: Database) throws -> Int {
-        try Int.fetchOne(
-            db.cachedStatement(sql: "SELECT coalesce(sum(count), 0) FROM \(table) WHERE id BETWEEN ? AND ?"),
-            arguments: [Self.key(owner: owner, entry: 0), Self.key(owner: owner, entry: Self.maximumEntryNumber)]) ?? 0
+    /// The first number and the count of each segment of `owner`, ascending; with `window`, of
+    /// those that can hold numbers in it. For prefix keys an index holds these apart from the
+    /// numbers, so a long list is counted without reading it.
+    func segmentCounts(
+        owner: Int64, within window: ClosedRange<Int64>? = nil, in db: Database
+    ) throws -> [(
+        first: Int64, count: Int
+    )] {
+        let low = max(0, min(window?.lowerBound ?? 0, Self.maximumEntryNumber))
+        let high = max(0, min(window?.upperBound ?? Self.maximumEntryNumber, Self.maximumEntryNumber))
+        let rows = try Row.fetchCursor(
+            db.cachedStatement(
+                sql: """
+                    SELECT id, count FROM \(table)
+                    WHERE id BETWEEN coalesce((SELECT max(id) FROM \(table) WHERE id BETWEEN ?1 AND ?2), ?1) AND ?3
+                    """),
+            arguments: [Self.key(owner: owner, entry: 0), Self.key(owner: owner, entry: low), Self.key(owner: owner, entry: high)])
+        var segments: [(first: Int64, count: Int)] = []
+        while let row = try rows.next() { segments.append((first: (row[0] as Int64) & Self.maximumEntryNumber, count: row[1])) }
+        return segments
     }
 
     /// How many entries each token (or prefix key) has.

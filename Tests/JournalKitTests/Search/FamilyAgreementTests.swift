@@ -98,31 +98,40 @@ import Testing
         }
     }
 
-    /// Every page, from a journal that reads dates from the store and from one that keeps their
-    /// order in memory (as a live search does): a short word's list is then paged by walking
+    /// Every page, unfiltered and limited to the middle of the journal's dates, from a journal
+    /// that reads dates from the store and from one that keeps their order in memory (as a live
+    /// search does): a short word's list is then counted from its segments and paged by walking
     /// from the newest entry, a rare word's matches sorted, and both agree with the semantics.
     @Test func wordPrefixStrategiesAgreeWithTheSemantics() throws {
         let (store, entries) = try Self.journal()
         let typing = try Journal(directory: store.directory)
         try typing.prepareForTyping()
         let tokens = entries.map { Tokens.of(text: $0.text) }
+        let dates = entries.map(\.date).sorted()
+        let middle = try EntryFilter(from: dates[dates.count * 3 / 10], until: dates[dates.count * 7 / 10])
         for query in Self.wordQueries(from: entries, count: 250) {
             guard let words = try? SearchQuery(query).canonicalWords() else { continue }
-            let expected = Self.newestFirst(
-                zip(entries, tokens).filter { _, tokens in
-                    words.allSatisfy { word in tokens.contains { $0.unicodeScalars.starts(with: word.unicodeScalars) } }
-                }.map(\.0))
-            let pages = try [
-                PageRequest(limit: 0), PageRequest(limit: 7), PageRequest(limit: 7, offset: 12),
-                PageRequest(limit: 1, offset: max(0, expected.count - 1)),
-            ]
-            for strategy in SearchStrategies.all where strategy.equivalence == SearchFamily.wordPrefix.rawValue {
-                for (journal, held) in [(store.journal!, "dates read"), (typing, "order in memory")] {
-                    for page in pages {
-                        let found = try journal.search(query, strategy: strategy, page: page)
-                        let wanted = expected.dropFirst(page.offset).prefix(page.limit == 0 ? expected.count : page.limit)
-                        #expect(found.total == expected.count, "\(strategy) \(query) \(held) \(page)")
-                        #expect(found.entries.map(\.id.number) == Array(wanted), "\(strategy) \(query) \(held) \(page)")
+            let matching = zip(entries, tokens).filter { _, tokens in
+                words.allSatisfy { word in tokens.contains { $0.unicodeScalars.starts(with: word.unicodeScalars) } }
+            }.map(\.0)
+            for filter in [EntryFilter.none, middle] {
+                let expected = Self.newestFirst(
+                    matching.filter { entry in
+                        filter.from.map { entry.date >= $0 } != false && filter.until.map { entry.date < $0 } != false
+                    })
+                let pages = try [
+                    PageRequest(limit: 0), PageRequest(limit: 7), PageRequest(limit: 7, offset: 12),
+                    PageRequest(limit: 1, offset: max(0, expected.count - 1)),
+                ]
+                for strategy in SearchStrategies.all where strategy.equivalence == SearchFamily.wordPrefix.rawValue {
+                    for (journal, held) in [(store.journal!, "dates read"), (typing, "order in memory")] {
+                        for page in pages {
+                            let found = try journal.search(query, strategy: strategy, page: page, filter: filter)
+                            let wanted = expected.dropFirst(page.offset).prefix(page.limit == 0 ? expected.count : page.limit)
+                            let context = "\(strategy) \(query) \(held) \(page) \(filter == .none ? "unfiltered" : "middle dates")"
+                            #expect(found.total == expected.count, "\(context)")
+                            #expect(found.entries.map(\.id.number) == Array(wanted), "\(context)")
+                        }
                     }
                 }
             }

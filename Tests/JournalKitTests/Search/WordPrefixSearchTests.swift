@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import JournalKit
@@ -13,5 +14,46 @@ import Testing
         #expect(WordPrefixSearch.needed(["abc", "abd", "ab"]) == ["abc", "abd"])
         #expect(WordPrefixSearch.needed(["walk", "talk"]) == ["walk", "talk"])
         #expect(WordPrefixSearch.needed(["a"]) == ["a"])
+    }
+
+    /// A short word that most entries match, over several posting segments, with a date filter
+    /// that lets whole segments through and cuts others: the total counted from the segments
+    /// and the pages walked from the newest entry are the semantics' answer, with the dates
+    /// read from the store and with their order in memory.
+    @Test func aShortWordOfMostEntriesIsCountedAndPagedFromItsSegments() throws {
+        let store = try TemporaryJournal()
+        let day: Int64 = 86_400_000_000
+        // Entry n is dated day n, but every 50th is backdated 30 days; two in three hold `alpha`.
+        let dated: [(number: Int64, date: Int64, text: String)] = (Int64(1)...9_000).map { number in
+            let date = number * day - (number % 50 == 0 ? 30 * day : 0)
+            return (number, date, number % 3 == 0 ? "gamma" : "alpha beta")
+        }
+        let lines = dated.map { entry in
+            #"{"date":"\#(JournalDate(microseconds: entry.date).iso8601)","text":"\#(entry.text)"}"#
+        }
+        let file = store.directory.url.appendingPathComponent("dated.jsonl")
+        try Data(lines.joined(separator: "\n").utf8).write(to: file)
+        _ = try store.journal.importJSONLines(from: JSONLinesReader(path: file.path))
+        #expect(try store.journal.search.pool.read { db in try PostingSegments.prefixKeys.segmentCounts(owner: 1, in: db).count } >= 3)
+        let typing = try Journal(directory: store.directory)
+        try typing.prepareForTyping()
+        for (from, until) in [(nil, nil), (2_000, 7_000), (2_100, 2_101), (8_990, nil), (nil, 10)] as [(Int64?, Int64?)] {
+            let filter = try EntryFilter(
+                from: from.map { JournalDate(microseconds: $0 * day) }, until: until.map { JournalDate(microseconds: $0 * day) })
+            let passing = dated.filter { entry in
+                entry.text.hasPrefix("a") && from.map { entry.date >= $0 * day } != false && until.map { entry.date < $0 * day } != false
+            }
+            let expected = passing.sorted { ($0.date, $0.number) > ($1.date, $1.number) }.map(\.number)
+            for journal in [store.journal!, typing] {
+                for page in try [
+                    PageRequest(limit: 20), PageRequest(limit: 20, offset: 1_000),
+                    PageRequest(limit: 3, offset: max(0, expected.count - 2)),
+                ] {
+                    let found = try journal.search("a", strategy: SearchStrategies.named("prefix"), page: page, filter: filter)
+                    #expect(found.total == expected.count, "\(String(describing: from))–\(String(describing: until)) \(page)")
+                    #expect(found.entries.map(\.id.number) == Array(expected.dropFirst(page.offset).prefix(page.limit)))
+                }
+            }
+        }
     }
 }

@@ -40,3 +40,22 @@ import Testing
         #expect(DocumentSet(maximum: 500).bounds == nil)
     }
 }
+
+@Suite struct DocumentSetRangeTests {
+    /// Against the obvious answer, for ranges within a word, across words, at the ends, empty,
+    /// negative and past the maximum, in a set with gaps.
+    @Test func containsAllIsEveryMemberOfTheRange() {
+        var set = DocumentSet(maximum: 300)
+        set.insert(range: 10...127)
+        set.insert(range: 129...200)
+        set.insert(range: 230...255)
+        let members = Set(set.members)
+        for (low, high) in [
+            (10, 11), (10, 128), (129, 201), (12, 60), (64, 128), (129, 192), (230, 256), (230, 300), (5, 5), (-1, 3), (140, 141),
+        ]
+            as [(Int64, Int64)]
+        {
+            #expect(set.containsAll(low..<high) == (low..<high).allSatisfy(members.contains), "\(low)..<\(high)")
+        }
+    }
+}

@@ -65,7 +65,7 @@ import Testing
             for token: Int64 in [1, 2] {
                 try expectWellFormed(db, token: token)
                 #expect(try members(db, token: token) == model[token]!)
-                #expect(try PostingSegments.tokens.count(owner: token, in: db) == model[token]!.count)
+                #expect(try PostingSegments.tokens.segmentCounts(owner: token, in: db).reduce(0) { $0 + $1.count } == model[token]!.count)
                 // Numbers in, beside and between segments, in the order a walk by date would
                 // test them (not ascending), each answered as the model says.
                 var membership = PostingMembership(.tokens, owner: token, in: db)
@@ -75,7 +75,16 @@ import Testing
                     #expect(try membership.contains(number) == model[token]!.contains(number), "\(token) \(number)")
                 }
             }
-            #expect(try PostingSegments.tokens.count(owner: 3, in: db) == 0)
+            #expect(try PostingSegments.tokens.segmentCounts(owner: 3, in: db).isEmpty)
+            // The segments listed for a window hold every number in it.
+            for window: ClosedRange<Int64> in [5_000...9_000, 0...1, 19_990...30_000] {
+                var membership = PostingMembership(.tokens, owner: 1, in: db)
+                var inWindow = 0
+                for segment in try PostingSegments.tokens.segmentCounts(owner: 1, within: window, in: db) {
+                    inWindow += try membership.numbers(ofSegmentStartingAt: segment.first).filter(window.contains).count
+                }
+                #expect(inWindow == model[1]!.filter(window.contains).count, "\(window)")
+            }
             let segments = try Int.fetchOne(db, sql: "SELECT count(*) FROM posting WHERE id >> 32 = 1") ?? 0
             #expect(segments > 1)
         }
