@@ -72,7 +72,7 @@ private final class PseudoTerminal {
         var path = [CChar](repeating: 0, count: 256)
         master = journal_open_pseudo_terminal(&path, path.count)
         guard master >= 0 else { throw JournalError(.store, "cannot open a pseudo-terminal: \(String(cString: strerror(errno)))") }
-        slavePath = String(cString: path)
+        slavePath = String(decoding: path.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var size = winsize(ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
         _ = ioctl(master, UInt(TIOCSWINSZ), &size)
     }
