@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Types the benchmark's query set into `journal search --interactive`, a key at a time, on a
 pseudo-terminal of 120x40, after evicting the given store files from the page cache
-(posix_fadvise DONTNEED), and prints the slowest keys: key press to the frame showing the
-answer, and the search's own time from the status line. A diagnostic beside `journal bench`
+(posix_fadvise DONTNEED), and prints how long the first frame took, then the slowest keys:
+key press to the frame showing the answer, and the search's own time from the status line. A diagnostic beside `journal bench`
 (whose TypingSession measures the same way): it tells which store's cold reads a slow key
 waits for.
 
@@ -30,6 +30,7 @@ def main():
         descriptor = os.open(path, os.O_RDONLY)
         os.posix_fadvise(descriptor, 0, 0, os.POSIX_FADV_DONTNEED)
         os.close(descriptor)
+    opened = time.perf_counter()
     pid, terminal = pty.fork()
     if pid == 0:
         os.environ["TERM"] = "xterm-256color"
@@ -52,6 +53,7 @@ def main():
             output += os.read(terminal, 1 << 16)
 
     answered("")
+    print(f"first frame (the newest entries) {(time.perf_counter() - opened) * 1000:.0f} ms after starting")
     keys = []
     for query in QUERIES:
         typed = ""
