@@ -5,8 +5,8 @@ import Foundation
 /// window or a terminal screen.
 ///
 /// Give it each new state of the query with ``submit(_:)``, which returns at once; the session
-/// searches on its own queue, keeping the journal's stores and the prefix table open and in
-/// memory between searches, and hands each answer to the closure it was created with. A
+/// searches on its own queue, keeping the journal's stores open and the prefix table and the
+/// entries' date order in memory between searches, and hands each answer to the closure it was created with. A
 /// search made stale by a newer request is cancelled where it stands, and its answer is never
 /// delivered: every answer is for the newest request at the time it finished, and answers
 /// arrive in the order of their requests. The caller never waits for a stale search.
@@ -85,8 +85,8 @@ public final class LiveSearch: @unchecked Sendable {
     private var cancelled = 0
 
     /// A session on `journal`, which hands every answer to `onAnswer` on the session's own
-    /// queue, one at a time. The session starts loading the prefix table at once, so that the
-    /// first long word doesn't wait for it.
+    /// queue, one at a time. The session starts loading the prefix table and the date order at
+    /// once, so that the first key doesn't wait for them.
     public convenience init(journal: Journal, onAnswer: @escaping @Sendable (Answer) -> Void) {
         self.init(journal: journal, onAnswer: onAnswer, onClose: nil)
     }
