@@ -13,8 +13,8 @@ struct SearchCommand: ParsableCommand {
             query as a substring, with or without folding; every character of the query is \
             literal in all of them. --regex takes a real regular expression (ICU syntax) instead.
 
-            On a terminal, `journal search` with no query (or --interactive, with or without \
-            one) opens a full-screen search that follows your typing: results newest first, \
+            On a terminal (not TERM=dumb), `journal search` with no query (or --interactive, \
+            with or without one) opens a full-screen search that follows your typing: results newest first, \
             matched words highlighted, re-run on every key. Keys: ↑/↓ or Ctrl-P/Ctrl-N \
             (Ctrl-K/Ctrl-J) move, PgUp/PgDn page, Enter shows the entry in full (Esc goes \
             back), Ctrl-E opens it in $VISUAL or $EDITOR, Tab and Shift-Tab change the strategy, \
@@ -49,14 +49,22 @@ struct SearchCommand: ParsableCommand {
         if interactive && regex != nil { throw ValidationError("--interactive searches as you type with a strategy: drop --regex") }
         if interactive && output.json { throw ValidationError("--interactive is for a person at a terminal: drop --json") }
         if interactive && !Self.onTerminal { throw ValidationError("--interactive needs a terminal for its input and output") }
+        if interactive && Self.terminalIsDumb {
+            throw ValidationError("--interactive needs a terminal that can move its cursor, and TERM is \"dumb\"")
+        }
     }
 
     /// Standard input and output both a terminal: a person is there to type.
     private static var onTerminal: Bool { isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 }
 
+    /// TERM says the terminal moves no cursor (as an editor's shell buffer does): a full screen
+    /// would be drawn as garbage.
+    private static var terminalIsDumb: Bool { ProcessInfo.processInfo.environment["TERM"] == "dumb" }
+
     /// Whether to open the full-screen search.
     private var runsInteractively: Bool {
-        strategy != "list" && (interactive || (query.isEmpty && regex == nil && !output.json && Self.onTerminal))
+        strategy != "list"
+            && (interactive || (query.isEmpty && regex == nil && !output.json && Self.onTerminal && !Self.terminalIsDumb))
     }
 
     func run() throws {

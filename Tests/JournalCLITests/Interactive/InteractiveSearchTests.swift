@@ -284,4 +284,20 @@ import Testing
         #expect(interactive.status == 2)
         #expect(interactive.error.contains("needs a terminal"))
     }
+
+    /// A terminal whose TERM is "dumb" (an editor's shell buffer) can't draw a screen: a bare
+    /// `search` wants a query there too, and --interactive says why it can't open.
+    @Test func aDumbTerminalGetsNoFullScreen() throws {
+        let journal = JournalProcess()
+        defer { journal.removeStore() }
+        try #require(try journal.run(["add", "one entry"]).status == 0)
+        for (arguments, message) in [(["search"], "query is empty"), (["search", "--interactive"], "TERM is \"dumb\"")] {
+            let terminal = try TmuxSession(
+                [JournalProcess.executable.path, "--store", journal.store.path] + arguments, environment: ["TERM": "dumb"])
+            let ended = try terminal.waitForExit()
+            #expect(ended.status == 2, "\(arguments)")
+            #expect(try terminal.screen().contains { $0.contains(message) }, "\(arguments)")
+            #expect(try terminal.pane("#{alternate_on}") == "0", "\(arguments)")
+        }
+    }
 }
