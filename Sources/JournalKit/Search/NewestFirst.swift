@@ -22,7 +22,8 @@ enum NewestFirst {
             // In memory a walk's step tests a bit, and the sort costs `total × log(total)`.
             numbers =
                 walk < Double(total) * log2(Double(total) + 1)
-                ? order.walk(wanted: wanted, where: matching.contains) : order.newest(wanted, of: matching.members)
+                ? try order.walk(wanted: wanted, dated: dated, in: db, where: matching.contains)
+                : order.newest(wanted, of: matching.members)
         } else {
             // A lookup descends the document table to a page of its own: in memory a few steps'
             // worth, from disk a random read where the walk reads the date index in order.
@@ -45,7 +46,7 @@ enum NewestFirst {
         let wanted = page.limit == 0 ? total : min(total, page.offset + page.limit)
         guard total > 0, wanted > page.offset else { return StrategyAnswer(total: total, page: []) }
         let numbers =
-            try order?.walk(wanted: wanted, where: contains)
+            try order?.walk(wanted: wanted, dated: dated, in: db, where: contains)
             ?? walkingDateIndex(wanted: wanted, dated: dated, where: contains, in: db)
         return try cut(numbers, total: total, page: page, in: db)
     }

@@ -35,23 +35,48 @@ struct DateOrder: Sendable {
         self.place = place
     }
 
-    /// The first `wanted` documents, newest first, that `contains` accepts: a walk down the
-    /// order, as long as it takes.
-    func walk(wanted: Int, where contains: (Int64) throws -> Bool) rethrows -> [Int64] {
+    /// The first `wanted` documents, newest first, that `contains` accepts among those dated
+    /// at or after `from` and before `until`: a walk down that part of the order, as long as it
+    /// takes.
+    func walk(
+        wanted: Int, dated: (from: Int64?, until: Int64?) = (nil, nil), in db: Database, where contains: (Int64) throws -> Bool
+    ) throws -> [Int64] {
         var found: [Int64] = []
         found.reserveCapacity(wanted)
-        for number in newestFirst {
+        for number in newestFirst[try places(dated: dated, in: db)] {
             guard found.count < wanted else { break }
             if try contains(Int64(number)) { found.append(Int64(number)) }
         }
         return found
     }
 
+    /// Where the documents dated at or after `from` and before `until` stand in the order: the
+    /// newest and the oldest of them, found in the date index.
+    func places(dated: (from: Int64?, until: Int64?), in db: Database) throws -> Range<Int> {
+        var start = 0
+        var end = newestFirst.count
+        if let until = dated.until {
+            let newest = try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT id FROM document WHERE date < ? ORDER BY date DESC, id DESC LIMIT 1"), arguments: [until])
+            guard let newest, let place = place(of: newest) else { return 0..<0 }
+            start = place
+        }
+        if let from = dated.from {
+            let oldest = try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT id FROM document WHERE date >= ? ORDER BY date, id LIMIT 1"), arguments: [from])
+            guard let oldest, let place = place(of: oldest) else { return 0..<0 }
+            end = place + 1
+        }
+        return start..<max(start, end)
+    }
+
+    private func place(of number: Int64) -> Int? {
+        guard number >= 0, number < place.count, place[Int(number)] != Self.absent else { return nil }
+        return Int(place[Int(number)])
+    }
+
     /// The newest `wanted` of `numbers` (numbers that are not documents left out).
     func newest(_ wanted: Int, of numbers: [Int64]) -> [Int64] {
-        let places = numbers.compactMap { number -> UInt32? in
-            number >= 0 && number < place.count && place[Int(number)] != Self.absent ? place[Int(number)] : nil
-        }
-        return places.sorted().prefix(wanted).map { Int64(newestFirst[Int($0)]) }
+        numbers.compactMap(place(of:)).sorted().prefix(wanted).map { Int64(newestFirst[$0]) }
     }
 }

@@ -43,7 +43,24 @@ import Testing
         }
         // Entries 8, 1 and 4 are dated 7, 5 and 3 days in; 6 is deleted, 99 never was.
         #expect(order.newest(3, of: [4, 1, 6, 8, 99]) == [8, 1, 4])
-        #expect(order.walk(wanted: 2, where: { $0 % 2 == 1 }) == (try expected(store)).filter { $0 % 2 == 1 }.prefix(2).map(Int64.init))
+        let odd = try expected(store).filter { $0 % 2 == 1 }.prefix(2).map(Int64.init)
+        try store.journal.search.pool.read { db in
+            #expect(try order.walk(wanted: 2, in: db, where: { $0 % 2 == 1 }) == odd)
+            // Every span of dates, open or not, at and between the entries' days.
+            let dates = try Row.fetchAll(db, sql: "SELECT id, date FROM document").reduce(into: [Int64: Int64]()) { $0[$1[0]] = $1[1] }
+            let bounds: [Int64?] = [nil] + Set(dates.values).flatMap { [$0, $0 + 1] }.sorted()
+            for from in bounds {
+                for until in bounds {
+                    let expected = order.newestFirst.filter { number in
+                        let date = dates[Int64(number)]!
+                        return from.map { date >= $0 } != false && until.map { date < $0 } != false
+                    }
+                    #expect(
+                        Array(order.newestFirst[try order.places(dated: (from, until), in: db)]) == expected,
+                        "\(String(describing: from))–\(String(describing: until))")
+                }
+            }
+        }
     }
 
     @Test func followsWritesMadeAfterItWasRead() throws {
