@@ -32,7 +32,7 @@ package enum TextChecks {
             }
         }
 
-        let offsets = WordBreaker.wordOffsets(in: canonical)
+        let offsets = Array(WordBreaker.wordOffsetsByPiece(in: canonical).joined())
         let utf16 = Array(canonical.utf16)
         if offsets.count != words.count { problems.append("\(offsets.count) word offsets for \(words.count) words") }
         var previousEnd = 0

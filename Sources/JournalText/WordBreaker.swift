@@ -24,11 +24,21 @@ public enum WordBreaker {
         return words
     }
 
-    /// Where the words of `text` are, as UTF-16 offset ranges into it.
-    public static func wordOffsets(in text: String) -> [Range<Int>] {
+    /// Where the words of `text` are, as UTF-16 offset ranges into it, a piece of the text at a
+    /// time: a reader that needs only the words near the start of an enormous text stops after
+    /// the first pieces instead of breaking the whole. Each piece is broken as a text of its
+    /// own, about `pieceLength` code units long, and keeps only the words that end at least
+    /// `margin` units before its end; the next piece starts at the first word it left out, so
+    /// that every boundary is found with that much text on either side.
+    public static func wordOffsetsByPiece(in text: String, pieceLength: Int = 16_384, margin: Int = 256) -> WordPieces {
+        WordPieces(text: text, pieceLength: max(pieceLength, 2 * margin + 1), margin: margin)
+    }
+
+    /// The words of one piece of text, as UTF-16 offset ranges into it.
+    fileprivate static func wordOffsets(in piece: String) -> [Range<Int>] {
         var ranges: [Range<Int>] = []
-        var text = text
-        text.withUTF8 { utf8 in
+        var piece = piece
+        piece.withUTF8 { utf8 in
             let scratch = UTF16Scratch.forCurrentThread
             scratch.load(utf8: utf8)
             iterate(scratch.current) { ranges.append($0) }
@@ -66,5 +76,49 @@ public enum WordBreaker {
         var start: Int32 = 0
         var end: Int32 = 0
         while cicu_words_next(&start, &end) != 0 { body(Int(start)..<Int(end)) }
+    }
+}
+
+/// The word offsets of a text a piece at a time, in order: see
+/// ``WordBreaker/wordOffsetsByPiece(in:pieceLength:margin:)``. Each element is one piece's
+/// words, as UTF-16 offset ranges into the whole text.
+public struct WordPieces: Sequence, IteratorProtocol {
+    private let text: String
+    private let pieceLength: Int
+    private let margin: Int
+    private var start: String.Index
+    private var startOffset = 0
+
+    fileprivate init(text: String, pieceLength: Int, margin: Int) {
+        self.text = text
+        self.pieceLength = pieceLength
+        self.margin = margin
+        start = text.startIndex
+    }
+
+    public mutating func next() -> [Range<Int>]? {
+        guard start < text.endIndex else { return nil }
+        let end = text.unicodeScalars.index(start, offsetBy: pieceLength, limitedBy: text.endIndex) ?? text.endIndex
+        let piece = String(text.unicodeScalars[start..<end])
+        var words = WordBreaker.wordOffsets(in: piece)
+        var advance = piece.utf16.count
+        if end < text.endIndex {
+            let kept = words.prefix { $0.upperBound <= advance - margin }.count
+            // Start the next piece at the first word left out; when none is, past the last word
+            // kept (a word's bounds are code point boundaries). A word longer than the piece
+            // is cut: there is no better place.
+            let restart = kept < words.count ? words[kept].lowerBound : (words.last?.upperBound ?? advance)
+            if restart > 0 {
+                words.removeSubrange(kept...)
+                advance = restart
+            }
+        }
+        let offset = startOffset
+        // Through the piece's own UTF-8 offset: a UTF-16 offset into the whole text would make
+        // the text index all of itself.
+        let restartInPiece = piece.utf16.index(piece.startIndex, offsetBy: advance)
+        start = text.utf8.index(start, offsetBy: piece.utf8.distance(from: piece.startIndex, to: restartInPiece))
+        startOffset += advance
+        return words.map { (offset + $0.lowerBound)..<(offset + $0.upperBound) }
     }
 }

@@ -21,9 +21,28 @@ import Testing
     @Test func offsetsAreUTF16UnitsAfterAnEmoji() {
         // 😀 is two UTF-16 code units (and four UTF-8 bytes).
         let text = "😀 café"
-        #expect(WordBreaker.wordOffsets(in: text) == [3..<7])
+        #expect(Array(WordBreaker.wordOffsetsByPiece(in: text).joined()) == [3..<7])
         #expect(WordBreaker.words(in: text) == ["café"])
-        #expect(WordBreaker.wordOffsets(in: "𝒜𝒷 x") == [0..<4, 5..<6])
+        #expect(Array(WordBreaker.wordOffsetsByPiece(in: "𝒜𝒷 x").joined()) == [0..<4, 5..<6])
+    }
+
+    /// A long text broken a piece at a time has the words it has broken whole, wherever the
+    /// pieces end (in a word, in spaces, beside a surrogate pair), and a word longer than a
+    /// piece is cut rather than stalling.
+    @Test func piecesGiveTheWordsOfTheWholeText() {
+        let sentence = "Crème brûlée, don't 3.14 — 𝒜𝒷 emoji 😀 here; Straße ǅ ﬁ "
+        let text = String(repeating: sentence, count: 200)
+        let whole = Array(WordBreaker.wordOffsetsByPiece(in: text, pieceLength: 1 << 30).joined())
+        #expect(whole.count == WordBreaker.words(in: text).count)
+        for pieceLength in [513, 600, 1_000, 4_099] {
+            let pieces = Array(WordBreaker.wordOffsetsByPiece(in: text, pieceLength: pieceLength, margin: 256))
+            #expect(pieces.count > 1, "\(pieceLength)")
+            #expect(Array(pieces.joined()) == whole, "\(pieceLength)")
+        }
+        let giant = String(repeating: "a", count: 2_000) + " end"
+        let cut = Array(WordBreaker.wordOffsetsByPiece(in: giant, pieceLength: 600, margin: 256).joined())
+        #expect(cut.first?.lowerBound == 0 && cut.last == 2_001..<2_004)
+        #expect(zip(cut, cut.dropFirst()).allSatisfy { $0.upperBound <= $1.lowerBound })
     }
 
     @Test func apostrophesAndDecimalsStayInOneWord() {

@@ -33,7 +33,8 @@ public struct MatchHighlighter: Sendable {
     }
 
     /// The matched ranges of `text`, in order, up to `window` characters past the first one
-    /// (what a snippet can show), so that an enormous entry costs no more than a short one.
+    /// (what a snippet can show): the text is read no further, so an enormous entry costs what
+    /// its part up to there does.
     public func ranges(in text: String, window: Int = 1_000) -> [Range<String.Index>] {
         switch highlighting {
         case .wordPrefix: wordRanges(in: text, window: window)
@@ -44,7 +45,8 @@ public struct MatchHighlighter: Sendable {
 
     /// Folds each word of the text, once per distinct word (text repeats its common words),
     /// walking the UTF-16 offsets ICU reports forward from the last one rather than from the
-    /// start of the text.
+    /// start of the text. The text is broken into words a piece at a time, and no further than
+    /// the window past the first match.
     private func wordRanges(in text: String, window: Int) -> [Range<String.Index>] {
         var ranges: [Range<String.Index>] = []
         var firstOffset: Int?
@@ -54,7 +56,7 @@ public struct MatchHighlighter: Sendable {
             cursor = (offset, text.utf16.index(cursor.index, offsetBy: offset - cursor.offset))
             return cursor.index
         }
-        for offsets in WordBreaker.wordOffsets(in: text) {
+        for offsets in WordBreaker.wordOffsetsByPiece(in: text).joined() {
             if let firstOffset, offsets.lowerBound > firstOffset + window { break }
             let range = index(atUTF16Offset: offsets.lowerBound)..<index(atUTF16Offset: offsets.upperBound)
             let word = text[range]
