@@ -96,6 +96,7 @@ public struct WordPieces: Sequence, IteratorProtocol {
         start = text.startIndex
     }
 
+    /// The next piece's words, or nil past the end of the text.
     public mutating func next() -> [Range<Int>]? {
         guard start < text.endIndex else { return nil }
         let end = text.unicodeScalars.index(start, offsetBy: pieceLength, limitedBy: text.endIndex) ?? text.endIndex
