@@ -4,18 +4,21 @@ import JournalKit
 
 /// --limit and --offset, for the commands that page through entries newest first.
 struct PageOptions: ParsableArguments {
-    @Option(help: "Show at most N entries (0: all).")
-    var limit: Int = 20
+    @Option(help: ArgumentHelp("Show at most N entries (0: all). (default: 20)", valueName: "limit"))
+    var limit: Int?
 
-    @Option(help: "Skip the first N entries.")
-    var offset: Int = 0
+    @Option(help: ArgumentHelp("Skip the first N entries. (default: 0)", valueName: "offset"))
+    var offset: Int?
+
+    /// Whether the command line asked for a page, rather than the default one.
+    var isGiven: Bool { limit != nil || offset != nil }
 
     func validate() throws {
-        guard limit >= 0 else { throw ValidationError("--limit must be 0 (all) or more, not \(limit)") }
-        guard offset >= 0 else { throw ValidationError("--offset must be 0 or more, not \(offset)") }
+        if let limit, limit < 0 { throw ValidationError("--limit must be 0 (all) or more, not \(limit)") }
+        if let offset, offset < 0 { throw ValidationError("--offset must be 0 or more, not \(offset)") }
     }
 
-    func request() throws -> PageRequest { try PageRequest(limit: limit, offset: offset) }
+    func request() throws -> PageRequest { try PageRequest(limit: limit ?? 20, offset: offset ?? 0) }
 }
 
 /// --json, for the commands whose output other programs read.

@@ -49,6 +49,9 @@ struct SearchCommand: ParsableCommand {
         if interactive && regex != nil { throw ValidationError("--interactive searches as you type with a strategy: drop --regex") }
         if interactive && output.json { throw ValidationError("--interactive is for a person at a terminal: drop --json") }
         if interactive && !Self.onTerminal { throw ValidationError("--interactive needs a terminal for its input and output") }
+        if interactive && page.isGiven {
+            throw ValidationError("--interactive pages a screen at a time: drop --limit and --offset")
+        }
         if interactive && Self.terminalIsDumb {
             throw ValidationError("--interactive needs a terminal that can move its cursor, and TERM is \"dumb\"")
         }
@@ -64,7 +67,8 @@ struct SearchCommand: ParsableCommand {
     /// Whether to open the full-screen search.
     private var runsInteractively: Bool {
         strategy != "list"
-            && (interactive || (query.isEmpty && regex == nil && !output.json && Self.onTerminal && !Self.terminalIsDumb))
+            && (interactive
+                || (query.isEmpty && regex == nil && !output.json && !page.isGiven && Self.onTerminal && !Self.terminalIsDumb))
     }
 
     func run() throws {

@@ -285,6 +285,24 @@ import Testing
         #expect(interactive.error.contains("needs a terminal"))
     }
 
+    /// The full screen pages by screens: --limit or --offset with --interactive is refused,
+    /// and a bare search that asks for a page is a one-shot search (which wants a query).
+    @Test func aPageAskedForIsNotTheFullScreen() throws {
+        let journal = JournalProcess()
+        defer { journal.removeStore() }
+        try #require(try journal.run(["add", "one entry"]).status == 0)
+        for (arguments, message) in [
+            (["search", "--interactive", "--limit", "5"], "drop --limit and --offset"),
+            (["search", "--interactive", "one", "--offset", "1"], "drop --limit and --offset"),
+            (["search", "--limit", "5"], "query is empty"),
+        ] {
+            let terminal = try TmuxSession([JournalProcess.executable.path, "--store", journal.store.path] + arguments)
+            let ended = try terminal.waitForExit()
+            #expect(ended.status == 2, "\(arguments)")
+            #expect(try terminal.screen().contains { $0.contains(message) }, "\(arguments)")
+        }
+    }
+
     /// A terminal whose TERM is "dumb" (an editor's shell buffer) can't draw a screen: a bare
     /// `search` wants a query there too, and --interactive says why it can't open.
     @Test func aDumbTerminalGetsNoFullScreen() throws {
