@@ -40,7 +40,6 @@ enum WordPrefixSearch {
             let dated = (from: filter.from?.microseconds, until: filter.until?.microseconds)
             var matching = allowed
             for word in words {
-                var entries = DocumentSet(maximum: maximum)
                 let (segments, owners) = try postingsOf(word, db)
                 if words.count == 1, segments == .prefixKeys, owners.count == 1,
                     let answer = try pageOfOneKey(
@@ -48,6 +47,7 @@ enum WordPrefixSearch {
                 {
                     return answer
                 }
+                var entries = DocumentSet(maximum: maximum)
                 for owner in owners { try segments.unite(owner: owner, into: &entries, within: window, in: db) }
                 if matching == nil { matching = entries } else { matching!.formIntersection(entries) }
                 if matching!.isEmpty { return StrategyAnswer(total: 0, page: []) }
