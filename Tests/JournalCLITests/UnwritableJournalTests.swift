@@ -47,20 +47,26 @@ struct UnwritableJournalTests {
     @Test func aStoreFromBeforeTheCountIndexAnswersOnAReadOnlyFileSystem() throws {
         let sample = try Self.sampleJournal()
         defer { sample.removeStore() }
-        let disk = try SmallFileSystem(kilobytes: 2048)
-        defer { disk.remove() }
-        let journal = try disk.copy(sample.store)
-        try DatabaseQueue(path: journal.store.appendingPathComponent("search.sqlite").path).write { db in
+        let queries = ["t", "東京", "caf"]
+        let references = try queries.map { try sample.run(["search", $0, "--limit", "3", "--json"]).json() }
+        // The sample made as before the index, then copied: the test process never opens a file
+        // of the small file system, so no child process of another test can hold one open for
+        // writing (which makes a read-only remount fail).
+        let search = try DatabaseQueue(path: sample.store.appendingPathComponent("search.sqlite").path)
+        try search.write { db in
             try db.execute(sql: "DROP INDEX prefix_posting_count")
             try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v5-prefix-posting-counts'")
         }
+        try search.close()
+        let disk = try SmallFileSystem(kilobytes: 2048)
+        defer { disk.remove() }
+        let journal = try disk.copy(sample.store)
         try disk.makeReadOnly()
-        for query in ["t", "東京", "caf"] {
+        let ids = { (answer: [String: Any]) in (answer["results"] as? [[String: Any]])?.compactMap { $0["id"] as? String } }
+        for (query, reference) in zip(queries, references) {
             let found = try journal.run(["search", query, "--limit", "3", "--json"])
             #expect(found.status == 0 && found.error.isEmpty, "\(query): \(found.error)")
-            let reference = try sample.run(["search", query, "--limit", "3", "--json"]).json()
             #expect(try found.json()["total"] as? Int == reference["total"] as? Int, "\(query)")
-            let ids = { (answer: [String: Any]) in (answer["results"] as? [[String: Any]])?.compactMap { $0["id"] as? String } }
             #expect(try ids(found.json()) == ids(reference), "\(query)")
         }
     }
@@ -164,10 +170,16 @@ struct SmallFileSystem {
     }
 
     /// Remounts the file system read-only.
+    /// Remounts the file system read-only. A file on it still open for writing makes that fail
+    /// (EBUSY): a child process that another test spawned while this one copied a file may
+    /// hold it open for as long as it runs, so a busy remount is tried again for a while.
     func makeReadOnly() throws {
-        guard mount("tmpfs", mountPoint.path, "tmpfs", UInt(MS_REMOUNT | MS_RDONLY), nil) == 0 else {
-            throw CocoaError(.fileWriteNoPermission, userInfo: [NSLocalizedDescriptionKey: "remount: \(String(cString: strerror(errno)))"])
+        for _ in 0..<100 {
+            if mount("tmpfs", mountPoint.path, "tmpfs", UInt(MS_REMOUNT | MS_RDONLY), nil) == 0 { return }
+            guard errno == EBUSY else { break }
+            usleep(100_000)
         }
+        throw CocoaError(.fileWriteNoPermission, userInfo: [NSLocalizedDescriptionKey: "remount: \(String(cString: strerror(errno)))"])
     }
 
     func emptyFiller() throws { try? FileManager.default.removeItem(at: filler) }
