@@ -93,15 +93,7 @@ struct PostingSegments: Sendable, Equatable {
             let high = [adding.last, removing.last].compactMap({ $0 }).max()
         else { return true }
         let tokenStart = Self.key(owner: token, entry: 0)
-        // The segments that can hold numbers in low...high: from the one starting at or before
-        // `low` (or the token's first) to the last starting at or before `high`.
-        let rows = try Row.fetchAll(
-            db.cachedStatement(
-                sql: """
-                    SELECT id, documents FROM \(table)
-                    WHERE id BETWEEN coalesce((SELECT max(id) FROM \(table) WHERE id BETWEEN ?1 AND ?2), ?1) AND ?3
-                    """),
-            arguments: [tokenStart, Self.key(owner: token, entry: low), Self.key(owner: token, entry: high)])
+        let rows = try Row.fetchAll(segments(holding: low...high, owner: token, columns: "id, documents", in: db))
         var current: [Int64] = []
         for row in rows { DeltaList.forEach(in: row[1] as Data) { current.append($0) } }
         let merged = merge(current, adding: adding, removing: removing)
@@ -156,17 +148,7 @@ struct PostingSegments: Sendable, Equatable {
             }
             return
         }
-        let low = max(0, min(window.lowerBound, Self.maximumEntryNumber))
-        let high = max(0, min(window.upperBound, Self.maximumEntryNumber))
-        // From the segment starting at or before the window (or the token's first) to the last
-        // starting in it.
-        let rows = try Row.fetchCursor(
-            db.cachedStatement(
-                sql: """
-                    SELECT documents FROM \(table)
-                    WHERE id BETWEEN coalesce((SELECT max(id) FROM \(table) WHERE id BETWEEN ?1 AND ?2), ?1) AND ?3
-                    """),
-            arguments: [Self.key(owner: token, entry: 0), Self.key(owner: token, entry: low), Self.key(owner: token, entry: high)])
+        let rows = try Row.fetchCursor(segments(holding: window, owner: token, columns: "documents", in: db))
         while let row = try rows.next() {
             DeltaList.forEach(in: row[0] as Data) { number in
                 if window.contains(number) { set.insert(number) }
@@ -182,18 +164,26 @@ struct PostingSegments: Sendable, Equatable {
     ) throws -> [(
         first: Int64, count: Int
     )] {
-        let low = max(0, min(window?.lowerBound ?? 0, Self.maximumEntryNumber))
-        let high = max(0, min(window?.upperBound ?? Self.maximumEntryNumber, Self.maximumEntryNumber))
         let rows = try Row.fetchCursor(
-            db.cachedStatement(
-                sql: """
-                    SELECT id, count FROM \(table)
-                    WHERE id BETWEEN coalesce((SELECT max(id) FROM \(table) WHERE id BETWEEN ?1 AND ?2), ?1) AND ?3
-                    """),
-            arguments: [Self.key(owner: owner, entry: 0), Self.key(owner: owner, entry: low), Self.key(owner: owner, entry: high)])
+            segments(holding: window ?? 0...Self.maximumEntryNumber, owner: owner, columns: "id, count", in: db))
         var segments: [(first: Int64, count: Int)] = []
         while let row = try rows.next() { segments.append((first: (row[0] as Int64) & Self.maximumEntryNumber, count: row[1])) }
         return segments
+    }
+
+    /// The statement reading `columns` of the segments of `owner` that can hold numbers in
+    /// `range`: from the one starting at or before its start (or the owner's first) to the
+    /// last starting in it.
+    private func segments(holding range: ClosedRange<Int64>, owner: Int64, columns: String, in db: Database) throws -> Statement {
+        let low = max(0, min(range.lowerBound, Self.maximumEntryNumber))
+        let high = max(0, min(range.upperBound, Self.maximumEntryNumber))
+        let statement = try db.cachedStatement(
+            sql: """
+                SELECT \(columns) FROM \(table)
+                WHERE id BETWEEN coalesce((SELECT max(id) FROM \(table) WHERE id BETWEEN ?1 AND ?2), ?1) AND ?3
+                """)
+        statement.arguments = [Self.key(owner: owner, entry: 0), Self.key(owner: owner, entry: low), Self.key(owner: owner, entry: high)]
+        return statement
     }
 
     /// How many entries each token (or prefix key) has.
