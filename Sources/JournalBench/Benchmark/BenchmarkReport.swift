@@ -60,6 +60,8 @@ public struct BenchmarkReport {
         public let cold: [ColdQuery]
         /// The queries typed into the full-screen search, per strategy: key press to screen.
         public let typing: [TypingLatency]
+        /// A single `add`, in this process and as a whole `journal add`, after everything else.
+        public let writes: WriteLatency?
 
         /// The FTS5 peer's warm figures.
         public var fts5Warm: ComparisonReport.StrategyResult? { warm.strategy("fts5") }

@@ -63,6 +63,9 @@ public struct BenchmarkRun: Sendable {
     /// made for search as you type (the others answer a key in a scan of every entry).
     static let typedStrategies = ["prefix", "token"]
 
+    /// Single adds timed each way at every size.
+    static let timedAdds = 40
+
     /// Measures one size. `queries` nil: chosen from this journal (and returned for the next sizes).
     public func measure(entries: Int, queries: [ComparisonQuery]?) throws -> BenchmarkReport.Size {
         let file = try input(entries: entries)
@@ -103,12 +106,15 @@ public struct BenchmarkRun: Sendable {
             progress("\(entries) entries: typing the queries into journal search --interactive (\(strategy.name))…")
             return try TypingSession.measure(executable: executable, store: store, strategy: strategy.name, queries: chosen.map(\.text))
         }
+        // Last, so that every search above sees the journal as imported.
+        progress("\(entries) entries: \(Self.timedAdds) single adds in this process, then as journal add processes…")
+        let writes = try WriteLatency.measure(journal: journal, store: store, executable: executable, count: Self.timedAdds)
         return BenchmarkReport.Size(
             entries: entries, inputBytes: inputBytes, importSeconds: imported.seconds, importPeakBytes: imported.peakBytes,
             fts5IndexSeconds: fts5?.buildSeconds, distinctTokens: before.tokens, mainStoreBytes: before.mainStoreBytes,
             searchStoreBytes: before.searchStoreBytes + before.prefixTableBytes,
             fts5IndexBytes: fts5?.bytes, prefixTableBytes: warm.strategy("prefix")?.structure.bytes, warm: warm, filtered: filtered,
-            fts5Best: best, cold: cold, typing: typing)
+            fts5Best: best, cold: cold, typing: typing, writes: writes)
     }
 
     /// Builds FTS5's best setup beside the store and times it on `queries`, in this process and

@@ -144,6 +144,22 @@ struct BenchmarkRendering: ReportRendering {
             numericColumns: [0, 2, 3, 4, 5, 6, 7, 8])
     }
 
+    /// A single add, durable when it returns: in the benchmark's process, and as a whole process.
+    var writesTable: TextTable {
+        TextTable(
+            headers: ["entries", "adds", "Journal.add median ms", "p95 ms", "max ms", "journal add process median ms", "p95 ms", "max ms"],
+            rows: report.sizes.compactMap { size in
+                guard let writes = size.writes else { return nil }
+                return [
+                    Formatting.grouped(size.entries), Formatting.grouped(writes.inProcess.samples),
+                    ReportNumbers.milliseconds(writes.inProcess.median), ReportNumbers.milliseconds(writes.inProcess.p95),
+                    ReportNumbers.milliseconds(writes.inProcess.max), ReportNumbers.milliseconds(writes.process.median),
+                    ReportNumbers.milliseconds(writes.process.p95), ReportNumbers.milliseconds(writes.process.max),
+                ]
+            },
+            numericColumns: Set(0...7))
+    }
+
     /// FTS5 in its best setup beside the default strategy and the naive setup, at each size.
     var bestFTS5Table: TextTable {
         let standard = SearchStrategies.standard.name
@@ -291,6 +307,7 @@ struct BenchmarkRendering: ReportRendering {
         var parts = [
             facts.joined(separator: "\n"),
             terminal.bold("Import") + "\n" + importTable.terminal(terminal),
+            terminal.bold("A single add (durable on return)") + "\n" + writesTable.terminal(terminal),
             terminal.bold("Sizes") + "\n" + sizesTable.terminal(terminal),
         ]
         for size in report.sizes {
@@ -308,7 +325,8 @@ struct BenchmarkRendering: ReportRendering {
     var markdown: String {
         var parts = [
             "## journal bench", facts.map { "- " + $0 }.joined(separator: "\n"),
-            "### Import", importTable.markdown, "### Sizes", sizesTable.markdown,
+            "### Import", importTable.markdown, "### A single add (durable on return)", writesTable.markdown,
+            "### Sizes", sizesTable.markdown,
         ]
         for size in report.sizes {
             parts += ["### Warm search, \(Formatting.grouped(size.entries)) entries", warmTable(size).markdown]
@@ -391,6 +409,17 @@ struct BenchmarkRendering: ReportRendering {
                                     "worst_ratio": .number($0.worstRatio),
                                 ])
                             }),
+                        "writes": size.writes.map { writes in
+                            .object([
+                                "adds": .integer(writes.inProcess.samples),
+                                "in_process_median_ms": ReportNumbers.milliseconds(json: writes.inProcess.median),
+                                "in_process_p95_ms": ReportNumbers.milliseconds(json: writes.inProcess.p95),
+                                "in_process_max_ms": ReportNumbers.milliseconds(json: writes.inProcess.max),
+                                "process_median_ms": ReportNumbers.milliseconds(json: writes.process.median),
+                                "process_p95_ms": ReportNumbers.milliseconds(json: writes.process.p95),
+                                "process_max_ms": ReportNumbers.milliseconds(json: writes.process.max),
+                            ])
+                        } ?? .null,
                         "typing": .array(
                             size.typing.map {
                                 .object([
@@ -424,6 +453,7 @@ struct BenchmarkRendering: ReportRendering {
             ("Bytes per entry by journal size", sizeChart),
             ("Cold search: whole processes for \"the\"", coldChart),
             ("Import", importTable.html),
+            ("A single add (durable on return)", writesTable.html),
             ("Sizes", sizesTable.html),
             ("Median by journal size", growthTable.html),
             ("FTS5 in its best setup (same queries)", bestFTS5Table.html),
