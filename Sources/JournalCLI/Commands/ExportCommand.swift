@@ -2,10 +2,6 @@ import ArgumentParser
 import Foundation
 import JournalKit
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
@@ -21,7 +17,8 @@ struct ExportCommand: ParsableCommand {
 
             jrnl's formats hold local dates and times (TZ), to the minute (json) or the second \
             (txt), and a title ending in * marks a starred entry. A file is written whole or not \
-            at all: to a temporary file beside it, renamed when complete. The entries are read a \
+            at all: to a temporary file beside it, synced, renamed when complete, and its folder \
+            synced, so that once `exported` is printed the file survives a power cut. The entries are read a \
             thousand at a time, so memory stays bounded whatever the journal's size.
             """)
 
@@ -39,44 +36,30 @@ struct ExportCommand: ParsableCommand {
         let journal = try self.journal.openJournal()
         let total = try journal.list(PageRequest(limit: 1), filter: filter).total
         guard let output else {
-            try write(journal, filter: filter, to: FileHandle.standardOutput, total: total, progress: nil)
+            try write(journal, filter: filter, total: total, progress: nil) { try FileHandle.standardOutput.write(contentsOf: $0) }
             return
         }
-        let target = URL(fileURLWithPath: output)
-        let partial = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).partial-\(getpid())")
-        guard FileManager.default.createFile(atPath: partial.path, contents: nil, attributes: [.posixPermissions: 0o600]),
-            let sink = FileHandle(forWritingAtPath: partial.path)
-        else {
-            throw JournalError(.invalidInput, "cannot write \(output): \(String(cString: strerror(errno)))", file: output)
-        }
-        do {
-            let progress = ProgressBar(label: "exporting")
-            try write(journal, filter: filter, to: sink, total: total, progress: progress)
-            progress.finish()
-            try sink.synchronize()
-            try sink.close()
-            guard rename(partial.path, target.path) == 0 else {
-                throw JournalError(.invalidInput, "cannot write \(output): \(String(cString: strerror(errno)))", file: output)
-            }
-        } catch {
-            try? sink.close()
-            try? FileManager.default.removeItem(at: partial)
-            throw error
-        }
+        let file = try ReplacementFile(replacing: URL(fileURLWithPath: output))
+        let progress = ProgressBar(label: "exporting")
+        try write(journal, filter: filter, total: total, progress: progress) { data throws(JournalError) in try file.write(data) }
+        progress.finish()
+        try file.commit()
         Terminal.standardError.write("exported \(Formatting.count(total, "entry", "entries")) to \(output)\n")
     }
 
     /// Writes the header, every entry that passes (a batch at a time), then the footer.
-    private func write(_ journal: Journal, filter: EntryFilter, to sink: FileHandle, total: Int, progress: ProgressBar?) throws {
+    private func write(
+        _ journal: Journal, filter: EntryFilter, total: Int, progress: ProgressBar?, to sink: (Data) throws -> Void
+    ) throws {
         var written = 0
         var renderer = ExportRenderer(format)
         var failure: (any Error)?
-        try sink.write(contentsOf: Data(renderer.header.utf8))
+        try sink(Data(renderer.header.utf8))
         try journal.forEachEntry(filter: filter) { batch throws(JournalError) in
             var text = ""
             for entry in batch { text += renderer.render(entry) }
             do {
-                try sink.write(contentsOf: Data(text.utf8))
+                try sink(Data(text.utf8))
             } catch {
                 failure = error
                 throw JournalError(.store, "cannot write the export: \(error.localizedDescription)")
@@ -85,7 +68,7 @@ struct ExportCommand: ParsableCommand {
             progress?.update(done: written, total: total)
         }
         if let failure { throw failure }
-        try sink.write(contentsOf: Data(renderer.footer.utf8))
+        try sink(Data(renderer.footer.utf8))
         for loss in renderer.losses { Terminal.standardError.write("note: \(loss)\n") }
     }
 }

@@ -51,7 +51,7 @@ final class CatchUpLock {
     /// The lock, or nil when another process holds it; released when the value is.
     static func tryAcquire(besides searchStore: URL) throws(JournalError) -> CatchUpLock? {
         let url = url(besides: searchStore)
-        try StoreDirectory.createPrivateFile(at: url)
+        try DurableFiles.createPrivateFile(at: url)
         let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .store("cannot open \(url.path): \(String(cString: strerror(errno)))") }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {

@@ -47,10 +47,11 @@ package final class MainStore: Sendable {
     /// Opens (with `readOnly`, without writing anything) or creates the main store at `url`.
     init(url: URL, readOnly: Bool = false) throws(JournalError) {
         self.url = url
-        if !readOnly { try StoreDirectory.createPrivateFile(at: url) }
+        if !readOnly { try DurableFiles.createPrivateFile(at: url) }
         (pool, storeID) = try StoreDatabase.guarded(url) {
             let pool = try StoreDatabase.open(
-                url, applicationID: Self.applicationID, functions: [FoldFunction.function], readOnly: readOnly)
+                url, applicationID: Self.applicationID, durability: .durableAtCommit, functions: [FoldFunction.function],
+                readOnly: readOnly)
             try pool.migrate(with: Self.migrator)
             let id = try pool.read { db in try String.fetchOne(db, sql: "SELECT value FROM store_info WHERE key = 'id'") }
             guard let id, let uuid = UUID(uuidString: id) else {

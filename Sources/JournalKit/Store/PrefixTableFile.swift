@@ -19,8 +19,9 @@ import Foundation
 /// - slots, 24 bytes each, an open-addressing hash table (linear probing, at most half full):
 ///   a prefix table key (0: empty), the bucket's offset in the bucket area, its token count.
 ///
-/// Invariant: the file is written whole under a temporary name and renamed into place, so a
-/// reader sees an old file or a new one, never a mix; every read is bounds-checked, so a damaged
+/// Invariant: the file is written whole under a temporary name, synced, and renamed into place
+/// (``ReplacementFile``), so a reader, or the disk after a power cut, sees an old file or a new
+/// one, never a mix; every read is bounds-checked, so a damaged
 /// file answers wrongly at worst (``JournalVerifier`` finds that), never crashes. Writing streams
 /// the tokens in text order (each key's tokens are then contiguous), holding only the slots.
 final class PrefixTableFile: @unchecked Sendable {
@@ -138,16 +139,20 @@ final class PrefixTableFile: @unchecked Sendable {
 
     /// Saves the tokens `nextToken` gives, which must come in text order (code point order, as
     /// the token table's unique index has them), to `url` with `tag`: streamed to a temporary
-    /// file, synced, then renamed into place.
+    /// file beside it (one name, reused: the caller holds the catch-up lock), then synced,
+    /// renamed into place and its folder synced (``ReplacementFile``).
     static func save(tag: UUID, to url: URL, nextToken: () throws -> (id: Int64, utf8: Data)?) throws {
-        let temporary = url.path + ".\(getpid()).tmp"
-        let output = try FileOutput(path: temporary, failing: url)
-        var renamed = false
-        defer {
-            output.closeFile()
-            if !renamed { unlink(temporary) }
+        let file = try ReplacementFile(replacing: url, temporaryURL: URL(fileURLWithPath: url.path + ".partial"))
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(1 << 20)
+        func output(_ bytes: [UInt8]) throws {
+            buffer.append(contentsOf: bytes)
+            if buffer.count >= 1 << 20 {
+                try file.write(Data(buffer))
+                buffer.removeAll(keepingCapacity: true)
+            }
         }
-        try output.write([UInt8](repeating: 0, count: headerBytes))
+        try output([UInt8](repeating: 0, count: headerBytes))
         var entries: [(key: UInt64, offset: UInt64, count: UInt32)] = []
         var seen = Set<UInt64>()
         var bucketBytes: UInt64 = 0
@@ -164,7 +169,7 @@ final class PrefixTableFile: @unchecked Sendable {
             append(UInt64(bitPattern: id), to: &record)
             append(UInt32(utf8.count), to: &record)
             record.append(contentsOf: utf8)
-            try output.write(record)
+            try output(record)
             bucketBytes += UInt64(record.count)
             (maxTokenID, tokenCount) = (max(maxTokenID, id), tokenCount + 1)
         }
@@ -182,7 +187,8 @@ final class PrefixTableFile: @unchecked Sendable {
             append(entry.count, to: &bytes)
             slots.replaceSubrange(slot * slotBytes..<slot * slotBytes + bytes.count, with: bytes)
         }
-        try output.write(slots)
+        try output(slots)
+        try file.write(Data(buffer))
         var header = magic
         withUnsafeBytes(of: tag.uuid) { header.append(contentsOf: $0) }
         append(UInt64(bitPattern: maxTokenID), to: &header)
@@ -190,67 +196,11 @@ final class PrefixTableFile: @unchecked Sendable {
         append(UInt64(slotCount), to: &header)
         append(bucketBytes, to: &header)
         header.append(contentsOf: repeatElement(0, count: headerBytes - header.count))
-        try output.finish(header: header)
-        guard rename(temporary, url.path) == 0 else {
-            throw JournalError.store("cannot write \(url.path): \(String(cString: strerror(errno)))", file: url.path)
-        }
-        renamed = true
+        try header.withUnsafeBytes { bytes in Result { () throws(JournalError) in try file.write(bytes, at: 0) } }.get()
+        try file.commit()
     }
 
     private static func append<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
         withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
-    }
-
-    /// A file written through a buffer, its header written last in place.
-    private final class FileOutput {
-        private let descriptor: Int32
-        private let url: URL
-        private var buffer: [UInt8] = []
-
-        init(path: String, failing url: URL) throws {
-            self.url = url
-            descriptor = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o600)
-            guard descriptor >= 0 else {
-                throw JournalError.store("cannot write \(path): \(String(cString: strerror(errno)))", file: url.path)
-            }
-            buffer.reserveCapacity(1 << 20)
-        }
-
-        func write(_ bytes: [UInt8]) throws {
-            buffer.append(contentsOf: bytes)
-            if buffer.count >= 1 << 20 { try flush() }
-        }
-
-        /// Writes what is buffered, then `header` at the start, and syncs.
-        func finish(header: [UInt8]) throws {
-            try flush()
-            try header.withUnsafeBytes { bytes in try writeAll(bytes, at: 0) }
-            guard fsync(descriptor) == 0 else { throw failure() }
-        }
-
-        func closeFile() { close(descriptor) }
-
-        private func flush() throws {
-            let end = lseek(descriptor, 0, SEEK_END)
-            guard end >= 0 else { throw failure() }
-            try buffer.withUnsafeBytes { bytes in try writeAll(bytes, at: end) }
-            buffer.removeAll(keepingCapacity: true)
-        }
-
-        private func writeAll(_ bytes: UnsafeRawBufferPointer, at offset: off_t) throws {
-            var written = 0
-            while written < bytes.count {
-                let count = pwrite(descriptor, bytes.baseAddress! + written, bytes.count - written, offset + off_t(written))
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    throw failure()
-                }
-                written += count
-            }
-        }
-
-        private func failure() -> JournalError {
-            .store("cannot write \(url.path): \(String(cString: strerror(errno)))", file: url.path)
-        }
     }
 }

@@ -53,13 +53,13 @@ package final class SearchStore: Sendable {
                     return .failure(.replace("it is missing"))
                 }
             } else {
-                try StoreDirectory.createPrivateFile(at: url)
+                try DurableFiles.createPrivateFile(at: url)
             }
         } catch {
             return .failure(.fatal(error))
         }
         do {
-            let pool = try StoreDatabase.open(url, applicationID: applicationID, readOnly: readOnly)
+            let pool = try StoreDatabase.open(url, applicationID: applicationID, durability: .mayLag, readOnly: readOnly)
             try pool.migrate(with: migrator, optional: ["v5-prefix-posting-counts"])
             let ownerQuery = "SELECT value FROM store_info WHERE key = 'main_store'"
             let owner =

@@ -13,13 +13,17 @@ package enum StoreDatabase {
     /// With `readOnly`, nothing is ever written, not even the WAL file: a store whose WAL is
     /// gone (closed cleanly) is opened as immutable, which SQLite can read where it can create
     /// no file; one with a WAL (another process has it open, or one died) is read through it.
-    static func open(_ url: URL, applicationID: Int32, functions: [DatabaseFunction] = [], readOnly: Bool = false) throws -> StorePool {
+    ///
+    /// `durability` says what a power cut may take from the file (``Durability``); the writer
+    /// keeps it in force.
+    static func open(
+        _ url: URL, applicationID: Int32, durability: Durability, functions: [DatabaseFunction] = [], readOnly: Bool = false
+    ) throws -> StorePool {
         func configuration(readOnly: Bool) -> Configuration {
             var configuration = Configuration()
             configuration.busyMode = .timeout(busyTimeout)
             configuration.readonly = readOnly
             configuration.prepareDatabase { db in
-                if !readOnly { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
                 for function in functions { db.add(function: function) }
             }
             return configuration
@@ -40,7 +44,9 @@ package enum StoreDatabase {
             }
         }
         let writable = configuration(readOnly: false)
-        return StorePool(readers: readers, openWriter: readOnly ? nil : { try DatabasePool(path: url.path, configuration: writable) })
+        return StorePool(
+            readers: readers, durability: durability,
+            openWriter: readOnly ? nil : { try DatabasePool(path: url.path, configuration: writable) })
     }
 
     /// The one-line message for a failure on `url`.

@@ -45,11 +45,7 @@ public struct StoreDirectory: Sendable, Equatable {
             guard create || FileManager.default.fileExists(atPath: mainStoreURL.path) else { throw missingJournal }
         } else {
             guard create else { throw missingJournal }
-            do {
-                try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            } catch {
-                throw .store("cannot create store directory \(path): \(Self.reason(error))")
-            }
+            try DurableFiles.createFolder(url)
         }
         guard access(path, W_OK | X_OK) == 0 else {
             let reason = String(cString: strerror(errno))
@@ -59,17 +55,6 @@ public struct StoreDirectory: Sendable, Equatable {
             return reason
         }
         return nil
-    }
-
-    /// Creates an empty file readable and writable by its owner only, so that SQLite (which
-    /// gives its -wal and -shm files the same mode) never makes a store others can read.
-    static func createPrivateFile(at url: URL) throws(JournalError) {
-        let descriptor = open(url.path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
-        if descriptor >= 0 {
-            close(descriptor)
-        } else if errno != EEXIST {
-            throw .store("cannot create \(url.path): \(String(cString: strerror(errno)))")
-        }
     }
 
     /// The bytes of an SQLite file with its -wal and -shm files.
@@ -82,9 +67,5 @@ public struct StoreDirectory: Sendable, Equatable {
     static func fileSize(atPath path: String) -> Int? {
         var status = stat()
         return stat(path, &status) == 0 ? Int(status.st_size) : nil
-    }
-
-    private static func reason(_ error: Error) -> String {
-        (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
     }
 }

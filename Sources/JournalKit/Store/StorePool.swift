@@ -8,17 +8,20 @@ import GRDB
 /// closed the store, and closing it checkpoints, each with its fsyncs.
 ///
 /// Invariant: once opened, the writer stays open until ``close()``; a read-only store never
-/// opens one.
+/// opens one. Every write runs with the store's ``Durability`` in force on the writer, set
+/// outside the transaction (SQLite can't change it inside one) whatever GRDB set on opening.
 package final class StorePool: @unchecked Sendable {
     private let readers: DatabasePool
+    private let durability: Durability
     private let openWriter: (() throws -> DatabasePool)?
     private let lock = NSLock()
     private var writer: DatabasePool?
 
     /// `readers` answers reads; `openWriter` opens the writer, or is nil when the store can't
-    /// be written.
-    init(readers: DatabasePool, openWriter: (() throws -> DatabasePool)?) {
+    /// be written; `durability` is kept in force on the writer.
+    init(readers: DatabasePool, durability: Durability, openWriter: (() throws -> DatabasePool)?) {
         self.readers = readers
+        self.durability = durability
         self.openWriter = openWriter
     }
 
@@ -27,14 +30,25 @@ package final class StorePool: @unchecked Sendable {
         try readers.read(body)
     }
 
-    /// Runs `body` in a write transaction, opening the writer first if need be.
+    /// Runs `body` in a write transaction, opening the writer first if need be. It has
+    /// committed, as durably as the store's ``Durability`` says, when this returns.
     package func write<T>(_ body: (Database) throws -> T) throws -> T {
-        try currentWriter().write(body)
+        try writeWithoutTransaction { db in
+            var result: T?
+            try db.inTransaction {
+                result = try body(db)
+                return .commit
+            }
+            return result!
+        }
     }
 
     /// Runs `body` on the writer outside any transaction (for statements that can't run in one).
     package func writeWithoutTransaction<T>(_ body: (Database) throws -> T) throws -> T {
-        try currentWriter().writeWithoutTransaction(body)
+        try currentWriter().writeWithoutTransaction { db in
+            try durability.enforce(on: db)
+            return try body(db)
+        }
     }
 
     /// Applies `migrator`'s missing migrations, checking with a read first, so that opening an
@@ -47,7 +61,9 @@ package final class StorePool: @unchecked Sendable {
             let missing = try read { db in try Set(migrator.migrations).subtracting(migrator.appliedIdentifiers(db)) }
             if missing.isSubset(of: optional) { return }
         }
-        try migrator.migrate(currentWriter())
+        let writer = try currentWriter()
+        try writer.writeWithoutTransaction(durability.enforce(on:))
+        try migrator.migrate(writer)
     }
 
     /// Whether a write has opened the writer.

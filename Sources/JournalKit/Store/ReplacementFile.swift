@@ -1,0 +1,89 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A file written whole beside its destination, then put in its place: a reader sees the old
+/// file or the new one, never a mix, and so does the disk after a power cut.
+///
+/// Invariant: ``commit()`` syncs the new bytes, renames them over the destination and syncs
+/// the folder before it returns, so a caller that reports success (or names the file in a
+/// store) after it relies on nothing a power cut can take back. A file that is never committed
+/// is removed.
+///
+/// ```swift
+/// let file = try ReplacementFile(replacing: URL(fileURLWithPath: "backup.jsonl"))
+/// try file.write(Data("{\"text\": \"…\"}\n".utf8))
+/// try file.commit()
+/// ```
+public final class ReplacementFile {
+    /// Where the file goes once complete.
+    public let url: URL
+    /// Where it is written until then, in the same folder (a rename can't cross file systems).
+    let temporaryURL: URL
+    private var descriptor: Int32
+    private var end = 0
+
+    /// A new, empty file to put at `url`, readable and writable by its owner only. It is written
+    /// as `.NAME.partial-PID` beside `url`, or at `temporaryURL` (reused and truncated: for a
+    /// writer that holds a lock no other writer of the same file can).
+    public init(replacing url: URL, temporaryURL: URL? = nil) throws(JournalError) {
+        self.url = url
+        self.temporaryURL =
+            temporaryURL ?? url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial-\(getpid())")
+        descriptor = open(self.temporaryURL.path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw Self.failure(writing: url) }
+    }
+
+    deinit { discard() }
+
+    /// Appends `data`.
+    public func write(_ data: Data) throws(JournalError) {
+        try data.withUnsafeBytes { bytes in Result { () throws(JournalError) in try write(bytes, at: end) } }.get()
+    }
+
+    /// Writes `bytes` at `offset` (a header filled in last), extending the file as needed.
+    func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(JournalError) {
+        guard descriptor >= 0 else { throw .store("\(url.path) was already committed or discarded", file: url.path) }
+        var written = 0
+        while written < bytes.count {
+            let count = pwrite(descriptor, bytes.baseAddress! + written, bytes.count - written, off_t(offset + written))
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw Self.failure(writing: url)
+            }
+            written += count
+        }
+        end = max(end, offset + bytes.count)
+    }
+
+    /// Syncs the file, renames it over ``url`` and syncs the folder: when this returns, the new
+    /// file is in place and survives a power cut.
+    public func commit() throws(JournalError) {
+        guard descriptor >= 0 else { throw .store("\(url.path) was already committed or discarded", file: url.path) }
+        guard fsync(descriptor) == 0 else { throw Self.failure(writing: url) }
+        close(descriptor)
+        descriptor = -1
+        guard rename(temporaryURL.path, url.path) == 0 else {
+            let failure = Self.failure(writing: url)
+            unlink(temporaryURL.path)
+            throw failure
+        }
+        try DurableFiles.syncFolder(url.deletingLastPathComponent())
+    }
+
+    /// Removes what was written; ``url`` is left as it was. Does nothing once committed.
+    public func discard() {
+        guard descriptor >= 0 else { return }
+        close(descriptor)
+        descriptor = -1
+        unlink(temporaryURL.path)
+    }
+
+    private static func failure(writing url: URL) -> JournalError {
+        .store("cannot write \(url.path): \(String(cString: strerror(errno)))", file: url.path)
+    }
+}
