@@ -55,11 +55,17 @@ public final class Journal: Sendable {
         (main, search) = stores
         readOnlyReason = unwritable.map { "the journal in \(directory.url.path) cannot be written: \($0)" }
         var notices = search.rebuildReason.map { ["rebuilding the search store \(directory.searchStoreURL.path): \($0)"] } ?? []
+        let (position, _, standing) = try Self.standing(main: main, search: search)
         if let readOnlyReason {
-            if try !Self.indexStatus(main: main, search: search).isCurrent {
+            if case .mustRebuild(let why) = standing, !position.isFresh {
+                notices.append("\(readOnlyReason); the search index does not match the entries (\(why)), and searches answer from it")
+            } else if standing != .current {
                 notices.append("\(readOnlyReason); the search index is behind the entries, and searches answer from what is indexed")
             }
         } else {
+            if case .mustRebuild(let why) = standing, !position.isFresh {
+                notices.append("rebuilding the search store \(directory.searchStoreURL.path): \(why)")
+            }
             do {
                 try SearchIndexer(main: main, search: search).catchUp(progress: progress)
             } catch  where error.kind == .store {
@@ -80,10 +86,25 @@ public final class Journal: Sendable {
     }
 
     private static func indexStatus(main: MainStore, search: SearchStore) throws(JournalError) -> IndexStatus {
-        let position = try StoreDatabase.guarded(search.url) { try search.pool.read(SearchStore.position(in:)) }
-        let latest = try StoreDatabase.guarded(main.url) { try main.pool.read(MainStore.lastChange(in:)) }
-        let applied = position.rebuildFrom == nil && position.resumeAfterEntry == 0 ? position.appliedChange : -1
+        let (position, latest, standing) = try standing(main: main, search: search)
+        let applied: Int64
+        switch standing {
+        case .current: applied = latest
+        case .behind: applied = position.rebuildFrom == nil && position.resumeAfterEntry == 0 ? position.appliedChange : -1
+        case .mustRebuild: applied = -1
+        }
         return IndexStatus(appliedChange: max(applied, -1), latestChange: latest)
+    }
+
+    /// The search store's position, the main store's newest change, and how the one stands
+    /// against the other.
+    private static func standing(
+        main: MainStore, search: SearchStore
+    ) throws(JournalError) -> (position: SearchStore.Position, latest: Int64, standing: IndexStanding) {
+        let position = try StoreDatabase.guarded(search.url) { try search.pool.read(SearchStore.position(in:)) }
+        return try StoreDatabase.guarded(main.url) {
+            try main.pool.read { db in (position, try MainStore.lastChange(in: db), try IndexStanding.of(position, in: db)) }
+        }
     }
 
     /// The UUID in every entry URI of this journal.
@@ -319,7 +340,7 @@ public final class Journal: Sendable {
         try main.repairDerivedColumns(cancellation: cancellation)
         try StoreDatabase.guarded(search.url) {
             try search.pool.write { searchDB in
-                try main.pool.read { mainDB in try SearchStore.reset(in: searchDB, lastChange: MainStore.lastChange(in: mainDB)) }
+                try main.pool.read { mainDB in try SearchStore.reset(in: searchDB, from: mainDB) }
                 try searchDB.execute(sql: "DELETE FROM prefix_snapshot")
             }
         }

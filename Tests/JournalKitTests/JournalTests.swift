@@ -162,17 +162,18 @@ import Testing
         try store.journal.add(NewEntry(text: "two"))
         try store.journal.edit(first.id, text: "uno")
         try store.journal.delete(first.id)
-        // Each write pruned what the search store had applied before it: only the last remains.
-        #expect(try history() == [4])
+        // Each write pruned what the search store had applied before it, but the last change it
+        // applied (kept for its tag): that one and the newest remain.
+        #expect(try history() == [3, 4])
         // Changes the search store has not applied (a process killed before catching up) stay.
         _ = try store.journal.main.insert(Self.diesAfterWriting) { insert in
             try insert(PreparedEntry(text: "three"))
         }
         _ = try store.journal.main.delete(2, MainStore.WriteHooks(pruningThrough: 4))
-        #expect(try history() == [5, 6])
+        #expect(try history() == [4, 5, 6])
         try store.reopen()
         try store.journal.add(NewEntry(text: "four"))
-        #expect(try history() == [7])
+        #expect(try history() == [6, 7])
         #expect(try store.journal.search("three").total == 1)
         #expect(try store.journal.search("two").total == 0)
         try store.expectConsistent()

@@ -14,4 +14,8 @@ struct Change: Sendable, Equatable {
     let sequence: Int64
     let kind: Kind
     let entries: ClosedRange<Int64>
+    /// A random number drawn when the change was recorded, so that a search store can tell this
+    /// history's change `sequence` from another copy's change of the same number (nil for the
+    /// changes recorded before tags were).
+    let tag: Int64?
 }

@@ -105,6 +105,11 @@ package final class MainStore: Sendable {
                     CREATE INDEX entry_starred ON entry(date) WHERE starred = 1;
                     """)
         }
+        // A random tag on each change, so that a search store can tell whether the change it
+        // applied last is this history's (``IndexStanding``).
+        migrator.registerMigration("v4-change-tags") { db in
+            try db.execute(sql: "ALTER TABLE change ADD COLUMN tag INTEGER")
+        }
         return migrator
     }
 
@@ -116,8 +121,9 @@ package final class MainStore: Sendable {
 
     /// What every write does beside its own change, inside its transaction.
     struct WriteHooks {
-        /// The last change every derived structure has applied: the history up to it is pruned
-        /// in the same transaction, so pruning costs no extra commit.
+        /// The last change every derived structure has applied: the history before it is pruned
+        /// in the same transaction, so pruning costs no extra commit. That change itself stays,
+        /// so that its tag can still be checked (``IndexStanding``).
         var pruningThrough: Int64
         /// Runs last before the commit (the journal takes its catch-up lock there).
         var beforeCommit: () throws -> Void = {}
@@ -236,9 +242,9 @@ package final class MainStore: Sendable {
     }
 
     private func record(_ kind: Change.Kind, _ numbers: ClosedRange<Int64>, _ hooks: WriteHooks, in db: Database) throws {
-        try db.execute(sql: "DELETE FROM change WHERE seq <= ?", arguments: [hooks.pruningThrough])
+        try db.execute(sql: "DELETE FROM change WHERE seq < ?", arguments: [hooks.pruningThrough])
         try db.execute(
-            sql: "INSERT INTO change (kind, first, last) VALUES (?, ?, ?)",
+            sql: "INSERT INTO change (kind, first, last, tag) VALUES (?, ?, ?, random())",
             arguments: [kind.rawValue, numbers.lowerBound, numbers.upperBound])
         try hooks.beforeCommit()
     }
@@ -381,12 +387,17 @@ package final class MainStore: Sendable {
     /// Changes after `sequence`, oldest first.
     static func changes(in db: Database, after sequence: Int64, limit: Int) throws -> [Change] {
         try Row.fetchAll(
-            db, sql: "SELECT seq, kind, first, last FROM change WHERE seq > ? ORDER BY seq LIMIT ?",
+            db, sql: "SELECT seq, kind, first, last, tag FROM change WHERE seq > ? ORDER BY seq LIMIT ?",
             arguments: [sequence, limit]
         ).compactMap { row in
             guard let kind = Change.Kind(rawValue: row[1]) else { return nil }
-            return Change(sequence: row[0], kind: kind, entries: row[2]...row[3])
+            return Change(sequence: row[0], kind: kind, entries: row[2]...row[3], tag: row[4])
         }
+    }
+
+    /// The tag of change `sequence`, or nil when the history no longer holds it (or it has none).
+    static func tag(ofChange sequence: Int64, in db: Database) throws -> Int64? {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT tag FROM change WHERE seq = ?"), arguments: [sequence])
     }
 
     /// The sequence number of the newest change, pruned or not (AUTOINCREMENT keeps it).

@@ -74,12 +74,11 @@ struct SearchIndexer {
     /// for the search store's write lock when there is nothing to write.
     private func isCaughtUp() throws(JournalError) -> Bool {
         let position = try StoreDatabase.guarded(search.url) { try search.pool.read(SearchStore.position(in:)) }
-        guard !position.isFresh, position.rebuildFrom == nil, position.resumeAfterEntry == 0 else { return false }
-        let prefixFileIsStale = try StoreDatabase.guarded(search.url) {
-            try search.pool.read { db in try PrefixSnapshot.isStale(in: db, searchStore: search.url) }
+        let standing = try StoreDatabase.guarded(main.url) { try main.pool.read { db in try IndexStanding.of(position, in: db) } }
+        guard standing == .current else { return false }
+        return try StoreDatabase.guarded(search.url) {
+            try search.pool.read { db in try !PrefixSnapshot.isStale(in: db, searchStore: search.url) }
         }
-        let lastChange = try StoreDatabase.guarded(main.url) { try main.pool.read(MainStore.lastChange(in:)) }
-        return position.appliedChange == lastChange && !prefixFileIsStale
     }
 
     /// One batch, read and analysed, ready to write.
@@ -125,9 +124,8 @@ struct SearchIndexer {
         let (start, total) = try StoreDatabase.guarded(search.url) {
             try search.pool.write { searchDB in
                 try main.pool.read { mainDB in
-                    let saved = try SearchStore.position(in: searchDB)
-                    if try saved.isFresh || saved.appliedChange < MainStore.prunedThrough(in: mainDB) {
-                        try SearchStore.reset(in: searchDB, lastChange: MainStore.lastChange(in: mainDB))
+                    if case .mustRebuild = try IndexStanding.of(SearchStore.position(in: searchDB), in: mainDB) {
+                        try SearchStore.reset(in: searchDB, from: mainDB)
                     }
                     let position = try SearchStore.position(in: searchDB)
                     return (position, try Self.pendingEntries(after: position, in: mainDB))
@@ -295,6 +293,7 @@ struct SearchIndexer {
                 }
             }
             position.appliedChange = change.sequence
+            position.appliedTag = change.tag
             position.resumeAfterEntry = 0
         }
         return work

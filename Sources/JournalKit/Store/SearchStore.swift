@@ -180,8 +180,11 @@ package final class SearchStore: Sendable {
         var resumeAfterEntry: Int64
         /// While a full rebuild is under way, the entry number it continues from.
         var rebuildFrom: Int64?
+        /// The tag change `appliedChange` had in the main store's history (nil for a change
+        /// recorded without one, or none): ``IndexStanding`` checks it is still that change.
+        var appliedTag: Int64?
 
-        static let fresh = Position(appliedChange: -1, resumeAfterEntry: 0, rebuildFrom: nil)
+        static let fresh = Position(appliedChange: -1, resumeAfterEntry: 0, rebuildFrom: nil, appliedTag: nil)
         var isFresh: Bool { appliedChange < 0 }
     }
 
@@ -193,17 +196,20 @@ package final class SearchStore: Sendable {
         return Position(
             appliedChange: applied,
             resumeAfterEntry: values["resume_after_entry"].flatMap(Int64.fromDatabaseValue) ?? 0,
-            rebuildFrom: values["rebuild_from"].flatMap(Int64.fromDatabaseValue))
+            rebuildFrom: values["rebuild_from"].flatMap(Int64.fromDatabaseValue),
+            appliedTag: values["applied_change_tag"].flatMap(Int64.fromDatabaseValue))
     }
 
     static func save(_ position: Position, in db: Database) throws {
         let upsert = "INSERT INTO store_info (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"
         try db.execute(sql: upsert, arguments: ["applied_change", position.appliedChange])
         try db.execute(sql: upsert, arguments: ["resume_after_entry", position.resumeAfterEntry])
-        if let rebuildFrom = position.rebuildFrom {
-            try db.execute(sql: upsert, arguments: ["rebuild_from", rebuildFrom])
-        } else {
-            try db.execute(sql: "DELETE FROM store_info WHERE key = 'rebuild_from'")
+        for (key, value) in [("rebuild_from", position.rebuildFrom), ("applied_change_tag", position.appliedTag)] {
+            if let value {
+                try db.execute(sql: upsert, arguments: [key, value])
+            } else {
+                try db.execute(sql: "DELETE FROM store_info WHERE key = ?", arguments: [key])
+            }
         }
     }
 
@@ -221,14 +227,17 @@ package final class SearchStore: Sendable {
                 """)
     }
 
-    /// Empties the store and starts a full rebuild at the main store's change `lastChange`.
-    static func reset(in db: Database, lastChange: Int64) throws {
+    /// Empties the store and starts a full rebuild at the newest change of the main store read
+    /// in `mainDB`.
+    static func reset(in db: Database, from mainDB: Database) throws {
         try db.execute(
             sql:
                 "DELETE FROM posting; DELETE FROM token; DELETE FROM prefix_posting; DELETE FROM prefix_key; DELETE FROM document; DELETE FROM date_bucket;"
         )
         try bumpTokenGeneration(in: db)
-        try save(Position(appliedChange: lastChange, resumeAfterEntry: 0, rebuildFrom: 1), in: db)
+        let latest = try MainStore.lastChange(in: mainDB)
+        let tag = try MainStore.tag(ofChange: latest, in: mainDB)
+        try save(Position(appliedChange: latest, resumeAfterEntry: 0, rebuildFrom: 1, appliedTag: tag), in: db)
     }
 
     /// How many entries the store indexes.
