@@ -28,6 +28,7 @@ package enum StoreDatabase {
             }
             return configuration
         }
+        if !readOnly { try rollBackInterruptedSetUp(url) }
         var path = url.path
         let walBytes = StoreDirectory.fileSize(atPath: url.path + "-wal") ?? 0
         if readOnly, walBytes == 0,
@@ -38,8 +39,12 @@ package enum StoreDatabase {
         let readers = try DatabasePool(path: path, configuration: configuration(readOnly: true))
         try readers.read { db in
             let existing = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
-            let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_schema") ?? 0
-            guard existing == applicationID || (existing == 0 && tables == 0) else {
+            // A store whose creation was cut short holds nothing, or only GRDB's empty record of
+            // migrations (created in a transaction of its own before the first migration's).
+            let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_schema WHERE tbl_name <> 'grdb_migrations'") ?? 0
+            let migrations =
+                try db.tableExists("grdb_migrations") ? Int.fetchOne(db, sql: "SELECT count(*) FROM grdb_migrations") ?? 0 : 0
+            guard existing == applicationID || (existing == 0 && tables == 0 && migrations == 0) else {
                 throw JournalError.store("\(url.path) is not a journal store file (it is some other SQLite database)")
             }
         }
@@ -47,6 +52,17 @@ package enum StoreDatabase {
         return StorePool(
             readers: readers, durability: durability,
             openWriter: readOnly ? nil : { try DatabasePool(path: url.path, configuration: writable) })
+    }
+
+    /// Rolls back the transaction a process that died left in a rollback journal beside the
+    /// store: SQLite puts a new store in WAL mode with one such transaction, and a read-only
+    /// connection can't roll it back (it fails with SQLITE_READONLY_ROLLBACK), so the first
+    /// connection must be one that can write.
+    private static func rollBackInterruptedSetUp(_ url: URL) throws {
+        guard FileManager.default.fileExists(atPath: url.path + "-journal") else { return }
+        let queue = try DatabaseQueue(path: url.path)
+        _ = try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_schema") }
+        try queue.close()
     }
 
     /// The one-line message for a failure on `url`.
