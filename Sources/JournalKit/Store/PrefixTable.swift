@@ -55,6 +55,15 @@ struct PrefixTable: Sendable {
         }
     }
 
+    /// Whether the table holds the token `id` with the bytes `utf8` in the bucket of its own key,
+    /// where a lookup finds it: one bucket read, for checking every token of a large table.
+    func holds(id: Int64, utf8 token: some Collection<UInt8>) -> Bool {
+        (buckets[Self.key(of: token)] ?? []).contains { index in
+            let start = index == 0 ? 0 : Int(ends[Int(index) - 1])
+            return ids[Int(index)] == id && utf8[start..<Int(ends[Int(index)])].elementsEqual(token)
+        }
+    }
+
     // The key packs the first three code points, 21 bits each; a shorter token leaves zeros
     // (U+0000 is never part of a token, so no key is ambiguous).
     private static let firstScalarMask: UInt64 = 0x1F_FFFF << 42

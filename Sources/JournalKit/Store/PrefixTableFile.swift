@@ -90,6 +90,17 @@ final class PrefixTableFile: @unchecked Sendable {
         return ids
     }
 
+    /// Whether the file holds the token `id` with the bytes `utf8` in the bucket of its own key,
+    /// where a lookup finds it: one bucket read, for checking every token of a large file.
+    func holds(id: Int64, utf8 token: some Collection<UInt8>) -> Bool {
+        guard let bucket = bucket(for: PrefixTable.key(of: token)) else { return false }
+        var found = false
+        forEachToken(in: bucket) { candidate, utf8 in
+            if candidate == id, utf8.elementsEqual(token) { found = true }
+        }
+        return found
+    }
+
     /// Every token of the file, bucket by bucket: to load the table into memory.
     func forEachToken(_ body: (Int64, UnsafeRawBufferPointer) -> Void) {
         for slot in 0..<slotCount {

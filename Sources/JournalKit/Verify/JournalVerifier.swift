@@ -173,7 +173,7 @@ struct JournalVerifier {
                             "prefix table", "\(path) holds token \(id) as \"\(String(decoding: utf8, as: UTF8.self))\", not \"\(text)\"")
                     }
                 }
-                for (id, text) in tokenTexts where id <= file.maxTokenID && !file.tokenIDs(withPrefix: text).contains(id) {
+                for (id, text) in tokenTexts where id <= file.maxTokenID && !file.holds(id: id, utf8: text.utf8) {
                     problem("prefix table", "\(path) doesn't find the token \"\(text)\"")
                 }
             } else {
@@ -181,7 +181,7 @@ struct JournalVerifier {
             }
         }
         let table = try PrefixSnapshot.load(from: searchDB, searchStore: search.url).table
-        for (id, text) in tokenTexts where !table.tokenIDs(withPrefix: text).contains(id) {
+        for (id, text) in tokenTexts where !table.holds(id: id, utf8: text.utf8) {
             problem("prefix table", "the prefix table doesn't find the token \"\(text)\"")
         }
         return checked
