@@ -8,6 +8,9 @@ let package = Package(
         .library(name: "JournalKit", targets: ["JournalKit", "JournalText"]),
         .library(name: "JournalBench", targets: ["JournalBench"]),
         .executable(name: "journal", targets: ["JournalCLI"]),
+        // Loaded with LD_PRELOAD into the `journal` processes the power-cut tests run: it logs
+        // every change they make to a journal's files, for the tests to replay up to any sync.
+        .library(name: "PowerCutRecorder", type: .dynamic, targets: ["PowerCutRecorder"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -54,6 +57,8 @@ let package = Package(
         ),
         // What the fuzz targets check on every input; its tests replay the inputs fuzzing found.
         .target(name: "FuzzChecks", dependencies: ["JournalKit", "JournalText"], path: "Fuzz/Checks"),
+        // The power-cut tests' recorder (see its header), a C library built to be preloaded.
+        .target(name: "PowerCutRecorder", path: "Tests/PowerCutRecorder", linkerSettings: [.linkedLibrary("dl")]),
         // Opens, uses and releases journals on many threads at once; run under glibc's heap
         // checks by ReleaseStressTests and under valgrind by scripts/stress.
         .executableTarget(name: "ReleaseStress", dependencies: ["JournalKit"], path: "Tests/ReleaseStress"),
