@@ -54,7 +54,7 @@ import Testing
         defer { try? holder?.close() }
         let commands = [
             ["add", "A new entry"], ["import", input], ["edit", "p2", "--text", "Edited"], ["tag", "p3", "travel"],
-            ["untag", "p3", "travel"], ["star", "p4"], ["unstar", "p4"], ["delete", "p5"],
+            ["untag", "p3", "travel"], ["star", "p4"], ["unstar", "p4"], ["delete", "p5"], ["reindex"],
         ]
         let trace = journal.store.appendingPathExtension("trace")
         defer { try? FileManager.default.removeItem(at: trace) }
