@@ -20,6 +20,18 @@ package enum DurableFiles {
         }
     }
 
+    /// Syncs the file at `path`, whoever wrote it (a sync flushes the file, not one descriptor's
+    /// writes); a missing file has nothing to sync.
+    static func syncFile(atPath path: String) throws(JournalError) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return }
+            throw .store("cannot open \(path): \(String(cString: strerror(errno)))", file: path)
+        }
+        defer { close(descriptor) }
+        guard fdatasync(descriptor) == 0 else { throw .store("cannot sync \(path): \(String(cString: strerror(errno)))", file: path) }
+    }
+
     /// Creates the folder at `url` and any missing parent, each readable by its owner only, and
     /// syncs each one's parent, so that the new path survives a power cut.
     static func createFolder(_ url: URL) throws(JournalError) {

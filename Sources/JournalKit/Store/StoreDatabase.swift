@@ -51,7 +51,17 @@ package enum StoreDatabase {
         let writable = configuration(readOnly: false)
         return StorePool(
             readers: readers, durability: durability,
-            openWriter: readOnly ? nil : { try DatabasePool(path: url.path, configuration: writable) })
+            openWriter: readOnly
+                ? nil
+                : {
+                    // On a missing or empty WAL, GRDB commits a transaction of its own while it
+                    // sets up WAL mode, under the NORMAL it has just set: sync it, so that no write
+                    // to a durable store is ever left unsynced, even one that changes nothing.
+                    let walWasEmpty = (StoreDirectory.fileSize(atPath: url.path + "-wal") ?? 0) == 0
+                    let writer = try DatabasePool(path: url.path, configuration: writable)
+                    if durability == .durableAtCommit, walWasEmpty { try DurableFiles.syncFile(atPath: url.path + "-wal") }
+                    return writer
+                })
     }
 
     /// Rolls back the transaction a process that died left in a rollback journal beside the
