@@ -2,7 +2,7 @@ import Foundation
 import JournalKit
 import Testing
 
-/// Every command that writes has synced the main store's files before it prints success:
+/// Every command that writes has synced what it wrote before it prints success:
 /// traced with strace, as a user would check it, with standard output line-buffered as on a
 /// terminal (so a line is out when it is printed), with and without another process keeping
 /// the journal open (then closing the command's connections folds nothing back into the
@@ -43,6 +43,37 @@ import Testing
             """
         #expect(Self.unsyncedAtFirstOutput(trace) == ["/j/journal.sqlite-wal"])
         #expect(Self.unsyncedAtFirstOutput("7 pwrite64(15</j/journal.sqlite>, \"x\", 1, 0) = 1\n") == nil)
+    }
+
+    /// `export -o` reports its file once the file is synced, renamed into place and its folder
+    /// synced, in that order.
+    @Test func anExportIsSyncedRenamedAndItsFolderSyncedBeforeItIsReported() throws {
+        let journal = JournalProcess()
+        defer { journal.removeStore() }
+        for index in 1...3 { #expect(try journal.run(["add", "Entry number \(index)"]).status == 0) }
+        let folder = journal.store.appendingPathExtension("export")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("backup.jsonl")
+        let trace = journal.store.appendingPathExtension("trace")
+        defer { try? FileManager.default.removeItem(at: trace) }
+        let strace = ["strace", "-f", "-y", "-qq", "-e", "trace=write,fsync,fdatasync,rename", "-o", trace.path]
+        let run = try journal.run(["export", "-o", output.path], launcher: ["/usr/bin/env"] + strace)
+        try #require(run.status == 0, "\(run.error)")
+        let lines = String(decoding: try JournalProcess.contents(of: trace), as: UTF8.self).split(separator: "\n")
+        func first(after start: Int, _ matches: (Substring) -> Bool) -> Int? {
+            lines.indices.first { $0 > start && matches(lines[$0]) }
+        }
+        let isSync = { (line: Substring) in line.contains(" fsync(") || line.contains(" fdatasync(") }
+        let synced = first(after: -1) { isSync($0) && $0.contains(".backup.jsonl.partial-") }
+        let renamed = synced.flatMap { synced in first(after: synced) { $0.contains(" rename(") && $0.contains("backup.jsonl\")") } }
+        let folderSynced = renamed.flatMap { renamed in first(after: renamed) { isSync($0) && $0.contains("<\(folder.path)>") } }
+        let reported = folderSynced.flatMap { synced in first(after: synced) { $0.contains(" write(2<") && $0.contains("exported") } }
+        #expect(
+            reported != nil,
+            "sync \(synced.map(String.init) ?? "–"), rename \(renamed.map(String.init) ?? "–"), folder \(folderSynced.map(String.init) ?? "–")"
+        )
+        #expect(try JournalProcess.contents(of: output).count > 0)
     }
 
     @Test(arguments: [false, true]) func everyWriteIsSyncedBeforeItIsReported(held: Bool) throws {
