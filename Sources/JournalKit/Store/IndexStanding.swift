@@ -23,8 +23,8 @@ enum IndexStanding: Equatable {
         let latest = try MainStore.lastChange(in: mainDB)
         if position.appliedChange > latest {
             return .mustRebuild(
-                "it has applied changes the entries' history does not have (\(position.appliedChange) of \(latest)): "
-                    + "one of the two files was restored from a copy")
+                "it has applied changes the entries' history does not have (up to change \(position.appliedChange); "
+                    + "the entries' history ends at \(latest)): one of the two files was restored from a copy")
         }
         if position.appliedChange < (try MainStore.prunedThrough(in: mainDB)) {
             return .mustRebuild("it is older than the entries' change history reaches back: it was restored from an old copy")
