@@ -55,19 +55,19 @@ public final class Journal: Sendable {
         (main, search) = stores
         readOnlyReason = unwritable.map { "the journal in \(directory.url.path) cannot be written: \($0)" }
         var notices = search.rebuildReason.map { ["rebuilding the search store \(directory.searchStoreURL.path): \($0)"] } ?? []
-        let (position, _, standing) = try Self.standing(main: main, search: search)
+        let indexer = SearchIndexer(main: main, search: search)
         if let readOnlyReason {
+            let (position, standing) = try indexer.currentStanding()
             if case .mustRebuild(let why) = standing, !position.isFresh {
                 notices.append("\(readOnlyReason); the search index does not match the entries (\(why)), and searches answer from it")
             } else if standing != .current {
                 notices.append("\(readOnlyReason); the search index is behind the entries, and searches answer from what is indexed")
             }
         } else {
-            if case .mustRebuild(let why) = standing, !position.isFresh {
-                notices.append("rebuilding the search store \(directory.searchStoreURL.path): \(why)")
-            }
             do {
-                try SearchIndexer(main: main, search: search).catchUp(progress: progress)
+                if let why = try indexer.catchUp(progress: progress) {
+                    notices.append("rebuilt the search store \(directory.searchStoreURL.path): \(why)")
+                }
             } catch  where error.kind == .store {
                 notices.append("the search index could not be brought up to date (\(error.message)); searches answer from what is indexed")
             }
@@ -86,7 +86,8 @@ public final class Journal: Sendable {
     }
 
     private static func indexStatus(main: MainStore, search: SearchStore) throws(JournalError) -> IndexStatus {
-        let (position, latest, standing) = try standing(main: main, search: search)
+        let (position, standing) = try SearchIndexer(main: main, search: search).currentStanding()
+        let latest = try StoreDatabase.guarded(main.url) { try main.pool.read(MainStore.lastChange(in:)) }
         let applied: Int64
         switch standing {
         case .current: applied = latest
@@ -94,17 +95,6 @@ public final class Journal: Sendable {
         case .mustRebuild: applied = -1
         }
         return IndexStatus(appliedChange: max(applied, -1), latestChange: latest)
-    }
-
-    /// The search store's position, the main store's newest change, and how the one stands
-    /// against the other.
-    private static func standing(
-        main: MainStore, search: SearchStore
-    ) throws(JournalError) -> (position: SearchStore.Position, latest: Int64, standing: IndexStanding) {
-        let position = try StoreDatabase.guarded(search.url) { try search.pool.read(SearchStore.position(in:)) }
-        return try StoreDatabase.guarded(main.url) {
-            try main.pool.read { db in (position, try MainStore.lastChange(in: db), try IndexStanding.of(position, in: db)) }
-        }
     }
 
     /// The UUID in every entry URI of this journal.

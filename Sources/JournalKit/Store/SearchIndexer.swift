@@ -26,26 +26,36 @@ struct SearchIndexer {
     ///
     /// A writer passes the lock it took just before its commit (`holding`), so that no other
     /// process starts applying its change first (a search would then do the writer's work).
-    func catchUp(progress: ProgressHandler? = nil, holding held: CatchUpLock? = nil, waitingFor change: Int64? = nil) throws(JournalError) {
+    ///
+    /// Returns why the search store could not catch up and was rebuilt (``IndexStanding``),
+    /// when it was found so; nil when it was new or could catch up.
+    @discardableResult
+    func catchUp(
+        progress: ProgressHandler? = nil, holding held: CatchUpLock? = nil, waitingFor change: Int64? = nil
+    ) throws(JournalError) -> String? {
         if let held {
             defer { held.release() }
             try applyEverything(progress: progress)
         }
+        var rebuildReason: String?
         var lastProgress = ContinuousClock.now
         var lastApplied = Int64.min
         // The holder checks again after letting go, so a change committed while it held the lock
         // (whose writer then found the lock taken) is never left unapplied.
-        while try !isCaughtUp() {
+        while true {
+            let (position, standing) = try currentStanding()
+            if standing == .current, try !prefixFileIsStale() { return rebuildReason }
+            if rebuildReason == nil, !position.isFresh, case .mustRebuild(let why) = standing { rebuildReason = why }
             if let lock = try CatchUpLock.tryAcquire(besides: search.url) {
                 defer { lock.release() }
                 try applyEverything(progress: progress)
                 continue
             }
-            guard let change else { return }
+            guard let change else { return rebuildReason }
             let applied = try appliedChange()
-            if applied >= change { return }
+            if applied >= change { return rebuildReason }
             if applied != lastApplied { (lastApplied, lastProgress) = (applied, .now) }
-            if ContinuousClock.now - lastProgress > .seconds(StoreDatabase.busyTimeout) { return }
+            if ContinuousClock.now - lastProgress > .seconds(StoreDatabase.busyTimeout) { return rebuildReason }
             Thread.sleep(forTimeInterval: 0.01)
         }
     }
@@ -70,15 +80,17 @@ struct SearchIndexer {
         return position.rebuildFrom == nil ? position.appliedChange : -1
     }
 
-    /// Whether there is nothing to apply, found with reads only, so that a search never waits
-    /// for the search store's write lock when there is nothing to write.
-    private func isCaughtUp() throws(JournalError) -> Bool {
+    /// The search store's position and how it stands against the main store, found with reads
+    /// only, so that a search never waits for the search store's write lock when there is
+    /// nothing to write.
+    func currentStanding() throws(JournalError) -> (position: SearchStore.Position, standing: IndexStanding) {
         let position = try StoreDatabase.guarded(search.url) { try search.pool.read(SearchStore.position(in:)) }
-        let standing = try StoreDatabase.guarded(main.url) { try main.pool.read { db in try IndexStanding.of(position, in: db) } }
-        guard standing == .current else { return false }
-        return try StoreDatabase.guarded(search.url) {
-            try search.pool.read { db in try !PrefixSnapshot.isStale(in: db, searchStore: search.url) }
-        }
+        return (position, try StoreDatabase.guarded(main.url) { try main.pool.read { db in try IndexStanding.of(position, in: db) } })
+    }
+
+    /// Whether the prefix table's file should be saved again.
+    private func prefixFileIsStale() throws(JournalError) -> Bool {
+        try StoreDatabase.guarded(search.url) { try search.pool.read { db in try PrefixSnapshot.isStale(in: db, searchStore: search.url) } }
     }
 
     /// One batch, read and analysed, ready to write.
