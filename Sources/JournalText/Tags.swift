@@ -17,15 +17,31 @@ public enum Tags {
             let startsTag = (scalar == "#" || scalar == "@") && (index == 0 || scalars[index - 1].properties.isWhitespace)
             index += 1
             guard startsTag else { continue }
-            var end = index
-            while end < scalars.count, isTagCharacter(scalars[end]) { end += 1 }
-            var run = scalars[index..<end]
-            while let last = run.last, last == "-" || last == "/" { run = run.dropLast() }
-            guard run.contains(where: isLetterOrDigit) else { continue }
-            if let name = canonicalName(String(String.UnicodeScalarView(run))), seen.insert(name).inserted { names.append(name) }
+            let (end, name) = run(in: scalars, from: index)
+            if let name, seen.insert(name).inserted { names.append(name) }
             index = end
         }
         return names
+    }
+
+    /// The tag an item of a query names when it starts with `#` or `@` (`#travel/japan!` names
+    /// `travel/japan`): the run after the sign, read as in a text; nil when the item does not
+    /// start with a sign or the run holds no letter or digit.
+    public static func named(byItem item: Substring) -> String? {
+        let scalars = Array(item.unicodeScalars)
+        guard let first = scalars.first, first == "#" || first == "@" else { return nil }
+        return run(in: scalars, from: 1).name
+    }
+
+    /// The run of tag characters starting at `start` (just after a sign): where it ends, and
+    /// the tag it names, if any.
+    private static func run(in scalars: [Unicode.Scalar], from start: Int) -> (end: Int, name: String?) {
+        var end = start
+        while end < scalars.count, isTagCharacter(scalars[end]) { end += 1 }
+        var run = scalars[start..<end]
+        while let last = run.last, last == "-" || last == "/" { run = run.dropLast() }
+        guard run.contains(where: isLetterOrDigit) else { return (end, nil) }
+        return (end, canonicalName(String(String.UnicodeScalarView(run))))
     }
 
     /// The name of a tag as a user gives it (`#Café`, `cafe`): the canonical form of its name,

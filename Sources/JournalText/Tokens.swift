@@ -6,6 +6,13 @@ public enum Tokens {
     /// The tokens of an entry whose canonical text is already known (stored beside the entry).
     public static func of(canonical: String) -> [String] { WordBreaker.uniqueWords(in: canonical) }
 
+    /// The tokens of an entry whose canonical text is `canonical`, and its words in order, each
+    /// as the position of its token: what a phrase is checked against.
+    public static func withOrder(canonical: String) -> (tokens: [String], order: [Int32]) {
+        let (unique, order) = WordBreaker.uniqueWordsAndOrder(in: canonical)
+        return (unique, order)
+    }
+
     /// The prefix keys of an entry whose tokens are `tokens`: the first one, two and three code
     /// points of each token (fewer for a shorter token), each once. An entry has a token
     /// starting with a word of up to three code points exactly when that word is one of its keys.

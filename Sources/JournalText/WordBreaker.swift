@@ -13,15 +13,29 @@ public enum WordBreaker {
 
     /// The distinct words of `text` (by code points), in order of first appearance: an entry's
     /// tokens when `text` is its canonical text.
-    public static func uniqueWords(in text: String) -> [String] {
-        var seen = Set<CodePointKey>(minimumCapacity: 256)
+    public static func uniqueWords(in text: String) -> [String] { uniqueWordsAndOrder(in: text).unique }
+
+    /// The distinct words of `text` in order of first appearance, and each word of the text in
+    /// order as the position of its distinct word: `words(in:)` is `order.map { unique[$0] }`.
+    public static func uniqueWordsAndOrder(in text: String) -> (unique: [String], order: [Int32]) {
+        var positions = [CodePointKey: Int32](minimumCapacity: 256)
         var words: [String] = []
+        var order: [Int32] = []
         words.reserveCapacity(256)
+        order.reserveCapacity(256)
         forEachWord(in: text) { bytes in
             let word = String(decoding: bytes, as: UTF8.self)
-            if seen.insert(CodePointKey(word)).inserted { words.append(word) }
+            let key = CodePointKey(word)
+            if let position = positions[key] {
+                order.append(position)
+            } else {
+                let position = Int32(words.count)
+                positions[key] = position
+                words.append(word)
+                order.append(position)
+            }
         }
-        return words
+        return (words, order)
     }
 
     /// Where the words of `text` are, as UTF-16 offset ranges into it, a piece of the text at a

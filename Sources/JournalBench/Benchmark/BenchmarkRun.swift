@@ -220,9 +220,9 @@ public struct BenchmarkRun: Sendable {
 
     /// The arguments of a read-only `sqlite3` process on `database` that binds the FTS5 query of
     /// `query` to `:q` (a parameter, never spliced into the SQL; `.parameter set` reads an SQL
-    /// literal) and runs `statements`; nil when the query has no words for FTS5.
+    /// literal) and runs `statements`; nil when the query is not one `MATCH` expression.
     static func sqlite3Arguments(database: URL, query: String, statements: [String]) -> [String]? {
-        guard let expression = try? SearchQuery(query).fts5Expression else { return nil }
+        guard let fts5 = FTS5BestSetup.query(query), fts5.condition == "1", let expression = fts5.match else { return nil }
         let literal = "'" + expression.replacingOccurrences(of: "'", with: "''") + "'"
         return ["-readonly", database.path, ".parameter set :q \(literal)"] + statements
     }

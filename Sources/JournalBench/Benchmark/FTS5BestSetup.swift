@@ -5,17 +5,38 @@ import JournalKit
 /// SQLite FTS5 as the users who care most would set it up for a journal, so that the benchmark
 /// measures the engine and not a setup: a file of its own, the entries inserted oldest first so
 /// that rowid order is date order (newest first is a backward walk of the index, no sort), the
-/// text kept in the FTS5 table, the same tokenizer and prefix index as the `fts5` strategy, and
+/// text kept in the FTS5 table, each entry's tags in an indexed table beside it, the same tokenizer and prefix index as the `fts5` strategy, and
 /// `optimize` after the build. A query is what a search shows: the count, then the newest 20
 /// with their date and text.
 public struct FTS5BestSetup {
     /// The SQLite file.
     public let url: URL
 
-    /// The count of a query's matches (`:q`, an FTS5 expression).
+    /// Its tables as an ``FTS5Query`` reads them: the FTS5 table `journal` (text, date, starred),
+    /// and each entry's tags in `tag`, by the FTS5 rowid.
+    public static let schema = FTS5Query.Schema(
+        table: "journal", rowid: "journal.rowid", date: "journal.date", starred: "journal.starred", tags: "tag")
+
+    /// The count of a plain `MATCH` query's matches (`:q`), for a `sqlite3` process.
     public static let countSQL = "SELECT count(*) FROM journal WHERE journal MATCH :q"
-    /// The newest 20 matches with their date and text.
+    /// The newest 20 matches of a plain `MATCH` query with their date and text.
     public static let pageSQL = "SELECT rowid, date, text FROM journal WHERE journal MATCH :q ORDER BY rowid DESC LIMIT 20"
+
+    /// The count of a query's matches, and its newest 20 with their date and text, the match
+    /// expression (if any) bound first and then the query's arguments.
+    public static func statements(for query: FTS5Query) -> (count: String, page: String) {
+        let conditions = (query.match == nil ? "" : "journal MATCH ? AND ") + query.condition
+        return (
+            "SELECT count(*) FROM journal WHERE \(conditions)",
+            "SELECT rowid, date, text FROM journal WHERE \(conditions) ORDER BY rowid DESC LIMIT 20"
+        )
+    }
+
+    /// The FTS5 query of `text` for this setup, nil when the query has nothing to search for.
+    public static func query(_ text: String) -> FTS5Query? {
+        guard let term = try? SearchQuery(text).plan() else { return nil }
+        return FTS5Query(term, schema: schema)
+    }
 
     /// Builds it at `url` (replacing a file there) from the entries of `journal`: seconds for
     /// the inserts and `optimize`, the file's bytes, and the bytes of the index alone (every
@@ -32,9 +53,15 @@ public struct FTS5BestSetup {
                 try db.execute(
                     sql: """
                         CREATE VIRTUAL TABLE journal USING fts5(
-                            text, date UNINDEXED, tokenize='unicode61 remove_diacritics 2', prefix='1 2 3');
-                        INSERT INTO journal (text, date) SELECT text, date FROM source.entry ORDER BY date, n;
+                            text, date UNINDEXED, starred UNINDEXED, tokenize='unicode61 remove_diacritics 2', prefix='1 2 3');
+                        CREATE TEMP TABLE numbering AS SELECT n, row_number() OVER (ORDER BY date, n) AS rowid FROM source.entry;
+                        INSERT INTO journal (rowid, text, date, starred)
+                            SELECT numbering.rowid, text, date, starred FROM source.entry JOIN numbering USING (n) ORDER BY numbering.rowid;
                         INSERT INTO journal (journal) VALUES ('optimize');
+                        CREATE TABLE tag (entry INTEGER NOT NULL, name TEXT NOT NULL);
+                        INSERT INTO tag SELECT DISTINCT numbering.rowid, name FROM source.tag JOIN numbering ON numbering.n = tag.entry;
+                        CREATE INDEX tag_by_name ON tag (name, entry);
+                        DROP TABLE numbering;
                         """)
                 return .commit
             }
@@ -51,13 +78,15 @@ public struct FTS5BestSetup {
     }
 
     /// The median time, over `runs` after one untimed, of `query`'s count and newest 20 in this
-    /// process; nil when the query has no words for FTS5.
+    /// process; nil when the query has nothing to search for.
     public func medianSeconds(of query: String, runs: Int, in queue: DatabaseQueue) throws -> Double? {
-        guard let expression = try? SearchQuery(query).fts5Expression else { return nil }
+        guard let fts5 = Self.query(query) else { return nil }
+        let (count, page) = Self.statements(for: fts5)
+        let arguments = StatementArguments((fts5.match.map { [$0.databaseValue] } ?? []) + fts5.arguments)
         func answer() throws {
             try queue.read { db in
-                _ = try Int.fetchOne(db, sql: Self.countSQL, arguments: ["q": expression])
-                _ = try Row.fetchAll(db, sql: Self.pageSQL, arguments: ["q": expression])
+                _ = try Int.fetchOne(db, sql: count, arguments: arguments)
+                _ = try Row.fetchAll(db, sql: page, arguments: arguments)
             }
         }
         try answer()

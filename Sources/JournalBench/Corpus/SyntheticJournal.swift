@@ -8,14 +8,15 @@ import JournalKit
 /// 194,000 at 200,000). Dates run forward from 2006 with random
 /// gaps sized so that the journal spans about twenty years, whatever its size; one entry in
 /// fifty is backdated by up to thirty days, as people fill in a day they missed, so that entry
-/// numbers follow dates only mostly, as in a real journal.
+/// numbers follow dates only mostly, as in a real journal. One entry in eight ends with a tag
+/// or two (`#travel/japan`), the tags drawn by Zipf's law from a few dozen.
 public struct SyntheticJournal: Sequence, Sendable {
     /// How many entries it has.
     public let count: Int
     /// What fixes its content: the same seed gives the same journal.
     public let seed: UInt64
     /// Changes whenever the same seed starts giving another journal.
-    public static let version = "v3"
+    public static let version = "v4"
     /// Rarer words per language beyond the common ones, drawn with them by Zipf's law; rarer
     /// still, 14 words in 100 come from an open vocabulary that keeps growing with the journal
     /// (``OpenVocabulary``), and one in 100 is a number.
@@ -41,9 +42,17 @@ public struct SyntheticJournal: Sequence, Sendable {
         private let meanGap: Int
         private let vocabularies: [(language: CorpusLanguage, words: [String], sampler: ZipfSampler, open: OpenVocabulary)]
         private let languagePicker: [Int]
+        /// Draws the tags, apart from the words, so that the words are those of a journal without tags.
+        private var tagRandom: SplitMix64
+        private static let tags = [
+            "travel", "work", "family", "travel/japan", "health", "reading", "ideas", "work/meetings", "gratitude", "running",
+            "cooking", "travel/france", "music", "friends", "dreams", "garden", "projects/journal", "kids", "sleep", "books/fiction",
+        ]
+        private static let tagSampler = ZipfSampler(count: tags.count)
 
         init(journal: SyntheticJournal) {
             random = SplitMix64(seed: journal.seed)
+            tagRandom = SplitMix64(seed: journal.seed ^ 0x7A65)
             remaining = journal.count
             meanGap = Swift.max(2, 20 * 365 * 86_400 / Swift.max(1, journal.count))
             var vocabularyRandom = SplitMix64(seed: journal.seed ^ 0x5EED)
@@ -93,6 +102,9 @@ public struct SyntheticJournal: Sequence, Sendable {
             case 1: text += " \(random.below(100))%"
             case 2: text += " (\(1 + random.below(12))/\(1 + random.below(28)))"
             default: break
+            }
+            if tagRandom.below(8) == 0 {
+                for _ in 0...tagRandom.below(2) { text += " #" + Self.tags[Self.tagSampler.draw(using: &tagRandom)] }
             }
             guard random.below(50) == 0 else { return NewEntry(date: date, text: text) }
             let backdated = date.microseconds - Int64(random.below(30 * 86_400)) * 1_000_000

@@ -9,9 +9,21 @@ struct SearchCommand: ParsableCommand {
         discussion: """
             By default the query's words are found as word prefixes in any order ("bru cre" finds \
             "Crème brûlée"), ignoring case and diacritics, in every language ICU can split into \
-            words. Several arguments form one query. Other strategies (`--strategy list`) find the \
-            query as a substring, with or without folding; every character of the query is \
-            literal in all of them. --regex takes a real regular expression (ICU syntax) instead.
+            words. Several arguments form one query, read like a search box:
+
+              new york            both words (as prefixes), anywhere in the entry
+              "new york"          the words side by side; the last may be a prefix ("new yo)
+              tokyo OR kyoto      either word
+              paris -work         paris, leaving out entries with work
+              (tokyo OR kyoto) -"rainy day"    groups; - leaves out a phrase or group too
+              #travel  @travel    the tag travel, or one below it (#travel/japan)
+              is:starred          starred entries
+              from:2024-05  to:may  on:2016  on:"last month"    dates, as --from/--to/--on read them
+
+            - binds tightest, then OR, then the words side by side (all must hold). Quote a word \
+            to search for it as written: "OR", "-v", "#hashtag". The substring strategies \
+            (`--strategy list`: contains…, matches…) take the query as it is instead, every \
+            character literal; --regex takes a real regular expression (ICU syntax).
 
             On a terminal (not TERM=dumb), `journal search` with no query (or --interactive, \
             with or without one) opens a full-screen search that follows your typing: results newest first, \
@@ -39,10 +51,15 @@ struct SearchCommand: ParsableCommand {
     @OptionGroup var filters: FilterOptions
     @OptionGroup var output: OutputOptions
 
-    @Argument(help: "What to look for.")
+    @Argument(
+        parsing: .allUnrecognized,
+        help: ArgumentHelp("What to look for (`-word` leaves a word out; see the table above).", valueName: "query"))
     var query: [String] = []
 
     func validate() throws {
+        if let option = query.first(where: { $0.hasPrefix("--") && $0.dropFirst(2).first?.isLetter == true }) {
+            throw ValidationError("unknown option \(option) (to search for it, quote it: '\"\(option)\"')")
+        }
         if regex != nil && !query.isEmpty { throw ValidationError("give either a query or --regex PATTERN, not both") }
         if regex != nil && strategy != nil { throw ValidationError("--regex is its own way of searching: drop --strategy") }
         if ignoreCase && regex == nil { throw ValidationError("-i goes with --regex (every strategy states its own folding)") }

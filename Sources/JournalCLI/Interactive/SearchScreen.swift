@@ -30,7 +30,12 @@ struct SearchScreen {
     private var terminal: Terminal
     private var rows: Int
     private var mode = Mode.list
+    /// The last answer with results: a query that fails (a date not understood) leaves them.
     private var answer: LiveSearch.Answer?
+    /// Why the latest query failed, shown on the status line until one succeeds.
+    private var failure: JournalError?
+    /// The generation of the latest answer, with results or not.
+    private var answered = 0
     private var submitted = 0
     private var selected = 0
     private var firstRow = 0
@@ -73,6 +78,13 @@ struct SearchScreen {
     mutating func searched(generation: Int) { submitted = generation }
 
     mutating func show(_ answer: LiveSearch.Answer) {
+        answered = answer.generation
+        if case .failure(let error) = answer.results, self.answer != nil, error.kind == .usage {
+            failure = error
+            render()
+            return
+        }
+        failure = nil
         self.answer = answer
         selected = min(selected, max(0, entries.count - 1))
         scrollToSelection()
@@ -231,7 +243,8 @@ struct SearchScreen {
         }
         parts.append((strategies[strategyIndex].name, false))
         if let answer { parts.append((Formatting.milliseconds(answer.seconds), false)) }
-        if submitted > (answer?.generation ?? 0) { parts.append(("searching…", true)) }
+        if submitted > answered { parts.append(("searching…", true)) }
+        if let failure { parts.append((failure.message, true)) }
         if let message { parts.append((message, true)) }
         if !filterSummary.isEmpty { parts.append((filterSummary, false)) }
         var line = ""

@@ -2,7 +2,8 @@ import JournalText
 
 /// Where in an entry's original text a query matched, for output to highlight.
 public enum MatchHighlighting: Sendable, Equatable {
-    /// Words of the text whose canonical tokens start with a query word.
+    /// Words of the text whose canonical tokens start with a word the query wants, and the
+    /// runs of words that hold one of its phrases (never what it leaves out).
     case wordPrefix
     /// Occurrences of the query in the text, both folded with this fold (nil: as written).
     case substring(Fold?)
@@ -14,6 +15,7 @@ public enum MatchHighlighting: Sendable, Equatable {
 public struct MatchHighlighter: Sendable {
     private let highlighting: MatchHighlighting
     private let queryWords: [String]
+    private let phrases: [[String]]
     private let needle: [Unicode.Scalar]
 
     /// A highlighter for `query` as a strategy with `highlighting` matches it.
@@ -21,13 +23,17 @@ public struct MatchHighlighter: Sendable {
         self.highlighting = highlighting
         switch highlighting {
         case .wordPrefix:
-            queryWords = (try? query.canonicalWords()) ?? []
+            let wanted = (try? query.parsed.get().wanted) ?? []
+            queryWords = wanted.compactMap { if case .word(let word) = $0 { word } else { nil } }
+            phrases = wanted.compactMap { if case .phrase(let words) = $0 { words } else { nil } }
             needle = []
         case .substring(let fold):
             queryWords = []
+            phrases = []
             needle = Array((fold?.apply(to: query.text) ?? query.text).unicodeScalars)
         case .none:
             queryWords = []
+            phrases = []
             needle = []
         }
     }
@@ -45,32 +51,53 @@ public struct MatchHighlighter: Sendable {
 
     /// Folds each word of the text, once per distinct word (text repeats its common words),
     /// walking the UTF-16 offsets ICU reports forward from the last one rather than from the
-    /// start of the text. The text is broken into words a piece at a time, and no further than
-    /// the window past the first match.
+    /// start of the text. A phrase is matched against the last words folded, and its range runs
+    /// from its first word to its last. The text is broken into words a piece at a time, and no
+    /// further than the window past the first match.
     private func wordRanges(in text: String, window: Int) -> [Range<String.Index>] {
         var ranges: [Range<String.Index>] = []
         var firstOffset: Int?
-        var matches: [Substring: Bool] = [:]
+        var folded: [Substring: [String]] = [:]
+        var recent: [(token: String, range: Range<String.Index>)] = []
+        let longestPhrase = phrases.map(\.count).max() ?? 1
         var cursor = (offset: 0, index: text.startIndex)
         func index(atUTF16Offset offset: Int) -> String.Index {
             cursor = (offset, text.utf16.index(cursor.index, offsetBy: offset - cursor.offset))
             return cursor.index
         }
+        func add(_ range: Range<String.Index>, at offset: Int) {
+            var range = range
+            while let last = ranges.last, last.upperBound > range.lowerBound {
+                range = min(last.lowerBound, range.lowerBound)..<max(last.upperBound, range.upperBound)
+                ranges.removeLast()
+            }
+            ranges.append(range)
+            firstOffset = firstOffset ?? offset
+        }
         for offsets in WordBreaker.wordOffsetsByPiece(in: text).joined() {
             if let firstOffset, offsets.lowerBound > firstOffset + window { break }
             let range = index(atUTF16Offset: offsets.lowerBound)..<index(atUTF16Offset: offsets.upperBound)
             let word = text[range]
-            let matched =
-                matches[word]
+            let tokens =
+                folded[word]
                 ?? {
                     let tokens = WordBreaker.words(in: Fold.canonical(String(word)))
-                    let matched = tokens.contains { token in queryWords.contains { token.unicodeScalars.starts(with: $0.unicodeScalars) } }
-                    matches[word] = matched
-                    return matched
+                    folded[word] = tokens
+                    return tokens
                 }()
-            if matched {
-                ranges.append(range)
-                firstOffset = firstOffset ?? offsets.lowerBound
+            for token in tokens {
+                recent.append((token, range))
+                if recent.count > longestPhrase { recent.removeFirst() }
+                if queryWords.contains(where: { token.unicodeScalars.starts(with: $0.unicodeScalars) }) {
+                    add(range, at: offsets.lowerBound)
+                }
+                for phrase in phrases where recent.count >= phrase.count {
+                    let run = recent.suffix(phrase.count)
+                    let matched =
+                        zip(run.dropLast(), phrase.dropLast()).allSatisfy { $0.token == $1 }
+                        && run.last!.token.unicodeScalars.starts(with: phrase.last!.unicodeScalars)
+                    if matched { add(run.first!.range.lowerBound..<range.upperBound, at: offsets.lowerBound) }
+                }
             }
         }
         return ranges

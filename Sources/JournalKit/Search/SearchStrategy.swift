@@ -10,11 +10,12 @@ public enum SearchFamily: String, Sendable {
 }
 
 extension SearchFamily {
-    /// Refuses a query this family can't answer (a word-prefix query with no words), before
+    /// Refuses a query this family can't answer (a word-prefix query the syntax can't read, or
+    /// with nothing to search for), before
     /// any store is opened.
     public func validate(_ query: SearchQuery) throws(JournalError) {
         switch self {
-        case .wordPrefix: _ = try query.canonicalWords()
+        case .wordPrefix: _ = try query.plan()
         case .substring: break
         }
     }

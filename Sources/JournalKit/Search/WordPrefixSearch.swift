@@ -1,31 +1,43 @@
 import GRDB
 
-/// What the word-prefix strategies share: for each query word, the union of the postings of
-/// the tokens it starts, or of its prefix key (each strategy finds them its own way); the
-/// intersection across words; then its size and the requested page, newest first, in one
-/// read transaction.
+/// What the word-prefix strategies share: a query's term answered as sets of entry numbers,
+/// then their size and the requested page, newest first, in one read transaction.
 ///
-/// A word that starts another word of the query is left out: it adds no condition. A short
+/// A word is the union of the postings of the tokens it starts, or of its prefix key (each
+/// strategy finds them its own way); words and terms required together intersect, `OR` unites,
+/// `-` takes away; a phrase is its words' intersection, each candidate then checked against its
+/// words in order (``PhraseCheck``); a tag or `is:starred` comes from the main store, which
+/// alone knows them, a date from the search store's day buckets.
+///
+/// A word that starts another word required with it is left out: it adds no condition. A short
 /// word searched alone, whose key's list may hold most of the journal, is counted and paged
 /// without reading the list, filtered or not (`pageOfOneKey`).
 ///
 /// A filter goes first and makes the work smaller: the entries it lets through bound which
-/// posting segments are read at all. Dates come from the search store's day buckets (a few runs
-/// of numbers a day); tags and stars from the main store, which alone knows them.
+/// posting segments are read at all.
 enum WordPrefixSearch {
-    /// `postingsOf` gives, for a query word, whose postings hold its entries.
+    /// How a strategy finds a word's entries and tokens.
+    struct Lookup {
+        /// For a query word, whose postings hold its entries.
+        let postings: (String, Database) throws -> (segments: PostingSegments, owners: [Int64])
+        /// The ids of the tokens a word starts (the last word of a phrase).
+        let tokens: (String, Database) throws -> [Int64]
+    }
+
     static func answer(
-        words queryWords: [String], in stores: SearchContext, page: PageRequest,
-        postingsOf: (String, Database) throws -> (segments: PostingSegments, owners: [Int64])
+        _ term: QueryTerm, in stores: SearchContext, page: PageRequest, lookup: Lookup
     ) throws(JournalError) -> StrategyAnswer {
-        let words = needed(queryWords)
         let filter = stores.filter
-        let fromMain: DocumentSet? =
-            filter.tags.isEmpty && !filter.starred
-            ? nil
-            : try stores.readMain { db in
-                try filter.passing(in: db, maximum: Int64.fetchOne(db, sql: "SELECT max(n) FROM entry") ?? 0)
+        let fromQuery = term.mainStoreConditions
+        var fromMain: DocumentSet?
+        var known: [QueryTerm: DocumentSet] = [:]
+        if !filter.tags.isEmpty || filter.starred || !fromQuery.isEmpty {
+            try stores.readMain { db in
+                let maximum = try Int64.fetchOne(db, sql: "SELECT max(n) FROM entry") ?? 0
+                if !filter.tags.isEmpty || filter.starred { fromMain = try filter.passing(in: db, maximum: maximum) }
+                for condition in fromQuery { known[condition] = try condition.passing(in: db, maximum: maximum) }
             }
+        }
         if let fromMain, fromMain.isEmpty { return StrategyAnswer(total: 0, page: []) }
         return try stores.readSearch { db in
             let maximum = try Int64.fetchOne(db, sql: "SELECT max(id) FROM document") ?? 0
@@ -38,21 +50,19 @@ enum WordPrefixSearch {
             if allowed != nil, window == nil { return StrategyAnswer(total: 0, page: []) }
             let order = try stores.dateOrders.order(in: db)
             let dated = (from: filter.from?.microseconds, until: filter.until?.microseconds)
-            var matching = allowed
-            for word in words {
-                let (segments, owners) = try postingsOf(word, db)
-                if words.count == 1, segments == .prefixKeys, owners.count == 1,
+            if case .word(let word) = term.simplified {
+                let (segments, owners) = try lookup.postings(word, db)
+                if segments == .prefixKeys, owners.count == 1,
                     let answer = try pageOfOneKey(
                         owners[0], allowed: allowed, window: window, maximum: maximum, page: page, dated: dated, order: order, in: db)
                 {
                     return answer
                 }
-                var entries = DocumentSet(maximum: maximum)
-                for owner in owners { try segments.unite(owner: owner, into: &entries, within: window, in: db) }
-                if matching == nil { matching = entries } else { matching!.formIntersection(entries) }
-                if matching!.isEmpty { return StrategyAnswer(total: 0, page: []) }
             }
-            guard let matching else { return StrategyAnswer(total: 0, page: []) }
+            var evaluation = QueryEvaluation(
+                db: db, maximum: maximum, window: window, allowed: allowed, fromMain: known, lookup: lookup)
+            var matching = try evaluation.documents(term.simplified)
+            if let allowed { matching.formIntersection(allowed) }
             return try NewestFirst.page(
                 of: matching, maximum: maximum, page: page, dated: dated,
                 candidates: allowed?.count ?? Int(maximum), order: order, in: db)

@@ -69,6 +69,25 @@ struct DocumentSet: Sendable {
         }
     }
 
+    /// Adds the numbers of `other`.
+    mutating func formUnion(_ other: DocumentSet) {
+        combine(other) { $0 | $1 }
+    }
+
+    /// Removes the numbers of `other`.
+    mutating func subtract(_ other: DocumentSet) {
+        combine(other) { $0 & ~$1 }
+    }
+
+    /// Applies `operation` to each word and the same word of `other` (0 beyond its end).
+    private mutating func combine(_ other: DocumentSet, _ operation: (UInt64, UInt64) -> UInt64) {
+        words.withUnsafeMutableBufferPointer { mine in
+            other.words.withUnsafeBufferPointer { theirs in
+                for index in 0..<mine.count { mine[index] = operation(mine[index], index < theirs.count ? theirs[index] : 0) }
+            }
+        }
+    }
+
     var count: Int {
         words.reduce(0) { $0 + $1.nonzeroBitCount }
     }

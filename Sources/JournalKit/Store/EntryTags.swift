@@ -38,6 +38,17 @@ enum EntryTags {
         return names.filter(written.contains)
     }
 
+    /// The entries that have the tag `name` or one below it (`travel/japan` for `travel`),
+    /// through the name index: the name itself, then the range of names that start `name/`.
+    static func entries(taggedAtOrBelow name: String, maximum: Int64, in db: Database) throws -> DocumentSet {
+        var set = DocumentSet(maximum: maximum)
+        let numbers = try Int64.fetchCursor(
+            db.cachedStatement(sql: "SELECT entry FROM tag WHERE name = ?1 OR (name >= ?2 AND name < ?3)"),
+            arguments: [name, name + "/", name + "0"])
+        while let number = try numbers.next() { set.insert(number) }
+        return set
+    }
+
     /// The sorted tag names of each of the entries `numbers` that has tags.
     static func names(of numbers: some Collection<Int64>, in db: Database) throws -> [Int64: [String]] {
         var names: [Int64: Set<String>] = [:]

@@ -105,6 +105,8 @@ struct SearchIndexer {
         /// token's entries: the writer looks up each token once per batch, not once per entry.
         let tokens: Interned
         let entryTokens: [[Int32]]
+        /// Each entry's words in order, as positions in its `entryTokens` (``WordOrder``).
+        let entryOrders: [[Int32]]
         /// The same for prefix keys (an entry's own are found again from its tokens if needed).
         let keys: Interned
         var count: Int { entries.count + removals.count }
@@ -186,8 +188,14 @@ struct SearchIndexer {
         // tokens; the slices are then merged here, hashing each distinct token once per slice.
         let slices = rows.parallelSlices { slice in
             var local = Interned(capacity: slice.count * 8)
-            let entryTokens = slice.map { row in Tokens.of(canonical: row.canonical).map { local.intern($0).position } }
-            return (texts: local.texts, entryTokens: entryTokens)
+            var entryOrders: [[Int32]] = []
+            entryOrders.reserveCapacity(slice.count)
+            let entryTokens = slice.map { row in
+                let (tokens, order) = Tokens.withOrder(canonical: row.canonical)
+                entryOrders.append(order)
+                return tokens.map { local.intern($0).position }
+            }
+            return (texts: local.texts, entryTokens: entryTokens, entryOrders: entryOrders)
         }
         // An entry's prefix keys are the union of its tokens' keys, marked off in an array.
         var tokens = Interned(capacity: rows.count * 8), keys = Interned(capacity: rows.count * 2)
@@ -195,6 +203,8 @@ struct SearchIndexer {
         var lastEntryOfKey: [Int32] = []
         var entryTokens: [[Int32]] = []
         entryTokens.reserveCapacity(rows.count)
+        var entryOrders: [[Int32]] = []
+        entryOrders.reserveCapacity(rows.count)
         var entryIndex = 0
         for slice in slices {
             let global = slice.texts.map { text in
@@ -209,6 +219,7 @@ struct SearchIndexer {
                 }
                 return position
             }
+            entryOrders += slice.entryOrders
             for local in slice.entryTokens {
                 let number = rows[entryIndex].number
                 let positions = local.map { global[Int($0)] }
@@ -225,7 +236,7 @@ struct SearchIndexer {
         }
         return PreparedBatch(
             from: position, to: next, removals: work.removals, entries: rows.map { ($0.number, $0.date) },
-            tokens: tokens, entryTokens: entryTokens, keys: keys)
+            tokens: tokens, entryTokens: entryTokens, entryOrders: entryOrders, keys: keys)
     }
 
     /// Writes one batch; false (and nothing written) when the store is not where the batch starts.
@@ -241,9 +252,10 @@ struct SearchIndexer {
         for range in batch.removals { try writer.removeDocuments(in: range) }
         let tokenIDs = try writer.resolve(batch.tokens.texts, cache: &caches.tokens)
         let keyIDs = try writer.resolve(batch.keys.texts, cache: &caches.keys)
-        for (entry, tokens) in zip(batch.entries, batch.entryTokens) {
+        for (index, entry) in batch.entries.enumerated() {
+            let tokens = batch.entryTokens[index]
             try writer.upsert(
-                number: entry.number, date: entry.date, tokenIDs: tokens.map { tokenIDs[Int($0)] }.sorted(),
+                number: entry.number, date: entry.date, tokenIDs: tokens.map { tokenIDs[Int($0)] }, order: batch.entryOrders[index],
                 tokens: { tokens.map { batch.tokens.texts[Int($0)] } })
         }
         try writer.finishDates()

@@ -167,6 +167,18 @@ package final class SearchStore: Sendable {
         migrator.registerMigration("v5-prefix-posting-counts") { db in
             try db.execute(sql: "CREATE INDEX prefix_posting_count ON prefix_posting(id, count)")
         }
+        // Each document's words in order (WordOrder), so that a phrase is checked without the
+        // entry's text. The store holds derived data only: it is emptied and rebuilt.
+        migrator.registerMigration("v6-word-order") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE document ADD COLUMN words BLOB NOT NULL DEFAULT x'';
+                    DELETE FROM posting; DELETE FROM token; DELETE FROM prefix_posting; DELETE FROM prefix_key;
+                    DELETE FROM document; DELETE FROM date_bucket; DELETE FROM prefix_snapshot;
+                    DELETE FROM store_info WHERE key IN ('applied_change', 'applied_change_tag', 'resume_after_entry', 'rebuild_from');
+                    """)
+            try bumpTokenGeneration(in: db)
+        }
         return migrator
     }
 

@@ -70,10 +70,12 @@ struct SearchStoreWriter {
         }
     }
 
-    /// Writes entry `number`'s document row with these token ids (distinct, ascending). When it
-    /// replaces an older version, the tokens and keys it no longer has are marked for removal;
-    /// `tokens` gives its new token texts, needed only then.
-    mutating func upsert(number: Int64, date: JournalDate, tokenIDs ids: [Int64], tokens: () -> [String]) throws {
+    /// Writes entry `number`'s document row with these token ids (distinct, in order of first
+    /// appearance) and its words in order as positions among them. When it replaces an older
+    /// version, the tokens and keys it no longer has are marked for removal; `tokens` gives its
+    /// new token texts, needed only then.
+    mutating func upsert(number: Int64, date: JournalDate, tokenIDs: [Int64], order: [Int32], tokens: () -> [String]) throws {
+        let (ids, words) = WordOrder.encode(tokenIDs: tokenIDs, order: order)
         guard number > 0, number <= PostingSegments.maximumEntryNumber else {
             throw JournalError.store("entry number \(number) is beyond what the search store can index")
         }
@@ -88,10 +90,10 @@ struct SearchStoreWriter {
         }
         try db.cachedStatement(
             sql: """
-                INSERT INTO document (id, uri, date, tokens) VALUES (?, ?, ?, ?)
-                ON CONFLICT(id) DO UPDATE SET date = excluded.date, tokens = excluded.tokens
+                INSERT INTO document (id, uri, date, tokens, words) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT(id) DO UPDATE SET date = excluded.date, tokens = excluded.tokens, words = excluded.words
                 """
-        ).execute(arguments: [number, EntryID(storeID: storeID, number: number).uri, date.microseconds, DeltaList.encode(ids)])
+        ).execute(arguments: [number, EntryID(storeID: storeID, number: number).uri, date.microseconds, DeltaList.encode(ids), words])
         guard let previous else { return }
         let current = Set(ids)
         for id in previous where !current.contains(id) { removing[.token, default: [:]][id, default: []].append(number) }

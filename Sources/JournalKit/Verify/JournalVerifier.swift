@@ -78,7 +78,7 @@ struct JournalVerifier {
 
         var tokenPairs = Tally(), keyPairs = Tally(), dayPairs = Tally()
         let entries = try Row.fetchCursor(mainDB, sql: "SELECT n, CAST(text AS BLOB), CAST(canonical AS BLOB), date FROM entry ORDER BY n")
-        let documents = try Row.fetchCursor(searchDB, sql: "SELECT id, uri, tokens, date FROM document ORDER BY id")
+        let documents = try Row.fetchCursor(searchDB, sql: "SELECT id, uri, tokens, date, words FROM document ORDER BY id")
         // Each entry's text tags as one string, names sorted and separated by U+001F.
         let textTags = try Row.fetchCursor(
             mainDB,
@@ -90,6 +90,7 @@ struct JournalVerifier {
         var document = try documents.next()?.copy()
         var tagRow = try textTags.next()?.copy()
         var checked = 0
+        var ranks: [Int32] = []
         while let entry = try entries.next() {
             let number: Int64 = entry[0]
             let text = (entry[1] as ExactText?)?.string ?? "", canonical = (entry[2] as ExactText?)?.string ?? ""
@@ -120,9 +121,17 @@ struct JournalVerifier {
             dayPairs.add(owner: DateBuckets.day(of: date), entry: number)
             let ids = (row[2] as Data?).map(DeltaList.decode) ?? []
             let indexed = ids.map { tokenTexts[$0] ?? "" }
-            let expected = Tokens.of(canonical: Fold.canonical(text))
+            let (expected, order) = Tokens.withOrder(canonical: Fold.canonical(text))
             if Set(indexed.map(CodePointKey.init)) != Set(expected.map(CodePointKey.init)) {
                 problem("tokens", "p\(number): the search store's tokens are not tokens(e)")
+            }
+            WordOrder.decode((row[4] as Data?) ?? Data(), into: &ranks)
+            if ranks.count != order.count
+                || zip(ranks, order).contains(where: { rank, position in
+                    !indexed.indices.contains(Int(rank)) || CodePointKey(indexed[Int(rank)]) != CodePointKey(expected[Int(position)])
+                })
+            {
+                problem("words", "p\(number): the search store's words in order are not words(canonical(text))")
             }
             for id in ids { tokenPairs.add(owner: id, entry: number) }
             for key in Tokens.prefixKeys(of: indexed) {

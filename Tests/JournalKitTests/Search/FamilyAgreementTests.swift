@@ -110,7 +110,8 @@ import Testing
         let dates = entries.map(\.date).sorted()
         let middle = try EntryFilter(from: dates[dates.count * 3 / 10], until: dates[dates.count * 7 / 10])
         for query in Self.wordQueries(from: entries, count: 250) {
-            guard let words = try? SearchQuery(query).canonicalWords() else { continue }
+            let words = WordBreaker.uniqueWords(in: Fold.canonical(query))
+            guard !words.isEmpty else { continue }
             let matching = zip(entries, tokens).filter { _, tokens in
                 words.allSatisfy { word in tokens.contains { $0.unicodeScalars.starts(with: word.unicodeScalars) } }
             }.map(\.0)

@@ -1,8 +1,8 @@
 import GRDB
 import JournalText
 
-/// `fts5`: SQLite FTS5 as a user would query it: the query's words as typed, each a quoted
-/// prefix term `"w"*`, ANDed. Where unicode61 splits or folds differently from ICU (Japanese,
+/// `fts5`: SQLite FTS5 as a user would query it: the parsed query in FTS5's own syntax
+/// (``FTS5Query``), tags, fields and filters as conditions beside `MATCH`. Where unicode61 splits or folds differently from ICU (Japanese,
 /// apostrophes, `ß`) its answers differ from `token`'s; the comparison report counts that.
 struct FTS5Strategy: StrategyImplementation {
     let name = "fts5"
@@ -22,36 +22,25 @@ struct FTS5Strategy: StrategyImplementation {
             note: seconds == nil ? nil : "build: FTS5 indexing every entry's text")
     }
 
+    /// The peer's tables: the FTS5 index over the main store's entries, `e` the entry row.
+    static let schema = FTS5Query.Schema(table: FTS5Peer.table, rowid: "e.n", date: "e.date", starred: "e.starred", tags: "tag")
+
     func search(_ query: SearchQuery, page: PageRequest, in stores: SearchContext) throws(JournalError) -> StrategyAnswer {
-        _ = try query.canonicalWords()
+        let fts5 = FTS5Query(try query.plan(), schema: Self.schema)
         try FTS5Peer.build(in: stores.main, progress: stores.progress)
-        guard let expression = query.fts5Expression else { return StrategyAnswer(total: 0, page: []) }
         let (filter, filterArguments) = stores.filter.sqlCondition(table: "e.")
+        let source = fts5.match == nil ? "entry e" : "\(FTS5Peer.table) f JOIN entry e ON e.n = f.rowid"
+        let matchCondition = fts5.match == nil ? "" : "\(FTS5Peer.table) MATCH ? AND "
+        let arguments =
+            StatementArguments(fts5.match.map { [$0.databaseValue] } ?? []) + StatementArguments(fts5.arguments)
+            + filterArguments
+        let conditions = "\(matchCondition)\(fts5.condition) AND \(filter)"
         return try stores.readMain { db in
-            let total =
-                try stores.filter.isEmpty
-                ? Int.fetchOne(db, sql: "SELECT count(*) FROM entry_fts WHERE entry_fts MATCH ?", arguments: [expression])
-                : Int.fetchOne(
-                    db, sql: "SELECT count(*) FROM entry_fts f JOIN entry e ON e.n = f.rowid WHERE entry_fts MATCH ? AND \(filter)",
-                    arguments: [expression] + filterArguments)
+            let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(source) WHERE \(conditions)", arguments: arguments)
             let numbers = try Int64.fetchAll(
-                db,
-                sql: """
-                    SELECT e.n FROM entry_fts f JOIN entry e ON e.n = f.rowid
-                    WHERE entry_fts MATCH ? AND \(filter) ORDER BY e.date DESC, e.n DESC LIMIT ? OFFSET ?
-                    """,
-                arguments: [expression] + filterArguments + [page.sqlLimit, page.offset])
+                db, sql: "SELECT e.n FROM \(source) WHERE \(conditions) ORDER BY e.date DESC, e.n DESC LIMIT ? OFFSET ?",
+                arguments: arguments + [page.sqlLimit, page.offset])
             return StrategyAnswer(total: total ?? 0, page: numbers.map { EntryID(storeID: stores.main.storeID, number: $0) })
         }
-    }
-}
-
-extension SearchQuery {
-    /// The FTS5 query `fts5` runs: the words as typed, `words(q)`, each a quoted prefix term,
-    /// ANDed; nil when there are none.
-    public var fts5Expression: String? {
-        let words = WordBreaker.uniqueWords(in: text)
-        guard !words.isEmpty else { return nil }
-        return words.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"*" }.joined(separator: " AND ")
     }
 }

@@ -35,12 +35,20 @@ struct PrefixStrategy: StrategyImplementation {
     }
 
     func search(_ query: SearchQuery, page: PageRequest, in stores: SearchContext) throws(JournalError) -> StrategyAnswer {
-        try WordPrefixSearch.answer(words: try query.canonicalWords(), in: stores, page: page) { word, db in
-            if word.unicodeScalars.count > 3 {
-                return (.tokens, try stores.prefixTables.tokenIDs(withPrefix: word, in: db, searchStore: stores.search.url))
-            }
-            let key = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM prefix_key WHERE text = ?"), arguments: [word])
-            return (.prefixKeys, key.map { [$0] } ?? [])
-        }
+        try WordPrefixSearch.answer(
+            query.plan(), in: stores, page: page,
+            lookup: .init(
+                postings: { word, db in
+                    if word.unicodeScalars.count > 3 {
+                        return (.tokens, try stores.prefixTables.tokenIDs(withPrefix: word, in: db, searchStore: stores.search.url))
+                    }
+                    let key = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM prefix_key WHERE text = ?"), arguments: [word])
+                    return (.prefixKeys, key.map { [$0] } ?? [])
+                },
+                tokens: { word, db in
+                    word.unicodeScalars.count > 3
+                        ? try stores.prefixTables.tokenIDs(withPrefix: word, in: db, searchStore: stores.search.url)
+                        : try TokenRange.ids(startingWith: word, in: db)
+                }))
     }
 }

@@ -28,8 +28,10 @@ struct TokenStrategy: StrategyImplementation {
     }
 
     func search(_ query: SearchQuery, page: PageRequest, in stores: SearchContext) throws(JournalError) -> StrategyAnswer {
-        try WordPrefixSearch.answer(words: try query.canonicalWords(), in: stores, page: page) { word, db in
-            (.tokens, try TokenRange.ids(startingWith: word, in: db))
-        }
+        try WordPrefixSearch.answer(
+            query.plan(), in: stores, page: page,
+            lookup: .init(
+                postings: { word, db in (.tokens, try TokenRange.ids(startingWith: word, in: db)) },
+                tokens: { word, db in try TokenRange.ids(startingWith: word, in: db) }))
     }
 }
