@@ -82,5 +82,6 @@ if Context.environment["JOURNAL_FUZZ"] == "1" {
         .executableTarget(name: "FuzzText", dependencies: ["FuzzChecks"], path: "Fuzz/FuzzText"),
         .executableTarget(name: "FuzzJSONLines", dependencies: ["FuzzChecks"], path: "Fuzz/FuzzJSONLines"),
         .executableTarget(name: "FuzzImport", dependencies: ["FuzzChecks"], path: "Fuzz/FuzzImport"),
+        .executableTarget(name: "FuzzQuery", dependencies: ["FuzzChecks"], path: "Fuzz/FuzzQuery"),
     ]
 }

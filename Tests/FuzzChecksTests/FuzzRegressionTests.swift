@@ -16,7 +16,7 @@ import Testing
         return names.filter { !$0.hasPrefix(".") }.sorted().map { directory.appendingPathComponent($0) }
     }
 
-    @Test(arguments: ["text", "jsonlines", "documents"]) func seedsAndRegressionsAreThere(_ target: String) throws {
+    @Test(arguments: ["text", "jsonlines", "documents", "queries"]) func seedsAndRegressionsAreThere(_ target: String) throws {
         #expect(try Self.inputs("Seeds", target).count >= 5, "the fuzzer's seeds for \(target) are missing")
         _ = try Self.inputs("Regressions", target)
     }
@@ -42,6 +42,15 @@ import Testing
     @Test func documentSeedsAndRegressionsPassTheImportChecks() throws {
         for input in try Self.inputs("Seeds", "documents") + Self.inputs("Regressions", "documents") {
             #expect(Self.problems(try Data(contentsOf: input), ImportDocumentChecks.problems(in:)) == [], "\(input.lastPathComponent)")
+        }
+    }
+
+    @Test func querySeedsAndRegressionsPassTheQueryChecks() throws {
+        for input in try Self.inputs("Seeds", "queries") + Self.inputs("Regressions", "queries") {
+            #expect(Self.problems(try Data(contentsOf: input), QueryChecks.problems(in:)) == [], "\(input.lastPathComponent)")
+        }
+        for line in Self.sample.split(separator: 0x0A).prefix(200) {
+            #expect(Self.problems(Data(line), QueryChecks.problems(in:)) == [])
         }
     }
 

@@ -56,6 +56,8 @@ public struct BenchmarkReport {
         public let filtered: [FilteredSearch]
         /// FTS5 in its best setup, on the same queries.
         public let fts5Best: FTS5Best?
+        /// The query syntax, by kind of query, beside FTS5's best setup.
+        public let syntax: SyntaxSearch?
         /// Whole processes, per query.
         public let cold: [ColdQuery]
         /// The queries typed into the full-screen search, per strategy: key press to screen.

@@ -95,7 +95,9 @@ public struct BenchmarkRun: Sendable {
 
         let filtered = try filteredSearches(in: journal, queries: chosen.map(\.text)) { progress("\(entries) entries: \($0)") }
         progress("\(entries) entries: FTS5 in its best setup…")
-        let best = try fts5Best(from: journal, store: store, queries: chosen.map(\.text))
+        let (best, syntax) = try fts5Best(from: journal, store: store, queries: chosen.map(\.text)) {
+            progress("\(entries) entries: \($0)")
+        }
 
         let fts5 = warm.strategy("fts5")?.structure
         let cold = try chosen.map { query in
@@ -114,12 +116,14 @@ public struct BenchmarkRun: Sendable {
             fts5IndexSeconds: fts5?.buildSeconds, distinctTokens: before.tokens, mainStoreBytes: before.mainStoreBytes,
             searchStoreBytes: before.searchStoreBytes + before.prefixTableBytes,
             fts5IndexBytes: fts5?.bytes, prefixTableBytes: warm.strategy("prefix")?.structure.bytes, warm: warm, filtered: filtered,
-            fts5Best: best, cold: cold, typing: typing, writes: writes)
+            fts5Best: best, syntax: syntax, cold: cold, typing: typing, writes: writes)
     }
 
     /// Builds FTS5's best setup beside the store and times it on `queries`, in this process and
-    /// as `sqlite3` processes.
-    private func fts5Best(from journal: Journal, store: URL, queries: [String]) throws -> BenchmarkReport.FTS5Best {
+    /// as `sqlite3` processes, and on the query syntax beside the default strategy.
+    private func fts5Best(
+        from journal: Journal, store: URL, queries: [String], progress: (String) -> Void
+    ) throws -> (BenchmarkReport.FTS5Best, SyntaxSearch) {
         let file = store.appendingPathComponent("fts5-best.sqlite")
         let (setup, seconds, bytes, indexBytes) = try FTS5BestSetup.build(from: journal, at: file)
         var readOnly = Configuration()
@@ -129,6 +133,7 @@ public struct BenchmarkRun: Sendable {
         for query in queries {
             if let median = try setup.medianSeconds(of: query, runs: runs, in: queue) { warm.append((query, median)) }
         }
+        let syntax = try SyntaxSearch.measure(SearchStrategies.standard, journal: journal, best: queue, runs: runs, progress: progress)
         try queue.close()
         var cold: [(query: String, seconds: Double)] = []
         if let sqlite3 = ChildProcess.find("sqlite3") {
@@ -140,7 +145,7 @@ public struct BenchmarkRun: Sendable {
                 cold.append((query, try medianProcessSeconds(sqlite3, arguments, failing: "sqlite3 on FTS5's best setup for \(query)")))
             }
         }
-        return BenchmarkReport.FTS5Best(buildSeconds: seconds, bytes: bytes, indexBytes: indexBytes, warm: warm, cold: cold)
+        return (BenchmarkReport.FTS5Best(buildSeconds: seconds, bytes: bytes, indexBytes: indexBytes, warm: warm, cold: cold), syntax)
     }
 
     /// The default strategy limited to a year, and a substring strategy limited to a month, each

@@ -160,6 +160,47 @@ struct BenchmarkRendering: ReportRendering {
             numericColumns: Set(0...7))
     }
 
+    /// The query syntax by kind: the default strategy's per-query medians over the kind, and
+    /// FTS5's best setup answering the same queries.
+    var syntaxTable: TextTable {
+        TextTable(
+            headers: [
+                "entries", "kind", "queries", "strategy median ms", "p95 ms", "FTS5 best median ms", "p95 ms", "FTS5 / strategy (median)",
+                "(p95)",
+            ],
+            rows: report.sizes.flatMap { size in
+                (size.syntax?.kinds ?? []).map { kind in
+                    let (mine, fts5) = (kind.latency, kind.fts5Latency)
+                    return [
+                        Formatting.grouped(size.entries), kind.name, Formatting.grouped(kind.queries.count),
+                        ReportNumbers.milliseconds(mine.median), ReportNumbers.milliseconds(mine.p95),
+                        ReportNumbers.milliseconds(fts5.median), ReportNumbers.milliseconds(fts5.p95),
+                        String(format: "%.1f×", fts5.median / max(mine.median, 1e-9)),
+                        String(format: "%.1f×", fts5.p95 / max(mine.p95, 1e-9)),
+                    ]
+                }
+            },
+            numericColumns: [0, 2, 3, 4, 5, 6, 7, 8])
+    }
+
+    /// Each query of the syntax table, with both totals (FTS5's tokenizer may find others).
+    var syntaxQueryTable: TextTable {
+        TextTable(
+            headers: ["entries", "kind", "query", "total", "FTS5 total", "strategy ms", "FTS5 best ms"],
+            rows: report.sizes.flatMap { size in
+                (size.syntax?.kinds ?? []).flatMap { kind in
+                    kind.queries.map { query in
+                        [
+                            Formatting.grouped(size.entries), kind.name, query.text, Formatting.grouped(query.total),
+                            Formatting.grouped(query.fts5Total), ReportNumbers.milliseconds(query.seconds),
+                            ReportNumbers.milliseconds(query.fts5Seconds),
+                        ]
+                    }
+                }
+            },
+            numericColumns: [0, 3, 4, 5, 6])
+    }
+
     /// FTS5 in its best setup beside the default strategy and the naive setup, at each size.
     var bestFTS5Table: TextTable {
         let standard = SearchStrategies.standard.name
@@ -315,6 +356,7 @@ struct BenchmarkRendering: ReportRendering {
                 terminal.bold("Warm search, \(Formatting.grouped(size.entries)) entries") + "\n" + warmTable(size).terminal(terminal))
         }
         parts.append(terminal.bold("FTS5 in its best setup (same queries)") + "\n" + bestFTS5Table.terminal(terminal))
+        parts.append(terminal.bold("The query syntax against FTS5's best setup (warm, in process)") + "\n" + syntaxTable.terminal(terminal))
         parts.append(terminal.bold("Filtered search (same process, same queries)") + "\n" + filteredTable.terminal(terminal))
         parts.append(terminal.bold("Cold search (whole processes)") + "\n" + coldSummaryTable.terminal(terminal))
         parts.append(terminal.bold("Typing in the full-screen search (key press → redrawn screen)") + "\n" + typingTable.terminal(terminal))
@@ -334,6 +376,7 @@ struct BenchmarkRendering: ReportRendering {
         parts += [
             "### Median by journal size", growthTable.markdown,
             "### FTS5 in its best setup (same queries)", bestFTS5Table.markdown,
+            "### The query syntax against FTS5's best setup (warm, in process)", syntaxTable.markdown, syntaxQueryTable.markdown,
             "### Filtered search (same process, same queries)", filteredTable.markdown,
             "### Cold search (whole processes)", coldSummaryTable.markdown,
             "### Typing in the full-screen search (key press → redrawn screen)", typingTable.markdown,
@@ -409,6 +452,26 @@ struct BenchmarkRendering: ReportRendering {
                                     "worst_ratio": .number($0.worstRatio),
                                 ])
                             }),
+                        "syntax": size.syntax.map { syntax in
+                            .object([
+                                "strategy": .string(syntax.strategy),
+                                "kinds": .array(
+                                    syntax.kinds.map { kind in
+                                        .object([
+                                            "kind": .string(kind.name),
+                                            "queries": .array(
+                                                kind.queries.map {
+                                                    .object([
+                                                        "query": .string($0.text), "total": .integer($0.total),
+                                                        "fts5_total": .integer($0.fts5Total),
+                                                        "ms": ReportNumbers.milliseconds(json: $0.seconds),
+                                                        "fts5_best_ms": ReportNumbers.milliseconds(json: $0.fts5Seconds),
+                                                    ])
+                                                }),
+                                        ])
+                                    }),
+                            ])
+                        } ?? .null,
                         "writes": size.writes.map { writes in
                             .object([
                                 "adds": .integer(writes.inProcess.samples),
@@ -457,6 +520,7 @@ struct BenchmarkRendering: ReportRendering {
             ("Sizes", sizesTable.html),
             ("Median by journal size", growthTable.html),
             ("FTS5 in its best setup (same queries)", bestFTS5Table.html),
+            ("The query syntax against FTS5's best setup (warm, in process)", syntaxTable.html + syntaxQueryTable.html),
             ("Filtered search (same process, same queries)", filteredTable.html),
         ]
         for size in report.sizes {

@@ -68,7 +68,14 @@ struct QueryParser {
     }
 
     /// A text item (or what is left of one after `-`): leaving out, a tag, a field, or words.
-    private mutating func read(_ text: Substring, item: QueryLexer.Item, negations: Int = 0) throws(QuerySyntaxError) -> Read? {
+    private mutating func read(_ written: Substring, item: QueryLexer.Item) throws(QuerySyntaxError) -> Read? {
+        // Each leading `-` but a last one standing alone applies to the rest, read as an item.
+        var text = written
+        var negations = 0
+        while text.first == "-", text.index(after: text.startIndex) < text.endIndex {
+            text = text.dropFirst()
+            negations += 1
+        }
         if text == "-" {
             // A lone `-` applies to a phrase or a group right after it, with no space between.
             guard index < items.count, items[index].attached else { return nil }
@@ -83,7 +90,6 @@ struct QueryParser {
                 return nil
             }
         }
-        if text.first == "-" { return try read(text.dropFirst(), item: item, negations: negations + 1) }
         return try term(of: text, item: item).map { .term(Self.negated($0, negations)) }
     }
 
