@@ -10,16 +10,23 @@ import JournalText
 public struct SyntaxSearch: Sendable {
     /// One query of a kind: its totals (FTS5's tokenizer may find others) and median times.
     public struct Query: Sendable {
+        /// The query as typed.
         public let text: String
+        /// The entries the strategy found.
         public let total: Int
+        /// The entries FTS5 found.
         public let fts5Total: Int
+        /// The strategy's median.
         public let seconds: Double
+        /// FTS5's median.
         public let fts5Seconds: Double
     }
 
     /// A kind of query and its queries.
     public struct Kind: Sendable {
+        /// What the queries have in common ("phrase of 2 words, rare").
         public let name: String
+        /// Its queries, timed.
         public let queries: [Query]
         /// The strategy's per-query medians, summarised over the kind.
         public var latency: LatencySummary { LatencySummary(queries.map(\.seconds)) }
@@ -29,6 +36,7 @@ public struct SyntaxSearch: Sendable {
 
     /// The strategy timed (the default one).
     public let strategy: String
+    /// The kinds, in the order of the table.
     public let kinds: [Kind]
 
     /// Times each kind's queries with `strategy` on `journal` and with FTS5's best setup in `queue`.
