@@ -61,6 +61,25 @@ extension Journal {
         return queries
     }
 
+    /// Queries in the word-prefix syntax, from the same frequencies and the journal's tags: a
+    /// phrase, `OR`, a word left out, a group, and a tag with a word. The substring strategies
+    /// take them as written, quotes and all.
+    public func syntaxQueries() throws(JournalError) -> [ComparisonQuery] {
+        let words = try search.tokenFrequencies()
+            .filter { $0.text.unicodeScalars.count >= 2 && $0.text.unicodeScalars.allSatisfy(\.properties.isAlphabetic) }
+        guard words.count > 100 else { return [] }
+        var queries = [
+            ComparisonQuery(text: "\"\(words[0].text) \(words[1].text)\"", kind: "syntax: phrase"),
+            ComparisonQuery(text: "\(words[30].text) OR \(words[100].text)", kind: "syntax: OR"),
+            ComparisonQuery(text: "\(words[30].text) -\(words[0].text)", kind: "syntax: left out"),
+            ComparisonQuery(text: "(\(words[30].text) OR \(words[100].text)) -\"\(words[0].text) \(words[1].text)\"", kind: "syntax: group"),
+        ]
+        if let tag = try tags().first {
+            queries.append(ComparisonQuery(text: "#\(tag.name) \(words[30].text)", kind: "syntax: tag"))
+        }
+        return queries
+    }
+
     /// Up to three words as written in entries whose canonical form is a common token but which
     /// are spelled differently (diacritics, ß, capitals): how people type them. Words whose
     /// difference is more than case come first.

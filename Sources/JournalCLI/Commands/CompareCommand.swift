@@ -71,7 +71,7 @@ struct CompareCommand: ParsableCommand {
             output = LadderRendering(report: report, context: context).render(format, terminal: .standardOutput)
         } else {
             status.show("choosing queries from the journal's word frequencies…")
-            let queries = try fileQueries ?? journal.builtInQueries()
+            let queries = try fileQueries ?? (journal.builtInQueries() + journal.syntaxQueries())
             guard !queries.isEmpty else {
                 throw JournalError(.usage, "the journal has too few words to choose queries from: give --queries FILE")
             }

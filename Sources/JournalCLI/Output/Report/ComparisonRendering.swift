@@ -90,6 +90,9 @@ struct ComparisonRendering: ReportRendering {
         [
             "journal: \(Formatting.count(report.journal.entries, "entry", "entries")), \(Formatting.grouped(report.journal.tokens)) tokens, main store \(Formatting.bytes(report.journal.mainStoreBytes)), search store \(Formatting.bytes(report.journal.searchStoreBytes))",
             "queries: \(report.queries.count), each run once untimed (collecting its entries) then \(report.runs) times timed (exact total + newest \(report.pageSize)), warm, in one process",
+            "query syntax (phrases, OR, -, groups, tags, fields): read by "
+                + report.strategies.filter { $0.family == .wordPrefix }.map(\.name).joined(separator: ", ")
+                + "; the others take each query as written",
             "measured: \(report.date.iso8601) on \(context.machine)",
             "command: \(context.command)",
         ]
