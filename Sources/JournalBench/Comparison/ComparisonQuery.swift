@@ -72,7 +72,8 @@ extension Journal {
             ComparisonQuery(text: "\"\(words[0].text) \(words[1].text)\"", kind: "syntax: phrase"),
             ComparisonQuery(text: "\(words[30].text) OR \(words[100].text)", kind: "syntax: OR"),
             ComparisonQuery(text: "\(words[30].text) -\(words[0].text)", kind: "syntax: left out"),
-            ComparisonQuery(text: "(\(words[30].text) OR \(words[100].text)) -\"\(words[0].text) \(words[1].text)\"", kind: "syntax: group"),
+            ComparisonQuery(
+                text: "(\(words[30].text) OR \(words[100].text)) -\"\(words[0].text) \(words[1].text)\"", kind: "syntax: group"),
         ]
         if let tag = try tags().first {
             queries.append(ComparisonQuery(text: "#\(tag.name) \(words[30].text)", kind: "syntax: tag"))
