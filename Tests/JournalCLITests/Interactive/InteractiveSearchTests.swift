@@ -215,6 +215,33 @@ import Testing
         #expect(try terminal.waitForExit() == (0, true))
     }
 
+    /// The syntax as it is typed: an open quote is a phrase being typed, not an error; a date
+    /// that is not one (pasted, so that no query comes between) shows on the status line and
+    /// the last results stay.
+    @Test func theQuerySyntaxIsReadAsItIsTyped() throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        let terminal = fixture.terminal
+        try fixture.waitForTotal(300)
+        try terminal.type("\"crème br")
+        let phrase = try fixture.waitForTotal(try fixture.total("\"crème br"))
+        #expect(
+            Array(phrase.dropFirst(2).prefix(5).compactMap { $0.dropFirst(2).split(separator: " ").first.map(String.init) })
+                == (try fixture.newest("\"crème br")))
+        try terminal.type("\"")
+        try fixture.waitForTotal(try fixture.total("\"crème br\""))
+        try terminal.paste(" from:someday")
+        let failed = try terminal.waitFor("the date is not understood") { lines in
+            lines.count > 2 && lines[1].contains("is not understood") && !lines[1].contains("searching")
+        }
+        #expect(failed[1].contains("of \(try fixture.total("\"crème br\"")) entr"))
+        #expect(
+            failed.dropFirst(2).compactMap { $0.dropFirst(2).split(separator: " ").first.map(String.init) }.prefix(5).elementsEqual(
+                try fixture.newest("\"crème br\"")))
+        try terminal.press("Escape")
+        #expect(try terminal.waitForExit() == (0, true))
+    }
+
     @Test func colourOnlyWithoutNoColor() throws {
         for noColor in ["", "1"] {
             let fixture = try Fixture(arguments: ["--interactive", "café"], environment: ["NO_COLOR": noColor])
