@@ -50,7 +50,8 @@ enum WordPrefixSearch {
             if allowed != nil, window == nil { return StrategyAnswer(total: 0, page: []) }
             let order = try stores.dateOrders.order(in: db)
             let dated = (from: filter.from?.microseconds, until: filter.until?.microseconds)
-            if case .word(let word) = term.simplified {
+            let term = term.simplified
+            if case .word(let word) = term {
                 let (segments, owners) = try lookup.postings(word, db)
                 if segments == .prefixKeys, owners.count == 1,
                     let answer = try pageOfOneKey(
@@ -61,7 +62,7 @@ enum WordPrefixSearch {
             }
             var evaluation = QueryEvaluation(
                 db: db, maximum: maximum, window: window, allowed: allowed, fromMain: known, lookup: lookup)
-            var matching = try evaluation.documents(term.simplified)
+            var matching = try evaluation.documents(term)
             if let allowed { matching.formIntersection(allowed) }
             return try NewestFirst.page(
                 of: matching, maximum: maximum, page: page, dated: dated,
