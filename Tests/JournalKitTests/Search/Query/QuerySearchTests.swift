@@ -119,6 +119,22 @@ import Testing
         #expect(report.problems.isEmpty, "\(report.problems)")
     }
 
+    /// A phrase search holds no read open after it: the same journal's next write catches up
+    /// and its next search sees the new entry. (A phrase check once left its statement
+    /// stepping, keeping a reader on an old snapshot, and the next write's catch-up looped.)
+    @Test(.timeLimit(.minutes(1))) func aPhraseSearchLeavesNothingOpen() throws {
+        let store = try Self.journal()
+        for strategy in SearchStrategies.all where strategy.family == .wordPrefix {
+            _ = try store.journal.search("\"new york\"", strategy: strategy, page: PageRequest(limit: 1))
+        }
+        try store.journal.add(NewEntry(text: "New York again, in the snow"))
+        try store.journal.add(NewEntry(text: "and New York once more"))
+        for strategy in SearchStrategies.all where strategy.family == .wordPrefix {
+            let found = try store.journal.search("\"new york\"", strategy: strategy, page: PageRequest(limit: 0))
+            #expect(found.total == 6, "\(strategy)")
+        }
+    }
+
     @Test func highlightsThePhraseWholeAndNeverWhatIsLeftOut() throws {
         func shown(_ query: String, in text: String) throws -> [String] {
             MatchHighlighter(query: try SearchQuery(query), highlighting: .wordPrefix).ranges(in: text).map { String(text[$0]) }
