@@ -26,16 +26,23 @@ let package = Package(
             name: "CICU",
             linkerSettings: [.linkedLibrary("icuuc"), .linkedLibrary("icui18n")]
         ),
+        // libsodium (Debian's libsodium-dev): Argon2id, XChaCha20-Poly1305 and guarded memory.
+        .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        // The SQLite VFS that encrypts an encrypted journal's stores page by page (see its file).
+        .target(name: "CEncryptedVFS", dependencies: ["CSodium"], linkerSettings: [.linkedLibrary("sqlite3")]),
+        // Swapping two folders in one step (renameat2), for converting a journal all or nothing.
+        .target(name: "CFileExchange"),
         // A pseudo-terminal for the benchmark that types into the full-screen search (glibc
         // declares its functions only for C code that asks for them).
         .target(name: "CPseudoTerminal"),
         // Text → canonical text → words: the semantics document's text functions.
         .target(name: "JournalText", dependencies: ["CICU"]),
-        // Entries, the two stores, search strategies and import (Day One's archives are zip files).
+        // Entries, the two stores, search strategies and import (Day One's archives are zip files),
+        // and the encryption of a journal at rest.
         .target(
             name: "JournalKit",
             dependencies: [
-                "JournalText", "CICU",
+                "JournalText", "CICU", "CSodium", "CEncryptedVFS", "CFileExchange",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Algorithms", package: "swift-algorithms"),

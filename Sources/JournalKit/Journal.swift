@@ -15,6 +15,8 @@ public final class Journal: Sendable {
     package let main: MainStore
     package let search: SearchStore
     let prefixTables: PrefixTableCache
+    /// The encrypting file layer of an encrypted journal; nil for a journal in plain text.
+    let encryption: StoreEncryption?
     let dateOrders = DateOrderCache()
     /// What happened while opening that the user should hear about: a search store replaced
     /// because it was damaged, or an index left behind the entries because it could not be
@@ -37,18 +39,39 @@ public final class Journal: Sendable {
     /// kept open (the default), mapped from its file for a process that answers one search.
     /// A journal found up to date is opened without writing anything; the first write opens
     /// the stores for writing.
-    public init(
-        directory: StoreDirectory, create: Bool = true, prefixTable: PrefixTableMode = .inMemory, progress: ProgressHandler? = nil
+    ///
+    /// An encrypted journal (see <doc:EncryptedJournals>) opens with its `passphrase`; without
+    /// one it is a ``JournalError/Kind/passphraseRequired`` error, and with a wrong one a
+    /// ``JournalError/Kind/wrongPassphrase`` error, nothing written either way. A journal in plain
+    /// text takes no passphrase. `create` creates a journal in plain text: an encrypted one is
+    /// created by ``create(in:passphrase:cost:progress:)``.
+    public convenience init(
+        directory: StoreDirectory, create: Bool = true, passphrase: Passphrase? = nil, prefixTable: PrefixTableMode = .inMemory,
+        progress: ProgressHandler? = nil
+    ) throws(JournalError) {
+        let unwritable = try directory.prepare(create: create)
+        try self.init(
+            directory: directory, unwritable: unwritable, encryption: Self.encryption(of: directory, passphrase: passphrase),
+            prefixTable: prefixTable, progress: progress)
+    }
+
+    /// Opens the journal in `directory` through `encryption`, `unwritable` saying why it can't be
+    /// written (nil when it can).
+    init(
+        directory: StoreDirectory, unwritable: String?, encryption: StoreEncryption?, prefixTable: PrefixTableMode,
+        progress: ProgressHandler?
     ) throws(JournalError) {
         self.directory = directory
-        prefixTables = PrefixTableCache(mode: prefixTable)
-        var unwritable = try directory.prepare(create: create)
+        var unwritable = unwritable
+        self.encryption = encryption
+        // An encrypted journal saves no prefix table file: its table is built in memory.
+        prefixTables = PrefixTableCache(mode: encryption == nil ? prefixTable : .inMemory)
         var stores: (MainStore, SearchStore)
         do {
-            stores = try Self.openStores(in: directory, readOnly: unwritable != nil)
+            stores = try Self.openStores(in: directory, encryption: encryption, readOnly: unwritable != nil)
         } catch  where unwritable == nil && error.kind == .store && FileManager.default.fileExists(atPath: directory.mainStoreURL.path) {
             // Opening for writing writes (the WAL, its index), which a full disk refuses.
-            guard let readOnly = try? Self.openStores(in: directory, readOnly: true) else { throw error }
+            guard let readOnly = try? Self.openStores(in: directory, encryption: encryption, readOnly: true) else { throw error }
             stores = readOnly
             unwritable = error.message
         }
@@ -75,10 +98,50 @@ public final class Journal: Sendable {
         self.notices = notices
     }
 
-    private static func openStores(in directory: StoreDirectory, readOnly: Bool) throws(JournalError) -> (MainStore, SearchStore) {
-        let main = try MainStore(url: directory.mainStoreURL, readOnly: readOnly)
-        return (main, try SearchStore(url: directory.searchStoreURL, mainStoreID: main.storeID, readOnly: readOnly))
+    private static func openStores(
+        in directory: StoreDirectory, encryption: StoreEncryption?, readOnly: Bool
+    ) throws(JournalError) -> (MainStore, SearchStore) {
+        let main = try MainStore(url: directory.mainStoreURL, encryption: encryption, readOnly: readOnly)
+        return (
+            main,
+            try SearchStore(url: directory.searchStoreURL, mainStoreID: main.storeID, encryption: encryption, readOnly: readOnly)
+        )
     }
+
+    /// The encrypting file layer of the journal in `directory`, its data key unwrapped with
+    /// `passphrase`; nil when the journal is in plain text.
+    private static func encryption(of directory: StoreDirectory, passphrase: Passphrase?) throws(JournalError) -> StoreEncryption? {
+        guard let keyFile = try JournalKeyFile.read(at: directory.keyFileURL) else {
+            guard passphrase == nil else {
+                throw .usage("the journal in \(directory.url.path) is not encrypted: it takes no passphrase")
+            }
+            return nil
+        }
+        guard let passphrase else {
+            throw JournalError(.passphraseRequired, "the journal in \(directory.url.path) is encrypted: its passphrase is needed")
+        }
+        return try StoreEncryption(key: keyFile.unwrap(passphrase))
+    }
+
+    /// Creates an encrypted journal in `directory` (created when missing, and which must hold no
+    /// journal yet), its data key drawn at random and wrapped under `passphrase` with Argon2id at
+    /// `cost`, and opens it.
+    public static func create(
+        in directory: StoreDirectory, passphrase: Passphrase, cost: KeyDerivationCost = .moderate, progress: ProgressHandler? = nil
+    ) throws(JournalError) -> Journal {
+        let unwritable = try directory.prepare(create: true)
+        guard !FileManager.default.fileExists(atPath: directory.mainStoreURL.path), !directory.isEncrypted else {
+            throw .usage("\(directory.url.path) already holds a journal")
+        }
+        let dataKey = try GuardedBytes.random(count: JournalKeyFile.keyBytes)
+        try JournalKeyFile.wrapping(dataKey, passphrase: passphrase, cost: cost).write(to: directory.keyFileURL)
+        return try Journal(
+            directory: directory, unwritable: unwritable, encryption: StoreEncryption(key: dataKey), prefixTable: .inMemory,
+            progress: progress)
+    }
+
+    /// Whether the journal is encrypted at rest.
+    public var isEncrypted: Bool { encryption != nil }
 
     /// How far the search store has applied the entries' change history.
     public func indexStatus() throws(JournalError) -> IndexStatus {

@@ -28,6 +28,10 @@ public struct JournalError: Error, CustomStringConvertible, Sendable, Equatable,
         case store
         /// The task was cancelled before the work finished; nothing was written.
         case cancelled
+        /// The journal is encrypted and no passphrase was given for it.
+        case passphraseRequired
+        /// The passphrase given does not open the journal.
+        case wrongPassphrase
     }
 
     /// The class of failure.

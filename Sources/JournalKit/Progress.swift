@@ -8,6 +8,9 @@ public struct JournalProgress: Sendable, Equatable, Codable {
         case indexing
         /// Checking every entry against its derived structures; `done`/`total` count entries.
         case verifying
+        /// Copying the stores into an encrypted journal or out of one; `done`/`total` count
+        /// bytes.
+        case converting
     }
 
     /// The step under way.

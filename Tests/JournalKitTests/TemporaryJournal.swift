@@ -11,9 +11,19 @@ final class TemporaryJournal {
     /// The open journal; replaced (its connections closed first) by `reopen()`.
     private(set) var journal: Journal!
 
-    init() throws {
+    /// The passphrase of an encrypted journal, nil for one in plain text.
+    let passphrase: Passphrase?
+
+    /// A journal in plain text, or encrypted under `passphrase` (at the cheapest Argon2id cost,
+    /// which tests can afford to pay at every opening).
+    init(passphrase: String? = nil) throws {
         directory = StoreDirectory(FileManager.default.temporaryDirectory.appendingPathComponent("journal-test-\(UUID().uuidString)"))
-        journal = try Journal(directory: directory)
+        self.passphrase = try passphrase.map { text throws(JournalError) in try Passphrase(text) }
+        if let passphrase = self.passphrase {
+            journal = try Journal.create(in: directory, passphrase: passphrase, cost: .cheapestForTests)
+        } else {
+            journal = try Journal(directory: directory)
+        }
     }
 
     deinit { try? FileManager.default.removeItem(at: directory.url) }
@@ -28,7 +38,7 @@ final class TemporaryJournal {
     @discardableResult
     func reopen() throws -> Journal {
         close()
-        journal = try Journal(directory: directory)
+        journal = try Journal(directory: directory, passphrase: passphrase)
         return journal
     }
 
@@ -104,6 +114,11 @@ final class TemporaryJournal {
                 sourceLocation: sourceLocation)
         }
     }
+}
+
+extension KeyDerivationCost {
+    /// Argon2id's least cost (one pass over 8 KiB): for tests, never for a journal.
+    static let cheapestForTests = try! KeyDerivationCost(passes: 1, memoryBytes: 8192)
 }
 
 /// Expects `body` to throw a `JournalError` of `kind`.

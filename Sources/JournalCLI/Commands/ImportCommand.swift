@@ -40,7 +40,7 @@ struct ImportCommand: ParsableCommand {
         let summary = try journal.importFile(atPath: file, format: format) { progress in
             switch progress.phase {
             case .importing: importing.update(progress)
-            case .indexing, .verifying:
+            case .indexing, .verifying, .converting:
                 importing.finish()
                 indexing.update(progress)
             }

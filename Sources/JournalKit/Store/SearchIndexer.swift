@@ -69,7 +69,9 @@ struct SearchIndexer {
         while try !applyPreparedBatches(done: &done, progress: progress) {}
         try StoreDatabase.guarded(search.url) {
             try search.pool.write { db in
-                if try PrefixSnapshot.isStale(in: db, searchStore: search.url) { try PrefixSnapshot.save(in: db, searchStore: search.url) }
+                if !search.isEncrypted, try PrefixSnapshot.isStale(in: db, searchStore: search.url) {
+                    try PrefixSnapshot.save(in: db, searchStore: search.url)
+                }
             }
         }
     }
@@ -90,7 +92,10 @@ struct SearchIndexer {
 
     /// Whether the prefix table's file should be saved again.
     private func prefixFileIsStale() throws(JournalError) -> Bool {
-        try StoreDatabase.guarded(search.url) { try search.pool.read { db in try PrefixSnapshot.isStale(in: db, searchStore: search.url) } }
+        guard !search.isEncrypted else { return false }
+        return try StoreDatabase.guarded(search.url) {
+            try search.pool.read { db in try PrefixSnapshot.isStale(in: db, searchStore: search.url) }
+        }
     }
 
     /// One batch, read and analysed, ready to write.

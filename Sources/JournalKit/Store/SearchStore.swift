@@ -8,14 +8,17 @@ package final class SearchStore: Sendable {
 
     package let url: URL
     package let pool: StorePool
+    /// Whether the journal is encrypted: then no prefix table file is saved beside the store.
+    let isEncrypted: Bool
 
     /// Opens the search store of the main store `mainStoreID`. A damaged or foreign file
     /// (another journal's, or not a search store at all) is replaced by an empty store, which
     /// then catches up from the main store; `rebuildReason` says why, when that happened.
     /// With `readOnly`, nothing is written: such a file is an error instead.
-    init(url: URL, mainStoreID: UUID, readOnly: Bool = false) throws(JournalError) {
+    init(url: URL, mainStoreID: UUID, encryption: StoreEncryption? = nil, readOnly: Bool = false) throws(JournalError) {
         self.url = url
-        switch Self.openExisting(url, mainStoreID: mainStoreID, readOnly: readOnly) {
+        isEncrypted = encryption != nil
+        switch Self.openExisting(url, mainStoreID: mainStoreID, encryption: encryption, readOnly: readOnly) {
         case .success(let pool):
             self.pool = pool
             rebuildReason = nil
@@ -23,7 +26,7 @@ package final class SearchStore: Sendable {
             throw .store("\(url.path) must be rebuilt (\(why)), and the journal cannot be written", file: url.path)
         case .failure(.replace(let why)):
             try Self.removeFiles(at: url)
-            switch Self.openExisting(url, mainStoreID: mainStoreID) {
+            switch Self.openExisting(url, mainStoreID: mainStoreID, encryption: encryption) {
             case .success(let pool): self.pool = pool
             case .failure(.replace(let reason)):
                 throw .store("cannot recreate \(url.path): \(reason)")
@@ -46,7 +49,9 @@ package final class SearchStore: Sendable {
         case fatal(JournalError)
     }
 
-    private static func openExisting(_ url: URL, mainStoreID: UUID, readOnly: Bool = false) -> Result<StorePool, OpenProblem> {
+    private static func openExisting(
+        _ url: URL, mainStoreID: UUID, encryption: StoreEncryption?, readOnly: Bool = false
+    ) -> Result<StorePool, OpenProblem> {
         do {
             if readOnly {
                 guard FileManager.default.fileExists(atPath: url.path) else {
@@ -59,7 +64,8 @@ package final class SearchStore: Sendable {
             return .failure(.fatal(error))
         }
         do {
-            let pool = try StoreDatabase.open(url, applicationID: applicationID, durability: .mayLag, readOnly: readOnly)
+            let pool = try StoreDatabase.open(
+                url, applicationID: applicationID, durability: .mayLag, encryption: encryption, identity: .searchStore, readOnly: readOnly)
             try pool.migrate(with: migrator, optional: ["v5-prefix-posting-counts"])
             let ownerQuery = "SELECT value FROM store_info WHERE key = 'main_store'"
             let owner =

@@ -16,27 +16,28 @@ package enum StoreDatabase {
     ///
     /// `durability` says what a power cut may take from the file (``Durability``); the writer
     /// keeps it in force.
+    ///
+    /// `encryption` opens an encrypted journal's store through its VFS, as `identity`.
     static func open(
-        _ url: URL, applicationID: Int32, durability: Durability, functions: [DatabaseFunction] = [], readOnly: Bool = false
+        _ url: URL, applicationID: Int32, durability: Durability, encryption: StoreEncryption? = nil,
+        identity: StoreEncryption.Identity, functions: [DatabaseFunction] = [], readOnly: Bool = false
     ) throws -> StorePool {
         func configuration(readOnly: Bool) -> Configuration {
             var configuration = Configuration()
             configuration.busyMode = .timeout(busyTimeout)
             configuration.readonly = readOnly
             configuration.prepareDatabase { db in
+                if encryption != nil { try StoreEncryption.prepare(db) }
                 for function in functions { db.add(function: function) }
             }
             return configuration
         }
-        if !readOnly { try rollBackInterruptedSetUp(url) }
-        var path = url.path
-        let walBytes = StoreDirectory.fileSize(atPath: url.path + "-wal") ?? 0
-        if readOnly, walBytes == 0,
-            let encoded = url.path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)
-        {
-            path = "file:\(encoded)?immutable=1"
+        func location(immutable: Bool) -> String {
+            Self.location(of: url, encryption: encryption, identity: identity, immutable: immutable)
         }
-        let readers = try DatabasePool(path: path, configuration: configuration(readOnly: true))
+        if !readOnly { try rollBackInterruptedSetUp(location(immutable: false), url: url, configuration: configuration(readOnly: false)) }
+        let walBytes = StoreDirectory.fileSize(atPath: url.path + "-wal") ?? 0
+        let readers = try DatabasePool(path: location(immutable: readOnly && walBytes == 0), configuration: configuration(readOnly: true))
         try readers.read { db in
             let existing = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
             // A store whose creation was cut short holds nothing, or only GRDB's empty record of
@@ -50,7 +51,7 @@ package enum StoreDatabase {
         }
         let writable = configuration(readOnly: false)
         return StorePool(
-            readers: readers, durability: durability,
+            readers: readers, durability: durability, file: url,
             openWriter: readOnly
                 ? nil
                 : {
@@ -58,19 +59,26 @@ package enum StoreDatabase {
                     // sets up WAL mode, under the NORMAL it has just set: sync it, so that no write
                     // to a durable store is ever left unsynced, even one that changes nothing.
                     let walWasEmpty = (StoreDirectory.fileSize(atPath: url.path + "-wal") ?? 0) == 0
-                    let writer = try DatabasePool(path: url.path, configuration: writable)
+                    let writer = try DatabasePool(path: location(immutable: false), configuration: writable)
                     if durability == .durableAtCommit, walWasEmpty { try DurableFiles.syncFile(atPath: url.path + "-wal") }
                     return writer
                 })
+    }
+
+    /// Where SQLite opens the store at `url`: its path, or a URI naming the VFS and options.
+    static func location(of url: URL, encryption: StoreEncryption?, identity: StoreEncryption.Identity, immutable: Bool = false) -> String {
+        if let encryption { return encryption.location(of: url, identity: identity, immutable: immutable) }
+        guard immutable, let encoded = url.path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) else { return url.path }
+        return "file:\(encoded)?immutable=1"
     }
 
     /// Rolls back the transaction a process that died left in a rollback journal beside the
     /// store: SQLite puts a new store in WAL mode with one such transaction, and a read-only
     /// connection can't roll it back (it fails with SQLITE_READONLY_ROLLBACK), so the first
     /// connection must be one that can write.
-    private static func rollBackInterruptedSetUp(_ url: URL) throws {
+    private static func rollBackInterruptedSetUp(_ location: String, url: URL, configuration: Configuration) throws {
         guard FileManager.default.fileExists(atPath: url.path + "-journal") else { return }
-        let queue = try DatabaseQueue(path: url.path)
+        let queue = try DatabaseQueue(path: location, configuration: configuration)
         _ = try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_schema") }
         try queue.close()
     }
@@ -79,6 +87,12 @@ package enum StoreDatabase {
     static func describe(_ error: Error, file url: URL) -> JournalError {
         if let error = error as? JournalError { return error }
         if let error = error as? DatabaseError {
+            // The encrypting VFS says which page it refused, and why, beside SQLite's result.
+            if [.SQLITE_IOERR_DATA, .SQLITE_IOERR_WRITE, .SQLITE_CANTOPEN].contains(error.extendedResultCode),
+                let failure = StoreEncryption.lastFailure(), failure.hasPrefix(url.path)
+            {
+                return .store(failure, file: url.path)
+            }
             switch error.resultCode {
             case .SQLITE_NOTADB, .SQLITE_CORRUPT:
                 return .store("\(url.path) is corrupt or not a database (\(error.message ?? "\(error.resultCode)"))", file: url.path)

@@ -22,6 +22,11 @@ public struct StoreDirectory: Sendable, Equatable {
     public var mainStoreURL: URL { url.appendingPathComponent("journal.sqlite") }
     /// The search store: every entry's tokens, derived from the main store.
     public var searchStoreURL: URL { url.appendingPathComponent("search.sqlite") }
+    /// An encrypted journal's key file: its data key, wrapped under the passphrase.
+    public var keyFileURL: URL { url.appendingPathComponent("journal.key") }
+
+    /// Whether the folder holds an encrypted journal (it has a key file).
+    public var isEncrypted: Bool { FileManager.default.fileExists(atPath: keyFileURL.path) }
 
     /// The default journal: `$XDG_DATA_HOME/journal`, or `~/.local/share/journal`.
     public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> StoreDirectory {

@@ -9,20 +9,27 @@ import GRDB
 ///
 /// Invariant: once opened, the writer stays open until ``close()``; a read-only store never
 /// opens one. Every write runs with the store's ``Durability`` in force on the writer, set
-/// outside the transaction (SQLite can't change it inside one) whatever GRDB set on opening.
+/// outside the transaction (SQLite can't change it inside one) whatever GRDB set on opening,
+/// and commits only while the file opened is still the one at the store's path: a journal
+/// converted (encrypted or decrypted) by another process meanwhile is refused, not written to
+/// the old file that conversion removes.
 package final class StorePool: @unchecked Sendable {
     private let readers: DatabasePool
     private let durability: Durability
     private let openWriter: (() throws -> DatabasePool)?
     private let lock = NSLock()
     private var writer: DatabasePool?
+    private let file: URL?
+    private let fileIdentity: FileIdentity?
 
     /// `readers` answers reads; `openWriter` opens the writer, or is nil when the store can't
-    /// be written; `durability` is kept in force on the writer.
-    init(readers: DatabasePool, durability: Durability, openWriter: (() throws -> DatabasePool)?) {
+    /// be written; `durability` is kept in force on the writer; `file` is the store's path.
+    init(readers: DatabasePool, durability: Durability, file: URL? = nil, openWriter: (() throws -> DatabasePool)?) {
         self.readers = readers
         self.durability = durability
         self.openWriter = openWriter
+        self.file = file
+        fileIdentity = file.flatMap { FileIdentity(path: $0.path) }
     }
 
     /// Runs `body` in a read transaction that sees every transaction committed before it began.
@@ -35,7 +42,12 @@ package final class StorePool: @unchecked Sendable {
     package func write<T>(_ body: (Database) throws -> T) throws -> T {
         try writeWithoutTransaction { db in
             var result: T?
-            try db.inTransaction {
+            try db.inTransaction(.immediate) {
+                if let file, let fileIdentity, FileIdentity(path: file.path) != fileIdentity {
+                    throw JournalError.store(
+                        "\(file.path) was replaced (the journal encrypted or decrypted) while this command ran: nothing was written",
+                        file: file.path)
+                }
                 result = try body(db)
                 return .commit
             }
@@ -89,5 +101,18 @@ package final class StorePool: @unchecked Sendable {
             writer.releaseMemory()
             try writer.close()
         }
+    }
+}
+
+/// Which file a path names: its device and inode.
+private struct FileIdentity: Equatable {
+    let device: UInt64
+    let inode: UInt64
+
+    init?(path: String) {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        device = UInt64(status.st_dev)
+        inode = UInt64(status.st_ino)
     }
 }

@@ -173,6 +173,11 @@ struct JournalVerifier {
         if foundDays.pairs != dayPairs.pairs || foundDays.sum != dayPairs.sum {
             problem("days", "the documents by day (\(foundDays.pairs)) disagree with the entries' dates (\(dayPairs.pairs))")
         }
+        if search.isEncrypted, FileManager.default.fileExists(atPath: PrefixSnapshot.fileURL(besides: search.url).path) {
+            problem(
+                "prefix table",
+                "\(PrefixSnapshot.fileURL(besides: search.url).path) holds the vocabulary in plain text beside an encrypted journal")
+        }
         if try PrefixSnapshot.record(in: searchDB) != nil {
             let path = PrefixSnapshot.fileURL(besides: search.url).path
             if let file = try PrefixSnapshot.mapped(in: searchDB, searchStore: search.url) {

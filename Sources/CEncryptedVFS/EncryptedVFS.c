@@ -1,0 +1,518 @@
+// The encrypting VFS: SQLite's own files, encrypted page by page beneath SQLite.
+//
+// Invariant: no byte of a store's content reaches the file system in the clear, and no byte
+// read back is handed to SQLite unless it authenticates as the page this file wrote there.
+//
+// Files SQLite opens through an instance, by kind:
+// - A store (SQLITE_OPEN_MAIN_DB) is a sequence of units of ENCRYPTED_VFS_PAGE_SIZE bytes, one
+//   per page. A unit holds the page encrypted with XChaCha20-Poly1305 (libsodium), but for its
+//   last 40 bytes, SQLite's reserved space, which hold the nonce and the tag. SQLite is told to
+//   reserve them when it creates the store; a page 1 that doesn't declare them is never written.
+// - A write-ahead log (SQLITE_OPEN_WAL) keeps its 32-byte header in the clear (format, page
+//   size, checkpoint counter, salts: no content) and is then a sequence of units of 24 + page
+//   size bytes, one per frame: the frame header (page number, commit size, salts, checksums of
+//   the page's plain text) and the page, encrypted together, the nonce and tag again in the
+//   page's reserved space. A frame unit that doesn't authenticate when read whole, as SQLite's
+//   recovery reads frames, reads as zeros: an invalid frame, the end of the log (which is what a
+//   frame torn by a crash is); read any other way, it is an error.
+// - Anything else (the rollback journal of a store being created, temporary files, statement
+//   journals) is only needed while the connection lives: XOR-ed with the XChaCha20 key stream
+//   of a key and nonce drawn at random when it is opened and never stored.
+// - The WAL index (-shm) is passed through: it maps page numbers to frames, and holds no content.
+//
+// Keys and nonces: each store's key is derived from the data key and the store's identity
+// (the URI parameter encrypted-file=N) with libsodium's crypto_kdf. The associated data of a
+// unit is a format tag, the identity, the kind of file and the unit's index, so a unit moved to
+// another place, file or journal fails to authenticate. A nonce is 16 random bytes drawn when
+// the file is opened followed by a 64-bit count of the units that handle has written: within a
+// handle nonces never repeat, and across handles a repeat needs two handles drawing the same
+// 128 random bits (about n²/2¹²⁹ after n opens of a store).
+//
+// Not detected: a unit replaced by an older copy of itself from the same place of the same file
+// (it authenticates), and the write-ahead log cut short at a frame (it reads as the end of the
+// log, as after a crash). SQLite's own checks (page types, the b-tree's structure, the WAL's
+// salts and cumulative checksums) catch many such mixes, not all.
+#include "CEncryptedVFS.h"
+
+#include <pthread.h>
+#include <sodium.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <string.h>
+
+#define PAGE ENCRYPTED_VFS_PAGE_SIZE
+#define TRAILER ENCRYPTED_VFS_RESERVED_BYTES
+#define NONCE crypto_aead_xchacha20poly1305_ietf_NPUBBYTES
+#define TAG crypto_aead_xchacha20poly1305_ietf_ABYTES
+#define WAL_HEADER 32
+#define FRAME_HEADER 24
+#define FRAME (FRAME_HEADER + PAGE)
+#define AD_BYTES 25
+#define KEY ENCRYPTED_VFS_KEY_BYTES
+
+_Static_assert(NONCE + TAG == TRAILER, "the reserved space holds exactly a nonce and a tag");
+_Static_assert(KEY == crypto_aead_xchacha20poly1305_ietf_KEYBYTES, "one key size");
+_Static_assert(KEY == crypto_kdf_KEYBYTES, "the data key is a crypto_kdf master key");
+
+struct encrypted_vfs {
+    sqlite3_vfs base;
+    sqlite3_vfs *root;
+    unsigned char *key; // guarded memory; NULL once retired
+    char name[64];
+};
+
+typedef enum { KIND_PAGES = 1, KIND_FRAMES = 2, KIND_SCRATCH = 3 } file_kind;
+
+typedef struct {
+    sqlite3_file base;
+    sqlite3_file *real;
+    file_kind kind;
+    sqlite3_int64 identity;
+    const char *path;
+    unsigned char key[KEY];
+    unsigned char nonce_prefix[16];
+    uint64_t written;
+    unsigned char scratch_nonce[crypto_stream_xchacha20_NONCEBYTES];
+    unsigned char *unit;       // FRAME bytes for stores and logs
+    unsigned char *scratch;    // the XOR buffer of scratch files
+    int scratch_capacity;
+    int pending;               // a frame header written, its page not yet
+    sqlite3_int64 pending_offset;
+    unsigned char pending_header[FRAME_HEADER];
+} encrypted_file;
+
+// The last failure, for the error message: SQLite's result codes can't carry it, and the thread
+// that reads a page is often not the one that reports the error.
+static char last_failure[320];
+static pthread_mutex_t last_failure_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void encrypted_vfs_last_failure(char *out, int size) {
+    pthread_mutex_lock(&last_failure_lock);
+    snprintf(out, (size_t)size, "%s", last_failure);
+    pthread_mutex_unlock(&last_failure_lock);
+}
+
+void encrypted_vfs_clear_failure(void) {
+    pthread_mutex_lock(&last_failure_lock);
+    last_failure[0] = 0;
+    pthread_mutex_unlock(&last_failure_lock);
+}
+
+static void note(const char *path, const char *what, long long unit_number, const char *unit) {
+    pthread_mutex_lock(&last_failure_lock);
+    if (unit)
+        snprintf(last_failure, sizeof last_failure, "%s: %s %lld %s", path ? path : "a temporary file", unit, unit_number, what);
+    else
+        snprintf(last_failure, sizeof last_failure, "%s: %s", path ? path : "a temporary file", what);
+    pthread_mutex_unlock(&last_failure_lock);
+}
+
+static void note_failure(const encrypted_file *f, sqlite3_int64 index, const char *what) {
+    note(f->path, what, (long long)(index + 1), f->kind == KIND_FRAMES ? "frame" : "page");
+}
+
+static sqlite3_int64 unit_bytes(const encrypted_file *f) { return f->kind == KIND_FRAMES ? FRAME : PAGE; }
+static sqlite3_int64 units_start(const encrypted_file *f) { return f->kind == KIND_FRAMES ? WAL_HEADER : 0; }
+
+static void put64(unsigned char *to, uint64_t value) {
+    for (int i = 0; i < 8; i++) to[i] = (unsigned char)(value >> (8 * i));
+}
+
+static void associated_data(const encrypted_file *f, sqlite3_int64 index, unsigned char ad[AD_BYTES]) {
+    memcpy(ad, "jrnlpg01", 8);
+    put64(ad + 8, (uint64_t)f->identity);
+    ad[16] = (unsigned char)f->kind;
+    put64(ad + 17, (uint64_t)index);
+}
+
+/// The page inside unit `index` (held in f->unit) is one SQLite may have on disk: page 1 must
+/// declare the page size and reserved space the layout needs.
+static int layout_holds(const encrypted_file *f, sqlite3_int64 index) {
+    const unsigned char *page = f->unit;
+    int is_first_page = index == 0;
+    if (f->kind == KIND_FRAMES) {
+        page = f->unit + FRAME_HEADER;
+        uint32_t number = (uint32_t)f->unit[0] << 24 | (uint32_t)f->unit[1] << 16 | (uint32_t)f->unit[2] << 8 | f->unit[3];
+        is_first_page = number == 1;
+    }
+    if (!is_first_page) return 1;
+    int size = page[16] << 8 | page[17];
+    return size == PAGE && page[20] == TRAILER;
+}
+
+/// Encrypts f->unit, the plain text of unit `index`, and writes it.
+static int store_unit(encrypted_file *f, sqlite3_int64 index) {
+    sqlite3_int64 size = unit_bytes(f);
+    if (!layout_holds(f, index)) {
+        note_failure(f, index, "is not laid out for encryption (4096-byte pages, 40 reserved bytes): not written");
+        return SQLITE_IOERR_WRITE;
+    }
+    unsigned char ad[AD_BYTES];
+    associated_data(f, index, ad);
+    unsigned char *nonce = f->unit + size - TRAILER;
+    memcpy(nonce, f->nonce_prefix, sizeof f->nonce_prefix);
+    put64(nonce + sizeof f->nonce_prefix, f->written++);
+    crypto_aead_xchacha20poly1305_ietf_encrypt_detached(f->unit, f->unit + size - TAG, NULL, f->unit, (unsigned long long)(size - TRAILER), ad,
+                                                        AD_BYTES, NULL, nonce, f->key);
+    return f->real->pMethods->xWrite(f->real, f->unit, (int)size, units_start(f) + index * size);
+}
+
+/// Reads unit `index` into f->unit and decrypts it, its reserved space read as zeros.
+/// SQLITE_IOERR_SHORT_READ (f->unit zeroed) when the unit lies past the end of the file;
+/// SQLITE_IOERR_DATA when it is cut short or fails to authenticate.
+static int load_unit(encrypted_file *f, sqlite3_int64 index) {
+    sqlite3_int64 size = unit_bytes(f), offset = units_start(f) + index * size;
+    int rc = f->real->pMethods->xRead(f->real, f->unit, (int)size, offset);
+    if (rc == SQLITE_IOERR_SHORT_READ) {
+        sqlite3_int64 file_size = 0;
+        if (f->real->pMethods->xFileSize(f->real, &file_size) == SQLITE_OK && file_size <= offset) {
+            memset(f->unit, 0, (size_t)size);
+            return SQLITE_IOERR_SHORT_READ;
+        }
+        note_failure(f, index, "is cut short: the file was truncated or damaged");
+        return SQLITE_IOERR_DATA;
+    }
+    if (rc != SQLITE_OK) return rc;
+    unsigned char ad[AD_BYTES];
+    associated_data(f, index, ad);
+    if (crypto_aead_xchacha20poly1305_ietf_decrypt_detached(f->unit, NULL, f->unit, (unsigned long long)(size - TRAILER), f->unit + size - TAG,
+                                                            ad, AD_BYTES, f->unit + size - TRAILER, f->key) != 0) {
+        note_failure(f, index, "fails authentication: the file was altered, damaged, or belongs elsewhere");
+        return SQLITE_IOERR_DATA;
+    }
+    memset(f->unit + size - TRAILER, 0, TRAILER);
+    return SQLITE_OK;
+}
+
+/// Writes out a frame header held back for its page, over whatever the frame holds.
+static int flush_pending(encrypted_file *f) {
+    if (!f->pending) return SQLITE_OK;
+    f->pending = 0;
+    sqlite3_int64 index = (f->pending_offset - WAL_HEADER) / FRAME;
+    int rc = load_unit(f, index);
+    if (rc != SQLITE_OK && rc != SQLITE_IOERR_SHORT_READ && rc != SQLITE_IOERR_DATA) return rc;
+    if (rc == SQLITE_IOERR_DATA) {
+        memset(f->unit, 0, FRAME);
+        encrypted_vfs_clear_failure();
+    }
+    memcpy(f->unit, f->pending_header, FRAME_HEADER);
+    return store_unit(f, index);
+}
+
+static void scratch_xor(encrypted_file *f, unsigned char *data, sqlite3_int64 count, sqlite3_int64 offset) {
+    uint64_t block = (uint64_t)offset / 64;
+    int skip = (int)(offset % 64);
+    if (skip && count > 0) {
+        unsigned char stream[64] = {0};
+        crypto_stream_xchacha20_xor_ic(stream, stream, 64, f->scratch_nonce, block, f->key);
+        sqlite3_int64 n = 64 - skip < count ? 64 - skip : count;
+        for (sqlite3_int64 i = 0; i < n; i++) data[i] ^= stream[skip + i];
+        sodium_memzero(stream, sizeof stream);
+        data += n, count -= n, block++;
+    }
+    if (count > 0) crypto_stream_xchacha20_xor_ic(data, data, (unsigned long long)count, f->scratch_nonce, block, f->key);
+}
+
+// MARK: I/O methods
+
+static int file_close(sqlite3_file *file) {
+    encrypted_file *f = (encrypted_file *)file;
+    int rc = f->kind == KIND_FRAMES ? flush_pending(f) : SQLITE_OK;
+    int closed = f->real->pMethods ? f->real->pMethods->xClose(f->real) : SQLITE_OK;
+    if (f->unit) {
+        sodium_memzero(f->unit, FRAME);
+        sqlite3_free(f->unit);
+    }
+    if (f->scratch) {
+        sodium_memzero(f->scratch, (size_t)f->scratch_capacity);
+        sqlite3_free(f->scratch);
+    }
+    sodium_memzero(f->key, sizeof f->key);
+    return rc != SQLITE_OK ? rc : closed;
+}
+
+static int file_read(sqlite3_file *file, void *buffer, int amount, sqlite3_int64 offset) {
+    encrypted_file *f = (encrypted_file *)file;
+    unsigned char *out = buffer;
+    if (f->kind == KIND_SCRATCH) {
+        int rc = f->real->pMethods->xRead(f->real, buffer, amount, offset);
+        if (rc == SQLITE_OK) {
+            scratch_xor(f, out, amount, offset);
+        } else if (rc == SQLITE_IOERR_SHORT_READ) {
+            sqlite3_int64 size = 0;
+            f->real->pMethods->xFileSize(f->real, &size);
+            if (size > offset) scratch_xor(f, out, size - offset < amount ? size - offset : amount, offset);
+        }
+        return rc;
+    }
+    int rc = flush_pending(f);
+    if (rc != SQLITE_OK) return rc;
+    if (f->kind == KIND_FRAMES && offset < WAL_HEADER) {
+        int n = (int)(WAL_HEADER - offset) < amount ? (int)(WAL_HEADER - offset) : amount;
+        rc = f->real->pMethods->xRead(f->real, out, n, offset);
+        if (rc != SQLITE_OK || n == amount) return rc;
+        out += n, amount -= n, offset += n;
+    }
+    sqlite3_int64 size = unit_bytes(f), start = units_start(f);
+    int short_read = 0;
+    while (amount > 0) {
+        sqlite3_int64 index = (offset - start) / size, within = (offset - start) % size;
+        int n = (int)(size - within) < amount ? (int)(size - within) : amount;
+        rc = load_unit(f, index);
+        if (rc == SQLITE_IOERR_SHORT_READ) {
+            short_read = 1;
+        } else if (rc == SQLITE_IOERR_DATA && f->kind == KIND_FRAMES && within == 0 && n == size) {
+            memset(f->unit, 0, (size_t)size);
+            encrypted_vfs_clear_failure();
+        } else if (rc != SQLITE_OK) {
+            return rc;
+        }
+        memcpy(out, f->unit + within, (size_t)n);
+        out += n, amount -= n, offset += n;
+    }
+    return short_read ? SQLITE_IOERR_SHORT_READ : SQLITE_OK;
+}
+
+static int file_write(sqlite3_file *file, const void *buffer, int amount, sqlite3_int64 offset) {
+    encrypted_file *f = (encrypted_file *)file;
+    const unsigned char *in = buffer;
+    if (f->kind == KIND_SCRATCH) {
+        if (amount > f->scratch_capacity) {
+            unsigned char *larger = sqlite3_malloc(amount);
+            if (!larger) return SQLITE_NOMEM;
+            if (f->scratch) {
+                sodium_memzero(f->scratch, (size_t)f->scratch_capacity);
+                sqlite3_free(f->scratch);
+            }
+            f->scratch = larger, f->scratch_capacity = amount;
+        }
+        memcpy(f->scratch, buffer, (size_t)amount);
+        scratch_xor(f, f->scratch, amount, offset);
+        return f->real->pMethods->xWrite(f->real, f->scratch, amount, offset);
+    }
+    if (f->kind == KIND_FRAMES) {
+        int is_frame_start = offset >= WAL_HEADER && (offset - WAL_HEADER) % FRAME == 0;
+        if (amount == FRAME_HEADER && is_frame_start) {
+            int rc = flush_pending(f);
+            if (rc != SQLITE_OK) return rc;
+            memcpy(f->pending_header, in, FRAME_HEADER);
+            f->pending = 1, f->pending_offset = offset;
+            return SQLITE_OK;
+        }
+        if (f->pending && amount == PAGE && offset == f->pending_offset + FRAME_HEADER) {
+            f->pending = 0;
+            memcpy(f->unit, f->pending_header, FRAME_HEADER);
+            memcpy(f->unit + FRAME_HEADER, in, PAGE);
+            return store_unit(f, (f->pending_offset - WAL_HEADER) / FRAME);
+        }
+        int rc = flush_pending(f);
+        if (rc != SQLITE_OK) return rc;
+        if (offset < WAL_HEADER) {
+            int n = (int)(WAL_HEADER - offset) < amount ? (int)(WAL_HEADER - offset) : amount;
+            rc = f->real->pMethods->xWrite(f->real, in, n, offset);
+            if (rc != SQLITE_OK || n == amount) return rc;
+            in += n, amount -= n, offset += n;
+        }
+    }
+    sqlite3_int64 size = unit_bytes(f), start = units_start(f);
+    while (amount > 0) {
+        sqlite3_int64 index = (offset - start) / size, within = (offset - start) % size;
+        int n = (int)(size - within) < amount ? (int)(size - within) : amount;
+        if (n < size) {
+            int rc = load_unit(f, index);
+            if (rc == SQLITE_IOERR_DATA && f->kind == KIND_FRAMES) {
+                memset(f->unit, 0, (size_t)size);
+                encrypted_vfs_clear_failure();
+            } else if (rc != SQLITE_OK && rc != SQLITE_IOERR_SHORT_READ) {
+                return rc;
+            }
+        }
+        memcpy(f->unit + within, in, (size_t)n);
+        int rc = store_unit(f, index);
+        if (rc != SQLITE_OK) return rc;
+        in += n, amount -= n, offset += n;
+    }
+    return SQLITE_OK;
+}
+
+static int file_truncate(sqlite3_file *file, sqlite3_int64 size) {
+    encrypted_file *f = (encrypted_file *)file;
+    int rc = f->kind == KIND_FRAMES ? flush_pending(f) : SQLITE_OK;
+    return rc != SQLITE_OK ? rc : f->real->pMethods->xTruncate(f->real, size);
+}
+
+static int file_sync(sqlite3_file *file, int flags) {
+    encrypted_file *f = (encrypted_file *)file;
+    int rc = f->kind == KIND_FRAMES ? flush_pending(f) : SQLITE_OK;
+    return rc != SQLITE_OK ? rc : f->real->pMethods->xSync(f->real, flags);
+}
+
+static int file_size(sqlite3_file *file, sqlite3_int64 *size) {
+    encrypted_file *f = (encrypted_file *)file;
+    int rc = f->kind == KIND_FRAMES ? flush_pending(f) : SQLITE_OK;
+    return rc != SQLITE_OK ? rc : f->real->pMethods->xFileSize(f->real, size);
+}
+
+#define REAL(file) (((encrypted_file *)(file))->real)
+
+static int file_lock(sqlite3_file *file, int level) { return REAL(file)->pMethods->xLock(REAL(file), level); }
+static int file_unlock(sqlite3_file *file, int level) { return REAL(file)->pMethods->xUnlock(REAL(file), level); }
+static int file_check_reserved_lock(sqlite3_file *file, int *out) {
+    return REAL(file)->pMethods->xCheckReservedLock(REAL(file), out);
+}
+static int file_control(sqlite3_file *file, int op, void *arg) { return REAL(file)->pMethods->xFileControl(REAL(file), op, arg); }
+static int file_sector_size(sqlite3_file *file) { return REAL(file)->pMethods->xSectorSize(REAL(file)); }
+static int file_device_characteristics(sqlite3_file *file) {
+    return REAL(file)->pMethods->xDeviceCharacteristics(REAL(file));
+}
+static int file_shm_map(sqlite3_file *file, int region, int size, int extend, void volatile **out) {
+    return REAL(file)->pMethods->xShmMap(REAL(file), region, size, extend, out);
+}
+static int file_shm_lock(sqlite3_file *file, int offset, int n, int flags) {
+    return REAL(file)->pMethods->xShmLock(REAL(file), offset, n, flags);
+}
+static void file_shm_barrier(sqlite3_file *file) { REAL(file)->pMethods->xShmBarrier(REAL(file)); }
+static int file_shm_unmap(sqlite3_file *file, int delete_flag) { return REAL(file)->pMethods->xShmUnmap(REAL(file), delete_flag); }
+
+// Memory-mapped reads would hand SQLite the encrypted bytes: there are none.
+static int file_fetch(sqlite3_file *file, sqlite3_int64 offset, int amount, void **out) {
+    (void)file, (void)offset, (void)amount;
+    *out = NULL;
+    return SQLITE_OK;
+}
+static int file_unfetch(sqlite3_file *file, sqlite3_int64 offset, void *page) {
+    (void)file, (void)offset, (void)page;
+    return SQLITE_OK;
+}
+
+static const sqlite3_io_methods io_methods = {
+    3,
+    file_close,
+    file_read,
+    file_write,
+    file_truncate,
+    file_sync,
+    file_size,
+    file_lock,
+    file_unlock,
+    file_check_reserved_lock,
+    file_control,
+    file_sector_size,
+    file_device_characteristics,
+    file_shm_map,
+    file_shm_lock,
+    file_shm_barrier,
+    file_shm_unmap,
+    file_fetch,
+    file_unfetch,
+};
+
+// MARK: The VFS
+
+#define ROOT(vfs) (((encrypted_vfs *)(vfs))->root)
+
+static int vfs_open(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *file, int flags, int *out_flags) {
+    encrypted_vfs *self = (encrypted_vfs *)vfs;
+    encrypted_file *f = (encrypted_file *)file;
+    memset(f, 0, sizeof *f);
+    f->real = (sqlite3_file *)(f + 1);
+    f->path = name;
+    if (!self->key) {
+        note(name, "the journal's key has been put away", 0, NULL);
+        return SQLITE_CANTOPEN;
+    }
+    if (flags & (SQLITE_OPEN_MAIN_DB | SQLITE_OPEN_WAL)) {
+        f->kind = flags & SQLITE_OPEN_MAIN_DB ? KIND_PAGES : KIND_FRAMES;
+        f->identity = name ? sqlite3_uri_int64(name, "encrypted-file", 0) : 0;
+        if (f->identity <= 0) {
+            note(name, "opened without its identity (encrypted-file=N)", 0, NULL);
+            return SQLITE_CANTOPEN;
+        }
+        crypto_kdf_derive_from_key(f->key, KEY, (uint64_t)f->identity, "jrnlfile", self->key);
+        f->unit = sqlite3_malloc(FRAME);
+        if (!f->unit) return SQLITE_NOMEM;
+    } else {
+        f->kind = KIND_SCRATCH;
+        randombytes_buf(f->key, KEY);
+        randombytes_buf(f->scratch_nonce, sizeof f->scratch_nonce);
+    }
+    randombytes_buf(f->nonce_prefix, sizeof f->nonce_prefix);
+    int rc = self->root->xOpen(self->root, name, f->real, flags, out_flags);
+    if (rc != SQLITE_OK) {
+        sodium_memzero(f->key, sizeof f->key);
+        sqlite3_free(f->unit);
+        f->unit = NULL;
+        f->base.pMethods = NULL;
+        return rc;
+    }
+    f->base.pMethods = &io_methods;
+    return SQLITE_OK;
+}
+
+static int vfs_delete(sqlite3_vfs *vfs, const char *name, int sync_dir) { return ROOT(vfs)->xDelete(ROOT(vfs), name, sync_dir); }
+static int vfs_access(sqlite3_vfs *vfs, const char *name, int flags, int *out) { return ROOT(vfs)->xAccess(ROOT(vfs), name, flags, out); }
+static int vfs_full_pathname(sqlite3_vfs *vfs, const char *name, int size, char *out) {
+    return ROOT(vfs)->xFullPathname(ROOT(vfs), name, size, out);
+}
+static void *vfs_dl_open(sqlite3_vfs *vfs, const char *name) { return ROOT(vfs)->xDlOpen(ROOT(vfs), name); }
+static void vfs_dl_error(sqlite3_vfs *vfs, int size, char *out) { ROOT(vfs)->xDlError(ROOT(vfs), size, out); }
+static void (*vfs_dl_sym(sqlite3_vfs *vfs, void *handle, const char *symbol))(void) { return ROOT(vfs)->xDlSym(ROOT(vfs), handle, symbol); }
+static void vfs_dl_close(sqlite3_vfs *vfs, void *handle) { ROOT(vfs)->xDlClose(ROOT(vfs), handle); }
+static int vfs_randomness(sqlite3_vfs *vfs, int size, char *out) { return ROOT(vfs)->xRandomness(ROOT(vfs), size, out); }
+static int vfs_sleep(sqlite3_vfs *vfs, int microseconds) { return ROOT(vfs)->xSleep(ROOT(vfs), microseconds); }
+static int vfs_current_time(sqlite3_vfs *vfs, double *out) { return ROOT(vfs)->xCurrentTime(ROOT(vfs), out); }
+static int vfs_get_last_error(sqlite3_vfs *vfs, int size, char *out) { return ROOT(vfs)->xGetLastError(ROOT(vfs), size, out); }
+static int vfs_current_time_int64(sqlite3_vfs *vfs, sqlite3_int64 *out) { return ROOT(vfs)->xCurrentTimeInt64(ROOT(vfs), out); }
+
+int encrypted_vfs_register(const char *name, const uint8_t *key, encrypted_vfs **out) {
+    if (sodium_init() < 0) return SQLITE_ERROR;
+    sqlite3_vfs *root = sqlite3_vfs_find(NULL);
+    if (!root || root->iVersion < 2 || strlen(name) >= sizeof((encrypted_vfs *)0)->name) return SQLITE_ERROR;
+    encrypted_vfs *vfs = sqlite3_malloc(sizeof *vfs);
+    if (!vfs) return SQLITE_NOMEM;
+    memset(vfs, 0, sizeof *vfs);
+    vfs->key = sodium_malloc(KEY);
+    if (!vfs->key) {
+        sqlite3_free(vfs);
+        return SQLITE_NOMEM;
+    }
+    memcpy(vfs->key, key, KEY);
+    sodium_mprotect_readonly(vfs->key);
+    strcpy(vfs->name, name);
+    vfs->root = root;
+    vfs->base = (sqlite3_vfs){
+        .iVersion = 2,
+        .szOsFile = (int)sizeof(encrypted_file) + root->szOsFile,
+        .mxPathname = root->mxPathname,
+        .zName = vfs->name,
+        .pAppData = vfs,
+        .xOpen = vfs_open,
+        .xDelete = vfs_delete,
+        .xAccess = vfs_access,
+        .xFullPathname = vfs_full_pathname,
+        .xDlOpen = vfs_dl_open,
+        .xDlError = vfs_dl_error,
+        .xDlSym = vfs_dl_sym,
+        .xDlClose = vfs_dl_close,
+        .xRandomness = vfs_randomness,
+        .xSleep = vfs_sleep,
+        .xCurrentTime = vfs_current_time,
+        .xGetLastError = vfs_get_last_error,
+        .xCurrentTimeInt64 = vfs_current_time_int64,
+    };
+    int rc = sqlite3_vfs_register(&vfs->base, 0);
+    if (rc != SQLITE_OK) {
+        sodium_free(vfs->key);
+        sqlite3_free(vfs);
+        return rc;
+    }
+    *out = vfs;
+    return SQLITE_OK;
+}
+
+void encrypted_vfs_retire(encrypted_vfs *vfs) {
+    if (!vfs || !vfs->key) return;
+    unsigned char *key = vfs->key;
+    vfs->key = NULL;
+    sodium_free(key);
+}

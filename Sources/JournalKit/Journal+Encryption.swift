@@ -1,0 +1,122 @@
+import CFileExchange
+import Foundation
+
+extension Journal {
+    /// Encrypts the journal in `directory`, in plain text until now, under `passphrase` (see
+    /// <doc:EncryptedJournals>): all or nothing, and no other process commits to it meanwhile.
+    ///
+    /// The encrypted journal is built beside the folder, checked, and swapped with it in one
+    /// step; then the plain-text files are deleted. Deleting does not wipe: their bytes may stay
+    /// on the disk until overwritten, and copies made before (backups) stay in plain text.
+    public static func encrypt(
+        _ directory: StoreDirectory, passphrase: Passphrase, cost: KeyDerivationCost = .moderate, progress: ProgressHandler? = nil
+    ) throws(JournalError) {
+        guard !directory.isEncrypted else { throw .usage("the journal in \(directory.url.path) is encrypted already") }
+        let source = try Journal(directory: directory, create: false)
+        let dataKey = try GuardedBytes.random(count: JournalKeyFile.keyBytes)
+        let keyFile = try JournalKeyFile.wrapping(dataKey, passphrase: passphrase, cost: cost)
+        try convert(source, to: StoreEncryption(key: dataKey), keyFile: keyFile, progress: progress)
+    }
+
+    /// Decrypts the encrypted journal in `directory` back to plain text, all or nothing, as
+    /// ``encrypt(_:passphrase:cost:progress:)`` encrypts one.
+    public static func decrypt(_ directory: StoreDirectory, passphrase: Passphrase, progress: ProgressHandler? = nil) throws(JournalError) {
+        guard directory.isEncrypted else { throw .usage("the journal in \(directory.url.path) is not encrypted") }
+        let source = try Journal(directory: directory, create: false, passphrase: passphrase)
+        try convert(source, to: nil, keyFile: nil, progress: progress)
+    }
+
+    /// Changes an encrypted journal's passphrase from `old` to `new`, at `cost` (by default the
+    /// one it has): the data key is wrapped anew, and no store is rewritten.
+    public static func changePassphrase(
+        of directory: StoreDirectory, from old: Passphrase, to new: Passphrase, cost: KeyDerivationCost? = nil
+    ) throws(JournalError) {
+        guard let keyFile = try JournalKeyFile.read(at: directory.keyFileURL) else {
+            throw .usage("the journal in \(directory.url.path) is not encrypted")
+        }
+        let dataKey = try keyFile.unwrap(old)
+        let kept = try KeyDerivationCost(passes: keyFile.derivation.passes, memoryBytes: keyFile.derivation.memoryBytes)
+        let cost = cost ?? kept
+        try JournalKeyFile.wrapping(dataKey, journal: keyFile.journal, passphrase: new, cost: cost).write(to: directory.keyFileURL)
+    }
+
+    /// Copies `source`'s stores into a new folder beside it, through `encryption` (nil: plain
+    /// text) with `keyFile`, while holding its main store's write lock and its catch-up lock;
+    /// checks the copy; swaps the two folders in one step; removes the old one.
+    private static func convert(
+        _ source: Journal, to encryption: StoreEncryption?, keyFile: JournalKeyFile?, progress: ProgressHandler?
+    ) throws(JournalError) {
+        let directory = source.directory
+        if let reason = source.readOnlyReason { throw .store(reason) }
+        let staging = StoreDirectory(
+            directory.url.deletingLastPathComponent().appendingPathComponent(".\(directory.url.lastPathComponent).converting"))
+        if FileManager.default.fileExists(atPath: staging.url.path) {
+            // A conversion cut short: its half-built copy.
+            do { try FileManager.default.removeItem(at: staging.url) } catch {
+                throw .store("cannot remove \(staging.url.path), left by a conversion cut short: \(error.localizedDescription)")
+            }
+        }
+        try DurableFiles.createFolder(staging.url)
+        // After the swap, the staging path holds the old journal.
+        defer { try? FileManager.default.removeItem(at: staging.url) }
+        defer { try? source.close() }
+        let lock = try CatchUpLock.acquire(besides: source.search.url, timeout: StoreDatabase.busyTimeout)
+        defer { lock.release() }
+        let sourceEncryption = source.encryption
+        try StoreDatabase.guarded(source.main.url) {
+            try source.main.pool.writeWithoutTransaction { db in
+                try db.execute(sql: "BEGIN IMMEDIATE")
+                defer { try? db.execute(sql: "ROLLBACK") }
+                let entries = try source.main.count()
+                let total = StoreDirectory.fileBytes(source.main.url) + StoreDirectory.fileBytes(source.search.url)
+                let mainBytes = StoreDirectory.fileBytes(source.main.url)
+                try StoreCopy.copy(
+                    source.main.url, encryption: sourceEncryption, identity: .mainStore, to: staging.mainStoreURL, encryption: encryption
+                ) { done, _ in progress?(JournalProgress(phase: .converting, done: done, total: total)) }
+                try StoreCopy.copy(
+                    source.search.url, encryption: sourceEncryption, identity: .searchStore, to: staging.searchStoreURL,
+                    encryption: encryption
+                ) { done, _ in progress?(JournalProgress(phase: .converting, done: mainBytes + done, total: total)) }
+                try keyFile?.write(to: staging.keyFileURL)
+                try linkOtherFiles(from: directory, to: staging)
+                let copy = try Journal(directory: staging, unwritable: nil, encryption: encryption, prefixTable: .inMemory, progress: nil)
+                // The prefix table file stays behind: an encrypted journal has none, and a
+                // journal in plain text saves its own when it next catches up.
+                try copy.search.pool.write { db in try db.execute(sql: "DELETE FROM prefix_snapshot") }
+                let copied = try copy.main.count()
+                try copy.close()
+                guard copied == entries else {
+                    throw JournalError.store("the converted copy holds \(copied) entries, not \(entries): nothing was changed")
+                }
+                try DurableFiles.syncFolder(staging.url)
+                guard file_exchange(staging.url.path, directory.url.path) == 0 else {
+                    throw JournalError.store(
+                        "cannot put the converted journal in place of \(directory.url.path): \(String(cString: strerror(errno))); nothing was changed"
+                    )
+                }
+                try DurableFiles.syncFolder(directory.url.deletingLastPathComponent())
+            }
+        }
+    }
+
+    /// Links the files of `directory` that are not the journal's own into `staging` (both on one
+    /// file system), so the swap keeps them; a folder inside is an error.
+    private static func linkOtherFiles(from directory: StoreDirectory, to staging: StoreDirectory) throws(JournalError) {
+        let own = ["journal.sqlite", "search.sqlite", "journal.key"]
+        let names: [String]
+        do { names = try FileManager.default.contentsOfDirectory(atPath: directory.url.path) } catch {
+            throw .store("cannot list \(directory.url.path): \(error.localizedDescription)")
+        }
+        for name in names where !own.contains(where: { name == $0 || name.hasPrefix($0 + "-") || name.hasPrefix("." + $0) }) {
+            let path = directory.url.appendingPathComponent(name).path
+            var isFolder: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+            guard !isFolder.boolValue else {
+                throw .usage("\(directory.url.path) holds a folder, \(name), besides the journal: move it out first; nothing was changed")
+            }
+            guard link(path, staging.url.appendingPathComponent(name).path) == 0 else {
+                throw .store("cannot keep \(path) through the conversion: \(String(cString: strerror(errno))); nothing was changed")
+            }
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import CEncryptedVFS
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// How the stores of an encrypted journal are opened: through an instance of the encrypting VFS
+/// (`CEncryptedVFS`) that holds the journal's data key, each store naming its identity.
+///
+/// Invariant: every SQLite connection to an encrypted journal's stores is opened at
+/// ``location(of:identity:immutable:)`` and set up by ``prepare(_:)``, so its pages have room
+/// for their nonce and tag and its temporary files stay in memory; the data key is wiped
+/// when the value is released.
+package final class StoreEncryption: @unchecked Sendable {
+    /// Each store's identity, bound to its pages: a page can't be moved from one to the other.
+    package enum Identity: Int {
+        case mainStore = 1
+        case searchStore = 2
+    }
+
+    private let vfs: OpaquePointer
+    private let vfsName: String
+
+    private static let registering = NSLock()
+    nonisolated(unsafe) private static var registered = 0
+
+    /// An encrypting VFS for the journal whose data key is `key`.
+    init(key: GuardedBytes) throws(JournalError) {
+        let number = Self.registering.withLock {
+            Self.registered += 1
+            return Self.registered
+        }
+        vfsName = "journal-encrypted-\(number)"
+        var registered: OpaquePointer?
+        guard encrypted_vfs_register(vfsName, key.typed, &registered) == SQLITE_OK, let registered else {
+            throw .store("cannot set up the encrypted journal's file layer")
+        }
+        vfs = registered
+    }
+
+    deinit { encrypted_vfs_retire(vfs) }
+
+    /// The SQLite URI that opens the store at `url` through this journal's VFS.
+    func location(of url: URL, identity: Identity, immutable: Bool = false) -> String {
+        let path = url.path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? url.path
+        return "file:\(path)?vfs=\(vfsName)&encrypted-file=\(identity.rawValue)" + (immutable ? "&immutable=1" : "")
+    }
+
+    /// Sets up a new connection: a store created by it reserves each page's last bytes for
+    /// the nonce and tag, and temporary tables and indices stay in memory.
+    static func prepare(_ db: Database) throws {
+        var reserved = Int32(ENCRYPTED_VFS_RESERVED_BYTES)
+        _ = sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_RESERVE_BYTES, &reserved)
+        try db.execute(sql: "PRAGMA temp_store = MEMORY")
+    }
+
+    /// The encrypting VFS's account of the last page it refused, or nil.
+    static func lastFailure() -> String? {
+        var buffer = [CChar](repeating: 0, count: 320)
+        encrypted_vfs_last_failure(&buffer, Int32(buffer.count))
+        let text = String(cString: buffer)
+        return text.isEmpty ? nil : text
+    }
+}
