@@ -16,10 +16,11 @@ struct JournalCommand: ParsableCommand {
             Exit status: 0 success (no results included), 1 failure, 2 usage error or bad query.
             """,
         subcommands: [
-            AddCommand.self, ImportCommand.self, SearchCommand.self, ListCommand.self, TagsCommand.self,
+            InitCommand.self, AddCommand.self, ImportCommand.self, SearchCommand.self, ListCommand.self, TagsCommand.self,
             TagCommand.self, UntagCommand.self, StarCommand.self, UnstarCommand.self, ExportCommand.self,
             ShowCommand.self, EditCommand.self, DeleteCommand.self, StatsCommand.self, VerifyCommand.self, ReindexCommand.self,
-            CompareCommand.self, GenerateCommand.self, BenchCommand.self,
+            EncryptCommand.self, DecryptCommand.self, PassphraseCommand.self, CompareCommand.self, GenerateCommand.self,
+            BenchCommand.self,
         ])
 
     @Option(name: .long, help: ArgumentHelp("The journal's folder (add and import create it when missing).", valueName: "DIR"))
@@ -28,18 +29,38 @@ struct JournalCommand: ParsableCommand {
     /// The journal chosen by --store, $JOURNAL_STORE or the XDG default, opened and caught up;
     /// created when missing only for the commands that add entries. A command that answers one
     /// search maps the prefix table rather than loading it.
+    ///
+    /// An encrypted journal's passphrase comes from ``PassphraseInput``; the process then makes
+    /// no core dump (its memory holds the journal's text).
     func openJournal(create: Bool = false, prefixTable: PrefixTableMode = .inMemory) throws -> Journal {
-        let environment = ProcessInfo.processInfo.environment
-        let directory =
-            store.map(StoreDirectory.init(path:))
-            ?? environment["JOURNAL_STORE"].flatMap { $0.isEmpty ? nil : StoreDirectory(path: $0) }
-            ?? StoreDirectory.defaultDirectory(environment: environment)
+        let directory = self.directory
+        var passphrase: Passphrase?
+        if directory.isEncrypted {
+            Self.forbidCoreDumps()
+            passphrase = try PassphraseInput.current(for: directory.url.path)
+        }
         let progress = ProgressBar(label: "indexing")
-        let journal = try Journal(directory: directory, create: create, prefixTable: prefixTable, progress: progress.handler)
+        let journal = try Journal(
+            directory: directory, create: create, passphrase: passphrase, prefixTable: prefixTable, progress: progress.handler)
         progress.finish()
         for notice in journal.notices { Terminal.standardError.write("journal: \(notice)\n") }
         Self.keptJournal = journal
         return journal
+    }
+
+    /// The journal's folder: --store, else $JOURNAL_STORE, else the XDG default.
+    var directory: StoreDirectory {
+        let environment = ProcessInfo.processInfo.environment
+        return store.map(StoreDirectory.init(path:))
+            ?? environment["JOURNAL_STORE"].flatMap { $0.isEmpty ? nil : StoreDirectory(path: $0) }
+            ?? StoreDirectory.defaultDirectory(environment: environment)
+    }
+
+    /// Keeps the process from dumping core: once a journal is decrypted, its memory holds the
+    /// journal's text.
+    static func forbidCoreDumps() {
+        var none = rlimit(rlim_cur: 0, rlim_max: 0)
+        setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &none)
     }
 
     /// Says on standard error, after a write, that what was written is saved but not yet

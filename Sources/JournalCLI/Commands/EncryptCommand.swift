@@ -1,0 +1,38 @@
+import ArgumentParser
+import JournalKit
+
+struct EncryptCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "encrypt",
+        abstract: "Encrypt a journal kept in plain text.",
+        discussion: """
+            Builds the encrypted journal beside the folder, checks it, and puts it in the folder's \
+            place in one step: if anything fails, the journal stays as it was. Other commands \
+            wait meanwhile. The plain-text files are then deleted, not wiped: their bytes may stay \
+            on the disk until overwritten, and backups made before stay in plain text.
+
+            The new passphrase is the first line of $JOURNAL_NEW_PASSPHRASE_FILE or of what \
+            $JOURNAL_NEW_PASSPHRASE_COMMAND prints, or else typed twice at the terminal.
+            """)
+
+    @ParentCommand var journal: JournalCommand
+
+    @Option(
+        name: .customLong("kdf"),
+        help: ArgumentHelp(
+            "Argon2id's cost: interactive (2 passes over 64 MiB), moderate (3 over 256 MiB) or sensitive (4 over 1 GiB).",
+            valueName: "level"))
+    var level: KeyDerivationLevel = .moderate
+
+    func run() throws {
+        let directory = journal.directory
+        JournalCommand.forbidCoreDumps()
+        let passphrase = try PassphraseInput.new(for: directory.url.path)
+        let progress = ProgressBar(label: "encrypting", unit: .bytes)
+        try Journal.encrypt(directory, passphrase: passphrase, cost: level.cost, progress: progress.handler)
+        progress.finish()
+        print("encrypted the journal in \(directory.url.path) (Argon2id, \(level.summary))")
+        Terminal.standardError.write(
+            "journal: the plain-text files were deleted, not wiped; backups made before stay in plain text\n")
+    }
+}

@@ -1,0 +1,32 @@
+import ArgumentParser
+import JournalKit
+
+struct PassphraseCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "passphrase",
+        abstract: "Change an encrypted journal's passphrase.",
+        discussion: """
+            Wraps the journal's key under the new passphrase; nothing else is rewritten. The \
+            current passphrase comes as for every command ($JOURNAL_PASSPHRASE_FILE, \
+            $JOURNAL_PASSPHRASE_COMMAND or the terminal), the new one from \
+            $JOURNAL_NEW_PASSPHRASE_FILE, $JOURNAL_NEW_PASSPHRASE_COMMAND or the terminal, typed \
+            twice.
+            """)
+
+    @ParentCommand var journal: JournalCommand
+
+    @Option(
+        name: .customLong("kdf"),
+        help: ArgumentHelp(
+            "A new Argon2id cost: interactive, moderate or sensitive (default: the journal's own).", valueName: "level"))
+    var level: KeyDerivationLevel?
+
+    func run() throws {
+        let directory = journal.directory
+        JournalCommand.forbidCoreDumps()
+        let old = try PassphraseInput.current(for: directory.url.path)
+        let new = try PassphraseInput.new(for: directory.url.path)
+        try Journal.changePassphrase(of: directory, from: old, to: new, cost: level?.cost)
+        print("changed the passphrase of the journal in \(directory.url.path)")
+    }
+}

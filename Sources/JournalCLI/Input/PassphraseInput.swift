@@ -1,0 +1,111 @@
+import Foundation
+import JournalKit
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Where the `journal` command gets an encrypted journal's passphrase, as restic, borg and age
+/// do: never from its own arguments (other users can read those), but from
+/// - `$JOURNAL_PASSPHRASE_FILE`: the first line of that file;
+/// - `$JOURNAL_PASSPHRASE_COMMAND`: the first line a shell command prints (`pass show journal`);
+/// - else the terminal, asked without echo.
+///
+/// A new passphrase (``JournalCommand`` `init --encrypt`, `encrypt`, `passphrase`) comes from
+/// `$JOURNAL_NEW_PASSPHRASE_FILE` or `$JOURNAL_NEW_PASSPHRASE_COMMAND`, else the terminal,
+/// typed twice.
+enum PassphraseInput {
+    /// The passphrase of the journal in `folder`.
+    static func current(for folder: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Passphrase {
+        try read(
+            file: environment["JOURNAL_PASSPHRASE_FILE"], command: environment["JOURNAL_PASSPHRASE_COMMAND"],
+            variables: "JOURNAL_PASSPHRASE_FILE or JOURNAL_PASSPHRASE_COMMAND", prompt: "passphrase for \(folder): ", confirm: false)
+    }
+
+    /// A new passphrase for the journal in `folder`.
+    static func new(for folder: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Passphrase {
+        try read(
+            file: environment["JOURNAL_NEW_PASSPHRASE_FILE"], command: environment["JOURNAL_NEW_PASSPHRASE_COMMAND"],
+            variables: "JOURNAL_NEW_PASSPHRASE_FILE or JOURNAL_NEW_PASSPHRASE_COMMAND", prompt: "new passphrase for \(folder): ",
+            confirm: true)
+    }
+
+    private static func read(file: String?, command: String?, variables: String, prompt: String, confirm: Bool) throws -> Passphrase {
+        var bytes: [UInt8]
+        if let file, !file.isEmpty {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw JournalError(.usage, "cannot read the passphrase file \(file)")
+            }
+            bytes = firstLine(of: [UInt8](data))
+        } else if let command, !command.isEmpty {
+            bytes = try output(of: command)
+        } else {
+            bytes = try fromTerminal(prompt: prompt, variables: variables)
+            if confirm {
+                var again = try fromTerminal(prompt: "again: ", variables: variables)
+                defer { wipe(&again) }
+                guard again == bytes else {
+                    wipe(&bytes)
+                    throw JournalError(.usage, "the two passphrases differ; nothing was changed")
+                }
+            }
+        }
+        defer { wipe(&bytes) }
+        return try bytes.withUnsafeBytes { buffer in try Passphrase(bytes: buffer) }
+    }
+
+    /// Up to the first line break.
+    private static func firstLine(of bytes: [UInt8]) -> [UInt8] {
+        var line = bytes
+        if let end = line.firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) { line.removeSubrange(end...) }
+        return line
+    }
+
+    /// The first line `command` prints, run by `/bin/sh`.
+    private static func output(of command: String) throws -> [UInt8] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        do { try process.run() } catch {
+            throw JournalError(.usage, "cannot run the passphrase command: \(error.localizedDescription)")
+        }
+        var data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        defer { data.resetBytes(in: 0..<data.count) }
+        guard process.terminationStatus == 0 else {
+            throw JournalError(.usage, "the passphrase command failed (status \(process.terminationStatus))")
+        }
+        return firstLine(of: [UInt8](data))
+    }
+
+    /// A line typed on the controlling terminal with echo off.
+    private static func fromTerminal(prompt: String, variables: String) throws -> [UInt8] {
+        let terminal = open("/dev/tty", O_RDWR | O_CLOEXEC)
+        guard terminal >= 0 else {
+            throw JournalError(.passphraseRequired, "no terminal to ask for the passphrase: set \(variables)")
+        }
+        defer { close(terminal) }
+        var saved = termios()
+        let hasSettings = tcgetattr(terminal, &saved) == 0
+        if hasSettings {
+            var quiet = saved
+            quiet.c_lflag &= ~tcflag_t(ECHO)
+            quiet.c_lflag |= tcflag_t(ECHONL)
+            tcsetattr(terminal, TCSAFLUSH, &quiet)
+        }
+        defer { if hasSettings { tcsetattr(terminal, TCSAFLUSH, &saved) } }
+        _ = prompt.withCString { write(terminal, $0, strlen($0)) }
+        var line: [UInt8] = []
+        line.reserveCapacity(256)
+        var byte: UInt8 = 0
+        while Glibc.read(terminal, &byte, 1) == 1, byte != 0x0A, byte != 0x0D { line.append(byte) }
+        byte = 0
+        return line
+    }
+
+    private static func wipe(_ bytes: inout [UInt8]) {
+        for index in bytes.indices { bytes[index] = 0 }
+    }
+}

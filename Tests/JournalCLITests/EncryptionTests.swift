@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+
+/// `journal init --encrypt`, `encrypt`, `decrypt` and `passphrase`, and every command on an
+/// encrypted journal, run as a user would, the passphrase from the documented variables.
+@Suite struct EncryptionTests {
+    /// A file holding `passphrase` on its first line, beside the store.
+    private func passphraseFile(_ passphrase: String, for journal: JournalProcess) throws -> String {
+        let url = journal.store.deletingLastPathComponent().appendingPathComponent(
+            "\(journal.store.lastPathComponent)-\(UUID().uuidString).pass")
+        try Data((passphrase + "\n").utf8).write(to: url)
+        return url.path
+    }
+
+    /// Every file in the store's folder, concatenated.
+    private func allBytes(of journal: JournalProcess) throws -> Data {
+        try FileManager.default.contentsOfDirectory(atPath: journal.store.path).reduce(into: Data()) {
+            $0 += try Data(contentsOf: journal.store.appendingPathComponent($1))
+        }
+    }
+
+    @Test func anEncryptedJournalWorksWithItsPassphraseAndOnlyWithIt() throws {
+        let journal = JournalProcess()
+        defer { journal.removeStore() }
+        let right = try passphraseFile("a long and right passphrase", for: journal)
+        let wrong = try passphraseFile("a wrong one", for: journal)
+        let created = try journal.run(["init", "--encrypt", "--kdf", "interactive"], environment: ["JOURNAL_NEW_PASSPHRASE_FILE": right])
+        #expect(created.status == 0, "\(created.error)")
+        #expect(created.output.contains("created an encrypted journal"))
+        let unlocked = ["JOURNAL_PASSPHRASE_FILE": right]
+        #expect(try journal.run(["add", "Walked to the lighthouse with Ingrid #coast"], environment: unlocked).status == 0)
+        #expect(try journal.run(["add", "Quiet morning, wrote letters"], environment: unlocked).status == 0)
+        for strategy in ["prefix", "token", "fts5", "contains[cd]"] {
+            let found = try journal.run(["search", "--json", "--strategy", strategy, "lighthouse"], environment: unlocked)
+            #expect(found.status == 0, "\(strategy): \(found.error)")
+            #expect(try found.json()["total"] as? Int == 1, "\(strategy)")
+        }
+        #expect(try journal.run(["verify"], environment: unlocked).status == 0)
+
+        let refused = try journal.run(["search", "lighthouse"], environment: ["JOURNAL_PASSPHRASE_FILE": wrong])
+        #expect(refused.status == 1)
+        #expect(refused.error == "journal: wrong passphrase for this journal\n")
+        let command = try journal.run(["list"], environment: ["JOURNAL_PASSPHRASE_COMMAND": "cat '\(right)'"])
+        #expect(command.status == 0, "\(command.error)")
+        #expect(command.output.contains("Quiet morning"))
+        let failingCommand = try journal.run(["list"], environment: ["JOURNAL_PASSPHRASE_COMMAND": "exit 3"])
+        #expect(failingCommand.status != 0)
+        #expect(failingCommand.error.contains("status 3"))
+        #expect(try allBytes(of: journal).range(of: Data("lighthouse".utf8)) == nil)
+    }
+
+    @Test func encryptDecryptAndAChangedPassphraseKeepEveryEntry() throws {
+        let journal = JournalProcess()
+        defer { journal.removeStore() }
+        #expect(try journal.run(["import", JournalProcess.sampleCorpus.path]).status == 0)
+        let before = try journal.run(["search", "--json", "--limit", "0", "the"]).json()["total"] as? Int
+        let first = try passphraseFile("first passphrase", for: journal)
+        let second = try passphraseFile("second passphrase", for: journal)
+        #expect(try allBytes(of: journal).range(of: Data("the".utf8)) != nil)
+
+        let encrypted = try journal.run(["encrypt", "--kdf", "interactive"], environment: ["JOURNAL_NEW_PASSPHRASE_FILE": first])
+        #expect(encrypted.status == 0, "\(encrypted.error)")
+        #expect(encrypted.error.contains("deleted, not wiped"))
+        let withoutPassphrase = try journal.run(["list"], launcher: ["/usr/bin/setsid", "--wait"])
+        #expect(withoutPassphrase.status == 1)
+        let after = try journal.run(["search", "--json", "--limit", "0", "the"], environment: ["JOURNAL_PASSPHRASE_FILE": first])
+        #expect(try after.json()["total"] as? Int == before)
+        #expect(try journal.run(["verify"], environment: ["JOURNAL_PASSPHRASE_FILE": first]).status == 0)
+
+        let changed = try journal.run(
+            ["passphrase"], environment: ["JOURNAL_PASSPHRASE_FILE": first, "JOURNAL_NEW_PASSPHRASE_FILE": second])
+        #expect(changed.status == 0, "\(changed.error)")
+        #expect(try journal.run(["list"], environment: ["JOURNAL_PASSPHRASE_FILE": first]).status == 1)
+        #expect(try journal.run(["list"], environment: ["JOURNAL_PASSPHRASE_FILE": second]).status == 0)
+
+        let decrypted = try journal.run(["decrypt"], environment: ["JOURNAL_PASSPHRASE_FILE": second])
+        #expect(decrypted.status == 0, "\(decrypted.error)")
+        #expect(try journal.run(["search", "--json", "--limit", "0", "the"]).json()["total"] as? Int == before)
+        #expect(try journal.run(["verify"]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: journal.store.appendingPathComponent("journal.key").path))
+    }
+
+    @Test func withoutAPassphraseOrATerminalTheCommandSaysHowToGiveOne() throws {
+        let journal = JournalProcess()
+        defer { journal.removeStore() }
+        let secret = try passphraseFile("secret", for: journal)
+        #expect(
+            try journal.run(["init", "--encrypt", "--kdf", "interactive"], environment: ["JOURNAL_NEW_PASSPHRASE_FILE": secret]).status == 0
+        )
+        let outcome = try journal.run(["list"], launcher: ["/usr/bin/setsid", "--wait"])
+        #expect(outcome.status == 1)
+        #expect(outcome.error.contains("JOURNAL_PASSPHRASE_FILE"), "\(outcome.error)")
+        let twice = try journal.run(["init", "--encrypt"], environment: ["JOURNAL_NEW_PASSPHRASE_FILE": secret])
+        #expect(twice.status == 2)
+        #expect(twice.error.contains("already holds a journal"))
+    }
+}
