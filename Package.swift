@@ -18,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-algorithms", from: "1.2.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
     ],
     targets: [
         // ICU's headers rename every function with a version suffix (ubrk_next_72), which Swift
@@ -37,8 +38,8 @@ let package = Package(
         .target(name: "CPseudoTerminal"),
         // Text → canonical text → words: the semantics document's text functions.
         .target(name: "JournalText", dependencies: ["CICU"]),
-        // Entries, the two stores, search strategies and import (Day One's archives are zip files),
-        // and the encryption of a journal at rest.
+        // Entries, the two stores, search strategies and import (Day One's archives are zip files,
+        // jrnl's encrypted journals Fernet tokens), and the encryption of a journal at rest.
         .target(
             name: "JournalKit",
             dependencies: [
@@ -47,6 +48,9 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Algorithms", package: "swift-algorithms"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                // jrnl's encrypted journals: PBKDF2, AES-CBC and HMAC, for import only.
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
         // Measuring the strategies: the comparison, the predicate ladder, synthetic journals and

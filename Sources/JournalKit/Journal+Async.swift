@@ -26,14 +26,14 @@ extension Journal {
     }
 
     /// Imports a file in any ``ImportFormat``, all or nothing; cancelled before its commit, it
-    /// writes nothing.
+    /// writes nothing. `password` opens an encrypted jrnl journal.
     public func importFile(
-        atPath path: String, format: ImportFormat? = nil, progress: ProgressHandler? = nil
+        atPath path: String, format: ImportFormat? = nil, password: Passphrase? = nil, progress: ProgressHandler? = nil
     ) async throws(JournalError)
         -> ImportSummary
     {
         try await Self.offThePool { cancellation throws(JournalError) in
-            try self.importFile(atPath: path, format: format, progress: progress, cancellation: cancellation)
+            try self.importFile(atPath: path, format: format, password: password, progress: progress, cancellation: cancellation)
         }
     }
 

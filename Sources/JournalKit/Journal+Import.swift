@@ -15,16 +15,20 @@ extension Journal {
 
     /// Imports the file at `path` (standard input for `-`), in `format` or, when nil, the format
     /// its content shows (``ImportFormat``); all or nothing.
+    ///
+    /// An encrypted jrnl journal (``ImportFormat/jrnlEncrypted``) is read with its `password`:
+    /// without one, the error is ``JournalError/Kind/passphraseRequired``; with a wrong one,
+    /// ``JournalError/Kind/wrongPassphrase``.
     public func importFile(
-        atPath path: String, format: ImportFormat? = nil, progress: ProgressHandler? = nil
+        atPath path: String, format: ImportFormat? = nil, password: Passphrase? = nil, progress: ProgressHandler? = nil
     ) throws(JournalError)
         -> ImportSummary
     {
-        try importFile(atPath: path, format: format, progress: progress, cancellation: nil)
+        try importFile(atPath: path, format: format, password: password, progress: progress, cancellation: nil)
     }
 
     func importFile(
-        atPath path: String, format: ImportFormat?, progress: ProgressHandler?, cancellation: Cancellation?
+        atPath path: String, format: ImportFormat?, password: Passphrase?, progress: ProgressHandler?, cancellation: Cancellation?
     ) throws(JournalError) -> ImportSummary {
         let reader = try JSONLinesReader(path: path)
         let prefix = try reader.peek(1 << 16)
@@ -50,6 +54,11 @@ extension Journal {
             entries = try JrnlText.entries(in: wholeDocument())
         case .jrnlJSON:
             entries = try JrnlJSON.entries(in: wholeDocument())
+        case .jrnlEncrypted:
+            guard let password else {
+                throw JournalError(.passphraseRequired, "\(path) is an encrypted jrnl journal: its password is needed", file: path)
+            }
+            entries = try JrnlText.entries(in: JrnlEncrypted.decrypt(wholeDocument(), password: password, file: path))
         case .dayOne where !DayOneArchive.isArchive(prefix):
             entries = try DayOneJSON.entries(in: wholeDocument())
         case .dayOne:

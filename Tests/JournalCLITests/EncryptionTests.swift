@@ -47,6 +47,10 @@ import Testing
         #expect(failingCommand.status != 0)
         #expect(failingCommand.error.contains("status 3"))
         #expect(try allBytes(of: journal).range(of: Data("lighthouse".utf8)) == nil)
+        let exported = try journal.run(["export", "--format", "jsonl"], environment: unlocked)
+        #expect(exported.status == 0)
+        #expect(exported.output.contains("lighthouse"))
+        #expect(exported.error.contains("this export of it is in plain text"))
     }
 
     @Test func encryptDecryptAndAChangedPassphraseKeepEveryEntry() throws {

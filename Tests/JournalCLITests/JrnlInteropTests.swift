@@ -99,4 +99,79 @@ import Testing
         #expect(added.first?["date"] as? String == "2024-07-04T07:00:00Z")
         #expect(added.first?["tags"] as? [String] == ["friends"])
     }
+
+    /// Runs a Python program with jrnl 4.6's own modules; its standard output.
+    private func python(_ program: String, arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", program] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    }
+
+    /// jrnl's encrypted journals, version 3 (what jrnl 4.6 writes, by its own encryption class)
+    /// and version 2 (what jrnl 2 wrote: a Fernet token under its fixed salt, which jrnl 4.6's
+    /// own class reads back here), imported with their password.
+    @Test func importReadsJrnlsEncryptedJournals() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("jrnl-encrypted-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let plain = folder.appendingPathComponent("journal.txt")
+        try """
+        [2024-07-01 09:15:00 PM] Crème brûlée, second try #dessert *
+        Better than the first.
+
+        [2024-07-02 08:00:30 AM] 東京タワーに行きました。 @travel
+
+        """.write(to: plain, atomically: true, encoding: .utf8)
+        let version3 = folder.appendingPathComponent("v3.txt")
+        let version2 = folder.appendingPathComponent("v2.txt")
+        let written = try python(
+            """
+            import base64, sys
+            from cryptography.fernet import Fernet
+            from cryptography.hazmat.primitives import hashes
+            from cryptography.hazmat.primitives.kdf.pbkdf2 import PBKDF2HMAC
+            from jrnl.encryption.Jrnlv3Encryption import Jrnlv3Encryption
+            from jrnl.encryption.Jrnlv2Encryption import Jrnlv2Encryption
+            text = open(sys.argv[1], encoding="utf-8").read()
+            v3 = Jrnlv3Encryption("default", {})
+            v3.password = "correct horse"
+            open(sys.argv[2], "wb").write(v3.encrypt(text))
+            salt = b"\\xf2\\xd5q\\x0e\\xc1\\x8d.\\xde\\xdc\\x8e6t\\x89\\x04\\xce\\xf8"
+            kdf = PBKDF2HMAC(algorithm=hashes.SHA256(), length=32, salt=salt, iterations=100_000)
+            token = Fernet(base64.urlsafe_b64encode(kdf.derive(b"correct horse"))).encrypt(text.encode("utf-8"))
+            open(sys.argv[3], "wb").write(token)
+            v2 = Jrnlv2Encryption("default", {})
+            v2.password = "correct horse"
+            print(v2.decrypt(token) == text and v3.decrypt(open(sys.argv[2], "rb").read()) == text)
+            """, arguments: [plain.path, version3.path, version2.path])
+        #expect(written.status == 0 && written.output == "True\n", "is jrnl installed? scripts/test installs it with pip")
+        let password = folder.appendingPathComponent("password")
+        try Data("correct horse\n".utf8).write(to: password)
+        let wrong = folder.appendingPathComponent("wrong")
+        try Data("incorrect horse\n".utf8).write(to: wrong)
+        for file in [version3, version2] {
+            let journal = JournalProcess()
+            defer { journal.removeStore() }
+            let refused = try journal.run(["import", file.path], environment: ["JOURNAL_IMPORT_PASSWORD_FILE": wrong.path])
+            #expect(refused.status == 1)
+            #expect(refused.error == "journal: wrong password for the jrnl journal \(file.path)\n")
+            let imported = try journal.run(
+                ["import", file.path, "--json"], environment: ["JOURNAL_IMPORT_PASSWORD_FILE": password.path, "TZ": "Europe/Paris"])
+            #expect(imported.status == 0, "\(imported.error)")
+            #expect(try imported.json()["imported"] as? Int == 2)
+            let listed = try #require(try journal.run(["list", "--json"]).json()["results"] as? [[String: Any]])
+            #expect(
+                listed.map { $0["text"] as? String } == [
+                    "東京タワーに行きました。 @travel", "Crème brûlée, second try #dessert\nBetter than the first.",
+                ])
+            #expect(listed.map { $0["starred"] as? Bool } == [false, true])
+        }
+    }
 }

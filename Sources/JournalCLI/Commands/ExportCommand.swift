@@ -34,6 +34,9 @@ struct ExportCommand: ParsableCommand {
     func run() throws {
         let filter = try filters.filter()
         let journal = try self.journal.openJournal()
+        if journal.isEncrypted {
+            Terminal.standardError.write("journal: the journal is encrypted, and this export of it is in plain text\n")
+        }
         let total = try journal.list(PageRequest(limit: 1), filter: filter).total
         guard let output else {
             try write(journal, filter: filter, total: total, progress: nil) { try FileHandle.standardOutput.write(contentsOf: $0) }

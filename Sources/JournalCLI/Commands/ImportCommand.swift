@@ -14,6 +14,9 @@ struct ImportCommand: ParsableCommand {
               json    jrnl's JSON export (jrnl --export json): local dates and times, read in TZ
               txt     jrnl's journal file: entries starting [2024-05-01 09:30] Title, read in TZ
               dayone  Day One's export: the .zip it writes, or the Journal.json inside
+              jrnl-encrypted  jrnl's encrypted journal file (its versions 2 and 3); its password \
+            is the first line of $JOURNAL_IMPORT_PASSWORD_FILE or of what \
+            $JOURNAL_IMPORT_PASSWORD_COMMAND prints, or else typed at the terminal
 
             An import with one bad entry imports nothing and names it (a line, or an entry's \
             number and uuid). Entries the journal holds already are left out, so importing the \
@@ -29,7 +32,8 @@ struct ImportCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The file to read, or - for standard input.", valueName: "FILE"))
     var file: String
 
-    @Option(help: "The file's format: jsonl, json (jrnl's), txt (jrnl's) or dayone; by default, what its content shows.")
+    @Option(
+        help: "The file's format: jsonl, json (jrnl's), txt (jrnl's), jrnl-encrypted or dayone; by default, what its content shows.")
     var format: ImportFormat?
 
     func run() throws {
@@ -37,7 +41,11 @@ struct ImportCommand: ParsableCommand {
         let started = Date()
         let importing = ProgressBar(label: "importing", unit: .bytes)
         let indexing = ProgressBar(label: "indexing")
-        let summary = try journal.importFile(atPath: file, format: format) { progress in
+        // An encrypted jrnl journal's password is asked for before the journal is read.
+        let shown = format == nil && file != "-" ? try? ImportFormat.shown(byFileAt: file) : nil
+        let encrypted = (format ?? shown) == .jrnlEncrypted
+        let password = encrypted ? try PassphraseInput.jrnlPassword(for: file) : nil
+        let summary = try journal.importFile(atPath: file, format: format, password: password) { progress in
             switch progress.phase {
             case .importing: importing.update(progress)
             case .indexing, .verifying, .converting:

@@ -13,7 +13,8 @@ import JournalKit
 ///
 /// A new passphrase (``JournalCommand`` `init --encrypt`, `encrypt`, `passphrase`) comes from
 /// `$JOURNAL_NEW_PASSPHRASE_FILE` or `$JOURNAL_NEW_PASSPHRASE_COMMAND`, else the terminal,
-/// typed twice.
+/// typed twice; an encrypted jrnl journal's password, to import it, from
+/// `$JOURNAL_IMPORT_PASSWORD_FILE` or `$JOURNAL_IMPORT_PASSWORD_COMMAND`, else the terminal.
 enum PassphraseInput {
     /// The passphrase of the journal in `folder`.
     static func current(for folder: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Passphrase {
@@ -28,6 +29,14 @@ enum PassphraseInput {
             file: environment["JOURNAL_NEW_PASSPHRASE_FILE"], command: environment["JOURNAL_NEW_PASSPHRASE_COMMAND"],
             variables: "JOURNAL_NEW_PASSPHRASE_FILE or JOURNAL_NEW_PASSPHRASE_COMMAND", prompt: "new passphrase for \(folder): ",
             confirm: true)
+    }
+
+    /// The password of the encrypted jrnl journal `file`, to import it.
+    static func jrnlPassword(for file: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Passphrase {
+        try read(
+            file: environment["JOURNAL_IMPORT_PASSWORD_FILE"], command: environment["JOURNAL_IMPORT_PASSWORD_COMMAND"],
+            variables: "JOURNAL_IMPORT_PASSWORD_FILE or JOURNAL_IMPORT_PASSWORD_COMMAND", prompt: "password of the jrnl journal \(file): ",
+            confirm: false)
     }
 
     private static func read(file: String?, command: String?, variables: String, prompt: String, confirm: Bool) throws -> Passphrase {
@@ -84,7 +93,7 @@ enum PassphraseInput {
     private static func fromTerminal(prompt: String, variables: String) throws -> [UInt8] {
         let terminal = open("/dev/tty", O_RDWR | O_CLOEXEC)
         guard terminal >= 0 else {
-            throw JournalError(.passphraseRequired, "no terminal to ask for the passphrase: set \(variables)")
+            throw JournalError(.passphraseRequired, "no terminal to ask on: set \(variables)")
         }
         defer { close(terminal) }
         var saved = termios()

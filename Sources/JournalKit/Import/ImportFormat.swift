@@ -9,13 +9,16 @@ public enum ImportFormat: String, CaseIterable, Sendable, Codable {
     case jrnlJSON = "json"
     /// jrnl's plain-text journal file (`jrnl --export txt` writes one too).
     case jrnlText = "txt"
+    /// jrnl's encrypted journal file (its versions 2 and 3), read with its password.
+    case jrnlEncrypted = "jrnl-encrypted"
     /// Day One's JSON export, `Journal.json`, or the `.zip` archive holding it.
     case dayOne = "dayone"
 
     /// The format the input shows, from its first bytes (`prefix`) and, for a JSON document,
     /// the document itself (`document` reads it whole); nil when it shows none.
     ///
-    /// A zip archive is Day One's; text whose first line starts with a jrnl date (`[2024-05-01
+    /// A zip archive is Day One's; `JRNLv3` or a Fernet token (`gAAAAA`) is jrnl's encrypted
+    /// journal; text whose first line starts with a jrnl date (`[2024-05-01
     /// 09:30]`) is jrnl's; a JSON document with `entries` is Day One's when it has `metadata` or
     /// its entries a `creationDate`, jrnl's when it has `tags` or its entries a `title`, a
     /// `body` or a `date` (a document that doesn't parse, by the keys it starts with); anything
@@ -26,6 +29,7 @@ public enum ImportFormat: String, CaseIterable, Sendable, Codable {
         -> ImportFormat?
     {
         if DayOneArchive.isArchive(prefix) { return .dayOne }
+        if JrnlEncrypted.isEncrypted(prefix) { return .jrnlEncrypted }
         var text = Array(prefix)
         if text.starts(with: [0xEF, 0xBB, 0xBF]) { text.removeFirst(3) }
         guard let start = text.firstIndex(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else { return .jsonl }
@@ -56,5 +60,13 @@ public enum ImportFormat: String, CaseIterable, Sendable, Codable {
         default:
             return nil
         }
+    }
+
+    /// The format the first 64 KiB of the file at `path` show (see ``ImportFormat``), nil when
+    /// they show none: for a tool that must know before importing (an encrypted jrnl journal
+    /// needs its password). A JSON document is told by the keys it starts with.
+    public static func shown(byFileAt path: String) throws(JournalError) -> ImportFormat? {
+        let prefix = try JSONLinesReader(path: path).peek(1 << 16)
+        return try detect(prefix: prefix) { () throws(JournalError) in Data(prefix) }
     }
 }
