@@ -64,8 +64,7 @@ public final class Journal: Sendable {
         self.directory = directory
         var unwritable = unwritable
         self.encryption = encryption
-        // An encrypted journal saves no prefix table file: its table is built in memory.
-        prefixTables = PrefixTableCache(mode: encryption == nil ? prefixTable : .inMemory)
+        prefixTables = PrefixTableCache(mode: prefixTable)
         var stores: (MainStore, SearchStore)
         do {
             stores = try Self.openStores(in: directory, encryption: encryption, readOnly: unwritable != nil)
@@ -427,7 +426,7 @@ public final class Journal: Sendable {
     /// stores; from then on the two are kept current.
     package func prepareForTyping() throws(JournalError) {
         try searchContext(progress: nil).readSearch { db in
-            try prefixTables.prepare(in: db, searchStore: search.url)
+            try prefixTables.prepare(in: db, searchStore: search)
             try dateOrders.prepare(in: db)
         }
     }

@@ -23,19 +23,21 @@ enum PrefixSnapshot {
 
     /// The saved file the search store names, mapped; nil when none was saved, or it is missing
     /// or damaged.
-    static func mapped(in db: Database, searchStore: URL) throws -> PrefixTableFile? {
+    static func mapped(in db: Database, searchStore: SearchStore) throws -> PrefixTableFile? {
         guard let record = try record(in: db) else { return nil }
-        return PrefixTableFile(mapping: fileURL(besides: searchStore), expectedTag: record.tag)
+        return PrefixTableFile(mapping: fileURL(besides: searchStore.url), expectedTag: record.tag, sealing: searchStore.prefixSealing)
     }
 
     /// The whole table in memory, as the search store has it now: the saved file's tokens, plus
     /// the tokens added since (every token when there is no usable file); `fromFile` says which.
-    static func load(from db: Database, searchStore: URL) throws -> (table: PrefixTable, fromFile: Bool) {
+    static func load(from db: Database, searchStore: SearchStore) throws -> (table: PrefixTable, fromFile: Bool) {
         var table = PrefixTable()
         let file = try mapped(in: db, searchStore: searchStore)
         file?.forEachToken { id, utf8 in table.insert(id: id, utf8: utf8) }
+        // A sealed file found damaged half-way gives nothing: every token comes from the table.
+        if file?.isDamaged == true { table = PrefixTable() }
         try appendNewTokens(from: db, to: &table)
-        return (table, file != nil)
+        return (table, file != nil && file?.isDamaged == false)
     }
 
     /// Adds the tokens the search store gained after the table's last one.
@@ -56,7 +58,7 @@ enum PrefixSnapshot {
 
     /// Whether the table should be saved again: enough tokens came after it, or its file is not
     /// the one the row names.
-    static func isStale(in db: Database, searchStore: URL) throws -> Bool {
+    static func isStale(in db: Database, searchStore: SearchStore) throws -> Bool {
         let record = try record(in: db)
         if record != nil, try mapped(in: db, searchStore: searchStore) == nil { return true }
         let added = try Int.fetchOne(db, sql: "SELECT count(*) FROM token WHERE id > ?", arguments: [record?.maxTokenID ?? 0]) ?? 0
@@ -67,10 +69,10 @@ enum PrefixSnapshot {
     /// search store's row (in `db`'s write transaction, committed after the file is in place).
     /// The tokens stream from the token index in text order: memory holds the slots, not the
     /// vocabulary.
-    static func save(in db: Database, searchStore: URL) throws {
+    static func save(in db: Database, searchStore: SearchStore) throws {
         let tag = UUID()
         let tokens = try Row.fetchCursor(db, sql: "SELECT id, CAST(text AS BLOB) FROM token ORDER BY text")
-        try PrefixTableFile.save(tag: tag, to: fileURL(besides: searchStore)) {
+        try PrefixTableFile.save(tag: tag, to: fileURL(besides: searchStore.url), sealing: searchStore.prefixSealing) {
             try tokens.next().map { ($0[0], $0[1]) }
         }
         let (maxID, count) =

@@ -25,7 +25,7 @@ package final class PrefixTableCache: @unchecked Sendable {
 
     /// The ids of the tokens that start with `word` (by code points), as of the read
     /// transaction `db` on the search store at `searchStore`.
-    func tokenIDs(withPrefix word: String, in db: Database, searchStore: URL) throws -> [Int64] {
+    func tokenIDs(withPrefix word: String, in db: Database, searchStore: SearchStore) throws -> [Int64] {
         try lock.withLock {
             switch mode {
             case .inMemory:
@@ -33,22 +33,25 @@ package final class PrefixTableCache: @unchecked Sendable {
             case .mapped:
                 let tag = try PrefixSnapshot.record(in: db)?.tag
                 if file?.tag != tag { file = try PrefixSnapshot.mapped(in: db, searchStore: searchStore) }
-                return try (file?.tokenIDs(withPrefix: word) ?? [])
-                    + TokenRange.ids(startingWith: word, after: file?.maxTokenID ?? 0, in: db)
+                if let file, let ids = file.tokenIDs(withPrefix: word) {
+                    return try ids + TokenRange.ids(startingWith: word, after: file.maxTokenID, in: db)
+                }
+                // No file, or a sealed one found damaged: the token table alone answers.
+                return try TokenRange.ids(startingWith: word, after: 0, in: db)
             }
         }
     }
 
     /// Loads the table into memory ahead of the first long word that needs it (in memory only:
     /// a mapped table has nothing to load).
-    func prepare(in db: Database, searchStore: URL) throws {
+    func prepare(in db: Database, searchStore: SearchStore) throws {
         guard mode == .inMemory else { return }
         try lock.withLock { _ = try current(in: db, searchStore: searchStore) }
     }
 
     /// The whole table in memory as of `db`: loaded on first use, then brought up to date with
     /// the tokens added since.
-    private func current(in db: Database, searchStore: URL) throws -> PrefixTable {
+    private func current(in db: Database, searchStore: SearchStore) throws -> PrefixTable {
         if var table {
             if try PrefixSnapshot.maxTokenID(in: db) > table.maxTokenID {
                 self.table = nil
@@ -66,7 +69,7 @@ package final class PrefixTableCache: @unchecked Sendable {
 
     /// Loads the whole table into memory again (whatever the mode), to measure loading; returns
     /// it.
-    func reload(in db: Database, searchStore: URL) throws -> PrefixTable {
+    func reload(in db: Database, searchStore: SearchStore) throws -> PrefixTable {
         try lock.withLock {
             table = nil
             return try current(in: db, searchStore: searchStore)

@@ -19,6 +19,9 @@ import Foundation
 /// - slots, 24 bytes each, an open-addressing hash table (linear probing, at most half full):
 ///   a prefix table key (0: empty), the bucket's offset in the bucket area, its token count.
 ///
+/// An encrypted journal's file holds the same layout sealed in chunks (``ChunkSealing``): a
+/// lookup then decrypts the few chunks it reads.
+///
 /// Invariant: the file is written whole under a temporary name, synced, and renamed into place
 /// (``ReplacementFile``), so a reader, or the disk after a power cut, sees an old file or a new
 /// one, never a mix; every read is bounds-checked, so a damaged
@@ -34,15 +37,17 @@ final class PrefixTableFile: @unchecked Sendable {
     /// The largest token id in the file: tokens added to the search store later have larger ids.
     let maxTokenID: Int64
     let tokenCount: Int
+    /// The mapped file, and for a sealed one the reader of its content.
     private let base: UnsafeRawPointer
     private let byteCount: Int
+    private let sealed: SealedChunkReader?
     private let slotCount: Int
     private let slotsStart: Int
     private static let bucketsStart = headerBytes
 
-    /// Maps the file at `url`; nil when it is missing, unreadable, damaged or has another tag
-    /// than `expectedTag`.
-    init?(mapping url: URL, expectedTag: UUID) {
+    /// Maps the file at `url`, sealed with `sealing` when given; nil when it is missing,
+    /// unreadable, damaged or has another tag than `expectedTag`.
+    init?(mapping url: URL, expectedTag: UUID, sealing: ChunkSealing? = nil) {
         let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
@@ -50,9 +55,16 @@ final class PrefixTableFile: @unchecked Sendable {
         guard fstat(descriptor, &status) == 0, Int(status.st_size) >= Self.headerBytes else { return nil }
         let size = Int(status.st_size)
         guard let mapped = mmap(nil, size, PROT_READ, MAP_SHARED, descriptor, 0), mapped != MAP_FAILED else { return nil }
-        base = UnsafeRawPointer(mapped)
+        let start = UnsafeRawPointer(mapped)
+        base = start
         byteCount = size
-        let header = UnsafeRawBufferPointer(start: base, count: Self.headerBytes)
+        let reader = sealing.map { SealedChunkReader(sealing: $0, tag: expectedTag, stored: start, count: size) }
+        sealed = reader
+        let read = reader.map { $0.bytes(at: 0, count: Self.headerBytes) } ?? UnsafeRawBufferPointer(start: start, count: Self.headerBytes)
+        guard let header = read else {
+            munmap(mapped, size)
+            return nil
+        }
         var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         withUnsafeMutableBytes(of: &uuid) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: header[8..<24])) }
         tag = UUID(uuid: uuid)
@@ -60,9 +72,12 @@ final class PrefixTableFile: @unchecked Sendable {
         let tokens = UInt64(littleEndian: header.loadUnaligned(fromByteOffset: 32, as: UInt64.self))
         let slots = UInt64(littleEndian: header.loadUnaligned(fromByteOffset: 40, as: UInt64.self))
         let bucketBytes = UInt64(littleEndian: header.loadUnaligned(fromByteOffset: 48, as: UInt64.self))
+        let contentSize = UInt64(Self.headerBytes) &+ slots &* UInt64(Self.slotBytes) &+ bucketBytes
         let fits =
             slots > 0 && slots.nonzeroBitCount == 1 && slots <= UInt64(size / Self.slotBytes) && tokens <= UInt64(size)
-            && UInt64(Self.headerBytes) + slots * UInt64(Self.slotBytes) + bucketBytes == UInt64(size)
+            && bucketBytes <= UInt64(size) && contentSize <= UInt64(size)
+            && (sealing == nil
+                ? contentSize == UInt64(size) : UInt64(ChunkSealing.storedBytes(ofContent: Int(contentSize))) == UInt64(size))
         guard header.starts(with: Self.magic), tag == expectedTag, fits else {
             munmap(mapped, size)
             return nil
@@ -74,9 +89,14 @@ final class PrefixTableFile: @unchecked Sendable {
 
     deinit { munmap(UnsafeMutableRawPointer(mutating: base), byteCount) }
 
-    /// The ids of the file's tokens that start with `word` (by code points). A word of three
-    /// code points or more reads one bucket; a shorter one, every bucket.
-    func tokenIDs(withPrefix word: String) -> [Int64] {
+    /// Whether a sealed file's chunk failed to authenticate: what it answered since is
+    /// incomplete, and it must not be used.
+    var isDamaged: Bool { sealed?.isDamaged ?? false }
+
+    /// The ids of the file's tokens that start with `word` (by code points), nil when the file
+    /// turns out damaged. A word of three code points or more reads one bucket; a shorter one,
+    /// every bucket.
+    func tokenIDs(withPrefix word: String) -> [Int64]? {
         let prefix = Array(word.utf8)
         var ids: [Int64] = []
         let collect = { (id: Int64, utf8: UnsafeRawBufferPointer) in
@@ -87,7 +107,7 @@ final class PrefixTableFile: @unchecked Sendable {
         } else if let bucket = bucket(for: PrefixTable.key(of: prefix)) {
             forEachToken(in: bucket, collect)
         }
-        return ids
+        return isDamaged ? nil : ids
     }
 
     /// Whether the file holds the token `id` with the bytes `utf8` in the bucket of its own key,
@@ -120,12 +140,19 @@ final class PrefixTableFile: @unchecked Sendable {
         return nil
     }
 
+    /// The content's `count` bytes at `offset`, valid until the next read; nil when a sealed
+    /// chunk fails to authenticate.
+    private func bytes(at offset: Int, count: Int) -> UnsafeRawBufferPointer? {
+        if let sealed { return sealed.bytes(at: offset, count: count) }
+        return UnsafeRawBufferPointer(start: base + offset, count: count)
+    }
+
     private func slot(_ index: Int) -> (key: UInt64, offset: UInt64, count: UInt32) {
-        let start = slotsStart + index * Self.slotBytes
+        guard let slot = bytes(at: slotsStart + index * Self.slotBytes, count: Self.slotBytes) else { return (0, 0, 0) }
         return (
-            UInt64(littleEndian: base.loadUnaligned(fromByteOffset: start, as: UInt64.self)),
-            UInt64(littleEndian: base.loadUnaligned(fromByteOffset: start + 8, as: UInt64.self)),
-            UInt32(littleEndian: base.loadUnaligned(fromByteOffset: start + 16, as: UInt32.self))
+            UInt64(littleEndian: slot.loadUnaligned(fromByteOffset: 0, as: UInt64.self)),
+            UInt64(littleEndian: slot.loadUnaligned(fromByteOffset: 8, as: UInt64.self)),
+            UInt32(littleEndian: slot.loadUnaligned(fromByteOffset: 16, as: UInt32.self))
         )
     }
 
@@ -133,11 +160,11 @@ final class PrefixTableFile: @unchecked Sendable {
         guard bucket.offset < UInt64(slotsStart - Self.bucketsStart) else { return }
         var position = Self.bucketsStart + Int(bucket.offset)
         for _ in 0..<bucket.count {
-            guard position + 12 <= slotsStart else { return }
-            let id = Int64(littleEndian: base.loadUnaligned(fromByteOffset: position, as: Int64.self))
-            let length = Int(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: position + 8, as: UInt32.self)))
-            guard length <= slotsStart - position - 12 else { return }
-            body(id, UnsafeRawBufferPointer(start: base + position + 12, count: length))
+            guard position + 12 <= slotsStart, let record = bytes(at: position, count: 12) else { return }
+            let id = Int64(littleEndian: record.loadUnaligned(fromByteOffset: 0, as: Int64.self))
+            let length = Int(UInt32(littleEndian: record.loadUnaligned(fromByteOffset: 8, as: UInt32.self)))
+            guard length <= slotsStart - position - 12, let utf8 = bytes(at: position + 12, count: length) else { return }
+            body(id, utf8)
             position += 12 + length
         }
     }
@@ -152,16 +179,20 @@ final class PrefixTableFile: @unchecked Sendable {
     /// the token table's unique index has them), to `url` with `tag`: streamed to a temporary
     /// file beside it (one name, reused: the caller holds the catch-up lock), then synced,
     /// renamed into place and its folder synced (``ReplacementFile``).
-    static func save(tag: UUID, to url: URL, nextToken: () throws -> (id: Int64, utf8: Data)?) throws {
+    ///
+    /// With `sealing`, the file is sealed in chunks as it streams (``SealedChunkWriter``).
+    static func save(tag: UUID, to url: URL, sealing: ChunkSealing? = nil, nextToken: () throws -> (id: Int64, utf8: Data)?) throws {
         let file = try ReplacementFile(replacing: url, temporaryURL: URL(fileURLWithPath: url.path + ".partial"))
+        let sealed = sealing.map { SealedChunkWriter(sealing: $0, tag: tag, file: file) }
         var buffer: [UInt8] = []
         buffer.reserveCapacity(1 << 20)
+        func flush() throws {
+            if let sealed { try sealed.append(buffer) } else { try file.write(Data(buffer)) }
+            buffer.removeAll(keepingCapacity: true)
+        }
         func output(_ bytes: [UInt8]) throws {
             buffer.append(contentsOf: bytes)
-            if buffer.count >= 1 << 20 {
-                try file.write(Data(buffer))
-                buffer.removeAll(keepingCapacity: true)
-            }
+            if buffer.count >= 1 << 20 { try flush() }
         }
         try output([UInt8](repeating: 0, count: headerBytes))
         var entries: [(key: UInt64, offset: UInt64, count: UInt32)] = []
@@ -199,7 +230,7 @@ final class PrefixTableFile: @unchecked Sendable {
             slots.replaceSubrange(slot * slotBytes..<slot * slotBytes + bytes.count, with: bytes)
         }
         try output(slots)
-        try file.write(Data(buffer))
+        try flush()
         var header = magic
         withUnsafeBytes(of: tag.uuid) { header.append(contentsOf: $0) }
         append(UInt64(bitPattern: maxTokenID), to: &header)
@@ -207,7 +238,12 @@ final class PrefixTableFile: @unchecked Sendable {
         append(UInt64(slotCount), to: &header)
         append(bucketBytes, to: &header)
         header.append(contentsOf: repeatElement(0, count: headerBytes - header.count))
-        try header.withUnsafeBytes { bytes in Result { () throws(JournalError) in try file.write(bytes, at: 0) } }.get()
+        if let sealed {
+            sealed.patch(header, at: 0)
+            try sealed.finish()
+        } else {
+            try header.withUnsafeBytes { bytes in Result { () throws(JournalError) in try file.write(bytes, at: 0) } }.get()
+        }
         try file.commit()
     }
 

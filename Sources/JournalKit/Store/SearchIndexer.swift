@@ -69,9 +69,7 @@ struct SearchIndexer {
         while try !applyPreparedBatches(done: &done, progress: progress) {}
         try StoreDatabase.guarded(search.url) {
             try search.pool.write { db in
-                if !search.isEncrypted, try PrefixSnapshot.isStale(in: db, searchStore: search.url) {
-                    try PrefixSnapshot.save(in: db, searchStore: search.url)
-                }
+                if try PrefixSnapshot.isStale(in: db, searchStore: search) { try PrefixSnapshot.save(in: db, searchStore: search) }
             }
         }
     }
@@ -92,10 +90,7 @@ struct SearchIndexer {
 
     /// Whether the prefix table's file should be saved again.
     private func prefixFileIsStale() throws(JournalError) -> Bool {
-        guard !search.isEncrypted else { return false }
-        return try StoreDatabase.guarded(search.url) {
-            try search.pool.read { db in try PrefixSnapshot.isStale(in: db, searchStore: search.url) }
-        }
+        try StoreDatabase.guarded(search.url) { try search.pool.read { db in try PrefixSnapshot.isStale(in: db, searchStore: search) } }
     }
 
     /// One batch, read and analysed, ready to write.

@@ -8,8 +8,8 @@ package final class SearchStore: Sendable {
 
     package let url: URL
     package let pool: StorePool
-    /// Whether the journal is encrypted: then no prefix table file is saved beside the store.
-    let isEncrypted: Bool
+    /// How an encrypted journal's prefix table file is sealed; nil in plain text.
+    let prefixSealing: ChunkSealing?
 
     /// Opens the search store of the main store `mainStoreID`. A damaged or foreign file
     /// (another journal's, or not a search store at all) is replaced by an empty store, which
@@ -17,7 +17,7 @@ package final class SearchStore: Sendable {
     /// With `readOnly`, nothing is written: such a file is an error instead.
     init(url: URL, mainStoreID: UUID, encryption: StoreEncryption? = nil, readOnly: Bool = false) throws(JournalError) {
         self.url = url
-        isEncrypted = encryption != nil
+        prefixSealing = try encryption?.sealing(.prefixTableFile)
         switch Self.openExisting(url, mainStoreID: mainStoreID, encryption: encryption, readOnly: readOnly) {
         case .success(let pool):
             self.pool = pool

@@ -173,28 +173,27 @@ struct JournalVerifier {
         if foundDays.pairs != dayPairs.pairs || foundDays.sum != dayPairs.sum {
             problem("days", "the documents by day (\(foundDays.pairs)) disagree with the entries' dates (\(dayPairs.pairs))")
         }
-        if search.isEncrypted, FileManager.default.fileExists(atPath: PrefixSnapshot.fileURL(besides: search.url).path) {
-            problem(
-                "prefix table",
-                "\(PrefixSnapshot.fileURL(besides: search.url).path) holds the vocabulary in plain text beside an encrypted journal")
-        }
         if try PrefixSnapshot.record(in: searchDB) != nil {
             let path = PrefixSnapshot.fileURL(besides: search.url).path
-            if let file = try PrefixSnapshot.mapped(in: searchDB, searchStore: search.url) {
+            if let file = try PrefixSnapshot.mapped(in: searchDB, searchStore: search) {
                 file.forEachToken { id, utf8 in
                     if let text = tokenTexts[id], !utf8.elementsEqual(text.utf8) {
                         problem(
                             "prefix table", "\(path) holds token \(id) as \"\(String(decoding: utf8, as: UTF8.self))\", not \"\(text)\"")
                     }
                 }
-                for (id, text) in tokenTexts where id <= file.maxTokenID && !file.holds(id: id, utf8: text.utf8) {
-                    problem("prefix table", "\(path) doesn't find the token \"\(text)\"")
+                if file.isDamaged {
+                    problem("prefix table", "\(path) fails authentication: it was altered or damaged")
+                } else {
+                    for (id, text) in tokenTexts where id <= file.maxTokenID && !file.holds(id: id, utf8: text.utf8) {
+                        problem("prefix table", "\(path) doesn't find the token \"\(text)\"")
+                    }
                 }
             } else {
                 problem("prefix table", "\(path) is missing, damaged, or not the file the search store names")
             }
         }
-        let table = try PrefixSnapshot.load(from: searchDB, searchStore: search.url).table
+        let table = try PrefixSnapshot.load(from: searchDB, searchStore: search).table
         for (id, text) in tokenTexts where !table.holds(id: id, utf8: text.utf8) {
             problem("prefix table", "the prefix table doesn't find the token \"\(text)\"")
         }

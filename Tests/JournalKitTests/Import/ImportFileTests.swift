@@ -113,7 +113,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
         let store = try TemporaryJournal()
         let error = #expect(throws: JournalError.self) { try store.journal.importFile(atPath: url.path) }
-        #expect(error?.message == "cannot tell the format of \(url.path); say which with a format (jsonl, json, txt, dayone)")
+        #expect(
+            error?.message == "cannot tell the format of \(url.path); say which with a format (jsonl, json, txt, jrnl-encrypted, dayone)")
         let asJrnl = #expect(throws: JournalError.self) { try store.journal.importFile(atPath: url.path, format: .jrnlText) }
         #expect(asJrnl?.message.hasPrefix("line 1: text before the first entry") == true)
         #expect(try store.allEntries().isEmpty)

@@ -10,14 +10,19 @@ import Testing
         "ёлка", "ёлочка", String(repeating: "long", count: 500), "a\u{10FFFF}b", "ab", "abc", "abcd",
     ]
 
+    /// How an encrypted journal seals the file (under a random key), or nil for plain text.
+    private static func sealing(_ sealed: Bool) throws -> ChunkSealing? {
+        sealed ? ChunkSealing(key: try GuardedBytes.random(count: 32)) : nil
+    }
+
     /// The tokens saved, in text order as the token index gives them, and the same in memory.
-    private func savedTable(tag: UUID = UUID()) throws -> (table: PrefixTable, url: URL, tag: UUID) {
+    private func savedTable(tag: UUID = UUID(), sealing: ChunkSealing? = nil) throws -> (table: PrefixTable, url: URL, tag: UUID) {
         var table = PrefixTable()
         let tokens = Self.tokens.enumerated().map { (id: Int64($0.offset * 3 + 1), utf8: Data($0.element.utf8)) }
         for token in tokens { table.insert(id: token.id, utf8: token.utf8) }
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("prefix-\(UUID().uuidString)")
         var sorted = tokens.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.makeIterator()
-        try PrefixTableFile.save(tag: tag, to: url) { sorted.next() }
+        try PrefixTableFile.save(tag: tag, to: url, sealing: sealing) { sorted.next() }
         return (table, url, tag)
     }
 
@@ -28,16 +33,17 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: url.path))
     }
 
-    @Test func findsWhatTheInMemoryTableFinds() throws {
-        let (table, url, tag) = try savedTable()
+    @Test(arguments: [false, true]) func findsWhatTheInMemoryTableFinds(sealed: Bool) throws {
+        let sealing = try Self.sealing(sealed)
+        let (table, url, tag) = try savedTable(sealing: sealing)
         defer { try? FileManager.default.removeItem(at: url) }
-        let file = try #require(PrefixTableFile(mapping: url, expectedTag: tag))
+        let file = try #require(PrefixTableFile(mapping: url, expectedTag: tag, sealing: sealing))
         #expect(file.tokenCount == Self.tokens.count)
         #expect(file.maxTokenID == table.maxTokenID)
         let prefixes = Set(
             Self.tokens.flatMap { token in (1...min(token.unicodeScalars.count, 6)).map { String(token.unicodeScalars.prefix($0)) } })
         for prefix in prefixes.union(["x", "thx", "東京x", "zzzz"]) {
-            #expect(file.tokenIDs(withPrefix: prefix).sorted() == table.tokenIDs(withPrefix: prefix).sorted(), "\(prefix)")
+            #expect(file.tokenIDs(withPrefix: prefix)?.sorted() == table.tokenIDs(withPrefix: prefix).sorted(), "\(prefix)")
         }
         var all: [Int64: String] = [:]
         file.forEachToken { id, utf8 in all[id] = String(decoding: utf8, as: UTF8.self) }
@@ -45,16 +51,41 @@ import Testing
         #expect(all[4] == "then")
     }
 
-    @Test func refusesAnotherTagAMissingFileOrOneCutShort() throws {
-        let (_, url, tag) = try savedTable()
+    @Test(arguments: [false, true]) func refusesAnotherTagAMissingFileOrOneCutShort(sealed: Bool) throws {
+        let sealing = try Self.sealing(sealed)
+        let (_, url, tag) = try savedTable(sealing: sealing)
         defer { try? FileManager.default.removeItem(at: url) }
-        #expect(PrefixTableFile(mapping: url, expectedTag: UUID()) == nil)
-        #expect(PrefixTableFile(mapping: url.appendingPathExtension("missing"), expectedTag: tag) == nil)
+        #expect(PrefixTableFile(mapping: url, expectedTag: UUID(), sealing: sealing) == nil)
+        #expect(PrefixTableFile(mapping: url.appendingPathExtension("missing"), expectedTag: tag, sealing: sealing) == nil)
         let bytes = try Data(contentsOf: url)
         try bytes.prefix(bytes.count - 1).write(to: url)
-        #expect(PrefixTableFile(mapping: url, expectedTag: tag) == nil)
+        #expect(PrefixTableFile(mapping: url, expectedTag: tag, sealing: sealing) == nil)
         try Data().write(to: url)
-        #expect(PrefixTableFile(mapping: url, expectedTag: tag) == nil)
+        #expect(PrefixTableFile(mapping: url, expectedTag: tag, sealing: sealing) == nil)
+    }
+
+    /// Sealed, the file holds none of its tokens, opens only under its key, and a damaged chunk
+    /// makes it answer nothing rather than something wrong.
+    @Test func aSealedFileHoldsNoTokenAndRefusesDamage() throws {
+        let sealing = try #require(try Self.sealing(true))
+        let (_, url, tag) = try savedTable(sealing: sealing)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let bytes = try Data(contentsOf: url)
+        for token in ["theatre", "東京タワー", "ёлочка", "longlong"] {
+            #expect(bytes.range(of: Data(token.utf8)) == nil, "\(token)")
+        }
+        #expect(PrefixTableFile(mapping: url, expectedTag: tag, sealing: try Self.sealing(true)) == nil)
+        var damaged = bytes
+        damaged[damaged.count - 100] ^= 0x01
+        try damaged.write(to: url)
+        // Refused when it opens (the damaged chunk holds the header), or at the first lookup
+        // that reads the damaged chunk.
+        if let file = PrefixTableFile(mapping: url, expectedTag: tag, sealing: sealing) {
+            var answers: [[Int64]?] = []
+            for token in Self.tokens { answers.append(file.tokenIDs(withPrefix: token)) }
+            #expect(answers.contains { $0 == nil })
+            #expect(file.isDamaged)
+        }
     }
 
     /// Damage that keeps the header valid answers wrongly at worst: every read stays inside the file.

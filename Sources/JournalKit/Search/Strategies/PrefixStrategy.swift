@@ -13,7 +13,7 @@ struct PrefixStrategy: StrategyImplementation {
     /// The in-memory table: its footprint, how long loading it from its saved file takes, and
     /// (with `rebuild`) how long building it from the whole token table takes.
     func measureStructure(in stores: SearchContext, rebuild: Bool) throws(JournalError) -> StrategyStructure {
-        let table = try stores.readSearch { db in try stores.prefixTables.reload(in: db, searchStore: stores.search.url) }
+        let table = try stores.readSearch { db in try stores.prefixTables.reload(in: db, searchStore: stores.search) }
         let load = stores.prefixTables.lastLoad
         var seconds: Double?
         if rebuild {
@@ -40,14 +40,14 @@ struct PrefixStrategy: StrategyImplementation {
             lookup: .init(
                 postings: { word, db in
                     if word.unicodeScalars.count > 3 {
-                        return (.tokens, try stores.prefixTables.tokenIDs(withPrefix: word, in: db, searchStore: stores.search.url))
+                        return (.tokens, try stores.prefixTables.tokenIDs(withPrefix: word, in: db, searchStore: stores.search))
                     }
                     let key = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM prefix_key WHERE text = ?"), arguments: [word])
                     return (.prefixKeys, key.map { [$0] } ?? [])
                 },
                 tokens: { word, db in
                     word.unicodeScalars.count > 3
-                        ? try stores.prefixTables.tokenIDs(withPrefix: word, in: db, searchStore: stores.search.url)
+                        ? try stores.prefixTables.tokenIDs(withPrefix: word, in: db, searchStore: stores.search)
                         : try TokenRange.ids(startingWith: word, in: db)
                 }))
     }

@@ -1,4 +1,5 @@
 import CEncryptedVFS
+import CSodium
 import Foundation
 import GRDB
 import GRDBSQLite
@@ -11,12 +12,15 @@ import GRDBSQLite
 /// for their nonce and tag and its temporary files stay in memory; the data key is wiped
 /// when the value is released.
 package final class StoreEncryption: @unchecked Sendable {
-    /// Each store's identity, bound to its pages: a page can't be moved from one to the other.
+    /// Each encrypted file's identity, from which its key is derived and to which its pages
+    /// are bound: a page can't be moved from one to another.
     package enum Identity: Int {
         case mainStore = 1
         case searchStore = 2
+        case prefixTableFile = 3
     }
 
+    private let key: GuardedBytes
     private let vfs: OpaquePointer
     private let vfsName: String
 
@@ -25,6 +29,7 @@ package final class StoreEncryption: @unchecked Sendable {
 
     /// An encrypting VFS for the journal whose data key is `key`.
     init(key: GuardedBytes) throws(JournalError) {
+        self.key = key
         let number = Self.registering.withLock {
             Self.registered += 1
             return Self.registered
@@ -43,6 +48,16 @@ package final class StoreEncryption: @unchecked Sendable {
     func location(of url: URL, identity: Identity, immutable: Bool = false) -> String {
         let path = url.path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? url.path
         return "file:\(path)?vfs=\(vfsName)&encrypted-file=\(identity.rawValue)" + (immutable ? "&immutable=1" : "")
+    }
+
+    /// How the file `identity`, which the journal writes itself, is sealed: under its own key,
+    /// derived from the data key as the VFS derives each store's (libsodium's `crypto_kdf`).
+    func sealing(_ identity: Identity) throws(JournalError) -> ChunkSealing {
+        let fileKey = try GuardedBytes(count: JournalKeyFile.keyBytes)
+        guard crypto_kdf_derive_from_key(fileKey.mutableTyped, fileKey.count, UInt64(identity.rawValue), "jrnlfile", key.typed) == 0 else {
+            throw .store("cannot derive the key of an encrypted file")
+        }
+        return ChunkSealing(key: fileKey)
     }
 
     /// Sets up a new connection: a store created by it reserves each page's last bytes for

@@ -157,4 +157,29 @@ import Testing
         try original.write(to: url)
         try readEverything(journal)
     }
+
+    /// With enough words, the journal saves its prefix table file, sealed: lookups through it,
+    /// mapped as a one-search process maps it, find what the token table holds, and a damaged
+    /// chunk makes the lookup fall back to the token table, never answer less.
+    @Test func thePrefixTableFileIsSealedAndAnswersLikeTheTokens() throws {
+        let journal = try TemporaryJournal(passphrase: "many words")
+        try journal.importTexts((0..<1_500).map { "entry number \($0) mentions zorblax\($0) and mignardise" })
+        let url = PrefixSnapshot.fileURL(besides: journal.directory.searchStoreURL)
+        #expect(FileManager.default.fileExists(atPath: url.path))
+        try expectNoPlainText(in: journal, "with the prefix table saved")
+        #expect(try Data(contentsOf: url).range(of: Data("zorblax".utf8)) == nil)
+        journal.close()
+        let mapped = try Journal(directory: journal.directory, passphrase: journal.passphrase, prefixTable: .mapped)
+        #expect(try mapped.search("zorblax14", strategy: "prefix", page: PageRequest(limit: 0)).total == 111)
+        try mapped.close()
+        var bytes = try Data(contentsOf: url)
+        bytes[bytes.count / 2] ^= 0x01
+        try bytes.write(to: url)
+        let damaged = try Journal(directory: journal.directory, passphrase: journal.passphrase, prefixTable: .mapped)
+        #expect(try damaged.search("zorblax14", strategy: "prefix", page: PageRequest(limit: 0)).total == 111)
+        #expect(try damaged.search("zorb", strategy: "prefix", page: PageRequest(limit: 0)).total == 1_500)
+        let report = try damaged.verify()
+        #expect(report.problems.contains { $0.contains("fails authentication") }, "\(report.problems)")
+        try damaged.close()
+    }
 }
