@@ -64,6 +64,8 @@ public struct BenchmarkReport {
         public let typing: [TypingLatency]
         /// A single `add`, in this process and as a whole `journal add`, after everything else.
         public let writes: WriteLatency?
+        /// The same journal encrypted, next to this one, when the run measured it.
+        public let encryption: EncryptionCost?
 
         /// The FTS5 peer's warm figures.
         public var fts5Warm: ComparisonReport.StrategyResult? { warm.strategy("fts5") }

@@ -23,13 +23,16 @@ public struct BenchmarkRun: Sendable {
     /// Whether each generated input is deleted once imported (for lack of disk: ten million
     /// entries are 11 GB of input), to be generated again by the next run.
     public let discardInputs: Bool
+    /// Whether each size is also imported into an encrypted journal and searched there
+    /// (``EncryptionCost``).
+    public let encrypted: Bool
     /// Hears one line per step, for a status line.
     public let progress: @Sendable (String) -> Void
 
     /// A run with these settings.
     public init(
         folder: URL, seed: UInt64, strategies: [SearchStrategy], runs: Int, coldRuns: Int, budgetSeconds: Double,
-        keepStores: Bool, discardInputs: Bool = false, progress: @escaping @Sendable (String) -> Void
+        keepStores: Bool, discardInputs: Bool = false, encrypted: Bool = false, progress: @escaping @Sendable (String) -> Void
     ) {
         self.folder = folder
         self.seed = seed
@@ -39,6 +42,7 @@ public struct BenchmarkRun: Sendable {
         self.budgetSeconds = budgetSeconds
         self.keepStores = keepStores
         self.discardInputs = discardInputs
+        self.encrypted = encrypted
         self.progress = progress
     }
 
@@ -80,7 +84,6 @@ public struct BenchmarkRun: Sendable {
         guard imported.status == 0 else {
             throw JournalError(.store, "journal import of \(file.path) failed (exit status \(imported.status))")
         }
-        if discardInputs { try? FileManager.default.removeItem(at: file) }
 
         let journal = try Journal(directory: StoreDirectory(store), create: false)
         defer { try? journal.close() }
@@ -108,6 +111,16 @@ public struct BenchmarkRun: Sendable {
             progress("\(entries) entries: typing the queries into journal search --interactive (\(strategy.name))…")
             return try TypingSession.measure(executable: executable, store: store, strategy: strategy.name, queries: chosen.map(\.text))
         }
+        var encryption: EncryptionCost?
+        if encrypted {
+            let encryptedStore = folder.appendingPathComponent("store-\(entries)-encrypted")
+            defer { if !keepStores { try? FileManager.default.removeItem(at: encryptedStore) } }
+            encryption = try EncryptionCost.measure(
+                input: file, store: encryptedStore, plainJournal: journal, plainStore: store, plainImportSeconds: imported.seconds,
+                queries: chosen.map(\.text), runs: runs, coldRuns: coldRuns, executable: executable
+            ) { progress("\(entries) entries: \($0)") }
+        }
+        if discardInputs { try? FileManager.default.removeItem(at: file) }
         // Last, so that every search above sees the journal as imported.
         progress("\(entries) entries: \(Self.timedAdds) single adds in this process, then as journal add processes…")
         let writes = try WriteLatency.measure(journal: journal, store: store, executable: executable, count: Self.timedAdds)
@@ -116,7 +129,7 @@ public struct BenchmarkRun: Sendable {
             fts5IndexSeconds: fts5?.buildSeconds, distinctTokens: before.tokens, mainStoreBytes: before.mainStoreBytes,
             searchStoreBytes: before.searchStoreBytes + before.prefixTableBytes,
             fts5IndexBytes: fts5?.bytes, prefixTableBytes: warm.strategy("prefix")?.structure.bytes, warm: warm, filtered: filtered,
-            fts5Best: best, syntax: syntax, cold: cold, typing: typing, writes: writes)
+            fts5Best: best, syntax: syntax, cold: cold, typing: typing, writes: writes, encryption: encryption)
     }
 
     /// Builds FTS5's best setup beside the store and times it on `queries`, in this process and

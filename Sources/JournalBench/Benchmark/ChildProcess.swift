@@ -20,9 +20,12 @@ public struct ChildProcess {
         public let output: Data
     }
 
-    /// Runs `executable` with `arguments`; standard output is captured when `captureOutput`,
-    /// discarded otherwise; standard error is discarded (the benchmark shows its own progress).
-    public static func run(_ executable: String, _ arguments: [String], captureOutput: Bool = false) throws(JournalError) -> Outcome {
+    /// Runs `executable` with `arguments` and this process's environment with `environment`
+    /// added; standard output is captured when `captureOutput`, discarded otherwise; standard
+    /// error is discarded (the benchmark shows its own progress).
+    public static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:], captureOutput: Bool = false
+    ) throws(JournalError) -> Outcome {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -37,9 +40,12 @@ public struct ChildProcess {
         posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let envp = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { envp.forEach { free($0) } }
         var pid: pid_t = 0
         let start = ContinuousClock.now
-        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
         guard spawned == 0 else { throw JournalError(.store, "cannot run \(executable): \(String(cString: strerror(spawned)))") }
         var output = Data()
         if captureOutput {

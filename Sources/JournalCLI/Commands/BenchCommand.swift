@@ -9,7 +9,8 @@ struct BenchCommand: ParsableCommand {
         abstract: "Benchmark journal against SQLite FTS5 on synthetic journals of growing size.",
         discussion: """
             For each size (default 10k, 100k and 1m entries; --ten-million adds 10m), generates a \
-            synthetic journal (as `journal generate`, kept in --work for the next run unless             --discard-inputs), then:
+            synthetic journal (as `journal generate`, kept in --work for the next run unless \
+            --discard-inputs), then:
               import  `journal import` as a separate process: entries/s, MB/s, peak
                       memory, next to FTS5 indexing the same text
               warm    every strategy in this process over the query set (exact
@@ -19,6 +20,9 @@ struct BenchCommand: ParsableCommand {
               cold    whole `journal search QUERY --limit 20 --json` processes next to
                       whole `sqlite3` processes answering the same FTS5 query
               sizes   bytes per entry of each store, the FTS5 index, the prefix table
+              encrypted  with --encrypted, the same input imported into an encrypted
+                      journal too: import, size, warm and cold searches next to the
+                      plain journal's, and what the key derivation costs
 
             The query set is chosen from the first size's journal and used for every size. \
             A strategy that spends --budget seconds on one size skips its remaining queries \
@@ -56,6 +60,9 @@ struct BenchCommand: ParsableCommand {
 
     @Flag(help: "Delete each generated journal once imported, to save disk (the next run generates it again).")
     var discardInputs = false
+
+    @Flag(help: "Also measure each size as an encrypted journal, next to the plain one.")
+    var encrypted = false
 
     @Option(help: "table, markdown, json or html.")
     var format: ReportFormat = .table
@@ -99,7 +106,8 @@ struct BenchCommand: ParsableCommand {
         let status = StatusLine()
         let run = BenchmarkRun(
             folder: folder, seed: seed, strategies: chosen, runs: runs, coldRuns: coldRuns,
-            budgetSeconds: budget, keepStores: keepStores, discardInputs: discardInputs, progress: status.show)
+            budgetSeconds: budget, keepStores: keepStores, discardInputs: discardInputs, encrypted: encrypted,
+            progress: status.show)
         var report = BenchmarkReport(date: .now, seed: seed, runs: runs, coldRuns: coldRuns, budgetSeconds: budget, queries: [], sizes: [])
         for entries in try entryCounts() {
             let size = try run.measure(entries: entries, queries: report.queries.isEmpty ? nil : report.queries)

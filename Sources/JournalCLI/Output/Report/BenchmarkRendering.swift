@@ -160,6 +160,36 @@ struct BenchmarkRendering: ReportRendering {
             numericColumns: Set(0...7))
     }
 
+    /// The same journal encrypted, next to the plain one (`--encrypted`): import, size, warm
+    /// and cold searches by the default strategy, and the key derivation a cold search pays.
+    var encryptionTable: TextTable {
+        TextTable(
+            headers: [
+                "entries", "import s: plain", "encrypted", "ratio", "bytes: plain", "encrypted", "ratio", "warm median ms: plain",
+                "encrypted", "ratio", "warm p95 ms: plain", "encrypted", "ratio", "cold median ms: plain", "encrypted, KDF excluded",
+                "ratio", "KDF ms (Argon2id)",
+            ],
+            rows: report.sizes.compactMap { size in
+                size.encryption.map { cost in
+                    [
+                        Formatting.grouped(size.entries), String(format: "%.2f", cost.plainImportSeconds),
+                        String(format: "%.2f", cost.encryptedImportSeconds),
+                        Self.ratio(cost.encryptedImportSeconds / cost.plainImportSeconds),
+                        Formatting.bytes(cost.plainBytes), Formatting.bytes(cost.encryptedBytes),
+                        Self.ratio(Double(cost.encryptedBytes) / Double(max(cost.plainBytes, 1))),
+                        ReportNumbers.milliseconds(cost.plainWarm.median), ReportNumbers.milliseconds(cost.encryptedWarm.median),
+                        Self.ratio(cost.encryptedWarm.median / max(cost.plainWarm.median, 1e-9)),
+                        ReportNumbers.milliseconds(cost.plainWarm.p95), ReportNumbers.milliseconds(cost.encryptedWarm.p95),
+                        Self.ratio(cost.encryptedWarm.p95 / max(cost.plainWarm.p95, 1e-9)), ReportNumbers.milliseconds(cost.plainCold),
+                        ReportNumbers.milliseconds(cost.encryptedCold), Self.ratio(cost.encryptedCold / max(cost.plainCold, 1e-9)),
+                        ReportNumbers.milliseconds(cost.keyDerivationSeconds)
+                            + " (\(cost.cost.passes) passes, \(cost.cost.memoryBytes >> 20) MiB)",
+                    ]
+                }
+            },
+            numericColumns: Set(0...16))
+    }
+
     /// The query syntax by kind: the default strategy's per-query medians over the kind, and
     /// FTS5's best setup answering the same queries.
     var syntaxTable: TextTable {
@@ -320,6 +350,18 @@ struct BenchmarkRendering: ReportRendering {
             row(
                 size, "prefix: key press → redrawn screen ≤ 16 ms (p95)", ReportNumbers.milliseconds(typed?.p95) + " ms",
                 typed.map { $0.p95 <= 0.016 })
+            if let cost = size.encryption {
+                let importRatio = cost.encryptedImportSeconds / cost.plainImportSeconds
+                row(size, "encrypted import ≤ 1.5× the plain one", Self.ratio(importRatio), importRatio <= 1.5)
+                let bytesRatio = Double(cost.encryptedBytes) / Double(max(cost.plainBytes, 1))
+                row(size, "encrypted journal ≤ 1.1× the plain one on disk", Self.ratio(bytesRatio), bytesRatio <= 1.1)
+                let warmMedian = cost.encryptedWarm.median / max(cost.plainWarm.median, 1e-9)
+                row(size, "encrypted warm search ≤ 1.3× plain (median)", Self.ratio(warmMedian), warmMedian <= 1.3)
+                let warmP95 = cost.encryptedWarm.p95 / max(cost.plainWarm.p95, 1e-9)
+                row(size, "encrypted warm search ≤ 1.3× plain (p95)", Self.ratio(warmP95), warmP95 <= 1.3)
+                let coldRatio = cost.encryptedCold / max(cost.plainCold, 1e-9)
+                row(size, "encrypted cold search, KDF excluded, ≤ 1.5× plain", Self.ratio(coldRatio), coldRatio <= 1.5)
+            }
             let year = size.filtered.first { $0.strategy == SearchStrategies.standard.name }
             row(
                 size, "\(SearchStrategies.standard.name) limited to a year no slower than unlimited (median)", Self.ratio(year?.ratio),
@@ -360,6 +402,9 @@ struct BenchmarkRendering: ReportRendering {
         parts.append(terminal.bold("Filtered search (same process, same queries)") + "\n" + filteredTable.terminal(terminal))
         parts.append(terminal.bold("Cold search (whole processes)") + "\n" + coldSummaryTable.terminal(terminal))
         parts.append(terminal.bold("Typing in the full-screen search (key press → redrawn screen)") + "\n" + typingTable.terminal(terminal))
+        if report.sizes.contains(where: { $0.encryption != nil }) {
+            parts.append(terminal.bold("Encrypted at rest (the same journal)") + "\n" + encryptionTable.terminal(terminal))
+        }
         parts.append(terminal.bold("Targets") + "\n" + targetsTable.terminal(terminal))
         return parts.joined(separator: "\n\n")
     }
@@ -380,6 +425,11 @@ struct BenchmarkRendering: ReportRendering {
             "### Filtered search (same process, same queries)", filteredTable.markdown,
             "### Cold search (whole processes)", coldSummaryTable.markdown,
             "### Typing in the full-screen search (key press → redrawn screen)", typingTable.markdown,
+        ]
+        if report.sizes.contains(where: { $0.encryption != nil }) {
+            parts += ["### Encrypted at rest (the same journal)", encryptionTable.markdown]
+        }
+        parts += [
             "### Targets", targetsTable.markdown,
         ]
         return parts.joined(separator: "\n\n")
@@ -472,6 +522,21 @@ struct BenchmarkRendering: ReportRendering {
                                     }),
                             ])
                         } ?? .null,
+                        "encryption": size.encryption.map { cost in
+                            .object([
+                                "plain_import_s": .number(cost.plainImportSeconds),
+                                "encrypted_import_s": .number(cost.encryptedImportSeconds),
+                                "plain_bytes": .integer(cost.plainBytes), "encrypted_bytes": .integer(cost.encryptedBytes),
+                                "plain_warm_median_ms": ReportNumbers.milliseconds(json: cost.plainWarm.median),
+                                "encrypted_warm_median_ms": ReportNumbers.milliseconds(json: cost.encryptedWarm.median),
+                                "plain_warm_p95_ms": ReportNumbers.milliseconds(json: cost.plainWarm.p95),
+                                "encrypted_warm_p95_ms": ReportNumbers.milliseconds(json: cost.encryptedWarm.p95),
+                                "plain_cold_median_ms": ReportNumbers.milliseconds(json: cost.plainCold),
+                                "encrypted_cold_median_ms_without_kdf": ReportNumbers.milliseconds(json: cost.encryptedCold),
+                                "kdf_ms": ReportNumbers.milliseconds(json: cost.keyDerivationSeconds),
+                                "kdf_passes": .integer(cost.cost.passes), "kdf_memory_bytes": .integer(cost.cost.memoryBytes),
+                            ])
+                        } ?? .null,
                         "writes": size.writes.map { writes in
                             .object([
                                 "adds": .integer(writes.inProcess.samples),
@@ -528,6 +593,9 @@ struct BenchmarkRendering: ReportRendering {
         }
         sections.append(("Cold search (whole processes)", coldSummaryTable.html + coldTable.html))
         sections.append(("Typing in the full-screen search (key press → redrawn screen)", typingTable.html))
+        if report.sizes.contains(where: { $0.encryption != nil }) {
+            sections.append(("Encrypted at rest (the same journal)", encryptionTable.html))
+        }
         return HTMLPage.render(title: "journal bench", sections: sections)
     }
 
