@@ -94,5 +94,6 @@ if Context.environment["JOURNAL_FUZZ"] == "1" {
         .executableTarget(name: "FuzzJSONLines", dependencies: ["FuzzChecks"], path: "Fuzz/FuzzJSONLines"),
         .executableTarget(name: "FuzzImport", dependencies: ["FuzzChecks"], path: "Fuzz/FuzzImport"),
         .executableTarget(name: "FuzzQuery", dependencies: ["FuzzChecks"], path: "Fuzz/FuzzQuery"),
+        .executableTarget(name: "FuzzEncryptedPages", dependencies: ["FuzzChecks"], path: "Fuzz/FuzzEncryptedPages"),
     ]
 }

@@ -16,7 +16,7 @@ import Testing
         return names.filter { !$0.hasPrefix(".") }.sorted().map { directory.appendingPathComponent($0) }
     }
 
-    @Test(arguments: ["text", "jsonlines", "documents", "queries"]) func seedsAndRegressionsAreThere(_ target: String) throws {
+    @Test(arguments: ["text", "jsonlines", "documents", "queries", "pages"]) func seedsAndRegressionsAreThere(_ target: String) throws {
         #expect(try Self.inputs("Seeds", target).count >= 5, "the fuzzer's seeds for \(target) are missing")
         _ = try Self.inputs("Regressions", target)
     }
@@ -51,6 +51,12 @@ import Testing
         }
         for line in Self.sample.split(separator: 0x0A).prefix(200) {
             #expect(Self.problems(Data(line), QueryChecks.problems(in:)) == [])
+        }
+    }
+
+    @Test func pageSeedsAndRegressionsPassTheEncryptedPageChecks() throws {
+        for input in try Self.inputs("Seeds", "pages") + Self.inputs("Regressions", "pages") {
+            #expect(Self.problems(try Data(contentsOf: input), EncryptedPageChecks.problems(in:)) == [], "\(input.lastPathComponent)")
         }
     }
 

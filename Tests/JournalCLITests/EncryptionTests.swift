@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `journal init --encrypt`, `encrypt`, `decrypt` and `passphrase`, and every command on an
 /// encrypted journal, run as a user would, the passphrase from the documented variables.
 @Suite struct EncryptionTests {
@@ -97,5 +101,35 @@ import Testing
         let twice = try journal.run(["init", "--encrypt"], environment: ["JOURNAL_NEW_PASSPHRASE_FILE": secret])
         #expect(twice.status == 2)
         #expect(twice.error.contains("already holds a journal"))
+    }
+
+    /// An import into an encrypted journal killed in its transaction and while indexing: the
+    /// WALs, the stores and every other file hold none of its text, and the journal opens
+    /// whole (`verify`), with the import wholly there or wholly absent.
+    @Test func anEncryptedImportKilledLeavesNoPlainText() throws {
+        let journal = JournalProcess()
+        defer { journal.removeStore() }
+        let secret = try passphraseFile("killed mid-import", for: journal)
+        let unlocked = ["JOURNAL_PASSPHRASE_FILE": secret]
+        #expect(
+            try journal.run(["init", "--encrypt", "--kdf", "interactive"], environment: ["JOURNAL_NEW_PASSPHRASE_FILE": secret]).status
+                == 0)
+        let filler = String(repeating: "the river was wide and slow that morning, ", count: 6)
+        let lines = (0..<12_000).map { "{\"text\": \"entry \($0) of the quetzalcoatlus survey, page \($0 % 97): \(filler)\"}" }
+        let input = try journal.file(lines)
+        for moment in [CrashTests.Moment.midImport(bytes: 2 << 20), .midIndexing(bytes: 1 << 20)] {
+            let importer = try journal.start(["import", input], environment: unlocked)
+            let reached = CrashTests.wait(for: moment, store: journal.store, while: importer)
+            #expect(try allBytes(of: journal).range(of: Data("quetzalcoatlus".utf8)) == nil, "\(moment), still running")
+            kill(importer.processIdentifier, SIGKILL)
+            importer.waitUntilExit()
+            #expect(reached, "the import ended before the moment \(moment)")
+            #expect(try allBytes(of: journal).range(of: Data("quetzalcoatlus".utf8)) == nil, "killed \(moment)")
+            let verified = try journal.run(["verify"], environment: unlocked)
+            #expect(verified.status == 0, "killed \(moment): \(verified.output)\(verified.error)")
+            let entries = try #require(try journal.run(["stats", "--json"], environment: unlocked).json()["entries"] as? Int)
+            #expect(entries == 0 || entries == 12_000, "killed \(moment): \(entries) entries")
+        }
+        #expect(try allBytes(of: journal).range(of: Data("quetzalcoatlus".utf8)) == nil, "after the catch-up")
     }
 }

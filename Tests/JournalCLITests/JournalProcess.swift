@@ -91,10 +91,11 @@ struct JournalProcess {
 
     /// Starts `journal --store STORE ARGUMENTS…` without waiting for it, its output discarded:
     /// for a test that kills it.
-    func start(_ arguments: [String]) throws -> Process {
+    func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Process {
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = ["--store", store.path] + arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

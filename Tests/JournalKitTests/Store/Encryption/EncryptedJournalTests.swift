@@ -182,4 +182,31 @@ import Testing
         #expect(report.problems.contains { $0.contains("fails authentication") }, "\(report.problems)")
         try damaged.close()
     }
+
+    /// A page put back to an older copy of itself authenticates: the limit the threat model
+    /// states. It reads as the older page, never as garbage or a crash, and `verify` finds the
+    /// search store disagreeing with it.
+    @Test func anOlderCopyOfAPageReadsAsTheOlderPageAndVerifyFindsIt() throws {
+        let journal = try TemporaryJournal(passphrase: "rollback")
+        try journal.importTexts((0..<300).map { "entry \($0) before the edit" })
+        journal.close()
+        let url = journal.directory.mainStoreURL
+        let before = try Data(contentsOf: url)
+        let opened = try journal.reopen()
+        let edited = try #require(opened.list(PageRequest(limit: 1)).entries.first)
+        try opened.edit(edited.id, text: "entry changed after the copy")
+        let page = try #require(
+            try opened.main.pool.read { db in
+                try Int.fetchOne(db, sql: "SELECT pageno FROM dbstat WHERE name = 'entry' AND pagetype = 'leaf' ORDER BY pageno DESC")
+            })
+        journal.close()
+        var after = try Data(contentsOf: url)
+        let range = (page - 1) * 4096..<page * 4096
+        #expect(after[range] != before[range], "the edit rewrote the last page of entries")
+        after.replaceSubrange(range, with: before[range])
+        try after.write(to: url)
+        let rolledBack = try journal.reopen()
+        #expect(try rolledBack.entry(edited.id).text == edited.text)
+        #expect(try !rolledBack.verify().isConsistent)
+    }
 }
