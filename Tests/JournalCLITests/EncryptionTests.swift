@@ -132,4 +132,37 @@ import Testing
         }
         #expect(try allBytes(of: journal).range(of: Data("quetzalcoatlus".utf8)) == nil, "after the catch-up")
     }
+
+    /// `export --encrypt` writes age's format, which another age implementation (rage, through
+    /// pyrage) opens with the passphrase into the same text as the plain export.
+    @Test func anEncryptedExportOpensWithAge() throws {
+        let journal = JournalProcess()
+        defer { journal.removeStore() }
+        #expect(try journal.run(["import", JournalProcess.sampleCorpus.path]).status == 0)
+        let plain = try journal.run(["export", "--format", "jsonl"])
+        #expect(plain.status == 0)
+        let secret = try passphraseFile("an export passphrase", for: journal)
+        let file = journal.store.deletingLastPathComponent().appendingPathComponent("\(journal.store.lastPathComponent).age")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let exported = try journal.run(
+            ["export", "--format", "jsonl", "--encrypt", "-o", file.path], environment: ["JOURNAL_EXPORT_PASSPHRASE_FILE": secret])
+        #expect(exported.status == 0, "\(exported.error)")
+        let bytes = try Data(contentsOf: file)
+        #expect(bytes.starts(with: Data("age-encryption.org/v1\n-> scrypt ".utf8)))
+        #expect(bytes.range(of: Data("crème".utf8)) == nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "python3", "-c",
+            "import sys, pyrage; sys.stdout.buffer.write(pyrage.passphrase.decrypt(open(sys.argv[1], 'rb').read(), sys.argv[2]))",
+            file.path, "an export passphrase",
+        ]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let opened = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "is pyrage installed? scripts/test installs it with pip")
+        #expect(String(decoding: opened, as: UTF8.self) == plain.output)
+    }
 }

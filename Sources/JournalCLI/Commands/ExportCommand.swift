@@ -20,6 +20,11 @@ struct ExportCommand: ParsableCommand {
             at all: to a temporary file beside it, synced, renamed when complete, and its folder \
             synced, so that once `exported` is printed the file survives a power cut. The entries are read a \
             thousand at a time, so memory stays bounded whatever the journal's size.
+
+            An export is plain text, even of an encrypted journal: --encrypt writes it in age's \
+            format (age-encryption.org/v1) instead, under a passphrase from \
+            $JOURNAL_EXPORT_PASSPHRASE_FILE or $JOURNAL_EXPORT_PASSPHRASE_COMMAND, or typed twice \
+            at the terminal; `age -d` opens it.
             """)
 
     @ParentCommand var journal: JournalCommand
@@ -31,29 +36,49 @@ struct ExportCommand: ParsableCommand {
     @Option(name: [.short, .long], help: ArgumentHelp("Write to FILE instead of standard output.", valueName: "FILE"))
     var output: String?
 
+    @Flag(help: "Encrypt the export in age's format under a passphrase (never given as an argument).")
+    var encrypt = false
+
     func run() throws {
         let filter = try filters.filter()
-        let journal = try self.journal.openJournal()
-        if journal.isEncrypted {
-            Terminal.standardError.write("journal: the journal is encrypted, and this export of it is in plain text\n")
+        if encrypt, output == nil, Terminal.standardOutput.isTerminal {
+            throw JournalError(.usage, "an encrypted export is binary: write it with -o FILE or redirect standard output")
         }
+        let journal = try self.journal.openJournal()
+        if journal.isEncrypted, !encrypt {
+            Terminal.standardError.write(
+                "journal: the journal is encrypted, and this export of it is in plain text (--encrypt writes age's format)\n")
+        }
+        let passphrase = try encrypt ? PassphraseInput.export(for: output ?? "the export") : nil
         let total = try journal.list(PageRequest(limit: 1), filter: filter).total
         guard let output else {
-            try write(journal, filter: filter, total: total, progress: nil) { try FileHandle.standardOutput.write(contentsOf: $0) }
+            try write(journal, filter: filter, total: total, progress: nil, passphrase: passphrase) { data throws(JournalError) in
+                do { try FileHandle.standardOutput.write(contentsOf: data) } catch {
+                    throw JournalError(.store, "cannot write the export: \(error.localizedDescription)")
+                }
+            }
             return
         }
         let file = try ReplacementFile(replacing: URL(fileURLWithPath: output))
         let progress = ProgressBar(label: "exporting")
-        try write(journal, filter: filter, total: total, progress: progress) { data throws(JournalError) in try file.write(data) }
+        try write(journal, filter: filter, total: total, progress: progress, passphrase: passphrase) { data throws(JournalError) in
+            try file.write(data)
+        }
         progress.finish()
         try file.commit()
         Terminal.standardError.write("exported \(Formatting.count(total, "entry", "entries")) to \(output)\n")
     }
 
-    /// Writes the header, every entry that passes (a batch at a time), then the footer.
+    /// Writes the header, every entry that passes (a batch at a time), then the footer; in
+    /// age's format under `passphrase` when there is one.
     private func write(
-        _ journal: Journal, filter: EntryFilter, total: Int, progress: ProgressBar?, to sink: (Data) throws -> Void
+        _ journal: Journal, filter: EntryFilter, total: Int, progress: ProgressBar?, passphrase: Passphrase?,
+        to output: @escaping (Data) throws(JournalError) -> Void
     ) throws {
+        let age = try passphrase.map { passphrase throws(JournalError) in try AgeWriter(passphrase: passphrase, sink: output) }
+        let sink: (Data) throws(JournalError) -> Void = { data throws(JournalError) in
+            if let age { try age.write(data) } else { try output(data) }
+        }
         var written = 0
         var renderer = ExportRenderer(format)
         var failure: (any Error)?
@@ -72,6 +97,7 @@ struct ExportCommand: ParsableCommand {
         }
         if let failure { throw failure }
         try sink(Data(renderer.footer.utf8))
+        try age?.finish()
         for loss in renderer.losses { Terminal.standardError.write("note: \(loss)\n") }
     }
 }

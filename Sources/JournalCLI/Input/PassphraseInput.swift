@@ -31,6 +31,14 @@ enum PassphraseInput {
             confirm: true)
     }
 
+    /// The passphrase an encrypted export is written under.
+    static func export(for file: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Passphrase {
+        try read(
+            file: environment["JOURNAL_EXPORT_PASSPHRASE_FILE"], command: environment["JOURNAL_EXPORT_PASSPHRASE_COMMAND"],
+            variables: "JOURNAL_EXPORT_PASSPHRASE_FILE or JOURNAL_EXPORT_PASSPHRASE_COMMAND", prompt: "passphrase for \(file): ",
+            confirm: true)
+    }
+
     /// The password of the encrypted jrnl journal `file`, to import it.
     static func jrnlPassword(for file: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Passphrase {
         try read(
