@@ -16,15 +16,35 @@ struct JournalProcess {
     }
 
     let store: URL
+    /// Variables every run has (an encrypted journal's passphrase file), beside those it is given.
+    let environment: [String: String]
 
-    init(store: URL = FileManager.default.temporaryDirectory.appendingPathComponent("journal-cli-\(UUID().uuidString)")) {
+    init(
+        store: URL = FileManager.default.temporaryDirectory.appendingPathComponent("journal-cli-\(UUID().uuidString)"),
+        environment: [String: String] = [:]
+    ) {
         self.store = store
+        self.environment = environment
+    }
+
+    /// A new encrypted journal (Argon2id's interactive cost), its passphrase in a file beside
+    /// the folder that every run reads.
+    static func encrypted() throws -> JournalProcess {
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("journal-cli-\(UUID().uuidString)")
+        let passphrase = store.appendingPathExtension("passphrase")
+        try Data("an encrypted test journal\n".utf8).write(to: passphrase)
+        let journal = JournalProcess(store: store, environment: ["JOURNAL_PASSPHRASE_FILE": passphrase.path])
+        let created = try journal.run(
+            ["init", "--encrypt", "--kdf", "interactive"], environment: ["JOURNAL_NEW_PASSPHRASE_FILE": passphrase.path])
+        #expect(created.status == 0, "\(created.error)")
+        return journal
     }
 
     /// Removes the store and the input files written for it.
     func removeStore() {
         try? FileManager.default.removeItem(at: store)
         try? FileManager.default.removeItem(at: inputs)
+        try? FileManager.default.removeItem(at: store.appendingPathExtension("passphrase"))
     }
 
     /// The folder of the input files written for this store, beside it.
@@ -64,6 +84,7 @@ struct JournalProcess {
         variables["NO_COLOR"] = nil
         variables["EDITOR"] = "false"
         variables["VISUAL"] = nil
+        variables.merge(self.environment) { $1 }
         variables.merge(environment) { $1 }
         process.environment = variables
         let handles = try files.enumerated().map { index, url in

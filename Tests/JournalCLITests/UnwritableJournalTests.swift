@@ -7,25 +7,25 @@ import Testing
 #endif
 
 /// A journal on a file system that is read-only, or has no room left: a small tmpfs made for
-/// the test. Needs root (to mount); CI runs as root. (A folder the user may not write is in
-/// `BadInputTests`.)
+/// the test, in plain text and encrypted. Needs root (to mount); CI runs as root. (A folder
+/// the user may not write is in `BadInputTests`.)
 @Suite(.serialized, .enabled(if: SmallFileSystem.canMount, "mounting a tmpfs needs root"))
 struct UnwritableJournalTests {
     /// The sample journal, made once, copied onto the small file system for every case.
-    private static func sampleJournal() throws -> JournalProcess {
-        let journal = JournalProcess()
+    private static func sampleJournal(encrypted: Bool = false) throws -> JournalProcess {
+        let journal = encrypted ? try JournalProcess.encrypted() : JournalProcess()
         let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Corpora/sample.jsonl")
         #expect(try journal.run(["import", corpus.path]).status == 0)
         return journal
     }
 
-    @Test func readsAnswerOnAReadOnlyFileSystem() throws {
-        let sample = try Self.sampleJournal()
+    @Test(arguments: [false, true]) func readsAnswerOnAReadOnlyFileSystem(encrypted: Bool) throws {
+        let sample = try Self.sampleJournal(encrypted: encrypted)
         defer { sample.removeStore() }
         let disk = try SmallFileSystem(kilobytes: 2048)
         defer { disk.remove() }
-        let journal = try disk.copy(sample.store)
+        let journal = try disk.copy(sample)
         try disk.makeReadOnly()
         let found = try journal.run(["search", "東京", "--json"])
         #expect(found.status == 0 && found.error.isEmpty, "\(found.error)")
@@ -60,7 +60,7 @@ struct UnwritableJournalTests {
         try search.close()
         let disk = try SmallFileSystem(kilobytes: 2048)
         defer { disk.remove() }
-        let journal = try disk.copy(sample.store)
+        let journal = try disk.copy(sample)
         try disk.makeReadOnly()
         let ids = { (answer: [String: Any]) in (answer["results"] as? [[String: Any]])?.compactMap { $0["id"] as? String } }
         for (query, reference) in zip(queries, references) {
@@ -71,12 +71,12 @@ struct UnwritableJournalTests {
         }
     }
 
-    @Test func readsAnswerWhenTheDiskIsFull() throws {
-        let sample = try Self.sampleJournal()
+    @Test(arguments: [false, true]) func readsAnswerWhenTheDiskIsFull(encrypted: Bool) throws {
+        let sample = try Self.sampleJournal(encrypted: encrypted)
         defer { sample.removeStore() }
         let disk = try SmallFileSystem(kilobytes: 2048)
         defer { disk.remove() }
-        let journal = try disk.copy(sample.store)
+        let journal = try disk.copy(sample)
         try disk.fill(leaving: 0)
         let found = try journal.run(["search", "café", "--json"])
         #expect(found.status == 0, "\(found.error)")
@@ -95,8 +95,8 @@ struct UnwritableJournalTests {
     /// the entry is there; when the entry fits but its indexing doesn't, the add succeeds,
     /// says the index is behind, and the next command with room catches up. Both of the
     /// interesting outcomes must occur over the range.
-    @Test func anAddIsSavedWholeOrRefusedWhateverRoomIsLeft() throws {
-        let sample = try Self.sampleJournal()
+    @Test(arguments: [false, true]) func anAddIsSavedWholeOrRefusedWhateverRoomIsLeft(encrypted: Bool) throws {
+        let sample = try Self.sampleJournal(encrypted: encrypted)
         defer { sample.removeStore() }
         let disk = try SmallFileSystem(kilobytes: 2048)
         defer { disk.remove() }
@@ -107,7 +107,7 @@ struct UnwritableJournalTests {
         var refused = 0
         var savedBehind = 0
         for room in stride(from: 0, through: 480, by: 16) {
-            let journal = try disk.copy(sample.store)
+            let journal = try disk.copy(sample)
             try disk.fill(leaving: room)
             let marker = "marker\(room)x"
             let add = try journal.run(["add", ([marker] + words).joined(separator: " ")])
@@ -152,12 +152,13 @@ struct SmallFileSystem {
         }
     }
 
-    /// A fresh copy of the journal folder `store` on this file system, replacing the last one.
-    func copy(_ store: URL) throws -> JournalProcess {
+    /// A fresh copy of `journal`'s folder on this file system, replacing the last one, run as
+    /// `journal` is (an encrypted one with its passphrase).
+    func copy(_ journal: JournalProcess) throws -> JournalProcess {
         let target = mountPoint.appendingPathComponent("journal")
         try? FileManager.default.removeItem(at: target)
-        try FileManager.default.copyItem(at: store, to: target)
-        return JournalProcess(store: target)
+        try FileManager.default.copyItem(at: journal.store, to: target)
+        return JournalProcess(store: target, environment: journal.environment)
     }
 
     /// Writes a filler file until only `kilobytes` of room are left.
