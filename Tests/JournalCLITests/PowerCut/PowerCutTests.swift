@@ -31,6 +31,8 @@ import Testing
         var othersHoldTheJournal = false
         /// Whether the journal's folder is created by the command.
         var createsTheJournal = false
+        /// Whether the journal is encrypted (its passphrase in a file outside the recorded folder).
+        var encrypted = false
         /// Words its entries hold that no other entry's word contains.
         var markers: [String]
         /// A problem with `after`, or nil: `before` were the entries, `reported` what the
@@ -47,9 +49,10 @@ import Testing
         var checked = Set<Int>()
     }
 
-    @Test func anAddSurvivesACutOnceReported() throws {
+    @Test(arguments: [false, true]) func anAddSurvivesACutOnceReported(encrypted: Bool) throws {
         let text = "The power went out right after qxadd was written"
-        print(try Self.replay("add", Scenario(arguments: ["add", text], markers: ["qxadd"], check: Self.added(text))))
+        let scenario = Scenario(arguments: ["add", text], encrypted: encrypted, markers: ["qxadd"], check: Self.added(text))
+        print(try Self.replay(encrypted ? "add, encrypted" : "add", scenario))
     }
 
     @Test func anAddSurvivesACutWhileAnotherProcessHoldsTheJournal() throws {
@@ -70,22 +73,22 @@ import Testing
     }
 
     /// Two thousand entries, each with a word no other has, so that the import also rewrites the
-    /// prefix table's file.
-    @Test(arguments: [false, true]) func anImportIsAllOrNothing(held: Bool) throws {
+    /// prefix table's file (sealed, in an encrypted journal).
+    @Test(arguments: [(false, false), (true, false), (false, true)]) func anImportIsAllOrNothing(held: Bool, encrypted: Bool) throws {
         let texts = (0..<2_000).map { "Imported entry \($0) qximport qxw\($0)a" }
         let lines = try texts.map { String(decoding: try JSONSerialization.data(withJSONObject: ["text": $0]), as: UTF8.self) }
         let input = FileManager.default.temporaryDirectory.appendingPathComponent("powercut-import-\(UUID().uuidString).jsonl")
         try Data(lines.joined(separator: "\n").utf8).write(to: input)
         defer { try? FileManager.default.removeItem(at: input) }
         let scenario = Scenario(
-            arguments: ["import", input.path], othersHoldTheJournal: held, markers: ["qximport", "qxw1999a"],
+            arguments: ["import", input.path], othersHoldTheJournal: held, encrypted: encrypted, markers: ["qximport", "qxw1999a"],
             check: { before, after, reported in
                 let added = after.filter { $0.number > (before.last?.number ?? 0) }
                 guard Array(after.prefix(before.count)) == before else { return "the entries before the import changed" }
                 if added.isEmpty { return reported.contains("imported") ? "reported imported, but no entry is there" : nil }
                 return added.map(\.text) == texts ? nil : "\(added.count) of \(texts.count) imported entries are there"
             })
-        print(try Self.replay(held ? "import, journal held open" : "import", scenario))
+        print(try Self.replay((held ? "import, journal held open" : "import") + (encrypted ? ", encrypted" : ""), scenario))
     }
 
     @Test func anEditIsOldOrNewNeverLost() throws {
@@ -152,14 +155,28 @@ import Testing
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("powercut-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: root) }
-        let journal = JournalProcess(store: root.appendingPathComponent("journal"))
+        let passphraseFile = root.deletingLastPathComponent().appendingPathComponent("\(root.lastPathComponent).passphrase")
+        defer { try? FileManager.default.removeItem(at: passphraseFile) }
+        var environment: [String: String] = [:]
+        if scenario.encrypted {
+            try Data((passphrase + "\n").utf8).write(to: passphraseFile)
+            environment["JOURNAL_PASSPHRASE_FILE"] = passphraseFile.path
+            let least = try KeyDerivationCost(passes: 1, memoryBytes: 8192)
+            try Journal.create(in: StoreDirectory(root.appendingPathComponent("journal")), passphrase: Passphrase(passphrase), cost: least)
+                .close()
+        }
+        let journal = JournalProcess(store: root.appendingPathComponent("journal"), environment: environment)
         var before: [Saved] = []
         if !scenario.createsTheJournal {
             #expect(try journal.run(["import", JournalProcess.sampleCorpus.path]).status == 0)
             #expect(try journal.run(["add", "A base entry with the word qxbase"]).status == 0)
-            before = try entries(in: StoreDirectory(journal.store))
+            before = try entries(in: StoreDirectory(journal.store), encrypted: scenario.encrypted)
         }
-        let holder = scenario.othersHoldTheJournal ? try Journal(directory: StoreDirectory(journal.store), create: false) : nil
+        let holder =
+            scenario.othersHoldTheJournal
+            ? try Journal(
+                directory: StoreDirectory(journal.store), create: false, passphrase: scenario.encrypted ? Passphrase(passphrase) : nil)
+            : nil
         defer { try? holder?.close() }
 
         let initial = try DiskModel(root: root)
@@ -219,7 +236,8 @@ import Testing
         let directory = StoreDirectory(copy.appendingPathComponent("journal"))
         let journal: Journal
         do {
-            journal = try Journal(directory: directory, create: false, prefixTable: .mapped)
+            journal = try Journal(
+                directory: directory, create: false, passphrase: scenario.encrypted ? Passphrase(passphrase) : nil, prefixTable: .mapped)
         } catch  where error.kind == .noJournal && scenario.createsTheJournal {
             return reported.isEmpty ? nil : "the new journal is gone, though \"\(reported)\" was printed"
         } catch {
@@ -256,8 +274,11 @@ import Testing
         return hasher.finalize()
     }
 
-    static func entries(in directory: StoreDirectory) throws -> [Saved] {
-        let journal = try Journal(directory: directory, create: false)
+    /// The passphrase of the encrypted scenarios' journals.
+    static let passphrase = "power cut"
+
+    static func entries(in directory: StoreDirectory, encrypted: Bool) throws -> [Saved] {
+        let journal = try Journal(directory: directory, create: false, passphrase: encrypted ? Passphrase(passphrase) : nil)
         defer { try? journal.close() }
         return try entries(of: journal)
     }
