@@ -40,6 +40,11 @@ import Testing
             #expect(try found.json()["total"] as? Int == 1, "\(strategy)")
         }
         #expect(try journal.run(["verify"], environment: unlocked).status == 0)
+        #expect(try journal.run(["reindex"], environment: unlocked).status == 0)
+        let filtered = try journal.run(["search", "--json", "--tag", "coast", "--on", "today", "lighthouse"], environment: unlocked)
+        #expect(try filtered.json()["total"] as? Int == 1, "\(filtered.error)")
+        let compared = try journal.run(["compare", "--strategies", "prefix,token,fts5", "--format", "json"], environment: unlocked)
+        #expect(compared.status == 0, "\(compared.error)")
 
         let refused = try journal.run(["search", "lighthouse"], environment: ["JOURNAL_PASSPHRASE_FILE": wrong])
         #expect(refused.status == 1)

@@ -7,18 +7,19 @@ import Testing
 @Suite(.serialized) struct InteractiveSearchTests {
     /// A journal of the sample corpus, and the full-screen search opened on it.
     private struct Fixture {
-        let journal = JournalProcess()
+        let journal: JournalProcess
         let terminal: TmuxSession
 
         init(
-            arguments: [String] = [], environment: [String: String] = [:], columns: Int = 100, rows: Int = 20,
+            arguments: [String] = [], environment: [String: String] = [:], columns: Int = 100, rows: Int = 20, encrypted: Bool = false,
             prepare: (JournalProcess) throws -> Void = { _ in }
         ) throws {
+            journal = encrypted ? try JournalProcess.encrypted() : JournalProcess()
             try #require(try journal.run(["import", JournalProcess.sampleCorpus.path]).status == 0)
             try prepare(journal)
             terminal = try TmuxSession(
-                [JournalProcess.executable.path, "--store", journal.store.path, "search"] + arguments, environment: environment,
-                columns: columns, rows: rows)
+                [JournalProcess.executable.path, "--store", journal.store.path, "search"] + arguments,
+                environment: journal.environment.merging(environment) { $1 }, columns: columns, rows: rows)
         }
 
         /// The total `journal search` answers for `query`.
@@ -44,8 +45,8 @@ import Testing
         func remove() { journal.removeStore() }
     }
 
-    @Test func typingUpdatesTheTotalAndTheListAndBackspaceTakesItBack() throws {
-        let fixture = try Fixture()
+    @Test(arguments: [false, true]) func typingUpdatesTheTotalAndTheListAndBackspaceTakesItBack(encrypted: Bool) throws {
+        let fixture = try Fixture(encrypted: encrypted)
         defer { fixture.remove() }
         let terminal = fixture.terminal
         try fixture.waitForTotal(300)
