@@ -88,3 +88,29 @@ struct FilterOptions: ParsableArguments {
         return try EntryFilter(from: from, until: until, tags: tags, starred: starred)
     }
 }
+
+/// The Argon2id cost a new passphrase is given, by libsodium's names for its levels.
+enum KeyDerivationLevel: String, ExpressibleByArgument, CaseIterable {
+    case interactive, moderate, sensitive
+
+    var cost: KeyDerivationCost {
+        switch self {
+        case .interactive: .interactive
+        case .moderate: .moderate
+        case .sensitive: .sensitive
+        }
+    }
+
+    /// "3 passes over 256 MiB".
+    var summary: String { "\(cost.passes) passes over \(cost.memoryBytes >> 20) MiB" }
+}
+
+/// --kdf, for the commands that set a new passphrase's cost.
+struct KeyDerivationOptions: ParsableArguments {
+    @Option(
+        name: .customLong("kdf"),
+        help: ArgumentHelp(
+            "How hard the passphrase is to guess by force, as Argon2id's cost: interactive (2 passes over 64 MiB), moderate (3 over 256 MiB) or sensitive (4 over 1 GiB).",
+            valueName: "level"))
+    var level: KeyDerivationLevel = .moderate
+}

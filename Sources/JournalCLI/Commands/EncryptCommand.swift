@@ -17,21 +17,16 @@ struct EncryptCommand: ParsableCommand {
 
     @ParentCommand var journal: JournalCommand
 
-    @Option(
-        name: .customLong("kdf"),
-        help: ArgumentHelp(
-            "Argon2id's cost: interactive (2 passes over 64 MiB), moderate (3 over 256 MiB) or sensitive (4 over 1 GiB).",
-            valueName: "level"))
-    var level: KeyDerivationLevel = .moderate
+    @OptionGroup var keyDerivation: KeyDerivationOptions
 
     func run() throws {
         let directory = journal.directory
         JournalCommand.forbidCoreDumps()
         let passphrase = try PassphraseInput.new(for: directory.url.path)
         let progress = ProgressBar(label: "encrypting", unit: .bytes)
-        try Journal.encrypt(directory, passphrase: passphrase, cost: level.cost, progress: progress.handler)
+        try Journal.encrypt(directory, passphrase: passphrase, cost: keyDerivation.level.cost, progress: progress.handler)
         progress.finish()
-        print("encrypted the journal in \(directory.url.path) (Argon2id, \(level.summary))")
+        print("encrypted the journal in \(directory.url.path) (Argon2id, \(keyDerivation.level.summary))")
         Terminal.standardError.write(
             "journal: the plain-text files were deleted, not wiped; backups made before stay in plain text\n")
     }

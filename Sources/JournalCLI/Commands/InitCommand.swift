@@ -2,22 +2,6 @@ import ArgumentParser
 import Foundation
 import JournalKit
 
-/// The Argon2id cost a new passphrase is given, by libsodium's names for its levels.
-enum KeyDerivationLevel: String, ExpressibleByArgument, CaseIterable {
-    case interactive, moderate, sensitive
-
-    var cost: KeyDerivationCost {
-        switch self {
-        case .interactive: .interactive
-        case .moderate: .moderate
-        case .sensitive: .sensitive
-        }
-    }
-
-    /// "3 passes over 256 MiB".
-    var summary: String { "\(cost.passes) passes over \(cost.memoryBytes >> 20) MiB" }
-}
-
 struct InitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "init",
@@ -39,12 +23,7 @@ struct InitCommand: ParsableCommand {
     @Flag(help: "Encrypt the journal at rest under a passphrase.")
     var encrypt = false
 
-    @Option(
-        name: .customLong("kdf"),
-        help: ArgumentHelp(
-            "How hard the passphrase is to guess by force, as Argon2id's cost: interactive (2 passes over 64 MiB), moderate (3 over 256 MiB) or sensitive (4 over 1 GiB).",
-            valueName: "level"))
-    var level: KeyDerivationLevel = .moderate
+    @OptionGroup var keyDerivation: KeyDerivationOptions
 
     @OptionGroup var output: OutputOptions
 
@@ -56,7 +35,7 @@ struct InitCommand: ParsableCommand {
         if encrypt {
             JournalCommand.forbidCoreDumps()
             let passphrase = try PassphraseInput.new(for: directory.url.path)
-            let created = try Journal.create(in: directory, passphrase: passphrase, cost: level.cost)
+            let created = try Journal.create(in: directory, passphrase: passphrase, cost: keyDerivation.level.cost)
             try created.close()
         } else {
             let created = try Journal(directory: directory, create: true)
@@ -69,15 +48,15 @@ struct InitCommand: ParsableCommand {
                     (
                         "kdf",
                         .object([
-                            "algorithm": .string("argon2id"), "passes": .integer(level.cost.passes),
-                            "memoryBytes": .integer(level.cost.memoryBytes),
+                            "algorithm": .string("argon2id"), "passes": .integer(keyDerivation.level.cost.passes),
+                            "memoryBytes": .integer(keyDerivation.level.cost.memoryBytes),
                         ])
                     )
                 ]
             }
             JSONOutput.print(.fields(fields))
         } else if encrypt {
-            print("created an encrypted journal in \(directory.url.path) (Argon2id, \(level.summary))")
+            print("created an encrypted journal in \(directory.url.path) (Argon2id, \(keyDerivation.level.summary))")
         } else {
             print("created a journal in \(directory.url.path)")
         }
