@@ -212,7 +212,7 @@ public final class Journal: Sendable {
         if entry.origin?.isEmpty == true { throw .invalidInput("an origin, when given, may not be empty") }
         return PreparedEntry(
             date: entry.date, text: entry.text, canonical: Fold.canonical(entry.text), textTags: Tags.inText(entry.text),
-            givenTags: try NewEntry.tagNames(entry.tags), starred: entry.starred, origin: entry.origin)
+            givenTags: try NewEntry.givenTags(entry.tags), starred: entry.starred, origin: entry.origin)
     }
 
     /// Adds one entry. An entry with an ``NewEntry/origin`` the journal holds already is
@@ -258,7 +258,7 @@ public final class Journal: Sendable {
     public func addTags(_ tags: [String], to id: EntryID) throws(JournalError) -> Entry {
         try checkWritable()
         try checkOwnership(id)
-        guard try main.changeTags(id.number, add: NewEntry.tagNames(tags), remove: []) != nil else { throw Self.notFound(id) }
+        guard try main.changeTags(id.number, add: NewEntry.givenTags(tags), remove: []) != nil else { throw Self.notFound(id) }
         return try entry(id)
     }
 
@@ -274,7 +274,7 @@ public final class Journal: Sendable {
 
     /// Every tag of the journal with the number of entries that have it, most used first.
     public func tags() throws(JournalError) -> [TagCount] {
-        try main.tagCounts().map { TagCount(name: $0.name, entries: $0.entries) }
+        try main.tagCounts().map { TagCount(tag: $0.tag, entries: $0.entries) }
     }
 
     private func checkWritable() throws(JournalError) {
@@ -452,8 +452,10 @@ public final class Journal: Sendable {
 
 /// A tag and how many entries have it.
 public struct TagCount: Sendable, Equatable, Codable {
+    /// The tag, in the form the journal shows it in.
+    public let tag: Tag
     /// The tag's canonical name.
-    public let name: String
+    public var name: String { tag.name }
     /// Entries that have it, written in their text or given.
     public let entries: Int
 }

@@ -31,6 +31,19 @@ public enum Fold: String, Sendable, CaseIterable {
     /// The canonical text of `text`: `Fold.cd`.
     public static func canonical(_ text: String) -> String { Fold.cd.apply(to: text) }
 
+    /// `NFC(s)`: `text` with its case and marks kept, composed, so that two spellings that look
+    /// the same are the same string.
+    public static func composed(_ text: String) -> String {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text }
+        var text = text
+        return text.withUTF8 { utf8 in
+            let scratch = UTF16Scratch.forCurrentThread
+            scratch.load(utf8: utf8)
+            Fold.normalize(scratch, to: CICU_NFC)
+            return String(decoding: scratch.current.units, as: UTF16.self)
+        }
+    }
+
     /// For ASCII every fold is the identity but for case folding, which is lowercasing there.
     private func foldASCII(_ utf8: UnsafeBufferPointer<UInt8>) -> String {
         guard self != .d else { return String(decoding: utf8, as: UTF8.self) }

@@ -13,6 +13,12 @@ struct JournalProcess {
             let object = try JSONSerialization.jsonObject(with: Data(output.utf8))
             return try #require(object as? [String: Any], "not a JSON object: \(output)")
         }
+
+        /// The standard output parsed as one JSON array of objects.
+        func jsonArray() throws -> [[String: Any]] {
+            let object = try JSONSerialization.jsonObject(with: Data(output.utf8))
+            return try #require(object as? [[String: Any]], "not a JSON array of objects: \(output)")
+        }
     }
 
     let store: URL

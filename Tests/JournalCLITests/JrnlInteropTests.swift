@@ -100,6 +100,49 @@ import Testing
         #expect(added.first?["tags"] as? [String] == ["friends"])
     }
 
+    /// Accented and mixed-case tags: `journal export --format json` names each entry's tags, and
+    /// counts them, as jrnl's own JSON export of the same entries does (jrnl reading the text
+    /// export as its journal); `journal` itself shows each tag as written.
+    @Test func theJSONExportNamesAccentedTagsAsJrnlDoes() throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("jrnl-home-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let paris = ["TZ": "Europe/Paris"]
+        let journal = JournalProcess()
+        defer { journal.removeStore() }
+        let texts = [
+            "Un #Café avec @Zoë, puis #Crème-Brûlée.", "Encore le #café. #ÉLAN retrouvé", "#Straße und #Übung, @Zoë",
+            "Phở ở #HàNội với #Bạn-Bè", "Ein #Café-Besuch #c++ #Tag- #ΟΔΟΣ", "No tags, only me@example.com and # heading",
+        ]
+        for (day, text) in texts.enumerated() {
+            #expect(try journal.run(["add", "--date", "2024-03-0\(day + 1) 10:00", text], environment: paris).status == 0)
+        }
+        let file = home.appendingPathComponent("journal.txt")
+        #expect(try journal.run(["export", "--format", "txt", "-o", file.path], environment: paris).status == 0)
+        let theirs = try jrnl(["--export", "json"], home: home, journalFile: file)
+        #expect(theirs.status == 0, "is jrnl installed? scripts/test installs it with pip")
+        let ours = try journal.run(["export", "--format", "json"], environment: paris)
+        #expect(ours.status == 0)
+        func tags(_ json: String) throws -> (entries: [Set<String>], counts: [String: Int]) {
+            let document = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+            let entries = try #require(document["entries"] as? [[String: Any]])
+            return (entries.map { Set($0["tags"] as? [String] ?? []) }, try #require(document["tags"] as? [String: Int]))
+        }
+        let (jrnlEntries, jrnlCounts) = try tags(theirs.output)
+        let (ourEntries, ourCounts) = try tags(ours.output)
+        #expect(ourEntries == jrnlEntries)
+        #expect(ourCounts == jrnlCounts)
+        #expect(jrnlEntries[0] == ["#café", "@zoë", "#crème-brûlée"], "worked by hand from jrnl's rule")
+        #expect(jrnlEntries[4] == ["#café-besuch", "#c++", "#tag-", "#οδος"], "jrnl keeps + and a trailing -, and ends Σ as ς")
+
+        // journal shows each tag in its most used form, ties to the earliest entry's.
+        let listed = try journal.run(["tags", "--json"]).jsonArray()
+        #expect(
+            listed.map { $0["tag"] as? String ?? "" } == [
+                "Café", "Zoë", "Bạn-Bè", "c", "Café-Besuch", "Crème-Brûlée", "ÉLAN", "HàNội", "Straße", "Tag", "Übung", "ΟΔΟΣ",
+            ])
+    }
+
     /// Runs a Python program with jrnl 4.6's own modules; its standard output.
     private func python(_ program: String, arguments: [String]) throws -> (status: Int32, output: String) {
         let process = Process()

@@ -25,7 +25,25 @@ import Testing
         ("#Straße #STRASSE", ["strasse"]),
     ])
     func findsTheTagsWrittenInText(_ text: String, _ expected: [String]) {
+        #expect(Tags.names(inText: text) == expected, "\(text.debugDescription)")
+    }
+
+    /// Each tag keeps the form it first appears in, without its sign, composed.
+    @Test(arguments: [
+        ("#Café, @cafe, #CAFE.", [JournalText.Tag(name: "cafe", written: "Café")]),
+        ("@Ana meets #ana", [JournalText.Tag(name: "ana", written: "Ana")]),
+        ("decomposed #Cafe\u{301}", [JournalText.Tag(name: "cafe", written: "Café")]),
+        ("#Crème-Brûlée- and #Straße", [JournalText.Tag(name: "creme-brulee", written: "Crème-Brûlée"), JournalText.Tag(name: "strasse", written: "Straße")]),
+        ("#東京/Shibuya", [JournalText.Tag(name: "東京/shibuya", written: "東京/Shibuya")]),
+    ])
+    func keepsTheFormATagIsWrittenIn(_ text: String, _ expected: [JournalText.Tag]) {
         #expect(Tags.inText(text) == expected, "\(text.debugDescription)")
+    }
+
+    @Test func aGivenTagKeepsItsFormWithoutSignOrSpace() {
+        #expect(Tags.given(" #Élan ") == JournalText.Tag(name: "elan", written: "Élan"))
+        #expect(Tags.given("@Zoe\u{308}") == JournalText.Tag(name: "zoe", written: "Zoë"))
+        #expect(Tags.given("#-") == nil)
     }
 
     @Test func namesAreCanonicalWhateverTheSymbol() {

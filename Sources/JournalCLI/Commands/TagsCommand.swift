@@ -12,7 +12,8 @@ struct TagsCommand: ParsableCommand {
     func run() throws {
         let tags = try journal.openJournal().tags()
         if output.json {
-            JSONOutput.print(.array(tags.map { .object(["name": .string($0.name), "entries": .integer($0.entries)]) }))
+            JSONOutput.print(
+                .array(tags.map { .fields([("tag", .string($0.tag.written)), ("name", .string($0.name)), ("entries", .integer($0.entries))]) }))
             return
         }
         guard !tags.isEmpty else {
@@ -22,7 +23,7 @@ struct TagsCommand: ParsableCommand {
         let width = tags.map { Formatting.grouped($0.entries).count }.max() ?? 1
         for tag in tags {
             let count = Formatting.grouped(tag.entries)
-            print(String(repeating: " ", count: width - count.count) + count + "  " + EntryRendering.tagList([tag.name]))
+            print(String(repeating: " ", count: width - count.count) + count + "  " + EntryRendering.tagList([tag.tag]))
         }
     }
 }

@@ -18,8 +18,9 @@ struct UntagCommand: ParsableCommand {
         let journal = try self.journal.openJournal()
         let (untagged, kept) = try journal.removeTags(tags.names, from: entry.resolve(in: journal))
         for name in kept {
+            let shown = untagged.tags.first { $0.name == name }?.written ?? name
             Terminal.standardError.write(
-                "journal: #\(name) is written in the text of \(untagged.id.shortName); edit the text to remove it\n")
+                "journal: #\(shown) is written in the text of \(untagged.id.shortName); edit the text to remove it\n")
         }
         if output.json {
             JSONOutput.print(JSONOutput.entry(untagged))

@@ -1,5 +1,6 @@
 import Foundation
 import JournalKit
+import JournalText
 
 /// Entries as the terminal shows them.
 enum EntryRendering {
@@ -26,9 +27,9 @@ enum EntryRendering {
         return header + "\n" + text
     }
 
-    /// Tag names as people write them: "#cafe #東京".
-    static func tagList(_ tags: [String]) -> String {
-        tags.map { "#" + visible($0, keepingNewlines: false) }.joined(separator: " ")
+    /// Tags as people write them: "#Café #東京".
+    static func tagList(_ tags: [Tag]) -> String {
+        tags.map { "#" + visible($0.written, keepingNewlines: false) }.joined(separator: " ")
     }
 
     /// "20 of 1,234 entries", "entries 21–40 of 1,234", "no entries".

@@ -43,12 +43,13 @@ struct ExportRenderer {
         case .jsonl:
             return JSONOutput.entry(entry).serialized + "\n"
         case .json:
-            for tag in entry.tags { tagCounts["#" + tag, default: 0] += 1 }
+            let tags = Self.jrnlTags(of: entry)
+            for tag in tags { tagCounts[tag, default: 0] += 1 }
             let (title, body) = Self.titleAndBody(entry.text)
             let local = EntryRendering.localDate(entry.date)
             let object = JSONValue.object([
                 "title": .string(title), "body": .string(body), "date": .string(String(local.prefix(10))),
-                "time": .string(String(local.dropFirst(11))), "tags": .array(entry.tags.map { .string("#" + $0) }),
+                "time": .string(String(local.dropFirst(11))), "tags": .array(tags.map(JSONValue.string)),
                 "starred": .bool(entry.starred),
             ])
             return (previous == nil ? "\n  " : ",\n  ") + object.serialized
@@ -57,10 +58,10 @@ struct ExportRenderer {
             if !entry.starred, title.hasSuffix("*") {
                 losses.append("p\(entry.id.number): its first line ends with *, which jrnl reads as a star")
             }
-            let untold = Set(entry.tags).subtracting(Tags.inText(entry.text))
+            let written = Set(Tags.names(inText: entry.text))
+            let untold = entry.tags.filter { !written.contains($0.name) }
             if !untold.isEmpty {
-                losses.append(
-                    "p\(entry.id.number): jrnl's text keeps only the tags written in it, not \(EntryRendering.tagList(untold.sorted()))")
+                losses.append("p\(entry.id.number): jrnl's text keeps only the tags written in it, not \(EntryRendering.tagList(untold))")
             }
             if body.split(separator: "\n").contains(where: { JrnlText.header($0, timeZone: .current) != nil }) {
                 losses.append("p\(entry.id.number): a line of it starts with a [date], where jrnl starts a new entry")
@@ -88,6 +89,13 @@ struct ExportRenderer {
             let tags = JSONValue.fields(counts.map { ($0.key, .integer($0.value)) })
             return (previous == nil ? "" : "\n") + "], \"tags\": \(tags.serialized)}\n"
         }
+    }
+
+    /// An entry's tags as jrnl names them: those jrnl reads in its text, then those only given
+    /// (which jrnl can't read there) in jrnl's style, lowercased after a `#`.
+    private static func jrnlTags(of entry: Entry) -> [String] {
+        let written = Set(Tags.names(inText: entry.text))
+        return JrnlTags.inText(entry.text) + entry.tags.filter { !written.contains($0.name) }.map { "#" + $0.written.lowercased() }
     }
 
     /// jrnl's title and body: the first line, and the lines after it without trailing white

@@ -5,11 +5,13 @@ import JournalKit
 enum JSONOutput {
     static func print(_ value: JSONValue) { Swift.print(value.serialized) }
 
-    /// An entry; `origin` only for an imported entry that has one.
+    /// An entry: its `tags` as the journal shows them and, in the same order, their canonical
+    /// `tagNames`, which say which tag each is; `origin` only for an imported entry that has one.
     static func entry(_ entry: Entry) -> JSONValue {
         var fields: [(String, JSONValue)] = [
             ("id", .string(entry.id.uri)), ("date", .string(entry.date.iso8601)), ("text", .string(entry.text)),
-            ("tags", .array(entry.tags.map(JSONValue.string))), ("starred", .bool(entry.starred)),
+            ("tags", .array(entry.tags.map { .string($0.written) })), ("tagNames", .array(entry.tags.map { .string($0.name) })),
+            ("starred", .bool(entry.starred)),
         ]
         if let origin = entry.origin { fields.append(("origin", .string(origin))) }
         return .fields(fields)

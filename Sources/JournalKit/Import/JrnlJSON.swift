@@ -44,7 +44,7 @@ package enum JrnlJSON {
                 entries.append(nil)
                 continue
             }
-            let inText = Set(Tags.inText(text))
+            let inText = Set(Tags.names(inText: text))
             let given = (item.tags ?? []).filter { tag in Tags.canonicalName(tag).map { !inText.contains($0) } ?? false }
             entries.append(
                 ImportedEntry(

@@ -9,9 +9,10 @@ public struct Entry: Hashable, Sendable, Codable {
     public let date: JournalDate
     /// The text exactly as written: not normalized, not trimmed.
     public let text: String
-    /// Its tags' names, sorted: those written in the text (`Tags.inText(_:)` of `JournalText`) and those given
-    /// to it explicitly, each once.
-    public let tags: [String]
+    /// Its tags, sorted by name: those written in the text (`Tags.inText(_:)` of `JournalText`)
+    /// and those given to it explicitly, each once, each in the form the journal shows it in
+    /// (the form most used in the journal, ties to the earliest).
+    public let tags: [Tag]
     /// Whether the entry is starred.
     public let starred: Bool
     /// Its identity in the application it was imported from (`dayone:` and Day One's UUID),
@@ -19,7 +20,7 @@ public struct Entry: Hashable, Sendable, Codable {
     public let origin: String?
 
     /// An entry as a store holds it.
-    public init(id: EntryID, date: JournalDate, text: String, tags: [String] = [], starred: Bool = false, origin: String? = nil) {
+    public init(id: EntryID, date: JournalDate, text: String, tags: [Tag] = [], starred: Bool = false, origin: String? = nil) {
         self.id = id
         self.date = date
         self.text = text
@@ -36,7 +37,7 @@ public struct NewEntry: Hashable, Sendable, Codable {
     /// The text, kept exactly as given.
     public var text: String
     /// Tags given to it besides those written in its text, as a user spells them (`#Café`,
-    /// `cafe`); stored by their canonical names.
+    /// `cafe`): one tag by their canonical name, each kept in the form given.
     public var tags: [String]
     /// Whether the entry is starred.
     public var starred: Bool
@@ -70,16 +71,22 @@ extension NewEntry {
 }
 
 extension NewEntry {
+    /// `tags` as a user spells them, each once (the first form given of each name), in order;
+    /// a name with no letter or digit is invalid input.
+    public static func givenTags(_ tags: [String]) throws(JournalError) -> [Tag] {
+        var given: [Tag] = []
+        for spelling in tags {
+            guard let tag = Tags.given(spelling) else {
+                throw .invalidInput("\"\(spelling)\" is not a tag name (it needs a letter or a digit)")
+            }
+            if !given.contains(where: { $0.name == tag.name }) { given.append(tag) }
+        }
+        return given
+    }
+
     /// The canonical names of `tags`, each once, in order; a name with no letter or digit is
     /// invalid input.
     public static func tagNames(_ tags: [String]) throws(JournalError) -> [String] {
-        var names: [String] = []
-        for tag in tags {
-            guard let name = Tags.canonicalName(tag) else {
-                throw .invalidInput("\"\(tag)\" is not a tag name (it needs a letter or a digit)")
-            }
-            if !names.contains(name) { names.append(name) }
-        }
-        return names
+        try givenTags(tags).map(\.name)
     }
 }

@@ -9,8 +9,8 @@ struct PreparedEntry: Sendable {
     let date: JournalDate
     let text: String
     let canonical: String
-    let textTags: [String]
-    let givenTags: [String]
+    let textTags: [Tag]
+    let givenTags: [Tag]
     let starred: Bool
     let origin: String?
     /// The number of this journal's entry it was exported from, when an import says so: left
@@ -110,6 +110,13 @@ package final class MainStore: Sendable {
         // applied last is this history's (``IndexStanding``).
         migrator.registerMigration("v4-change-tags") { db in
             try db.execute(sql: "ALTER TABLE change ADD COLUMN tag INTEGER")
+        }
+        // Tags as written: each tag keeps the form it was written in, and the journal shows
+        // the form most used (``EntryTags``).
+        migrator.registerMigration("v5-tag-forms") { db in
+            try db.execute(sql: EntryTags.writtenFormsSchema)
+            try EntryTags.writeExistingForms(in: db)
+            try db.execute(sql: EntryTags.formCountTriggers)
         }
         return migrator
     }
@@ -219,7 +226,7 @@ package final class MainStore: Sendable {
 
     /// Writes `canonical(text)` over every canonical text that differs from it, and the tags
     /// written in every text over its text tags, a few thousand entries at a time in number
-    /// order, so that memory stays bounded.
+    /// order, so that memory stays bounded; then counts the tags' forms again.
     func repairDerivedColumns(cancellation: Cancellation? = nil) throws(JournalError) {
         var after: Int64 = 0
         while let last = try guarded({ () throws -> Int64? in
@@ -240,6 +247,7 @@ package final class MainStore: Sendable {
         }) {
             after = last
         }
+        try guarded { try pool.write(EntryTags.recount(in:)) }
     }
 
     private func record(_ kind: Change.Kind, _ numbers: ClosedRange<Int64>, _ hooks: WriteHooks, in db: Database) throws {
@@ -263,7 +271,7 @@ package final class MainStore: Sendable {
 
     /// Gives an entry the tags `add` and takes the given tags `remove` away; returns nil when
     /// there is no such entry, else the names of `remove` written in its text (which stay).
-    func changeTags(_ number: Int64, add: [String], remove: [String]) throws(JournalError) -> [String]? {
+    func changeTags(_ number: Int64, add: [Tag], remove: [String]) throws(JournalError) -> [String]? {
         try guarded {
             try pool.write { db in
                 guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM entry WHERE n = ?)", arguments: [number]) == true else {
@@ -276,7 +284,7 @@ package final class MainStore: Sendable {
     }
 
     /// Every tag with the number of entries that have it, most used first.
-    func tagCounts() throws(JournalError) -> [(name: String, entries: Int)] {
+    func tagCounts() throws(JournalError) -> [(tag: Tag, entries: Int)] {
         try guarded { try pool.read(EntryTags.counts(in:)) }
     }
 
@@ -287,7 +295,7 @@ package final class MainStore: Sendable {
         try guarded {
             try pool.read { db in
                 var found: [Int64: Entry] = [:]
-                let tags = try EntryTags.names(of: numbers, in: db)
+                let tags = try EntryTags.tags(of: numbers, in: db)
                 for chunk in numbers.chunks(ofCount: 500) {
                     let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
                     let rows = try Row.fetchCursor(
@@ -320,7 +328,7 @@ package final class MainStore: Sendable {
                             WHERE \(condition) AND (date > ? OR (date = ? AND n > ?)) ORDER BY date, n LIMIT ?
                             """,
                         arguments: arguments + [after.date, after.date, after.number, batchSize])
-                    let tags = try EntryTags.names(of: rows.map { $0[0] as Int64 }, in: db)
+                    let tags = try EntryTags.tags(of: rows.map { $0[0] as Int64 }, in: db)
                     return rows.map { Self.entry(from: $0, tags: tags, storeID: storeID) }
                 }
             }
@@ -343,7 +351,7 @@ package final class MainStore: Sendable {
                         ORDER BY date DESC, n DESC LIMIT ? OFFSET ?
                         """,
                     arguments: arguments + [page.sqlLimit, page.offset])
-                let tags = try EntryTags.names(of: rows.map { $0[0] as Int64 }, in: db)
+                let tags = try EntryTags.tags(of: rows.map { $0[0] as Int64 }, in: db)
                 return (total, rows.map { Self.entry(from: $0, tags: tags, storeID: storeID) })
             }
         }
@@ -357,7 +365,7 @@ package final class MainStore: Sendable {
     private static let entryColumns = "n, date, CAST(text AS BLOB), starred, origin"
 
     /// An entry from a row of ``entryColumns``, with its tags from `tags`.
-    private static func entry(from row: Row, tags: [Int64: [String]], storeID: UUID) -> Entry {
+    private static func entry(from row: Row, tags: [Int64: [Tag]], storeID: UUID) -> Entry {
         let number: Int64 = row[0]
         return Entry(
             id: EntryID(storeID: storeID, number: number),

@@ -79,11 +79,13 @@ struct JournalVerifier {
         var tokenPairs = Tally(), keyPairs = Tally(), dayPairs = Tally()
         let entries = try Row.fetchCursor(mainDB, sql: "SELECT n, CAST(text AS BLOB), CAST(canonical AS BLOB), date FROM entry ORDER BY n")
         let documents = try Row.fetchCursor(searchDB, sql: "SELECT id, uri, tokens, date, words FROM document ORDER BY id")
-        // Each entry's text tags as one string, names sorted and separated by U+001F.
+        // Each entry's text tags as one string: name and form apart by U+001E, sorted by name,
+        // separated by U+001F.
         let textTags = try Row.fetchCursor(
             mainDB,
             sql: """
-                SELECT entry, group_concat(name, char(31)) FROM (SELECT entry, name FROM tag WHERE given = 0 ORDER BY entry, name)
+                SELECT entry, group_concat(name || char(30) || written, char(31))
+                FROM (SELECT entry, name, written FROM tag WHERE given = 0 ORDER BY entry, name)
                 GROUP BY entry ORDER BY entry
                 """)
         // Cursors reuse their row: a document kept while the entries move on is a copy.
@@ -100,7 +102,8 @@ struct JournalVerifier {
                 if (row[0] as Int64) == number { storedTags = row[1] }
                 tagRow = try textTags.next()?.copy()
             }
-            if storedTags != Tags.inText(text).sorted().joined(separator: "\u{1F}") {
+            let tagsOfText = Tags.inText(text).sorted { $0.name < $1.name }.map { $0.name + "\u{1E}" + $0.written }
+            if storedTags != tagsOfText.joined(separator: "\u{1F}") {
                 problem("tags", "p\(number): its tags written in the text are not those of its text")
             }
             while let row = document, (row[0] as Int64) < number {
@@ -148,6 +151,17 @@ struct JournalVerifier {
             problem("orphan", "the search store has a document for p\(row[0] as Int64), which the main store doesn't have")
             document = try documents.next()?.copy()
         }
+        let miscounted = try Int.fetchOne(
+            mainDB,
+            sql: """
+                SELECT (SELECT count(*) FROM (
+                        SELECT name, written, count(*) FROM tag GROUP BY name, written
+                        EXCEPT SELECT name, written, uses FROM tag_form))
+                    + (SELECT count(*) FROM (
+                        SELECT name, written, uses FROM tag_form
+                        EXCEPT SELECT name, written, count(*) FROM tag GROUP BY name, written))
+                """) ?? 0
+        if miscounted > 0 { problem("tag forms", "\(miscounted) counts of the forms tags are written in disagree with the tags") }
         let owners = [
             ("posting", tokenPairs, "tokens", Set(tokenTexts.keys)), ("prefix_posting", keyPairs, "prefix keys", Set(keyIDs.values)),
         ]
