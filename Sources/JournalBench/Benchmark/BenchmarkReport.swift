@@ -66,6 +66,8 @@ public struct BenchmarkReport {
         public let writes: WriteLatency?
         /// The same journal encrypted, next to this one, when the run measured it.
         public let encryption: EncryptionCost?
+        /// On this day of earlier years, through the date index and by a scan.
+        public let onThisDay: OnThisDayCost?
 
         /// The FTS5 peer's warm figures.
         public var fts5Warm: ComparisonReport.StrategyResult? { warm.strategy("fts5") }

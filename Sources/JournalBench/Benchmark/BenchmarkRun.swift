@@ -102,6 +102,8 @@ public struct BenchmarkRun: Sendable {
             progress("\(entries) entries: \($0)")
         }
 
+        progress("\(entries) entries: on this day, through the date index and by a scan…")
+        let onThisDay = try OnThisDayCost.measure(journal: journal, store: store, executable: executable, runs: runs, coldRuns: coldRuns)
         let fts5 = warm.strategy("fts5")?.structure
         let cold = try chosen.map { query in
             progress("\(entries) entries: cold processes for \"\(query.text)\"…")
@@ -129,7 +131,8 @@ public struct BenchmarkRun: Sendable {
             fts5IndexSeconds: fts5?.buildSeconds, distinctTokens: before.tokens, mainStoreBytes: before.mainStoreBytes,
             searchStoreBytes: before.searchStoreBytes + before.prefixTableBytes,
             fts5IndexBytes: fts5?.bytes, prefixTableBytes: warm.strategy("prefix")?.structure.bytes, warm: warm, filtered: filtered,
-            fts5Best: best, syntax: syntax, cold: cold, typing: typing, writes: writes, encryption: encryption)
+            fts5Best: best, syntax: syntax, cold: cold, typing: typing, writes: writes, encryption: encryption,
+            onThisDay: onThisDay)
     }
 
     /// Builds FTS5's best setup beside the store and times it on `queries`, in this process and
@@ -171,7 +174,7 @@ public struct BenchmarkRun: Sendable {
         guard let middle = try journal.list(PageRequest(limit: 1, offset: total / 2)).entries.first else { return [] }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
-        let date = Date(timeIntervalSince1970: Double(middle.date.microseconds) / 1e6)
+        let date = middle.date.date
         func span(_ component: Calendar.Component) throws(JournalError) -> EntryFilter {
             let start = calendar.dateInterval(of: component, for: date)!
             return try EntryFilter(from: JournalDate(start.start), until: JournalDate(start.end))

@@ -20,6 +20,9 @@ struct BenchCommand: ParsableCommand {
               cold    whole `journal search QUERY --limit 20 --json` processes next to
                       whole `sqlite3` processes answering the same FTS5 query
               sizes   bytes per entry of each store, the FTS5 index, the prefix table
+              on this day  `list --on-this-day` on 13 days (the 15th of each month,
+                      29 February) through the journal, next to the newest 20 listed
+                      and to a scan of every entry's local date; one as a process
               encrypted  with --encrypted, the same input imported into an encrypted
                       journal too: import, size, warm and cold searches next to the
                       plain journal's, and what the key derivation costs

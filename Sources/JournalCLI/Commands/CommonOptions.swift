@@ -66,6 +66,13 @@ struct FilterOptions: ParsableArguments {
     @Flag(help: "Only starred entries.")
     var starred = false
 
+    @Option(
+        name: .customLong("on-this-day"), defaultAsFlag: "today",
+        help: ArgumentHelp(
+            "Only entries of the same month and day as DATE (today when not given) in earlier years; 29 February looks at 28 February in other years.",
+            valueName: "DATE"))
+    var onThisDay: String? = nil
+
     func validate() throws {
         guard on == nil || (from == nil && to == nil) else { throw ValidationError("--on can't be combined with --from or --to") }
         do { _ = try NewEntry.tagNames(tags) } catch { throw ValidationError(error.message) }
@@ -78,6 +85,7 @@ struct FilterOptions: ParsableArguments {
         if let on { parts.append("on \(on)") }
         if let from { parts.append("from \(from)") }
         if let to { parts.append("to \(to)") }
+        if let onThisDay { parts.append(onThisDay == "today" ? "on this day" : "on the day of \(onThisDay)") }
         return parts.joined(separator: " · ")
     }
 
@@ -85,7 +93,8 @@ struct FilterOptions: ParsableArguments {
     func filter() throws -> EntryFilter {
         let from = try (on ?? self.from).map { text throws(JournalError) in try DatePhrase(text).start }
         let until = try (on ?? to).map { text throws(JournalError) in try DatePhrase(text).end }
-        return try EntryFilter(from: from, until: until, tags: tags, starred: starred)
+        let day = try onThisDay.map { text throws(JournalError) in OnThisDay(try DatePhrase(text).start) }
+        return try EntryFilter(from: from, until: until, tags: tags, starred: starred, onThisDay: day)
     }
 }
 

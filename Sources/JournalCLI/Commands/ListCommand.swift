@@ -14,11 +14,19 @@ struct ListCommand: ParsableCommand {
         let filter = try filters.filter()
         let (total, entries) = try journal.openJournal().list(request, filter: filter)
         if output.json {
-            JSONOutput.print(JSONOutput.list(total: total, entries: entries, page: request))
+            JSONOutput.print(JSONOutput.list(total: total, entries: entries, page: request, onThisDay: filter.onThisDay))
             return
         }
         let terminal = Terminal.standardOutput
-        for entry in entries { print(EntryRendering.line(entry, highlights: [], terminal: terminal)) }
+        var year: Int?
+        for entry in entries {
+            if let day = filter.onThisDay, day.yearsAgo(entry.date) != year {
+                let ago = day.yearsAgo(entry.date)
+                print((year == nil ? "" : "\n") + terminal.bold(Formatting.count(ago, "year", "years") + " ago"))
+                year = ago
+            }
+            print(EntryRendering.line(entry, highlights: [], terminal: terminal))
+        }
         print(terminal.dim(EntryRendering.summary(shown: entries.count, total: total, offset: request.offset)))
     }
 }

@@ -42,7 +42,7 @@ enum EntryRendering {
 
     /// A date in the local time zone: "2024-05-01 10:30".
     static func localDate(_ date: JournalDate) -> String {
-        localDateFormatter.string(from: Date(timeIntervalSince1970: Double(date.microseconds) / 1e6))
+        localDateFormatter.string(from: date.date)
     }
 
     // Made once: a formatter is dear to create, and formatting with one is thread-safe.

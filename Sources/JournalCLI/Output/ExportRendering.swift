@@ -66,7 +66,7 @@ struct ExportRenderer {
             if body.split(separator: "\n").contains(where: { JrnlText.header($0, timeZone: .current) != nil }) {
                 losses.append("p\(entry.id.number): a line of it starts with a [date], where jrnl starts a new entry")
             }
-            let date = Self.jrnlDateFormatter.string(from: Date(timeIntervalSince1970: Double(entry.date.microseconds) / 1e6))
+            let date = Self.jrnlDateFormatter.string(from: entry.date.date)
             return (previous == nil ? "" : "\n") + "[\(date)] \(title)\(entry.starred ? " *" : "")\n" + (body.isEmpty ? "" : body + "\n")
         case .markdown:
             let day = String(EntryRendering.localDate(entry.date).prefix(10))

@@ -29,10 +29,15 @@ enum JSONOutput {
         ])
     }
 
-    static func list(total: Int, entries: [Entry], page: PageRequest) -> JSONValue {
+    /// A page of a list; looking back `onThisDay`, each entry also says how many `yearsAgo`.
+    static func list(total: Int, entries: [Entry], page: PageRequest, onThisDay: OnThisDay? = nil) -> JSONValue {
         .object([
             "total": .integer(total),
-            "results": .array(entries.map(entry)),
+            "results": .array(
+                entries.map { item in
+                    guard let onThisDay, case .fields(let fields) = entry(item) else { return entry(item) }
+                    return .fields(fields + [("yearsAgo", .integer(onThisDay.yearsAgo(item.date)))])
+                }),
             "limit": .integer(page.limit),
             "offset": .integer(page.offset),
         ])

@@ -53,7 +53,7 @@ public struct DatePhrase: Sendable, Equatable {
         if lowered.contains("t") || lowered.hasSuffix("z"), lowered.first?.isNumber == true, lowered.contains(":") {
             // ISO 8601 with a T: with an offset it is exact; without one, local time.
             if let exact = JournalDate(iso8601: text), hasOffset(lowered) {
-                return DatePhrase(instant: Date(timeIntervalSince1970: Double(exact.microseconds) / 1e6))
+                return DatePhrase(instant: exact.date)
             }
             // Without an offset, the T is a space; with neither (a stray Z), it is not ISO 8601.
             guard lowered.contains("t") else { return nil }

@@ -1,5 +1,5 @@
-/// Which entries a list or a search may return: those dated in a span, having every one of
-/// some tags, starred. Filters restrict every strategy's entries before paging and never change
+/// Which entries a list or a search may return: those dated in a span, on this day of earlier
+/// years, having every one of some tags, starred. Filters restrict every strategy's entries before paging and never change
 /// which entries a strategy finds among those that pass; the total counts what passes.
 public struct EntryFilter: Sendable, Equatable, Codable {
     /// The first instant an entry may be dated at, or nil.
@@ -10,13 +10,21 @@ public struct EntryFilter: Sendable, Equatable, Codable {
     public private(set) var tags: [String]
     /// Whether only starred entries pass.
     public var starred: Bool
+    /// When given, only entries dated on its month and day in an earlier year pass.
+    public var onThisDay: OnThisDay?
+    /// The year of the journal's earliest entry, as far back as ``onThisDay`` looks; the journal
+    /// sets it before the filter is used.
+    var earliestYear: Int?
 
     /// A filter; `tags` as a user spells them (`#Café`), stored by canonical name.
-    public init(from: JournalDate? = nil, until: JournalDate? = nil, tags: [String] = [], starred: Bool = false) throws(JournalError) {
+    public init(
+        from: JournalDate? = nil, until: JournalDate? = nil, tags: [String] = [], starred: Bool = false, onThisDay: OnThisDay? = nil
+    ) throws(JournalError) {
         self.from = from
         self.until = until
         self.tags = try NewEntry.tagNames(tags)
         self.starred = starred
+        self.onThisDay = onThisDay
     }
 
     /// The filter every entry passes.
@@ -28,5 +36,5 @@ public struct EntryFilter: Sendable, Equatable, Codable {
     }
 
     /// Whether every entry passes.
-    public var isEmpty: Bool { from == nil && until == nil && tags.isEmpty && !starred }
+    public var isEmpty: Bool { from == nil && until == nil && tags.isEmpty && !starred && onThisDay == nil }
 }

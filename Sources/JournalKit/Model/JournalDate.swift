@@ -14,6 +14,9 @@ public struct JournalDate: Hashable, Comparable, Sendable, CustomStringConvertib
         microseconds = Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
     }
 
+    /// The instant as Foundation's `Date` (to the precision of a `Double`).
+    public var date: Date { Date(timeIntervalSince1970: Double(microseconds) / 1e6) }
+
     /// This moment.
     public static var now: JournalDate { JournalDate(Date()) }
 

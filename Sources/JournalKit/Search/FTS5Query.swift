@@ -65,7 +65,7 @@ public struct FTS5Query: Sendable, Equatable {
         case .tag, .starred, .dated, .not: return nil
         case .any(let terms):
             let parts = terms.compactMap(expression)
-            return parts.count == terms.count ? "(" + parts.joined(separator: " OR ") + ")" : nil
+            return !terms.isEmpty && parts.count == terms.count ? "(" + parts.joined(separator: " OR ") + ")" : nil
         case .all(let terms):
             var required: [String] = []
             var left: [String] = []
@@ -107,7 +107,7 @@ public struct FTS5Query: Sendable, Equatable {
             case .all(let terms):
                 return "(" + terms.map { condition($0) }.joined(separator: " AND ") + ")"
             case .any(let terms):
-                return "(" + terms.map { condition($0) }.joined(separator: " OR ") + ")"
+                return terms.isEmpty ? "0" : "(" + terms.map { condition($0) }.joined(separator: " OR ") + ")"
             case .not(let term):
                 return "NOT " + condition(term)
             case .word, .phrase:

@@ -31,10 +31,11 @@ enum WordPrefixSearch {
         let fromQuery = term.mainStoreConditions
         var fromMain: DocumentSet?
         var known: [QueryTerm: DocumentSet] = [:]
-        if !filter.tags.isEmpty || filter.starred || !fromQuery.isEmpty {
+        let fromMainFilter = !filter.tags.isEmpty || filter.starred || filter.onThisDay != nil
+        if fromMainFilter || !fromQuery.isEmpty {
             try stores.readMain { db in
                 let maximum = try Int64.fetchOne(db, sql: "SELECT max(n) FROM entry") ?? 0
-                if !filter.tags.isEmpty || filter.starred { fromMain = try filter.passing(in: db, maximum: maximum) }
+                if fromMainFilter { fromMain = try filter.passing(in: db, maximum: maximum) }
                 for condition in fromQuery { known[condition] = try condition.passing(in: db, maximum: maximum) }
             }
         }

@@ -1,7 +1,8 @@
 import GRDB
 
 /// An `EntryFilter` as a condition on the main store's `entry` rows: dates through the date
-/// index, the star as a column, each tag through the tag index.
+/// index (on this day, one range of it a year), the star as a column, each tag through the tag
+/// index.
 extension EntryFilter {
     /// The condition and its arguments; `table` qualifies the columns (`e.`) when the query
     /// joins another table. "1" when every entry passes.
@@ -15,6 +16,12 @@ extension EntryFilter {
         if let until {
             conditions.append("\(table)date < ?")
             arguments += [until.microseconds]
+        }
+        if let onThisDay {
+            let days = onThisDay.days(backTo: earliestYear ?? onThisDay.year)
+            conditions.append(
+                days.isEmpty ? "0" : "(" + days.map { _ in "(\(table)date >= ? AND \(table)date < ?)" }.joined(separator: " OR ") + ")")
+            for day in days { arguments += [day.from.microseconds, day.until.microseconds] }
         }
         if starred { conditions.append("\(table)starred = 1") }
         for tag in tags {

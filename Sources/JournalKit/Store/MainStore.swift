@@ -357,6 +357,11 @@ package final class MainStore: Sendable {
         }
     }
 
+    /// The date of the earliest entry, through the date index; nil for an empty journal.
+    func earliestDate() throws(JournalError) -> JournalDate? {
+        try guarded { try pool.read { db in try Int64.fetchOne(db, sql: "SELECT min(date) FROM entry") }.map(JournalDate.init) }
+    }
+
     func count() throws(JournalError) -> Int {
         try guarded { try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM entry") ?? 0 } }
     }

@@ -160,6 +160,28 @@ struct BenchmarkRendering: ReportRendering {
             numericColumns: Set(0...7))
     }
 
+    /// On this day of earlier years (`list --on-this-day`, the newest 20 and the total): through
+    /// the journal, next to a plain list of the newest 20 and to a scan of every entry's date.
+    var onThisDayTable: TextTable {
+        TextTable(
+            headers: [
+                "entries", "days", "found (median)", "on this day ms (median)", "newest 20 ms", "ratio", "scan ms (median)",
+                "scan / on this day", "journal list --on-this-day process ms",
+            ],
+            rows: report.sizes.compactMap { size in
+                size.onThisDay.map { cost in
+                    [
+                        Formatting.grouped(size.entries), String(cost.days.count),
+                        Formatting.grouped(Int(LatencySummary(cost.found.map(Double.init)).median)),
+                        ReportNumbers.milliseconds(cost.median), ReportNumbers.milliseconds(cost.newestList),
+                        Self.ratio(cost.median / max(cost.newestList, 1e-9)), ReportNumbers.milliseconds(cost.scanMedian),
+                        Self.ratio(cost.scanMedian / max(cost.median, 1e-9)), ReportNumbers.milliseconds(cost.process),
+                    ]
+                }
+            },
+            numericColumns: Set(0...8))
+    }
+
     /// The same journal encrypted, next to the plain one (`--encrypted`): import, size, warm
     /// and cold searches by the default strategy, and the key derivation a cold search pays.
     var encryptionTable: TextTable {
@@ -402,6 +424,7 @@ struct BenchmarkRendering: ReportRendering {
         parts.append(terminal.bold("Filtered search (same process, same queries)") + "\n" + filteredTable.terminal(terminal))
         parts.append(terminal.bold("Cold search (whole processes)") + "\n" + coldSummaryTable.terminal(terminal))
         parts.append(terminal.bold("Typing in the full-screen search (key press → redrawn screen)") + "\n" + typingTable.terminal(terminal))
+        parts.append(terminal.bold("On this day (same process)") + "\n" + onThisDayTable.terminal(terminal))
         if report.sizes.contains(where: { $0.encryption != nil }) {
             parts.append(terminal.bold("Encrypted at rest (the same journal)") + "\n" + encryptionTable.terminal(terminal))
         }
@@ -425,6 +448,7 @@ struct BenchmarkRendering: ReportRendering {
             "### Filtered search (same process, same queries)", filteredTable.markdown,
             "### Cold search (whole processes)", coldSummaryTable.markdown,
             "### Typing in the full-screen search (key press → redrawn screen)", typingTable.markdown,
+            "### On this day (same process)", onThisDayTable.markdown,
         ]
         if report.sizes.contains(where: { $0.encryption != nil }) {
             parts += ["### Encrypted at rest (the same journal)", encryptionTable.markdown]
@@ -537,6 +561,15 @@ struct BenchmarkRendering: ReportRendering {
                                 "kdf_passes": .integer(cost.cost.passes), "kdf_memory_bytes": .integer(cost.cost.memoryBytes),
                             ])
                         } ?? .null,
+                        "on_this_day": size.onThisDay.map { cost in
+                            .object([
+                                "days": .array(cost.days.map(JSONValue.string)), "found": .array(cost.found.map(JSONValue.integer)),
+                                "median_ms": ReportNumbers.milliseconds(json: cost.median),
+                                "newest_list_ms": ReportNumbers.milliseconds(json: cost.newestList),
+                                "scan_median_ms": ReportNumbers.milliseconds(json: cost.scanMedian),
+                                "process_ms": ReportNumbers.milliseconds(json: cost.process),
+                            ])
+                        } ?? .null,
                         "writes": size.writes.map { writes in
                             .object([
                                 "adds": .integer(writes.inProcess.samples),
@@ -593,6 +626,7 @@ struct BenchmarkRendering: ReportRendering {
         }
         sections.append(("Cold search (whole processes)", coldSummaryTable.html + coldTable.html))
         sections.append(("Typing in the full-screen search (key press → redrawn screen)", typingTable.html))
+        sections.append(("On this day (same process)", onThisDayTable.html))
         if report.sizes.contains(where: { $0.encryption != nil }) {
             sections.append(("Encrypted at rest (the same journal)", encryptionTable.html))
         }

@@ -7,7 +7,7 @@ import JournalText
 /// The substring strategies (`contains…`, `matches…`) look for ``text`` as it is. The
 /// word-prefix strategies (`token`, `prefix`, `fts5`) answer ``parsed``: phrases in double
 /// quotes, `OR`, `-` to leave out, `( )` to group, `#tag`, `is:starred`, `from:`, `to:` and
-/// `on:` dates. <doc:SearchSemantics> defines the syntax.
+/// `on:` dates, and `on:this-day`. <doc:SearchSemantics> defines the syntax.
 ///
 /// ```swift
 /// let query = try SearchQuery(#"#travel "new yo" -work"#)
@@ -20,12 +20,13 @@ public struct SearchQuery: Sendable, Equatable {
     public let parsed: Result<QueryTerm, QuerySyntaxError>
 
     /// Trims `text` and reads it, its dates as of `now` in `timeZone`; an empty query is a usage
-    /// error (a query the syntax can't read is not: see ``parsed``).
-    public init(_ text: String, now: Date = Date(), timeZone: TimeZone = .current) throws(JournalError) {
+    /// error (a query the syntax can't read is not: see ``parsed``). `on:this-day` looks back to
+    /// the year of `earliest`, the journal's earliest entry (without it, to 1970).
+    public init(_ text: String, now: Date = Date(), timeZone: TimeZone = .current, earliest: JournalDate? = nil) throws(JournalError) {
         let trimmed = text.trimmingWhiteSpace
         guard !trimmed.isEmpty else { throw .usage("the query is empty") }
         self.text = trimmed
-        var parser = QueryParser(trimmed, now: now, timeZone: timeZone)
+        var parser = QueryParser(trimmed, now: now, timeZone: timeZone, earliest: earliest)
         parsed = Result { () throws(QuerySyntaxError) -> QueryTerm in
             guard let term = try parser.parse() else {
                 throw QuerySyntaxError(
