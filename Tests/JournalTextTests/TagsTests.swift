@@ -33,7 +33,10 @@ import Testing
         ("#Café, @cafe, #CAFE.", [JournalText.Tag(name: "cafe", written: "Café")]),
         ("@Ana meets #ana", [JournalText.Tag(name: "ana", written: "Ana")]),
         ("decomposed #Cafe\u{301}", [JournalText.Tag(name: "cafe", written: "Café")]),
-        ("#Crème-Brûlée- and #Straße", [JournalText.Tag(name: "creme-brulee", written: "Crème-Brûlée"), JournalText.Tag(name: "strasse", written: "Straße")]),
+        (
+            "#Crème-Brûlée- and #Straße",
+            [JournalText.Tag(name: "creme-brulee", written: "Crème-Brûlée"), JournalText.Tag(name: "strasse", written: "Straße")]
+        ),
         ("#東京/Shibuya", [JournalText.Tag(name: "東京/shibuya", written: "東京/Shibuya")]),
     ])
     func keepsTheFormATagIsWrittenIn(_ text: String, _ expected: [JournalText.Tag]) {

@@ -67,7 +67,7 @@ struct FilterOptions: ParsableArguments {
     var starred = false
 
     @Option(
-        name: .customLong("on-this-day"), defaultAsFlag: "today",
+        name: .customLong("on-this-day"), defaultAsFlag: "today", parsing: .next,
         help: ArgumentHelp(
             "Only entries of the same month and day as DATE (today when not given) in earlier years; 29 February looks at 28 February in other years.",
             valueName: "DATE"))

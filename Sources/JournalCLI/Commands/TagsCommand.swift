@@ -13,7 +13,9 @@ struct TagsCommand: ParsableCommand {
         let tags = try journal.openJournal().tags()
         if output.json {
             JSONOutput.print(
-                .array(tags.map { .fields([("tag", .string($0.tag.written)), ("name", .string($0.name)), ("entries", .integer($0.entries))]) }))
+                .array(
+                    tags.map { .fields([("tag", .string($0.tag.written)), ("name", .string($0.name)), ("entries", .integer($0.entries))]) })
+            )
             return
         }
         guard !tags.isEmpty else {

@@ -158,7 +158,8 @@ enum EntryTags {
     /// the triggers that keep the counts.
     static func writeExistingForms(in db: Database) throws {
         try db.execute(sql: "UPDATE tag SET written = name WHERE given = 1")
-        let rows = try Row.fetchCursor(db, sql: "SELECT n, CAST(text AS BLOB) FROM entry WHERE n IN (SELECT entry FROM tag WHERE given = 0)")
+        let rows = try Row.fetchCursor(
+            db, sql: "SELECT n, CAST(text AS BLOB) FROM entry WHERE n IN (SELECT entry FROM tag WHERE given = 0)")
         let update = try db.cachedStatement(sql: "UPDATE tag SET written = ? WHERE entry = ? AND given = 0 AND name = ?")
         while let row = try rows.next() {
             for tag in Tags.inText((row[1] as ExactText).string) { try update.execute(arguments: [tag.written, row[0], tag.name]) }

@@ -151,16 +151,17 @@ struct JournalVerifier {
             problem("orphan", "the search store has a document for p\(row[0] as Int64), which the main store doesn't have")
             document = try documents.next()?.copy()
         }
-        let miscounted = try Int.fetchOne(
-            mainDB,
-            sql: """
-                SELECT (SELECT count(*) FROM (
-                        SELECT name, written, count(*) FROM tag GROUP BY name, written
-                        EXCEPT SELECT name, written, uses FROM tag_form))
-                    + (SELECT count(*) FROM (
-                        SELECT name, written, uses FROM tag_form
-                        EXCEPT SELECT name, written, count(*) FROM tag GROUP BY name, written))
-                """) ?? 0
+        let miscounted =
+            try Int.fetchOne(
+                mainDB,
+                sql: """
+                    SELECT (SELECT count(*) FROM (
+                            SELECT name, written, count(*) FROM tag GROUP BY name, written
+                            EXCEPT SELECT name, written, uses FROM tag_form))
+                        + (SELECT count(*) FROM (
+                            SELECT name, written, uses FROM tag_form
+                            EXCEPT SELECT name, written, count(*) FROM tag GROUP BY name, written))
+                    """) ?? 0
         if miscounted > 0 { problem("tag forms", "\(miscounted) counts of the forms tags are written in disagree with the tags") }
         let owners = [
             ("posting", tokenPairs, "tokens", Set(tokenTexts.keys)), ("prefix_posting", keyPairs, "prefix keys", Set(keyIDs.values)),

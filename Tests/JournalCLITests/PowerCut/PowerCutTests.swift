@@ -18,7 +18,9 @@ import Testing
         let tags: [String]
 
         init(_ entry: Entry) {
-            (number, text, date, starred, tags) = (entry.id.number, entry.text, entry.date.microseconds, entry.starred, entry.tags.map(\.name).sorted())
+            (number, text, date, starred, tags) = (
+                entry.id.number, entry.text, entry.date.microseconds, entry.starred, entry.tags.map(\.name).sorted()
+            )
         }
 
         var description: String { "p\(number) \"\(text.prefix(40))\"" }

@@ -39,7 +39,20 @@ import Testing
         ("starred", try! EntryFilter(starred: true), [5, 3, 2]),
         ("starred rain in 2024", try! EntryFilter(from: date("2024-01-01T00:00:00Z"), tags: ["rain"], starred: true), [5, 3]),
         ("nothing passes", try! EntryFilter(tags: ["absent"]), []),
+        ("on 1 May, UTC", try! EntryFilter(onThisDay: OnThisDay(date("2025-05-01T12:00:00Z"), timeZone: utc)), [4, 1]),
+        ("on 1 May, a year before", try! EntryFilter(onThisDay: OnThisDay(date("2024-05-01T12:00:00Z"), timeZone: utc)), [1]),
+        ("on 1 May in Paris", try! EntryFilter(onThisDay: OnThisDay(date("2025-05-01T12:00:00Z"), timeZone: paris)), [4, 1]),
+        ("on 31 December, UTC", try! EntryFilter(onThisDay: OnThisDay(date("2025-12-31T12:00:00Z"), timeZone: utc)), [2]),
+        ("on 31 December in New York", try! EntryFilter(onThisDay: OnThisDay(date("2025-12-31T17:00:00Z"), timeZone: newYork)), [3, 2]),
+        ("on 1 June in Paris", try! EntryFilter(onThisDay: OnThisDay(date("2025-06-01T12:00:00Z"), timeZone: paris)), [6, 5]),
+        (
+            "on 1 June in Paris, tagged rain",
+            try! EntryFilter(tags: ["rain"], onThisDay: OnThisDay(date("2025-06-01T12:00:00Z"), timeZone: paris)), [5]
+        ),
     ]
+    static let utc = TimeZone(identifier: "UTC")!
+    static let paris = TimeZone(identifier: "Europe/Paris")!
+    static let newYork = TimeZone(identifier: "America/New_York")!
 
     @Test func everyStrategyFindsOnlyWhatPasses() throws {
         let store = try journal()

@@ -1,9 +1,9 @@
 import Foundation
 import GRDB
+import JournalText
 import Testing
 
 @testable import JournalKit
-import JournalText
 
 /// Tags and stars through the journal: written in the text or given, kept through edits,
 /// counted, imported, checked by verify and repaired by reindex.
@@ -131,7 +131,10 @@ import JournalText
         }
         try store.journal.close()
         let reopened = try Journal(directory: store.directory)
-        #expect(try reopened.tags().map(\.tag) == [JournalText.Tag(name: "elan", written: "Élan"), JournalText.Tag(name: "given", written: "given")])
+        #expect(
+            try reopened.tags().map(\.tag) == [
+                JournalText.Tag(name: "elan", written: "Élan"), JournalText.Tag(name: "given", written: "given"),
+            ])
         #expect(try reopened.verify().isConsistent)
     }
 }

@@ -149,4 +149,23 @@ import Testing
         // Quotes pair up: 5,000 one-word phrases "a ", each followed by the word a.
         #expect(try plan(String(repeating: "\"a ", count: 10_000)) == .all(Array(repeating: .word("a"), count: 10_000)))
     }
+
+    /// `on:this-day`: today's month and day (2024-11-25) in each earlier year, back to the
+    /// earliest entry's year; a date span each, any of them.
+    @Test func onThisDayIsTheSameDayOfEveryEarlierYear() throws {
+        let earliest = JournalDate(iso8601: "2021-06-01T00:00:00Z")!
+        let term = try SearchQuery("on:this-day", now: Self.now, timeZone: Self.utc, earliest: earliest).plan()
+        #expect(
+            term
+                == .any([
+                    .dated(from: Self.day("2023-11-25"), until: Self.day("2023-11-26")),
+                    .dated(from: Self.day("2022-11-25"), until: Self.day("2022-11-26")),
+                    .dated(from: Self.day("2021-11-25"), until: Self.day("2021-11-26")),
+                ]))
+        let combined = try SearchQuery("walk -on:This-Day", now: Self.now, timeZone: Self.utc, earliest: earliest).plan()
+        #expect(combined.description.hasPrefix("(and walk (not (or dated["))
+        guard case .any(let years) = try plan("on:this-day") else { Issue.record("not a choice of days"); return }
+        #expect(years.count == 2024 - 1970, "without the journal's earliest entry, back to 1970")
+        #expect(try problem("on:this-week")?.message.contains("on:this-week") == true)
+    }
 }

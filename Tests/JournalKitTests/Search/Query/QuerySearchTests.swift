@@ -104,6 +104,45 @@ import Testing
         }
     }
 
+    /// `on:this-day` through every word-prefix strategy, as of today in this process's time
+    /// zone: entries at noon on today's month and day in earlier years, and on the days around.
+    @Test func onThisDayFindsTodayInEarlierYears() throws {
+        let store = try TemporaryJournal()
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .current
+        let today = calendar.dateComponents([.year, .month, .day], from: Date())
+        func noon(yearsAgo: Int, days: Int = 0) -> JournalDate {
+            var parts = today
+            parts.year = today.year! - yearsAgo
+            parts.day = min(today.day!, 28)
+            parts.hour = 12
+            let date = calendar.date(byAdding: .day, value: days, to: calendar.date(from: parts)!)!
+            return JournalDate(date)
+        }
+        // When today is after the 28th, "the same day" is the 28th only in the test's own dates:
+        // the test then looks for the 28th.
+        let onThe28th = today.day! > 28
+        let dated: [(JournalDate, String)] = [
+            (noon(yearsAgo: 3), "walk three years ago"),  // 1
+            (noon(yearsAgo: 1, days: -1), "walk the day before, a year ago"),  // 2
+            (noon(yearsAgo: 1), "walk a year ago #rain"),  // 3
+            (noon(yearsAgo: 1, days: 1), "walk the day after, a year ago"),  // 4
+            (noon(yearsAgo: 0), "walk today"),  // 5
+        ]
+        for (date, text) in dated { try store.journal.add(NewEntry(date: date, text: text)) }
+        let cases: [(String, [Int64])] =
+            onThe28th ? [] : [("on:this-day", [3, 1]), ("walk on:this-day -#rain", [1]), ("walk -on:this-day", [5, 4, 2])]
+        for strategy in SearchStrategies.all where strategy.family == .wordPrefix {
+            for (query, expected) in cases {
+                let found = try store.journal.search(query, strategy: strategy, page: PageRequest(limit: 0))
+                #expect(found.entries.map(\.id.number) == expected, "\(strategy) \(query)")
+                #expect(found.total == expected.count, "\(strategy) \(query)")
+            }
+        }
+        let listed = try store.journal.list(PageRequest(limit: 0), filter: EntryFilter(onThisDay: OnThisDay(.now)))
+        if !onThe28th { #expect(listed.entries.map(\.id.number) == [3, 1]) }
+    }
+
     /// A phrase is checked against the words as they are now: an edit that moves the words
     /// apart, or deletes the entry, takes it out.
     @Test func phrasesFollowEdits() throws {
