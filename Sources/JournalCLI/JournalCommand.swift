@@ -10,8 +10,15 @@ struct JournalCommand: ParsableCommand {
         abstract: "A journal in the terminal, with fast full-text search in every language.",
         discussion: """
             Entries live in DIR/journal.sqlite; their search tokens in DIR/search.sqlite beside it. \
-            The journal is DIR from --store, else $JOURNAL_STORE, else $XDG_DATA_HOME/journal \
-            (~/.local/share/journal).
+            The journal is DIR from --store, else the journal named by -j, else DIR from \
+            $JOURNAL_STORE, else the journal named by $JOURNAL, else the default journal of the \
+            configuration file, else $XDG_DATA_HOME/journal (~/.local/share/journal).
+
+            The configuration file, $XDG_CONFIG_HOME/journal/config.toml (~/.config/journal/), is \
+            optional: `journal journals` shows where it is and what it says. It names journals \
+            under [journals] (work = "~/Journals/work"), and may set default (a journal's name), \
+            editor (before $VISUAL and $EDITOR), strategy (search's default) and color (auto, \
+            always or never).
 
             Exit status: 0 success (no results included), 1 failure, 2 usage error or bad query.
             """,
@@ -19,12 +26,17 @@ struct JournalCommand: ParsableCommand {
             InitCommand.self, AddCommand.self, ImportCommand.self, SearchCommand.self, ListCommand.self, TagsCommand.self,
             TagCommand.self, UntagCommand.self, StarCommand.self, UnstarCommand.self, ExportCommand.self,
             ShowCommand.self, EditCommand.self, DeleteCommand.self, StatsCommand.self, VerifyCommand.self, ReindexCommand.self,
-            EncryptCommand.self, DecryptCommand.self, PassphraseCommand.self, CompareCommand.self, GenerateCommand.self,
-            BenchCommand.self,
+            EncryptCommand.self, DecryptCommand.self, PassphraseCommand.self, JournalsCommand.self, CompareCommand.self,
+            GenerateCommand.self, BenchCommand.self,
         ])
 
     @Option(name: .long, help: ArgumentHelp("The journal's folder (add and import create it when missing).", valueName: "DIR"))
     var store: String?
+
+    @Option(
+        name: [.customShort("j"), .customLong("journal")],
+        help: ArgumentHelp("The journal NAME of the configuration file's [journals] (`journal journals` lists them).", valueName: "NAME"))
+    var journalName: String?
 
     /// The journal chosen by --store, $JOURNAL_STORE or the XDG default, opened and caught up;
     /// created when missing only for the commands that add entries. A command that answers one
@@ -33,7 +45,7 @@ struct JournalCommand: ParsableCommand {
     /// An encrypted journal's passphrase comes from ``PassphraseInput``; the process then makes
     /// no core dump (its memory holds the journal's text).
     func openJournal(create: Bool = false, prefixTable: PrefixTableMode = .inMemory) throws -> Journal {
-        let directory = self.directory
+        let directory = try self.directory
         var passphrase: Passphrase?
         if directory.isEncrypted {
             Self.forbidCoreDumps()
@@ -48,12 +60,20 @@ struct JournalCommand: ParsableCommand {
         return journal
     }
 
-    /// The journal's folder: --store, else $JOURNAL_STORE, else the XDG default.
+    /// The journal's folder: --store, else -j's journal, else $JOURNAL_STORE, else $JOURNAL's
+    /// journal, else the configuration's default journal, else the XDG default. A name the
+    /// configuration doesn't know is a usage error.
     var directory: StoreDirectory {
-        let environment = ProcessInfo.processInfo.environment
-        return store.map(StoreDirectory.init(path:))
-            ?? environment["JOURNAL_STORE"].flatMap { $0.isEmpty ? nil : StoreDirectory(path: $0) }
-            ?? StoreDirectory.defaultDirectory(environment: environment)
+        get throws(JournalError) {
+            let environment = ProcessInfo.processInfo.environment
+            if let store { return StoreDirectory(path: store) }
+            let configuration = try ConfigurationFile.current.get()
+            if let journalName { return StoreDirectory(path: try configuration.folder(ofJournal: journalName)) }
+            if let store = environment["JOURNAL_STORE"], !store.isEmpty { return StoreDirectory(path: store) }
+            if let name = environment["JOURNAL"], !name.isEmpty { return StoreDirectory(path: try configuration.folder(ofJournal: name)) }
+            if let name = configuration.defaultJournal { return StoreDirectory(path: try configuration.folder(ofJournal: name)) }
+            return StoreDirectory.defaultDirectory(environment: environment)
+        }
     }
 
     /// Keeps the process from dumping core: once a journal is decrypted, its memory holds the
@@ -80,6 +100,7 @@ struct JournalCommand: ParsableCommand {
         let status: Int32
         do {
             var command = try parseAsRoot()
+            _ = try ConfigurationFile.current.get()
             try command.run()
             status = 0
         } catch let error as JournalError {

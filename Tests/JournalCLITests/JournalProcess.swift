@@ -87,6 +87,9 @@ struct JournalProcess {
         process.arguments = Array(command.dropFirst())
         var variables = ProcessInfo.processInfo.environment
         variables["JOURNAL_STORE"] = nil
+        variables["JOURNAL"] = nil
+        // No configuration file unless a test writes one: the user's own stays out of the tests.
+        variables["XDG_CONFIG_HOME"] = scratch.path
         variables["NO_COLOR"] = nil
         variables["EDITOR"] = "false"
         variables["VISUAL"] = nil

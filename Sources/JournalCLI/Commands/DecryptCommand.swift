@@ -14,7 +14,7 @@ struct DecryptCommand: ParsableCommand {
     @ParentCommand var journal: JournalCommand
 
     func run() throws {
-        let directory = journal.directory
+        let directory = try journal.directory
         JournalCommand.forbidCoreDumps()
         let passphrase = try PassphraseInput.current(for: directory.url.path)
         let progress = ProgressBar(label: "decrypting", unit: .bytes)

@@ -20,7 +20,7 @@ struct EncryptCommand: ParsableCommand {
     @OptionGroup var keyDerivation: KeyDerivationOptions
 
     func run() throws {
-        let directory = journal.directory
+        let directory = try journal.directory
         JournalCommand.forbidCoreDumps()
         let passphrase = try PassphraseInput.new(for: directory.url.path)
         let progress = ProgressBar(label: "encrypting", unit: .bytes)

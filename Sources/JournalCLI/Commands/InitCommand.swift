@@ -28,7 +28,7 @@ struct InitCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let directory = journal.directory
+        let directory = try journal.directory
         if directory.isEncrypted || FileManager.default.fileExists(atPath: directory.mainStoreURL.path) {
             throw JournalError(.usage, "\(directory.url.path) already holds a journal")
         }

@@ -22,7 +22,7 @@ struct PassphraseCommand: ParsableCommand {
     var level: KeyDerivationLevel?
 
     func run() throws {
-        let directory = journal.directory
+        let directory = try journal.directory
         JournalCommand.forbidCoreDumps()
         let old = try PassphraseInput.current(for: directory.url.path)
         let new = try PassphraseInput.new(for: directory.url.path)

@@ -35,8 +35,16 @@ struct SearchCommand: ParsableCommand {
 
     @ParentCommand var journal: JournalCommand
 
-    @Option(help: ArgumentHelp("How to search: a name from `--strategy list`.", valueName: "NAME"))
+    @Option(
+        help: ArgumentHelp(
+            "How to search: a name from `--strategy list` (default: the configuration's strategy, else prefix).", valueName: "NAME"))
     var strategy: String?
+
+    /// --strategy, else the configuration file's, else the standard one.
+    private func chosenStrategy() throws -> SearchStrategy {
+        if let name = try strategy ?? ConfigurationFile.current.get().strategy { return try SearchStrategies.named(name) }
+        return SearchStrategies.standard
+    }
 
     @Option(help: ArgumentHelp("Find a regular expression (ICU syntax) in the text as written.", valueName: "PATTERN"))
     var regex: String?
@@ -101,7 +109,7 @@ struct SearchCommand: ParsableCommand {
             results = try journal.search(regex: regex, caseInsensitive: ignoreCase, page: request, filter: filter)
             highlighter = MatchHighlighter(query: try SearchQuery(regex), highlighting: .none)
         } else {
-            let strategy = try strategy.map(SearchStrategies.named) ?? SearchStrategies.standard
+            let strategy = try chosenStrategy()
             let query = try SearchQuery(self.query.joined(separator: " "))
             try strategy.validate(query)
             let journal = try self.journal.openJournal(prefixTable: .mapped)
@@ -126,7 +134,7 @@ struct SearchCommand: ParsableCommand {
     }
 
     private func searchInteractively() throws {
-        let strategy = try strategy.map(SearchStrategies.named) ?? SearchStrategies.standard
+        let strategy = try chosenStrategy()
         let terminal = try FullScreenTerminal()
         var search = InteractiveSearch(
             journal: try journal.openJournal(),

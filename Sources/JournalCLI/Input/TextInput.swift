@@ -17,10 +17,12 @@ enum TextInput {
         return droppingOneNewline(text)
     }
 
-    /// The text after the user edited `initialText` in $VISUAL, $EDITOR or vi.
+    /// The text after the user edited `initialText` in the configuration's editor, $VISUAL,
+    /// $EDITOR or vi.
     static func fromEditor(initialText: String) throws -> String {
         let environment = ProcessInfo.processInfo.environment
-        let editor = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
+        let configured = try ConfigurationFile.current.get().editor
+        let editor = [configured, environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("journal-\(getpid())-\(UUID().uuidString).txt")
         defer { try? FileManager.default.removeItem(at: file) }
         do {

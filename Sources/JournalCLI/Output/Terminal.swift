@@ -7,7 +7,8 @@ import Foundation
 #endif
 
 /// One of the process's output streams, and what it can show: colour only on a terminal and
-/// only when NO_COLOR is unset (https://no-color.org) and TERM is not "dumb".
+/// only when NO_COLOR is unset (https://no-color.org) and TERM is not "dumb", unless the
+/// configuration file says `color = "always"` or `"never"`.
 struct Terminal: Sendable {
     let descriptor: Int32
     let isTerminal: Bool
@@ -24,7 +25,11 @@ struct Terminal: Sendable {
         self.descriptor = descriptor
         isTerminal = isatty(descriptor) == 1
         let environment = ProcessInfo.processInfo.environment
-        usesColor = isTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+        switch (try? ConfigurationFile.current.get())?.color ?? .auto {
+        case .auto: usesColor = isTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+        case .always: usesColor = descriptor >= 0
+        case .never: usesColor = false
+        }
         var size = winsize()
         if isTerminal, ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
             width = Int(size.ws_col)

@@ -62,6 +62,13 @@ public struct StoreDirectory: Sendable, Equatable {
         return nil
     }
 
+    /// The bytes of every file in the folder: what the journal takes on disk (0 when there is
+    /// no folder).
+    public var bytesOnDisk: Int {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+        return files.reduce(0) { $0 + (Self.fileSize(atPath: url.appendingPathComponent($1).path) ?? 0) }
+    }
+
     /// The bytes of an SQLite file with its -wal and -shm files.
     static func fileBytes(_ url: URL) -> Int {
         ["", "-wal", "-shm"].reduce(0) { total, suffix in total + (fileSize(atPath: url.path + suffix) ?? 0) }
