@@ -239,37 +239,67 @@ public final class Journal: Sendable {
 
     /// Deletes an entry from both stores. Its identifier is never used again.
     public func delete(_ id: EntryID) throws(JournalError) {
-        try checkOwnership(id)
-        guard try write({ hooks throws(JournalError) in try main.delete(id.number, hooks) }) else { throw Self.notFound(id) }
+        guard try delete([id]) == 1 else { throw Self.notFound(id) }
+    }
+
+    /// Deletes the entries `ids` from both stores in one write: all of them or, if the write
+    /// fails, none. Returns how many there were (an identifier of no entry is passed over).
+    @discardableResult
+    public func delete(_ ids: [EntryID]) throws(JournalError) -> Int {
+        for id in ids { try checkOwnership(id) }
+        return try write { hooks throws(JournalError) in try main.delete(ids.map(\.number), hooks) }.count
     }
 
     /// Stars or unstars an entry.
     @discardableResult
     public func setStarred(_ starred: Bool, for id: EntryID) throws(JournalError) -> Entry {
-        try checkWritable()
-        try checkOwnership(id)
-        guard try main.setStarred(id.number, starred) else { throw Self.notFound(id) }
+        guard try setStarred(starred, for: [id]) == 1 else { throw Self.notFound(id) }
         return try entry(id)
+    }
+
+    /// Stars or unstars the entries `ids` in one write; returns how many there were.
+    @discardableResult
+    public func setStarred(_ starred: Bool, for ids: [EntryID]) throws(JournalError) -> Int {
+        try checkWritable()
+        for id in ids { try checkOwnership(id) }
+        return try main.setStarred(ids.map(\.number), starred).count
     }
 
     /// Gives an entry the tags `tags` (as a user spells them: `#Café`, `cafe`) besides those
     /// written in its text.
     @discardableResult
     public func addTags(_ tags: [String], to id: EntryID) throws(JournalError) -> Entry {
-        try checkWritable()
-        try checkOwnership(id)
-        guard try main.changeTags(id.number, add: NewEntry.givenTags(tags), remove: []) != nil else { throw Self.notFound(id) }
-        return try entry(id)
+        try changeTags(of: id, adding: tags, removing: []).entry
     }
 
     /// Takes the given tags `tags` away from an entry. A tag written in its text stays (only
     /// editing the text removes it): `keptInText` names those.
     @discardableResult
     public func removeTags(_ tags: [String], from id: EntryID) throws(JournalError) -> (entry: Entry, keptInText: [String]) {
-        try checkWritable()
-        try checkOwnership(id)
-        guard let kept = try main.changeTags(id.number, add: [], remove: NewEntry.tagNames(tags)) else { throw Self.notFound(id) }
+        try changeTags(of: id, adding: [], removing: tags)
+    }
+
+    /// Gives an entry the tags `adding` and takes the given tags `removing` away, in one write.
+    /// A tag written in its text stays: `keptInText` names those of `removing`.
+    @discardableResult
+    public func changeTags(
+        of id: EntryID, adding: [String], removing: [String]
+    ) throws(JournalError) -> (entry: Entry, keptInText: [String]) {
+        guard let kept = try changeTags(of: [id], adding: adding, removing: removing)[id] else { throw Self.notFound(id) }
         return (try entry(id), kept)
+    }
+
+    /// Gives the entries `ids` the tags `adding` and takes the given tags `removing` away, in
+    /// one write; for each entry there was, the names of `removing` written in its text (which
+    /// stay).
+    @discardableResult
+    public func changeTags(
+        of ids: [EntryID], adding: [String], removing: [String]
+    ) throws(JournalError) -> [EntryID: [String]] {
+        try checkWritable()
+        for id in ids { try checkOwnership(id) }
+        let kept = try main.changeTags(ids.map(\.number), add: NewEntry.givenTags(adding), remove: NewEntry.tagNames(removing))
+        return Dictionary(uniqueKeysWithValues: kept.map { (EntryID(storeID: storeID, number: $0.key), $0.value) })
     }
 
     /// Every tag of the journal with the number of entries that have it, most used first.

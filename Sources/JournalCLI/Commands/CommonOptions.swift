@@ -78,6 +78,9 @@ struct FilterOptions: ParsableArguments {
         do { _ = try NewEntry.tagNames(tags) } catch { throw ValidationError(error.message) }
     }
 
+    /// Whether any filter is given.
+    var isGiven: Bool { from != nil || to != nil || on != nil || !tags.isEmpty || starred || onThisDay != nil }
+
     /// The filters as given, for a status line: "#cooking · starred · from may".
     var summary: String {
         var parts = tags.map { $0.hasPrefix("#") ? $0 : "#" + $0 }

@@ -212,14 +212,28 @@ package final class MainStore: Sendable {
         }
     }
 
-    /// Removes an entry. False when there is no such entry.
-    func delete(_ number: Int64, _ hooks: WriteHooks) throws(JournalError) -> Bool {
+    /// Removes the entries `numbers`, all in one transaction; returns the numbers there were.
+    /// The history gets one change per run of consecutive numbers removed.
+    func delete(_ numbers: [Int64], _ hooks: WriteHooks) throws(JournalError) -> [Int64] {
         try guarded {
             try pool.write { db in
-                try db.execute(sql: "DELETE FROM entry WHERE n = ?", arguments: [number])
-                guard db.changesCount > 0 else { return false }
-                try record(.delete, number...number, hooks, in: db)
-                return true
+                let statement = try db.cachedStatement(sql: "DELETE FROM entry WHERE n = ?")
+                var deleted: [Int64] = []
+                for number in Set(numbers).sorted() {
+                    try statement.execute(arguments: [number])
+                    if db.changesCount > 0 { deleted.append(number) }
+                }
+                guard !deleted.isEmpty else { return [] }
+                var runs: [ClosedRange<Int64>] = []
+                for number in deleted {
+                    if let last = runs.last, last.upperBound == number - 1 {
+                        runs[runs.count - 1] = last.lowerBound...number
+                    } else {
+                        runs.append(number...number)
+                    }
+                }
+                try record(.delete, runs, hooks, in: db)
+                return deleted
             }
         }
     }
@@ -251,34 +265,46 @@ package final class MainStore: Sendable {
     }
 
     private func record(_ kind: Change.Kind, _ numbers: ClosedRange<Int64>, _ hooks: WriteHooks, in db: Database) throws {
+        try record(kind, [numbers], hooks, in: db)
+    }
+
+    /// One change of `kind` per range, the history pruned first and the hook run last.
+    private func record(_ kind: Change.Kind, _ ranges: [ClosedRange<Int64>], _ hooks: WriteHooks, in db: Database) throws {
         try db.execute(sql: "DELETE FROM change WHERE seq < ?", arguments: [hooks.pruningThrough])
-        try db.execute(
-            sql: "INSERT INTO change (kind, first, last, tag) VALUES (?, ?, ?, random())",
-            arguments: [kind.rawValue, numbers.lowerBound, numbers.upperBound])
+        let statement = try db.cachedStatement(sql: "INSERT INTO change (kind, first, last, tag) VALUES (?, ?, ?, random())")
+        for numbers in ranges { try statement.execute(arguments: [kind.rawValue, numbers.lowerBound, numbers.upperBound]) }
         try hooks.beforeCommit()
     }
 
-    /// Stars or unstars an entry. False when there is no such entry. Nothing derived from the
-    /// text changes, so no change is recorded.
-    func setStarred(_ number: Int64, _ starred: Bool) throws(JournalError) -> Bool {
+    /// Stars or unstars the entries `numbers`, in one transaction; returns the numbers there
+    /// were. Nothing derived from the text changes, so no change is recorded.
+    func setStarred(_ numbers: [Int64], _ starred: Bool) throws(JournalError) -> [Int64] {
         try guarded {
             try pool.write { db in
-                try db.execute(sql: "UPDATE entry SET starred = ? WHERE n = ?", arguments: [starred, number])
-                return db.changesCount > 0
+                let statement = try db.cachedStatement(sql: "UPDATE entry SET starred = ? WHERE n = ?")
+                var found: [Int64] = []
+                for number in Set(numbers).sorted() {
+                    try statement.execute(arguments: [starred, number])
+                    if db.changesCount > 0 { found.append(number) }
+                }
+                return found
             }
         }
     }
 
-    /// Gives an entry the tags `add` and takes the given tags `remove` away; returns nil when
-    /// there is no such entry, else the names of `remove` written in its text (which stay).
-    func changeTags(_ number: Int64, add: [Tag], remove: [String]) throws(JournalError) -> [String]? {
+    /// Gives the entries `numbers` the tags `add` and takes the given tags `remove` away, in
+    /// one transaction; returns, for each entry there was, the names of `remove` written in its
+    /// text (which stay).
+    func changeTags(_ numbers: [Int64], add: [Tag], remove: [String]) throws(JournalError) -> [Int64: [String]] {
         try guarded {
             try pool.write { db in
-                guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM entry WHERE n = ?)", arguments: [number]) == true else {
-                    return nil
+                let exists = try db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM entry WHERE n = ?)")
+                var kept: [Int64: [String]] = [:]
+                for number in Set(numbers).sorted() where try Bool.fetchOne(exists, arguments: [number]) == true {
+                    try EntryTags.insert(add, given: true, for: number, in: db)
+                    kept[number] = try EntryTags.removeGiven(remove, from: number, in: db)
                 }
-                try EntryTags.insert(add, given: true, for: number, in: db)
-                return try EntryTags.removeGiven(remove, from: number, in: db)
+                return kept
             }
         }
     }

@@ -14,7 +14,9 @@ final class TmuxSession {
 
     /// Starts `command` (an executable and its arguments) with `environment` added.
     init(_ command: [String], environment: [String: String] = [:], columns: Int = 100, rows: Int = 20) throws {
-        let variables = ["TERM": "xterm-256color", "LANG": "C.UTF-8", "TZ": "UTC", "NO_COLOR": ""].merging(environment) { $1 }
+        let variables = [
+            "TERM": "xterm-256color", "LANG": "C.UTF-8", "TZ": "UTC", "NO_COLOR": "", "XDG_CONFIG_HOME": "/nonexistent-journal-config",
+        ].merging(environment) { $1 }
         let exports = variables.map { "export \($0.key)=\(Self.quoted($0.value))" }.joined(separator: "; ")
         let script = """
             \(exports); [ -z "$NO_COLOR" ] && unset NO_COLOR; before=$(stty -g); \(command.map(Self.quoted).joined(separator: " ")); \
