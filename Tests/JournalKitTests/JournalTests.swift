@@ -100,7 +100,7 @@ import Testing
         _ = try store.journal.main.insert(Self.diesAfterWriting) { insert in
             for index in 0..<25 { try insert(PreparedEntry(text: "orphan \(index)")) }
         }
-        _ = try store.journal.main.delete(1, Self.diesAfterWriting)
+        _ = try store.journal.main.delete([1], Self.diesAfterWriting)
         #expect(try store.journal.search("orphan").total == 0)
         try store.reopen()
         #expect(try store.journal.search("orphan").total == 25)
@@ -143,7 +143,7 @@ import Testing
             }
         }
         _ = try store.journal.main.update(5, PreparedEntry(text: "edited"), Self.diesAfterWriting)
-        _ = try store.journal.main.delete(7, Self.diesAfterWriting)
+        _ = try store.journal.main.delete([7], Self.diesAfterWriting)
         let recorder = ProgressRecorder()
         try SearchIndexer(main: store.journal.main, search: store.journal.search, batchSize: 4).catchUp { recorder.record($0) }
         let reports = recorder.done
@@ -169,7 +169,7 @@ import Testing
         _ = try store.journal.main.insert(Self.diesAfterWriting) { insert in
             try insert(PreparedEntry(text: "three"))
         }
-        _ = try store.journal.main.delete(2, MainStore.WriteHooks(pruningThrough: 4))
+        _ = try store.journal.main.delete([2], MainStore.WriteHooks(pruningThrough: 4))
         #expect(try history() == [4, 5, 6])
         try store.reopen()
         try store.journal.add(NewEntry(text: "four"))

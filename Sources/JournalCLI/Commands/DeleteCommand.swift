@@ -25,7 +25,7 @@ struct DeleteCommand: ParsableCommand {
             }
             return
         }
-        try selection.confirm("delete", entries: entries)
+        try selection.confirm("delete them", entries: entries)
         try journal.delete(entries.map(\.id))
         JournalCommand.noteIndexBehind(journal)
         EntrySelection.report("deleted", entries.map(\.id), output: output)

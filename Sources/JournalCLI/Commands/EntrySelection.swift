@@ -35,7 +35,8 @@ struct EntrySelection: ParsableArguments {
         }
     }
 
-    /// Asks whether to go ahead with `question` for the `entries` found (shown, the first few),
+    /// Asks whether to go ahead with `question` ("tag them with #trip") for the `entries` found
+    /// (shown, the first few),
     /// unless `--yes`; one named entry is not asked about. Without a terminal to ask on, a set
     /// is refused: a script says `--yes`.
     func confirm(_ question: String, entries: [Entry]) throws {
@@ -47,7 +48,7 @@ struct EntrySelection: ParsableArguments {
         let error = Terminal.standardError
         for entry in entries.prefix(5) { error.write(EntryRendering.line(entry, highlights: [], terminal: error) + "\n") }
         if entries.count > 5 { error.write(error.dim("… and \(Formatting.grouped(entries.count - 5)) more") + "\n") }
-        error.write("\(question.prefix(1).uppercased() + question.dropFirst()): \(count)? [y/N] ")
+        error.write("\(count) found. \(question.prefix(1).uppercased() + question.dropFirst())? [y/N] ")
         let answer = readLine(strippingNewline: true)?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
         guard answer == "y" || answer == "yes" else { throw JournalError(.invalidInput, "nothing changed") }
     }

@@ -29,8 +29,11 @@ struct SearchCommand: ParsableCommand {
             with or without one) opens a full-screen search that follows your typing: results newest first, \
             matched words highlighted, re-run on every key. Keys: ↑/↓ or Ctrl-P/Ctrl-N \
             (Ctrl-K/Ctrl-J) move, PgUp/PgDn page, Enter shows the entry in full (Esc goes \
-            back), Ctrl-E opens it in $VISUAL or $EDITOR, Tab and Shift-Tab change the strategy, \
-            Ctrl-U clears the query, Esc or Ctrl-C quits. The filters and --strategy apply.
+            back), Tab and Shift-Tab change the strategy, Ctrl-U clears the query, Esc or Ctrl-C \
+            quits. On the selected entry (or the one shown in full, with e, s, t, d): Ctrl-E edits it \
+            in the configured editor, $VISUAL or $EDITOR; Ctrl-S stars or unstars it; Ctrl-T asks for \
+            tags (name adds, -name removes); Ctrl-X asks whether to delete it (y deletes). Each is \
+            saved at once and the status line says what was done. The filters and --strategy apply.
             """)
 
     @ParentCommand var journal: JournalCommand

@@ -25,7 +25,7 @@ struct StarCommand: ParsableCommand {
             if output.json { JSONOutput.print(JSONOutput.entry(changed)) } else { print("\(verb) \(changed.id.shortName)") }
             return
         }
-        try selection.confirm(starred ? "star" : "unstar", entries: entries)
+        try selection.confirm(starred ? "star them" : "unstar them", entries: entries)
         try journal.setStarred(starred, for: entries.map(\.id))
         EntrySelection.report(verb, entries.map(\.id), output: output)
     }

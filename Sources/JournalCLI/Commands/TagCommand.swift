@@ -26,7 +26,7 @@ struct TagCommand: ParsableCommand {
             return
         }
         let shown = names.map { $0.hasPrefix("#") || $0.hasPrefix("@") ? $0 : "#" + $0 }.joined(separator: " ")
-        try selection.confirm("tag with \(shown)", entries: entries)
+        try selection.confirm("tag them with \(shown)", entries: entries)
         try journal.changeTags(of: entries.map(\.id), adding: names, removing: [])
         EntrySelection.report("tagged", entries.map(\.id), detail: " with \(shown)", output: output)
     }
@@ -62,7 +62,7 @@ struct UntagCommand: ParsableCommand {
             return
         }
         let shown = names.map { $0.hasPrefix("#") || $0.hasPrefix("@") ? $0 : "#" + $0 }.joined(separator: " ")
-        try selection.confirm("untag \(shown) from", entries: entries)
+        try selection.confirm("untag \(shown) from them", entries: entries)
         let kept = try journal.changeTags(of: entries.map(\.id), adding: [], removing: names)
         let written = kept.values.filter { !$0.isEmpty }.count
         if written > 0 {

@@ -45,6 +45,9 @@ struct InteractiveSearch {
                     try terminal.take()
                     screen.resize(to: terminal.size)
                     screen.searched(generation: session.submit(screen.request))
+                case .act(let action):
+                    screen.message = perform(action)
+                    screen.searched(generation: session.submit(screen.request))
                 case .quit: return
                 }
             }
@@ -60,6 +63,34 @@ struct InteractiveSearch {
             let edited = try journal.edit(entry.id, text: text)
             screen.replaceShownEntry(with: edited)
             return "edited \(edited.id.shortName)"
+        } catch let error as JournalError {
+            return error.message
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    /// Makes the change the user asked for, one write of the journal (another process sees it
+    /// at once); says what was done, or why it failed.
+    private mutating func perform(_ action: SearchScreen.EntryAction) -> String {
+        do {
+            switch action {
+            case .setStarred(let entry, let starred):
+                let changed = try journal.setStarred(starred, for: entry.id)
+                screen.replaceShownEntry(with: changed)
+                return "\(starred ? "starred" : "unstarred") \(changed.id.shortName)"
+            case .changeTags(let entry, let adding, let removing):
+                let (changed, kept) = try journal.changeTags(of: entry.id, adding: adding, removing: removing)
+                screen.replaceShownEntry(with: changed)
+                let tags = changed.tags.isEmpty ? "no tags" : EntryRendering.tagList(changed.tags)
+                let written = kept.map { name in "#" + (changed.tags.first { $0.name == name }?.written ?? name) }
+                let stays = kept.isEmpty ? "" : " (written in its text: \(written.joined(separator: " ")) stays)"
+                return "\(changed.id.shortName): \(tags)\(stays)"
+            case .delete(let entry):
+                try journal.delete(entry.id)
+                screen.leaveEntry(entry.id)
+                return "deleted \(entry.id.shortName)"
+            }
         } catch let error as JournalError {
             return error.message
         } catch {

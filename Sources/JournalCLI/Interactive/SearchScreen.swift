@@ -12,7 +12,30 @@ struct SearchScreen {
         case search
         /// Open this entry in the editor, then search again.
         case edit(Entry)
+        /// Make this change to an entry (one write of the journal), then search again.
+        case act(EntryAction)
         case quit
+    }
+
+    /// A change the user asked for on the selected entry.
+    enum EntryAction: Equatable {
+        case setStarred(Entry, Bool)
+        case changeTags(Entry, adding: [String], removing: [String])
+        case delete(Entry)
+    }
+
+    /// A question on the status line about an entry, answered before any other key counts.
+    private struct Prompt {
+        enum Kind {
+            /// Tags to add (`name`) and to take away (`-name`), separated by spaces.
+            case tags
+            /// Whether to delete the entry: `y` does.
+            case delete
+        }
+
+        let kind: Kind
+        let entry: Entry
+        var line = QueryLine()
     }
 
     private enum Mode {
@@ -45,6 +68,8 @@ struct SearchScreen {
     private var rendered: [String] = []
     /// A note for the status line until the next key: what an edit did, or why it failed.
     var message: String?
+    /// The question being asked, if any.
+    private var prompt: Prompt?
 
     init(
         query: String, strategy: SearchStrategy, filter: EntryFilter, filterSummary: String, terminal: Terminal,
@@ -118,9 +143,15 @@ struct SearchScreen {
         }
     }
 
+    /// Goes back to the list when the entry shown in full is `id` (it was deleted).
+    mutating func leaveEntry(_ id: EntryID) {
+        if case .entry(let shown, _, _) = mode, shown.id == id { mode = .list }
+    }
+
     mutating func handle(_ key: Key) -> Action {
         message = nil
         if key == .control("c") { return .quit }
+        if prompt != nil { return answerPrompt(key) }
         switch mode {
         case .list: return handleInList(key)
         case .entry(let entry, let lines, let firstLine):
@@ -150,9 +181,9 @@ struct SearchScreen {
         case .enter:
             guard entries.indices.contains(selected) else { return .redraw }
             mode = .entry(entries[selected], lines: entryLines(entries[selected]), firstLine: 0)
-        case .control("e"):
+        case .control("e"), .control("s"), .control("t"), .control("x"):
             guard entries.indices.contains(selected) else { return .redraw }
-            return .edit(entries[selected])
+            return act(on: entries[selected], key: key)
         case .escape: return .quit
         default: break
         }
@@ -192,21 +223,110 @@ struct SearchScreen {
         case .pageDown, .text(" "): line += page
         case .home, .text("g"): line = 0
         case .end, .text("G"): line = last
-        case .control("e"): return .edit(entry)
+        case .control("e"), .text("e"), .control("s"), .text("s"), .control("t"), .text("t"), .control("x"), .text("d"):
+            return act(on: entry, key: key)
         default: break
         }
         if case .entry(_, let lines, _) = mode { mode = .entry(entry, lines: lines, firstLine: max(0, min(line, last))) }
         return .redraw
     }
 
+    // MARK: Acting on an entry
+
+    /// Ctrl-E (e) edits, Ctrl-S (s) stars or unstars at once, Ctrl-T (t) asks for tags,
+    /// Ctrl-X (d) asks whether to delete.
+    private mutating func act(on entry: Entry, key: Key) -> Action {
+        switch key {
+        case .control("e"), .text("e"): return .edit(entry)
+        case .control("s"), .text("s"): return .act(.setStarred(entry, !entry.starred))
+        case .control("t"), .text("t"): prompt = Prompt(kind: .tags, entry: entry)
+        default: prompt = Prompt(kind: .delete, entry: entry)
+        }
+        return .redraw
+    }
+
+    /// A key while a question is asked: the tags typed, Enter to apply them; `y` to delete;
+    /// Esc, or any other answer to the deletion, changes nothing.
+    private mutating func answerPrompt(_ key: Key) -> Action {
+        guard var prompt else { return .redraw }
+        if prompt.kind == .delete {
+            self.prompt = nil
+            guard key == .text("y") || key == .text("Y") else {
+                message = "\(prompt.entry.id.shortName) kept"
+                return .redraw
+            }
+            return .act(.delete(prompt.entry))
+        }
+        switch key {
+        case .escape:
+            self.prompt = nil
+            message = "tags of \(prompt.entry.id.shortName) unchanged"
+            return .redraw
+        case .enter:
+            let words = prompt.line.text.split(whereSeparator: \.isWhitespace).map(String.init)
+            let removing = words.filter { $0.hasPrefix("-") }.map { String($0.dropFirst()) }
+            let adding = words.filter { !$0.hasPrefix("-") }
+            do {
+                _ = try NewEntry.tagNames(adding + removing)
+            } catch {
+                message = error.message
+                return .redraw
+            }
+            self.prompt = nil
+            guard !words.isEmpty else {
+                message = "tags of \(prompt.entry.id.shortName) unchanged"
+                return .redraw
+            }
+            return .act(.changeTags(prompt.entry, adding: adding, removing: removing))
+        case .text(let typed): prompt.line.insert(typed)
+        case .backspace: prompt.line.deleteBackward()
+        case .delete, .control("d"): prompt.line.deleteForward()
+        case .control("u"): prompt.line.clear()
+        case .control("w"): prompt.line.deleteWordBackward()
+        case .left, .control("b"): prompt.line.moveLeft()
+        case .right, .control("f"): prompt.line.moveRight()
+        case .home, .control("a"): prompt.line.moveToStart()
+        case .end: prompt.line.moveToEnd()
+        default: break
+        }
+        self.prompt = prompt
+        return .redraw
+    }
+
+    /// The question on one line and where the cursor goes in it (nil: after the question).
+    private func promptLine(_ prompt: Prompt) -> (text: String, cursor: Int?) {
+        let name = prompt.entry.id.shortName
+        switch prompt.kind {
+        case .delete:
+            let question = "delete \(name)? y deletes it, any other key keeps it "
+            return (terminal.highlight(DisplayWidth.clip(question, to: terminal.width)), nil)
+        case .tags:
+            let question = "tags for \(name) (name adds, -name removes, Enter, Esc): "
+            let typed = EntryRendering.visible(prompt.line.text, keepingNewlines: false)
+            let line = DisplayWidth.clip(question + typed, to: terminal.width)
+            let before = EntryRendering.visible(String(prompt.line.beforeCursor), keepingNewlines: false)
+            return (terminal.bold(line), min(terminal.width - 1, DisplayWidth.of(question + before)))
+        }
+    }
+
     // MARK: Drawing
 
     /// The screen's lines (each within the width) and where the cursor goes (nil: hidden).
     func frame() -> (lines: [String], cursor: (row: Int, column: Int)?) {
+        var (lines, cursor): ([String], (row: Int, column: Int)?)
+        let promptRow: Int
         switch mode {
-        case .list: return listFrame()
-        case .entry(let entry, let lines, let firstLine): return (entryFrame(entry, lines: lines, firstLine: firstLine), nil)
+        case .list:
+            (lines, cursor) = listFrame()
+            promptRow = 1
+        case .entry(let entry, let shown, let firstLine):
+            (lines, cursor) = (entryFrame(entry, lines: shown, firstLine: firstLine), nil)
+            promptRow = lines.count - 1
         }
+        guard let prompt, lines.indices.contains(promptRow) else { return (lines, cursor) }
+        let (text, column) = promptLine(prompt)
+        lines[promptRow] = text
+        return (lines, column.map { (promptRow, $0) })
     }
 
     private func listFrame() -> (lines: [String], cursor: (row: Int, column: Int)?) {
@@ -262,7 +382,7 @@ struct SearchScreen {
         var shown = Array(lines.dropFirst(firstLine).prefix(page))
         shown += Array(repeating: "", count: page - shown.count)
         let span = lines.isEmpty ? "" : "lines \(firstLine + 1)–\(min(lines.count, firstLine + page)) of \(lines.count) · "
-        let status = "\(entry.id.shortName) · \(span)Esc back · Ctrl-E edit · Ctrl-C quit"
+        let status = "\(entry.id.shortName) · \(span)Esc back · e edit · s star · t tags · d delete · Ctrl-C quit"
         return shown + [terminal.dim(DisplayWidth.clip(message.map { "\($0) · " + status } ?? status, to: terminal.width))]
     }
 

@@ -115,6 +115,75 @@ import Testing
         #expect(try terminal.waitForExit() == (0, true))
     }
 
+    /// Star, tags and delete on the selected entry, each saved at once (another process sees
+    /// it while the search is still open), the status line saying what was done.
+    @Test func actionsOnTheSelectedEntryAreSavedAtOnce() throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        let terminal = fixture.terminal
+        try terminal.type("bru cre")
+        try fixture.waitForTotal(try fixture.total("bru cre"))
+        let found = try fixture.newest("bru cre")
+        let first = found[0]
+        func shown(_ id: String) throws -> [String: Any] { try fixture.journal.run(["show", id, "--json"]).json() }
+        let starredBefore = try shown(first)["starred"] as? Bool ?? false
+
+        // Ctrl-S stars (or unstars) at once.
+        try terminal.press("C-s")
+        try terminal.waitFor("\(starredBefore ? "unstarred" : "starred") \(first)")
+        #expect(try shown(first)["starred"] as? Bool == !starredBefore)
+
+        // Ctrl-T asks for tags: a name adds, -name removes; Esc changes nothing.
+        try terminal.press("C-t")
+        try terminal.waitFor("tags for \(first)")
+        try terminal.type("Voyage #Été")
+        try terminal.press("Enter")
+        try terminal.waitFor("\(first): ")
+        #expect(Set(try shown(first)["tags"] as? [String] ?? []).isSuperset(of: ["Voyage", "Été"]))
+        try terminal.press("C-t")
+        try terminal.type("-voyage")
+        try terminal.press("Enter")
+        try terminal.waitFor("\(first): ")
+        let tags = try shown(first)["tags"] as? [String] ?? []
+        #expect(tags.contains("Été") && !tags.contains("Voyage"))
+        let before = try fixture.journal.fingerprint()
+        try terminal.press("C-t")
+        try terminal.type("ignored")
+        try terminal.press("Escape")
+        try terminal.waitFor("tags of \(first) unchanged")
+        #expect(try fixture.journal.fingerprint() == before)
+
+        // Ctrl-X asks; any answer but y keeps the entry, y deletes it and the list refreshes.
+        try terminal.press("C-x")
+        try terminal.waitFor("delete \(first)?")
+        try terminal.type("n")
+        try terminal.waitFor("\(first) kept")
+        #expect(try fixture.journal.fingerprint() == before)
+        try terminal.press("C-x")
+        try terminal.type("y")
+        try terminal.waitFor("deleted \(first)")
+        let lines = try fixture.waitForTotal(found.count > 1 ? try fixture.total("bru cre") : 0)
+        #expect(!lines.contains { $0.contains(" \(first) ") })
+        #expect(try fixture.journal.run(["show", first]).status == 1, "gone for every process")
+
+        // In an entry shown in full, s stars and d deletes (then back to the list).
+        if found.count > 1 {
+            try terminal.press("Enter")
+            try terminal.waitFor("the entry in full") { $0.first?.hasPrefix("\(found[1])  ") == true }
+            let wasStarred = try shown(found[1])["starred"] as? Bool ?? false
+            try terminal.type("s")
+            try terminal.waitFor("\(wasStarred ? "unstarred" : "starred") \(found[1])")
+            #expect(try shown(found[1])["starred"] as? Bool == !wasStarred)
+            try terminal.type("d")
+            try terminal.type("y")
+            try terminal.waitFor("deleted \(found[1])")
+            try terminal.waitFor("the list again") { $0.first == "> bru cre" }
+        }
+        #expect(try fixture.journal.run(["verify"]).status == 0)
+        try terminal.press("Escape")
+        #expect(try terminal.waitForExit() == (0, true))
+    }
+
     @Test func aFailingEditorChangesNothingAndTheSearchGoesOn() throws {
         let fixture = try Fixture(environment: ["VISUAL": "false"])
         defer { fixture.remove() }
