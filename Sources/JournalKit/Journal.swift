@@ -336,11 +336,11 @@ public final class Journal: Sendable {
 
     /// Entries newest first.
     public func list(_ page: PageRequest = .first, filter: EntryFilter = .none) throws(JournalError) -> (total: Int, entries: [Entry]) {
-        try main.newestFirst(page, filter: resolved(filter))
+        try main.newestFirst(page, filter: resolvedFilter(filter))
     }
 
     /// `filter` with what it needs to know of the journal: how far back on this day looks.
-    private func resolved(_ filter: EntryFilter) throws(JournalError) -> EntryFilter {
+    func resolvedFilter(_ filter: EntryFilter) throws(JournalError) -> EntryFilter {
         guard let day = filter.onThisDay else { return filter }
         var filter = filter
         filter.earliestYear = try main.earliestDate().map { OnThisDay($0, timeZone: day.timeZone).year }
@@ -350,7 +350,7 @@ public final class Journal: Sendable {
     /// Every entry that passes `filter`, oldest first, handed to `body` a batch at a time: for
     /// an export, in bounded memory whatever the journal's size.
     public func forEachEntry(filter: EntryFilter = .none, _ body: ([Entry]) throws(JournalError) -> Void) throws(JournalError) {
-        try main.forEachOldestFirst(filter: resolved(filter), body)
+        try main.forEachOldestFirst(filter: resolvedFilter(filter), body)
     }
 
     /// Searches with the strategy called `strategyName` (see `SearchStrategies`).
@@ -375,7 +375,7 @@ public final class Journal: Sendable {
     ) throws(JournalError) -> SearchResults {
         let parsed = try SearchQuery(query, earliest: main.earliestDate())
         try strategy.validate(parsed)
-        let context = try searchContext(progress: progress, cancellation: cancellation, filter: resolved(filter))
+        let context = try searchContext(progress: progress, cancellation: cancellation, filter: resolvedFilter(filter))
         return try results(of: strategy.search(parsed, page: page, in: context), query: parsed.text, strategy: strategy.name, page: page)
     }
 
@@ -391,7 +391,7 @@ public final class Journal: Sendable {
         regex pattern: String, caseInsensitive: Bool, page: PageRequest, filter: EntryFilter = .none, cancellation: Cancellation?
     ) throws(JournalError) -> SearchResults {
         let matcher = try RegexSearch.matcher(pattern: pattern, caseInsensitive: caseInsensitive)
-        let context = try searchContext(progress: nil, cancellation: cancellation, filter: resolved(filter))
+        let context = try searchContext(progress: nil, cancellation: cancellation, filter: resolvedFilter(filter))
         let answer = try RegexFunction.answer(matcher: matcher, fold: nil, in: context, page: page)
         return try results(of: answer, query: pattern, strategy: RegexSearch.name, page: page)
     }

@@ -32,7 +32,10 @@ import Testing
         defer { journal.removeStore() }
         let utc = ["TZ": "UTC"]
         // tokyo from 2021: p3, p5.
-        #expect(try ids(journal.run(["tag", "--query", "tokyo", "--from", "2021", "Voyage", "#Été", "--yes", "--json"], environment: utc), "tagged") == ["p5", "p3"])
+        #expect(
+            try ids(
+                journal.run(["tag", "--query", "tokyo", "--from", "2021", "Voyage", "#Été", "--yes", "--json"], environment: utc), "tagged")
+                == ["p5", "p3"])
         #expect(try tagged(journal, "voyage") == ["p5", "p3"])
         let shown = try journal.run(["show", "p3", "--json"]).json()
         #expect(shown["tags"] as? [String] == ["Été", "Voyage"], "kept as given")
@@ -62,7 +65,8 @@ import Testing
         let before = try journal.fingerprint()
         let unasked = try journal.run(["delete", "--query", "tokyo"])
         #expect(unasked.status == 2)
-        #expect(unasked.error == "journal: 3 entries found; add --yes to delete them without being asked (there is no terminal to ask on)\n")
+        #expect(
+            unasked.error == "journal: 3 entries found; add --yes to delete them without being asked (there is no terminal to ask on)\n")
         for bad in [
             ["tag", "--query", "tokyo"], ["tag", "p1"], ["tag"], ["star"], ["star", "p1", "--starred"], ["untag", "--query", "x", "#"],
             ["delete", "p1", "--query", "tokyo"], ["star", "--query", "tokyo", "--on-this-day", "someday", "--yes"],

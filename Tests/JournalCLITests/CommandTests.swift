@@ -283,6 +283,37 @@ import Testing
         }
     }
 
+    /// tags and stats on what a query and filters find; stats --by as a bar chart and as JSON.
+    @Test func countsWhatAQueryFinds() throws {
+        let journal = JournalProcess()
+        defer { journal.removeStore() }
+        let utc = ["TZ": "UTC"]
+        for (date, text) in [
+            ("2023-01-15", "tokyo #Trip #art"), ("2023-03-02", "paris #trip"), ("2024-06-01", "kyoto #trip #japan"), ("2024-06-02", "home"),
+        ] {
+            #expect(try journal.run(["add", "--date", date + " 10:00", text], environment: utc).status == 0)
+        }
+        // #trip is written twice, #Trip once: the journal shows #trip.
+        #expect(try journal.run(["tags", "--query", "tokyo OR kyoto"]).output == "2  #trip\n1  #art\n1  #japan\n")
+        #expect(try journal.run(["tags", "--from", "2024", "--query", "#trip"], environment: utc).output == "1  #japan\n1  #trip\n")
+        #expect(try journal.run(["tags", "--query", "nowhere"]).output == "no tags among the entries found\n")
+        let byYear = try journal.run(["stats", "--by", "year", "--query", "#trip"], environment: utc.merging(["COLUMNS": "40"]) { $1 })
+        let chart = byYear.output.split(separator: "\n").suffix(3).map(String.init)
+        #expect(chart[0] == "entries by year · “#trip”")
+        #expect(chart[1].hasPrefix("2023  ██") && chart[1].hasSuffix("  2"))
+        #expect(chart[2].hasPrefix("2024  ██") && chart[2].hasSuffix("  1"))
+        let (full, half) = (chart[1].filter { $0 == "█" }.count, chart[2].filter { $0 == "█" }.count)
+        #expect(chart[1].count == 40 && abs(full - 2 * half) <= 1, "one column each, the bars two to one")
+        #expect(byYear.output.contains("found        3  “#trip”"))
+        let json = try journal.run(["stats", "--by", "month", "--from", "2023-02", "--json"], environment: utc).json()
+        #expect(json["found"] as? Int == 3)
+        let months = try #require(json["by_month"] as? [[String: Any]])
+        #expect(months.count == 16, "2023-03 to 2024-06, the empty months too")
+        #expect(months.first?["period"] as? String == "2023-03" && months.first?["entries"] as? Int == 1)
+        #expect(months.last?["period"] as? String == "2024-06" && months.last?["entries"] as? Int == 2)
+        #expect(try journal.run(["stats", "--by", "week"]).status == 2)
+    }
+
     @Test func tagsAndStarsFromAddToListing() throws {
         let journal = JournalProcess()
         defer { journal.removeStore() }

@@ -101,6 +101,23 @@ struct FilterOptions: ParsableArguments {
     }
 }
 
+/// --query and the filters: the entries a command counts or acts on, as `journal search`
+/// finds them (every entry that passes the filters when there is no query).
+struct FoundEntries: ParsableArguments {
+    @Option(help: ArgumentHelp("Only the entries this query finds (journal search's syntax), within the filters.", valueName: "QUERY"))
+    var query: String?
+
+    @OptionGroup var filters: FilterOptions
+
+    /// Whether a query or a filter is given.
+    var isGiven: Bool { query != nil || filters.isGiven }
+
+    /// The query and filters as given, for a heading: "“#trip OR japan” · from 2024".
+    var summary: String {
+        ([query.map { "“\($0)”" }] + [filters.summary]).compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " · ")
+    }
+}
+
 /// The Argon2id cost a new passphrase is given, by libsodium's names for its levels.
 enum KeyDerivationLevel: String, ExpressibleByArgument, CaseIterable {
     case interactive, moderate, sensitive

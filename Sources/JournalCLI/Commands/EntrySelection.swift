@@ -10,16 +10,13 @@ import JournalKit
 /// identifier, or every entry that a query and filters find (as `journal search` would), after
 /// a confirmation on the terminal unless `--yes`.
 struct EntrySelection: ParsableArguments {
-    @Option(help: ArgumentHelp("Act on every entry this query finds (journal search's syntax), within the filters.", valueName: "QUERY"))
-    var query: String?
-
-    @OptionGroup(title: "Choosing entries by filter (instead of an identifier)") var filters: FilterOptions
+    @OptionGroup(title: "Choosing entries by a query or filters (instead of an identifier)") var found: FoundEntries
 
     @Flag(name: [.customShort("y"), .long], help: "Act on the entries found without asking.")
     var yes = false
 
     /// Whether a set of entries is chosen, rather than one by its identifier.
-    var choosesASet: Bool { query != nil || filters.isGiven }
+    var choosesASet: Bool { found.isGiven }
 
     /// The one entry `id` names, or, when a set is chosen, every entry found newest first.
     /// Naming both, or neither, is a usage error.
@@ -27,8 +24,8 @@ struct EntrySelection: ParsableArguments {
         switch (id, choosesASet) {
         case (let id?, false): return [try journal.entry(journal.entryID(parsing: id))]
         case (nil, true):
-            let filter = try filters.filter()
-            guard let query else { return try journal.list(PageRequest(limit: 0), filter: filter).entries }
+            let filter = try found.filters.filter()
+            guard let query = found.query else { return try journal.list(PageRequest(limit: 0), filter: filter).entries }
             return try journal.search(query, page: PageRequest(limit: 0), filter: filter).entries
         case (_?, true): throw ValidationError("name one entry, or choose entries with --query or a filter, not both")
         case (nil, false): throw ValidationError("name an entry (p12), or choose entries with --query or a filter")

@@ -14,7 +14,9 @@ struct StarCommand: ParsableCommand {
     func run() throws { try Self.setStar(true, journal: journal, id: id, selection: selection, output: output) }
 
     /// Stars or unstars the entry or the entries chosen, in one write, and says so.
-    static func setStar(_ starred: Bool, journal command: JournalCommand, id: String?, selection: EntrySelection, output: OutputOptions)
+    static func setStar(
+        _ starred: Bool, journal command: JournalCommand, id: String?, selection: EntrySelection, output: OutputOptions
+    )
         throws
     {
         let journal = try command.openJournal()

@@ -22,7 +22,11 @@ struct TagCommand: ParsableCommand {
         let entries = try selection.entries(in: journal, id: id)
         guard selection.choosesASet else {
             let tagged = try journal.addTags(names, to: entries[0].id)
-            if output.json { JSONOutput.print(JSONOutput.entry(tagged)) } else { print("\(tagged.id.shortName): \(EntryRendering.tagList(tagged.tags))") }
+            if output.json {
+                JSONOutput.print(JSONOutput.entry(tagged))
+            } else {
+                print("\(tagged.id.shortName): \(EntryRendering.tagList(tagged.tags))")
+            }
             return
         }
         let shown = names.map { $0.hasPrefix("#") || $0.hasPrefix("@") ? $0 : "#" + $0 }.joined(separator: " ")

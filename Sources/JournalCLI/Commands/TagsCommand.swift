@@ -4,22 +4,28 @@ import JournalKit
 struct TagsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tags",
-        abstract: "List every tag with the number of entries that have it, most used first.")
+        abstract: "List every tag with the number of entries that have it, most used first.",
+        discussion: """
+            Each tag is shown in the form most used in the journal. With --query or filters, only the entries found \
+            count: journal tags --query "#trip OR japan" --from 2024.
+            """)
 
     @ParentCommand var journal: JournalCommand
     @OptionGroup var output: OutputOptions
+    @OptionGroup var found: FoundEntries
 
     func run() throws {
-        let tags = try journal.openJournal().tags()
+        let journal = try self.journal.openJournal()
+        let tags = try journal.tags(query: found.query, filter: found.filters.filter())
         if output.json {
             JSONOutput.print(
                 .array(
-                    tags.map { .fields([("tag", .string($0.tag.written)), ("name", .string($0.name)), ("entries", .integer($0.entries))]) })
-            )
+                    tags.map { .fields([("tag", .string($0.tag.written)), ("name", .string($0.name)), ("entries", .integer($0.entries))]) }
+                ))
             return
         }
         guard !tags.isEmpty else {
-            print("no tags")
+            print(found.isGiven ? "no tags among the entries found" : "no tags")
             return
         }
         let width = tags.map { Formatting.grouped($0.entries).count }.max() ?? 1

@@ -144,6 +144,23 @@ enum EntryTags {
             }
     }
 
+    /// The tags of the entries `numbers` with how many of them have each, most used first (ties
+    /// by name), in the form each is shown in.
+    static func counts(of numbers: [Int64], in db: Database) throws -> [(tag: Tag, entries: Int)] {
+        var counts: [String: Int] = [:]
+        for chunk in numbers.chunks(ofCount: 500) {
+            let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT DISTINCT entry, name FROM tag WHERE entry IN (\(placeholders))",
+                arguments: StatementArguments(Array(chunk)))
+            while let row = try rows.next() { counts[row[1], default: 0] += 1 }
+        }
+        let forms = try shownForms(of: Set(counts.keys), in: db)
+        return counts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map {
+            (Tag(name: $0.key, written: forms[$0.key] ?? $0.key), $0.value)
+        }
+    }
+
     /// Writes the text tags of every entry already in the store: the migration that adds tags.
     static func tagExistingEntries(in db: Database) throws {
         let rows = try Row.fetchCursor(db, sql: "SELECT n, CAST(text AS BLOB) FROM entry")

@@ -383,6 +383,43 @@ package final class MainStore: Sendable {
         }
     }
 
+    /// The numbers of the entries that pass `filter`.
+    func numbers(passing filter: EntryFilter) throws(JournalError) -> [Int64] {
+        let (condition, arguments) = filter.sqlCondition()
+        return try guarded {
+            try pool.read { db in try Int64.fetchAll(db, sql: "SELECT n FROM entry WHERE \(condition)", arguments: arguments) }
+        }
+    }
+
+    /// The dates of the entries that pass `filter`, in microseconds.
+    func dates(passing filter: EntryFilter) throws(JournalError) -> [Int64] {
+        let (condition, arguments) = filter.sqlCondition()
+        return try guarded {
+            try pool.read { db in try Int64.fetchAll(db, sql: "SELECT date FROM entry WHERE \(condition)", arguments: arguments) }
+        }
+    }
+
+    /// The dates of the entries `numbers` (those there are), in microseconds.
+    func dates(of numbers: [Int64]) throws(JournalError) -> [Int64] {
+        try guarded {
+            try pool.read { db in
+                var dates: [Int64] = []
+                dates.reserveCapacity(numbers.count)
+                for chunk in numbers.chunks(ofCount: 500) {
+                    let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+                    dates += try Int64.fetchAll(
+                        db, sql: "SELECT date FROM entry WHERE n IN (\(placeholders))", arguments: StatementArguments(Array(chunk)))
+                }
+                return dates
+            }
+        }
+    }
+
+    /// Every tag of the entries `numbers` with how many of them have it, most used first.
+    func tagCounts(of numbers: [Int64]) throws(JournalError) -> [(tag: Tag, entries: Int)] {
+        try guarded { try pool.read { db in try EntryTags.counts(of: numbers, in: db) } }
+    }
+
     /// The date of the earliest entry, through the date index; nil for an empty journal.
     func earliestDate() throws(JournalError) -> JournalDate? {
         try guarded { try pool.read { db in try Int64.fetchOne(db, sql: "SELECT min(date) FROM entry") }.map(JournalDate.init) }
