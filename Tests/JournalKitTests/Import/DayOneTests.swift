@@ -67,6 +67,28 @@ import ZIPFoundation
         #expect(try DayOneArchive.entries(in: Data(contentsOf: url)).count == read.count)
     }
 
+    /// Day One's tags as its users wrote them, accented and mixed-case, stay so in the journal:
+    /// given tags keep their form, one tag with the same name written in a text.
+    @Test func accentedAndMixedCaseTagsStayAsWritten() throws {
+        let store = try TemporaryJournal()
+        let file = store.directory.url.appendingPathComponent("Journal.json")
+        try Data(
+            """
+            {"entries": [
+              {"uuid": "D1", "creationDate": "2023-04-01T07:30:00Z", "text": "Un matin au #café", "tags": ["Café", "Crème Brûlée", "東京"]},
+              {"uuid": "D2", "creationDate": "2023-04-02T07:30:00Z", "text": "Zürich", "tags": ["Café", "ÜBUNG"]}
+            ]}
+            """.utf8
+        ).write(to: file)
+        #expect(try store.journal.importFile(atPath: file.path).count == 2)
+        let entries = try store.allEntries()
+        #expect(entries.map { $0.tags.map(\.written) } == [["Café", "Crème Brûlée", "東京"], ["Café", "ÜBUNG"]])
+        #expect(entries.map { $0.tags.map(\.name) } == [["cafe", "creme brulee", "東京"], ["cafe", "ubung"]])
+        #expect(try store.journal.tags().first.map { "\($0.tag.written) \($0.entries)" } == "Café 2", "Café twice given, café once written")
+        #expect(try store.journal.search("#cafe").total == 2)
+        #expect(try store.journal.importFile(atPath: file.path).count == 0, "importing again adds nothing")
+    }
+
     @Test func refusesAnArchiveWithoutAJournalAndOneThatIsNotZip() throws {
         let url = try Self.archive(["photos/8d3c.jpeg": Data([0xFF, 0xD8])])
         defer { try? FileManager.default.removeItem(at: url) }
