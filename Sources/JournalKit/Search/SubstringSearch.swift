@@ -46,7 +46,7 @@ enum SubstringSearch {
     ) -> (sql: String, arguments: StatementArguments) {
         let (filterCondition, filterArguments) = filter.sqlCondition()
         return (
-            "SELECT n, count(*) OVER () FROM entry WHERE \(filterCondition) AND \(condition) ORDER BY date DESC, n DESC LIMIT ? OFFSET ?",
+            "SELECT n, count(*) OVER () FROM entry WHERE \(filterCondition) AND \(condition) ORDER BY \(filter.dateOrder()) DESC, n DESC LIMIT ? OFFSET ?",
             filterArguments + arguments
         )
     }

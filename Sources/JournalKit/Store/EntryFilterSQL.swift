@@ -31,6 +31,14 @@ extension EntryFilter {
         return (conditions.isEmpty ? "1" : conditions.joined(separator: " AND "), arguments)
     }
 
+    /// The date column to order by, `table` qualifying it. On this day it is `+date`: SQLite
+    /// then reads each year's day through the date index and sorts the few entries found,
+    /// rather than walking the whole index in date order to find them (2 ms against 48 ms for
+    /// the newest 20 of a million entries, measured with sqlite3).
+    func dateOrder(table: String = "") -> String {
+        onThisDay == nil ? "\(table)date" : "+\(table)date"
+    }
+
     /// The numbers of the entries that pass, as a set sized for entry numbers up to `maximum`.
     func passing(in db: Database, maximum: Int64) throws -> DocumentSet {
         let (condition, arguments) = sqlCondition()

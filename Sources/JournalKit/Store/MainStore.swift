@@ -351,7 +351,7 @@ package final class MainStore: Sendable {
                         db,
                         sql: """
                             SELECT \(Self.entryColumns) FROM entry
-                            WHERE \(condition) AND (date > ? OR (date = ? AND n > ?)) ORDER BY date, n LIMIT ?
+                            WHERE \(condition) AND (date > ? OR (date = ? AND n > ?)) ORDER BY \(filter.dateOrder()), n LIMIT ?
                             """,
                         arguments: arguments + [after.date, after.date, after.number, batchSize])
                     let tags = try EntryTags.tags(of: rows.map { $0[0] as Int64 }, in: db)
@@ -374,7 +374,7 @@ package final class MainStore: Sendable {
                     db,
                     sql: """
                         SELECT \(Self.entryColumns) FROM entry WHERE \(condition)
-                        ORDER BY date DESC, n DESC LIMIT ? OFFSET ?
+                        ORDER BY \(filter.dateOrder()) DESC, n DESC LIMIT ? OFFSET ?
                         """,
                     arguments: arguments + [page.sqlLimit, page.offset])
                 let tags = try EntryTags.tags(of: rows.map { $0[0] as Int64 }, in: db)
