@@ -41,9 +41,15 @@ import Testing
         return (process.terminationStatus, String(decoding: try JournalProcess.contents(of: output), as: UTF8.self))
     }
 
-    @Test func jrnlOpensTheTextExportAndImportReadsWhatJrnlWrote() throws {
+    /// A new home folder for jrnl's configuration and files.
+    private static func temporaryHome() throws -> URL {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("jrnl-home-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        return home
+    }
+
+    @Test func jrnlOpensTheTextExportAndImportReadsWhatJrnlWrote() throws {
+        let home = try Self.temporaryHome()
         defer { try? FileManager.default.removeItem(at: home) }
         let paris = ["TZ": "Europe/Paris"]
         let journal = JournalProcess()
@@ -104,8 +110,7 @@ import Testing
     /// counts them, as jrnl's own JSON export of the same entries does (jrnl reading the text
     /// export as its journal); `journal` itself shows each tag as written.
     @Test func theJSONExportNamesAccentedTagsAsJrnlDoes() throws {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("jrnl-home-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        let home = try Self.temporaryHome()
         defer { try? FileManager.default.removeItem(at: home) }
         let paris = ["TZ": "Europe/Paris"]
         let journal = JournalProcess()

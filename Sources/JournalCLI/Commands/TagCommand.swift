@@ -16,23 +16,41 @@ struct TagCommand: ParsableCommand {
     @OptionGroup var arguments: TaggingArguments
     @OptionGroup var selection: EntrySelection
 
-    func run() throws {
+    func run() throws { try Self.change(adding: true, journal: journal, arguments: arguments, selection: selection, output: output) }
+
+    /// Gives (`adding`) or takes away the tags named to the entry or the entries chosen, in one
+    /// write, and says so.
+    static func change(
+        adding: Bool, journal command: JournalCommand, arguments: TaggingArguments, selection: EntrySelection, output: OutputOptions
+    ) throws {
         let (id, names) = try arguments.split(choosingASet: selection.choosesASet)
-        let journal = try self.journal.openJournal()
+        let journal = try command.openJournal()
         let entries = try selection.entries(in: journal, id: id)
+        let (added, removed) = adding ? (names, []) : ([], names)
         guard selection.choosesASet else {
-            let tagged = try journal.addTags(names, to: entries[0].id)
+            let (changed, kept) = try journal.changeTags(of: entries[0].id, adding: added, removing: removed)
+            for name in kept {
+                let shown = changed.tags.first { $0.name == name }?.written ?? name
+                Terminal.standardError.write(
+                    "journal: #\(shown) is written in the text of \(changed.id.shortName); edit the text to remove it\n")
+            }
             if output.json {
-                JSONOutput.print(JSONOutput.entry(tagged))
+                JSONOutput.print(JSONOutput.entry(changed))
             } else {
-                print("\(tagged.id.shortName): \(EntryRendering.tagList(tagged.tags))")
+                print("\(changed.id.shortName): \(changed.tags.isEmpty ? "no tags" : EntryRendering.tagList(changed.tags))")
             }
             return
         }
         let shown = names.map { $0.hasPrefix("#") || $0.hasPrefix("@") ? $0 : "#" + $0 }.joined(separator: " ")
-        try selection.confirm("tag them with \(shown)", entries: entries)
-        try journal.changeTags(of: entries.map(\.id), adding: names, removing: [])
-        EntrySelection.report("tagged", entries.map(\.id), detail: " with \(shown)", output: output)
+        try selection.confirm(adding ? "tag them with \(shown)" : "untag \(shown) from them", entries: entries)
+        let kept = try journal.changeTags(of: entries.map(\.id), adding: added, removing: removed)
+        let written = kept.values.filter { !$0.isEmpty }.count
+        if written > 0 {
+            Terminal.standardError.write(
+                "journal: \(Formatting.count(written, "entry has", "entries have")) one of these written in its text, where it stays\n")
+        }
+        EntrySelection.report(
+            adding ? "tagged" : "untagged", entries.map(\.id), detail: adding ? " with \(shown)" : " from \(shown)", output: output)
     }
 }
 
@@ -47,32 +65,5 @@ struct UntagCommand: ParsableCommand {
     @OptionGroup var arguments: TaggingArguments
     @OptionGroup var selection: EntrySelection
 
-    func run() throws {
-        let (id, names) = try arguments.split(choosingASet: selection.choosesASet)
-        let journal = try self.journal.openJournal()
-        let entries = try selection.entries(in: journal, id: id)
-        guard selection.choosesASet else {
-            let (untagged, kept) = try journal.removeTags(names, from: entries[0].id)
-            for name in kept {
-                let shown = untagged.tags.first { $0.name == name }?.written ?? name
-                Terminal.standardError.write(
-                    "journal: #\(shown) is written in the text of \(untagged.id.shortName); edit the text to remove it\n")
-            }
-            if output.json {
-                JSONOutput.print(JSONOutput.entry(untagged))
-            } else {
-                print("\(untagged.id.shortName): \(untagged.tags.isEmpty ? "no tags" : EntryRendering.tagList(untagged.tags))")
-            }
-            return
-        }
-        let shown = names.map { $0.hasPrefix("#") || $0.hasPrefix("@") ? $0 : "#" + $0 }.joined(separator: " ")
-        try selection.confirm("untag \(shown) from them", entries: entries)
-        let kept = try journal.changeTags(of: entries.map(\.id), adding: [], removing: names)
-        let written = kept.values.filter { !$0.isEmpty }.count
-        if written > 0 {
-            Terminal.standardError.write(
-                "journal: \(Formatting.count(written, "entry has", "entries have")) one of these written in its text, where it stays\n")
-        }
-        EntrySelection.report("untagged", entries.map(\.id), detail: " from \(shown)", output: output)
-    }
+    func run() throws { try TagCommand.change(adding: false, journal: journal, arguments: arguments, selection: selection, output: output) }
 }
