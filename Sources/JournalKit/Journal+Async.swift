@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 
 /// The calls that can block, for Swift concurrency.
 ///
@@ -46,6 +47,42 @@ extension Journal {
     /// Deletes an entry.
     public func delete(_ id: EntryID) async throws(JournalError) {
         try await Self.offThePool { _ throws(JournalError) in try self.delete(id) }
+    }
+
+    /// Deletes the entries `ids` in one write; returns how many there were.
+    @discardableResult
+    public func delete(_ ids: [EntryID]) async throws(JournalError) -> Int {
+        try await Self.offThePool { _ throws(JournalError) in try self.delete(ids) }
+    }
+
+    /// Stars or unstars the entries `ids` in one write; returns how many there were.
+    @discardableResult
+    public func setStarred(_ starred: Bool, for ids: [EntryID]) async throws(JournalError) -> Int {
+        try await Self.offThePool { _ throws(JournalError) in try self.setStarred(starred, for: ids) }
+    }
+
+    /// Gives the entries `ids` the tags `adding` and takes the given tags `removing` away, in
+    /// one write; for each entry there was, the names of `removing` written in its text.
+    @discardableResult
+    public func changeTags(of ids: [EntryID], adding: [String], removing: [String]) async throws(JournalError) -> [EntryID: [String]] {
+        try await Self.offThePool { _ throws(JournalError) in try self.changeTags(of: ids, adding: adding, removing: removing) }
+    }
+
+    /// The tags of the entries `query` finds within `filter`, with how many of them have each.
+    public func tags(
+        query: String?, strategy: SearchStrategy = SearchStrategies.standard, filter: EntryFilter = .none
+    ) async throws(JournalError) -> [TagCount] {
+        try await Self.offThePool { _ throws(JournalError) in try self.tags(query: query, strategy: strategy, filter: filter) }
+    }
+
+    /// How many of the entries `query` finds within `filter` fall in each `period`.
+    public func entryCounts(
+        by period: CountingPeriod, query: String? = nil, strategy: SearchStrategy = SearchStrategies.standard,
+        filter: EntryFilter = .none, timeZone: TimeZone = .current
+    ) async throws(JournalError) -> [PeriodCount] {
+        try await Self.offThePool { _ throws(JournalError) in
+            try self.entryCounts(by: period, query: query, strategy: strategy, filter: filter, timeZone: timeZone)
+        }
     }
 
     /// Searches with `strategy`; a cancelled task stops the scan.

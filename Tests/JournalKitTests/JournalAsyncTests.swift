@@ -25,6 +25,24 @@ import Testing
         try store.expectConsistent()
     }
 
+    @Test func asyncActionsAndCountsOnASet() async throws {
+        let store = try TemporaryJournal()
+        let journal: Journal = store.journal
+        let first = try await journal.add(NewEntry(date: JournalDate(iso8601: "2023-05-01T10:00:00Z")!, text: "walk #Rain"))
+        let second = try await journal.add(NewEntry(date: JournalDate(iso8601: "2024-05-01T10:00:00Z")!, text: "walk again"))
+        #expect(try await journal.setStarred(true, for: [first.id, second.id]) == 2)
+        #expect(
+            try await journal.changeTags(of: [first.id, second.id], adding: ["Park"], removing: ["rain"]) == [
+                first.id: ["rain"], second.id: [],
+            ])
+        #expect(try await journal.tags(query: "walk").map { "\($0.tag.written) \($0.entries)" } == ["Park 2", "Rain 1"])
+        let utc = TimeZone(identifier: "UTC")!
+        #expect(try await journal.entryCounts(by: .year, query: "walk", timeZone: utc).map(\.entries) == [1, 1])
+        #expect(try await journal.delete([first.id, second.id, first.id]) == 2)
+        #expect(try await journal.list().total == 0)
+        try store.expectConsistent()
+    }
+
     @Test func aCancelledImportWritesNothing() async throws {
         let store = try TemporaryJournal()
         let journal: Journal = store.journal
