@@ -150,7 +150,7 @@ import Testing
             ])
         let mayJSON = try #require(
             try journal.run(["list", "--on-this-day", "2025-05-01", "--json"], environment: utc).json()["results"] as? [[String: Any]])
-        #expect(mayJSON.map { $0["yearsAgo"] as? Int } == [1, 2])
+        #expect(mayJSON.map { $0["years_ago"] as? Int } == [1, 2])
         #expect(try total(["list", "--on-this-day", "2025-05-01", "--starred"]) == 1)
         #expect(try total(["list", "--on-this-day", "--starred"]) == 0, "today, then another option")
         #expect(try total(["search", "walk", "--on-this-day=2025-06-01"]) == 1, "31 May 22:00 UTC is not 1 June in UTC")
@@ -319,7 +319,7 @@ import Testing
         defer { journal.removeStore() }
         let added = try journal.run(["add", "--tag", "Work", "--tag", "@idea-box", "--star", "--json", "Lunch at #Café with @Ana"]).json()
         #expect(added["tags"] as? [String] == ["Ana", "Café", "idea-box", "Work"], "as written")
-        #expect(added["tagNames"] as? [String] == ["ana", "cafe", "idea-box", "work"])
+        #expect(added["tag_names"] as? [String] == ["ana", "cafe", "idea-box", "work"])
         #expect(added["starred"] as? Bool == true)
         #expect(try journal.run(["add", "another #cafe visit"]).status == 0)
 

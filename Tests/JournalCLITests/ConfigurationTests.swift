@@ -67,7 +67,7 @@ import Testing
         #expect(listed["config"] as? String == home.configuration.path)
         let journals = try #require(listed["journals"] as? [[String: Any]])
         #expect(journals.map { $0["name"] as? String } == ["personal", "side project", "work"])
-        #expect(journals.map { $0["inUse"] as? Bool } == [true, false, false])
+        #expect(journals.map { $0["in_use"] as? Bool } == [true, false, false])
         #expect(journals.map { $0["entries"] as? Int } == [2, nil, 2])
         #expect(journals.map { $0["note"] as? String } == [nil, "no journal yet", nil])
         #expect((journals[0]["bytes"] as? Int ?? 0) > 0)

@@ -34,12 +34,12 @@ struct JournalsCommand: ParsableCommand {
         if output.json {
             JSONOutput.print(
                 .object([
-                    "config": .string(configuration.url.path), "configExists": .bool(configuration.exists),
+                    "config": .string(configuration.url.path), "config_exists": .bool(configuration.exists),
                     "journals": .array(
                         listed.map { item in
                             .fields([
                                 ("name", item.name.map(JSONValue.string) ?? .null), ("folder", .string(item.folder)),
-                                ("inUse", .bool(item.inUse)), ("entries", item.entries.map(JSONValue.integer) ?? .null),
+                                ("in_use", .bool(item.inUse)), ("entries", item.entries.map(JSONValue.integer) ?? .null),
                                 ("bytes", .integer(item.bytes)), ("note", item.note.map(JSONValue.string) ?? .null),
                             ])
                         }),

@@ -6,11 +6,11 @@ enum JSONOutput {
     static func print(_ value: JSONValue) { Swift.print(value.serialized) }
 
     /// An entry: its `tags` as the journal shows them and, in the same order, their canonical
-    /// `tagNames`, which say which tag each is; `origin` only for an imported entry that has one.
+    /// `tag_names`, which say which tag each is; `origin` only for an imported entry that has one.
     static func entry(_ entry: Entry) -> JSONValue {
         var fields: [(String, JSONValue)] = [
             ("id", .string(entry.id.uri)), ("date", .string(entry.date.iso8601)), ("text", .string(entry.text)),
-            ("tags", .array(entry.tags.map { .string($0.written) })), ("tagNames", .array(entry.tags.map { .string($0.name) })),
+            ("tags", .array(entry.tags.map { .string($0.written) })), ("tag_names", .array(entry.tags.map { .string($0.name) })),
             ("starred", .bool(entry.starred)),
         ]
         if let origin = entry.origin { fields.append(("origin", .string(origin))) }
@@ -29,14 +29,14 @@ enum JSONOutput {
         ])
     }
 
-    /// A page of a list; looking back `onThisDay`, each entry also says how many `yearsAgo`.
+    /// A page of a list; looking back `onThisDay`, each entry also says how many `years_ago`.
     static func list(total: Int, entries: [Entry], page: PageRequest, onThisDay: OnThisDay? = nil) -> JSONValue {
         .object([
             "total": .integer(total),
             "results": .array(
                 entries.map { item in
                     guard let onThisDay, case .fields(let fields) = entry(item) else { return entry(item) }
-                    return .fields(fields + [("yearsAgo", .integer(onThisDay.yearsAgo(item.date)))])
+                    return .fields(fields + [("years_ago", .integer(onThisDay.yearsAgo(item.date)))])
                 }),
             "limit": .integer(page.limit),
             "offset": .integer(page.offset),
