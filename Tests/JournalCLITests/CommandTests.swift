@@ -158,6 +158,7 @@ import Testing
         #expect(
             try journal.run(["list", "--on-this-day", "2025-06-01"], environment: ["TZ": "Europe/Paris"]).output.contains("p3"),
             "it is in Paris")
+        #expect(try journal.run(["list", "--on-this-day", "2025-02-14"]).output == "no entries on 14 February in earlier years\n")
         let noDate = try journal.run(["list", "--on-this-day", "someday"])
         #expect(noDate.status == 2 && noDate.error.contains("\"someday\""), "\(noDate.error)")
     }

@@ -27,6 +27,10 @@ struct ListCommand: ParsableCommand {
             }
             print(EntryRendering.line(entry, highlights: [], terminal: terminal))
         }
+        if let day = filter.onThisDay, total == 0 {
+            print(terminal.dim("no entries on \(Formatting.dayOfYear(month: day.month, day: day.day)) in earlier years"))
+            return
+        }
         print(terminal.dim(EntryRendering.summary(shown: entries.count, total: total, offset: request.offset)))
     }
 }

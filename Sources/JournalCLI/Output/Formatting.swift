@@ -1,6 +1,6 @@
 import Foundation
 
-/// Numbers as people read them.
+/// Numbers and days as people read them.
 enum Formatting {
     /// 1234567 → "1,234,567".
     static func grouped(_ value: Int) -> String {
@@ -27,6 +27,14 @@ enum Formatting {
             unit += 1
         }
         return unit == 0 ? "\(value) B" : String(format: amount < 10 ? "%.1f %@" : "%.0f %@", amount, units[unit])
+    }
+
+    /// "25 November".
+    static func dayOfYear(month: Int, day: Int) -> String {
+        let months = [
+            "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December",
+        ]
+        return "\(day) \(months.indices.contains(month - 1) ? months[month - 1] : "month \(month)")"
     }
 
     static func seconds(_ value: Double) -> String {
