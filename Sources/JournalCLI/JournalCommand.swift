@@ -15,9 +15,9 @@ struct JournalCommand: ParsableCommand {
             configuration file, else $XDG_DATA_HOME/journal (~/.local/share/journal).
 
             The configuration file, $XDG_CONFIG_HOME/journal/config.toml (~/.config/journal/), is \
-            optional: `journal journals` shows where it is and what it says. It names journals \
+            optional: `journal journals` shows where it is and the journals it names. It names them \
             under [journals] (work = "~/Journals/work"), and may set default (a journal's name), \
-            editor (before $VISUAL and $EDITOR), strategy (search's default) and color (auto, \
+            editor (before $VISUAL and $EDITOR), strategy (search's default) and color or colour (auto, \
             always or never).
 
             Exit status: 0 success (no results included), 1 failure, 2 usage error or bad query.

@@ -199,7 +199,7 @@ import Testing
         let july = try journal.run(["export", "--on", "2024-07", "--format", "markdown"], environment: utc)
         #expect(
             july.output
-                == "# Journal\n\n## 2024-07-01\n\n### 09:00 ★\n\n#cooking #dessert\n\nCrème brûlée #dessert\n\n### 21:00\n\nsecond entry\n"
+                == "# Journal\n\n## 2024-07-01\n\n### 09:00 ★\n\n#Cooking #dessert\n\nCrème brûlée #dessert\n\n### 21:00\n\nsecond entry\n"
         )
         #expect(try journal.run(["export", "--tag", "dessert"]).output.split(separator: "\n").count == 1)
 
@@ -239,13 +239,14 @@ import Testing
         let json = try journal.run(["export", "--format", "json"], environment: paris)
         #expect(json.status == 0)
         let document = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
-        #expect(document["tags"] as? [String: Int] == ["#dessert": 2, "#cooking": 1, "#ana": 1])
+        // As jrnl names them: the tags it reads in the text, sign kept, lowercased; then the given one.
+        #expect(document["tags"] as? [String: Int] == ["#dessert": 2, "#cooking": 1, "@ana": 1])
         let entries = try #require(document["entries"] as? [[String: Any]])
         #expect(entries.map { $0["title"] as? String } == ["Crème brûlée #dessert", "Coffee, then work. #dessert", "Five stars *"])
         #expect(entries.map { $0["body"] as? String } == ["\nWith @Ana.", "", ""])
         #expect(entries.map { $0["date"] as? String } == ["2024-07-01", "2024-07-02", "2024-07-03"])
         #expect(entries.map { $0["time"] as? String } == ["21:05", "08:00", "12:00"])
-        #expect(entries.map { $0["tags"] as? [String] } == [["#ana", "#cooking", "#dessert"], ["#dessert"], []])
+        #expect(entries.map { $0["tags"] as? [String] } == [["#dessert", "@ana", "#cooking"], ["#dessert"], []])
         #expect(entries.map { $0["starred"] as? Bool } == [true, false, false])
 
         let text = try journal.run(["export", "--format", "txt"], environment: paris)
@@ -262,7 +263,7 @@ import Testing
                 """)
         #expect(
             text.error
-                == "note: p1: jrnl's text keeps only the tags written in it, not #cooking\n"
+                == "note: p1: jrnl's text keeps only the tags written in it, not #Cooking\n"
                 + "note: p3: its first line ends with *, which jrnl reads as a star\n")
 
         // Each imports into an empty journal with the same texts, dates and stars (but the one jrnl can't say).
@@ -275,7 +276,7 @@ import Testing
             #expect(listed.map { $0["date"] as? String } == ["2024-07-03T10:00:00Z", "2024-07-02T06:00:00Z", "2024-07-01T19:05:00Z"])
             #expect(listed.map { $0["starred"] as? Bool } == [format == "txt", false, true], "\(format)")
             #expect(listed.last?["text"] as? String == "Crème brûlée #dessert\n\nWith @Ana.")
-            #expect(listed.last?["tags"] as? [String] == (format == "json" ? ["ana", "cooking", "dessert"] : ["ana", "dessert"]))
+            #expect(listed.last?["tag_names"] as? [String] == (format == "json" ? ["ana", "cooking", "dessert"] : ["ana", "dessert"]))
         }
         // Imported into the journal they came from, they add nothing.
         for output in [json.output, text.output] {

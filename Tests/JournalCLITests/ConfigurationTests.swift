@@ -98,7 +98,7 @@ import Testing
     /// Each bad file: the line and what is wrong, worked out by hand; exit 2; nothing written.
     @Test(arguments: [
         ("default = \"personal\"\n[journals]\npersonal = 3\n", 3, "journal \"personal\" needs a folder as a string"),
-        ("colour = \"never\"\n", 1, "unknown setting \"colour\""),
+        ("colors = \"never\"\n", 1, "unknown setting \"colors\""),
         ("editor = \"vi\"\ndefault = \"x\"\n[journals]\nwork = \"w\"\n", 2, "the default journal \"x\" is not under [journals]"),
         ("\n\nstrategy = \"fastest\"\n", 3, "strategy \"fastest\" is not one of journal's"),
         ("color = \"sometimes\"\n", 1, "color must be auto, always or never"),
@@ -134,7 +134,7 @@ import Testing
         #expect(
             try home.run(["--store", store, "list"], ["NO_COLOR": "1"]).output.contains("\u{1B}["),
             "always: even to a file, even with NO_COLOR")
-        try Data("color = \"never\"\n".utf8).write(to: home.configuration)
+        try Data("colour = \"never\"\n".utf8).write(to: home.configuration)
         #expect(!(try home.run(["--store", store, "list"]).output.contains("\u{1B}[")))
     }
 }

@@ -10,7 +10,7 @@ import TOMLKit
 /// default = "personal"
 /// editor = "nvim"
 /// strategy = "prefix"
-/// color = "auto"            # auto, always or never
+/// color = "auto"            # auto, always or never (`colour` too)
 ///
 /// [journals]
 /// personal = "~/Journals/personal"
@@ -100,7 +100,7 @@ struct ConfigurationFile: Sendable {
                     }
                     self.journals.append((name, Self.resolve(folder, home: home, besides: url)))
                 }
-            case "default", "editor", "strategy", "color":
+            case "default", "editor", "strategy", "color", "colour":
                 guard let string = value?.string, !string.isEmpty else { throw problem(line, "\(key) must be a non-empty string") }
                 switch key {
                 case "default": defaultJournal = string
@@ -112,7 +112,7 @@ struct ConfigurationFile: Sendable {
                     strategy = string
                 default:
                     guard let choice = ColorChoice(rawValue: string) else {
-                        throw problem(line, "color must be auto, always or never, not \"\(string)\"")
+                        throw problem(line, "\(key) must be auto, always or never, not \"\(string)\"")
                     }
                     color = choice
                 }

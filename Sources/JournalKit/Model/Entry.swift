@@ -30,6 +30,43 @@ public struct Entry: Hashable, Sendable, Codable {
     }
 }
 
+extension Entry {
+    private enum CodingKeys: String, CodingKey {
+        case id, date, text, tags
+        case tagNames = "tag_names"
+        case starred, origin
+    }
+
+    /// Encodes as a line of `journal export --format jsonl`: `tags` as shown, `tag_names`
+    /// beside them, so that the encoding imports back.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(date, forKey: .date)
+        try container.encode(text, forKey: .text)
+        try container.encode(tags.map(\.written), forKey: .tags)
+        try container.encode(tags.map(\.name), forKey: .tagNames)
+        try container.encode(starred, forKey: .starred)
+        try container.encodeIfPresent(origin, forKey: .origin)
+    }
+
+    /// Decodes what ``encode(to:)`` writes; without `tag_names`, each tag's name is that of
+    /// its form.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let written = try container.decodeIfPresent([String].self, forKey: .tags) ?? []
+        let names = try container.decodeIfPresent([String].self, forKey: .tagNames) ?? written.map { Tags.canonicalName($0) ?? $0 }
+        guard names.count == written.count else {
+            throw DecodingError.dataCorruptedError(forKey: .tagNames, in: container, debugDescription: "one name for each tag")
+        }
+        self.init(
+            id: try container.decode(EntryID.self, forKey: .id), date: try container.decode(JournalDate.self, forKey: .date),
+            text: try container.decode(String.self, forKey: .text), tags: zip(names, written).map { Tag(name: $0, written: $1) },
+            starred: try container.decodeIfPresent(Bool.self, forKey: .starred) ?? false,
+            origin: try container.decodeIfPresent(String.self, forKey: .origin))
+    }
+}
+
 /// An entry about to be written: no identity yet.
 public struct NewEntry: Hashable, Sendable, Codable {
     /// The date to file it under.
