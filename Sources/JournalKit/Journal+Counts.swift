@@ -38,7 +38,7 @@ extension Journal {
     }
 }
 
-/// The periods ``Journal/entryCounts(by:query:strategy:filter:timeZone:)`` counts by.
+/// The periods ``Journal/entryCounts(by:query:strategy:filter:timeZone:)-2i405`` counts by.
 public enum CountingPeriod: String, Sendable, CaseIterable, Codable {
     case year, month
 }
