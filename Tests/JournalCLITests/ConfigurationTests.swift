@@ -89,7 +89,7 @@ import Testing
         #expect(try home.run(["add", "in the default place"]).status == 0)
         #expect(try home.texts(in: home.url.appendingPathComponent(".local/share/journal").path) == ["in the default place"])
         let named = try home.run(["-j", "work", "list"])
-        #expect(named.status == 2 && named.error.contains("there is no \(home.configuration.path)"), "\(named.error)")
+        #expect(named.status == 2 && named.error.contains("name it in \(home.configuration.path)"), "\(named.error)")
         let listed = try home.run(["journals"]).output
         #expect(listed.contains("no configuration file (\(home.configuration.path))"))
         #expect(try home.run(["search", "place", "--json"]).json()["strategy"] as? String == "prefix")

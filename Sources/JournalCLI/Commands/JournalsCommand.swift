@@ -59,7 +59,9 @@ struct JournalsCommand: ParsableCommand {
         print(table.terminal(terminal))
         print(
             terminal.dim(
-                configuration.exists ? "configuration: \(configuration.url.path)" : "no configuration file (\(configuration.url.path))"))
+                configuration.exists
+                    ? "configuration: \(configuration.url.path)"
+                    : "no configuration file (\(configuration.url.path)): name journals there, [journals] then work = \"~/Journals/work\""))
     }
 
     /// The journal in `folder`: its entries (opened when in plain text) and its files' bytes.

@@ -133,7 +133,10 @@ struct ConfigurationFile: Sendable {
     /// The folder of journal `name`; an unknown name is a usage error listing the known ones.
     func folder(ofJournal name: String) throws(JournalError) -> String {
         if let journal = journals.first(where: { $0.name == name }) { return journal.folder }
-        guard exists else { throw JournalError(.usage, "no journal named \"\(name)\": there is no \(url.path) to name journals in") }
+        guard exists else {
+            throw JournalError(
+                .usage, "no journal named \"\(name)\": name it in \(url.path) (create it: [journals] then \(name) = \"FOLDER\")")
+        }
         let known = journals.isEmpty ? "it names none" : "it names " + journals.map(\.name).joined(separator: ", ")
         throw JournalError(.usage, "no journal named \"\(name)\" in \(url.path) (\(known))")
     }
