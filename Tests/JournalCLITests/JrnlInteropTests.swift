@@ -1,4 +1,5 @@
 import Foundation
+import JournalBench
 import Testing
 
 /// `journal` and jrnl itself (4.6, which `scripts/test` installs with pip) on the same files:
@@ -146,6 +147,51 @@ import Testing
             listed.map { $0["tag"] as? String ?? "" } == [
                 "Café", "Zoë", "Bạn-Bè", "c", "Café-Besuch", "Crème-Brûlée", "ÉLAN", "HàNội", "Straße", "Tag", "Übung", "ΟΔΟΣ",
             ])
+    }
+
+    /// The same on 1,000 entries made from awkward tags (accents, case, Greek, Turkish dotted I,
+    /// decomposed marks, `+`, a trailing `-`, Japanese), each in a few spellings and followed by
+    /// punctuation: not one entry's tags, nor one count, differ from jrnl's.
+    @Test func aThousandEntriesOfAwkwardTagsNameTheirTagsAsJrnlDoes() throws {
+        let home = try Self.temporaryHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let awkward = [
+            "#Café", "#café", "#CAFÉ", "@Zoë", "#Crème-Brûlée", "#ÉLAN", "#Straße", "#Übung", "#HàNội", "#Bạn-Bè", "#東京", "#İstanbul",
+            "#ΟΔΟΣ", "#Ñandú", "#naïve", "@José", "#c++", "#tag-", "#Cafe\u{301}", "#a/B/c", "#Year2024", "#日記",
+        ]
+        let words = ["le", "matin", "café", "thé", "rue", "Straße", "über", "ça", "très", "où"]
+        var random = SplitMix64(seed: 23)
+        var lines = ""
+        for index in 0..<1_000 {
+            var parts = (0..<(3 + index % 8)).map { _ in words.randomElement(using: &random)! }
+            for _ in 0..<(index % 4) {
+                let tag = awkward.randomElement(using: &random)! + ["", ",", ".", "!"].randomElement(using: &random)!
+                parts.insert(tag, at: Int.random(in: 0...parts.count, using: &random))
+            }
+            let day = String(format: "20%02d-%02d-%02dT%02d:00:00Z", 10 + index % 14, 1 + index % 12, 1 + index % 28, index % 24)
+            let object = try JSONSerialization.data(withJSONObject: ["text": parts.joined(separator: " "), "date": day])
+            lines += String(decoding: object, as: UTF8.self) + "\n"
+        }
+        let paris = ["TZ": "Europe/Paris"]
+        let journal = JournalProcess()
+        defer { journal.removeStore() }
+        #expect(try journal.run(["import", "-"], input: Data(lines.utf8), environment: paris).status == 0)
+        let file = home.appendingPathComponent("journal.txt")
+        #expect(try journal.run(["export", "--format", "txt", "-o", file.path], environment: paris).status == 0)
+        let theirs = try jrnl(["--export", "json"], home: home, journalFile: file)
+        #expect(theirs.status == 0, "is jrnl installed? scripts/test installs it with pip")
+        let ours = try journal.run(["export", "--format", "json"], environment: paris)
+        func tags(_ json: String) throws -> (entries: [Set<String>], counts: [String: Int]) {
+            let document = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+            let entries = try #require(document["entries"] as? [[String: Any]])
+            return (entries.map { Set($0["tags"] as? [String] ?? []) }, try #require(document["tags"] as? [String: Int]))
+        }
+        let (jrnlEntries, jrnlCounts) = try tags(theirs.output)
+        let (ourEntries, ourCounts) = try tags(ours.output)
+        #expect(jrnlEntries.count == 1_000 && ourEntries.count == 1_000)
+        #expect(zip(ourEntries, jrnlEntries).filter { $0 != $1 }.count == 0)
+        #expect(ourCounts == jrnlCounts)
+        #expect(jrnlCounts.count > 15, "the tags are many, and in several spellings")
     }
 
     /// Runs a Python program with jrnl 4.6's own modules; its standard output.
