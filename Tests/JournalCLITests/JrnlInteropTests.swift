@@ -42,6 +42,25 @@ import Testing
         return (process.terminationStatus, String(decoding: try JournalProcess.contents(of: output), as: UTF8.self))
     }
 
+    /// The tags of each entry and their counts, as `journal export --format json` names them and
+    /// as jrnl's own JSON export does, jrnl reading `journal export --format txt` as its journal.
+    private func exportedTags(
+        of journal: JournalProcess, home: URL, environment: [String: String]
+    ) throws -> (ours: (entries: [Set<String>], counts: [String: Int]), jrnl: (entries: [Set<String>], counts: [String: Int])) {
+        let file = home.appendingPathComponent("journal.txt")
+        #expect(try journal.run(["export", "--format", "txt", "-o", file.path], environment: environment).status == 0)
+        let theirs = try jrnl(["--export", "json"], home: home, journalFile: file)
+        #expect(theirs.status == 0, "is jrnl installed? scripts/test installs it with pip")
+        let ours = try journal.run(["export", "--format", "json"], environment: environment)
+        #expect(ours.status == 0)
+        func tags(_ json: String) throws -> (entries: [Set<String>], counts: [String: Int]) {
+            let document = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+            let entries = try #require(document["entries"] as? [[String: Any]])
+            return (entries.map { Set($0["tags"] as? [String] ?? []) }, try #require(document["tags"] as? [String: Int]))
+        }
+        return (try tags(ours.output), try tags(theirs.output))
+    }
+
     /// A new home folder for jrnl's configuration and files.
     private static func temporaryHome() throws -> URL {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("jrnl-home-\(UUID().uuidString)")
@@ -123,19 +142,7 @@ import Testing
         for (day, text) in texts.enumerated() {
             #expect(try journal.run(["add", "--date", "2024-03-0\(day + 1) 10:00", text], environment: paris).status == 0)
         }
-        let file = home.appendingPathComponent("journal.txt")
-        #expect(try journal.run(["export", "--format", "txt", "-o", file.path], environment: paris).status == 0)
-        let theirs = try jrnl(["--export", "json"], home: home, journalFile: file)
-        #expect(theirs.status == 0, "is jrnl installed? scripts/test installs it with pip")
-        let ours = try journal.run(["export", "--format", "json"], environment: paris)
-        #expect(ours.status == 0)
-        func tags(_ json: String) throws -> (entries: [Set<String>], counts: [String: Int]) {
-            let document = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
-            let entries = try #require(document["entries"] as? [[String: Any]])
-            return (entries.map { Set($0["tags"] as? [String] ?? []) }, try #require(document["tags"] as? [String: Int]))
-        }
-        let (jrnlEntries, jrnlCounts) = try tags(theirs.output)
-        let (ourEntries, ourCounts) = try tags(ours.output)
+        let ((ourEntries, ourCounts), (jrnlEntries, jrnlCounts)) = try exportedTags(of: journal, home: home, environment: paris)
         #expect(ourEntries == jrnlEntries)
         #expect(ourCounts == jrnlCounts)
         #expect(jrnlEntries[0] == ["#café", "@zoë", "#crème-brûlée"], "worked by hand from jrnl's rule")
@@ -176,18 +183,7 @@ import Testing
         let journal = JournalProcess()
         defer { journal.removeStore() }
         #expect(try journal.run(["import", "-"], input: Data(lines.utf8), environment: paris).status == 0)
-        let file = home.appendingPathComponent("journal.txt")
-        #expect(try journal.run(["export", "--format", "txt", "-o", file.path], environment: paris).status == 0)
-        let theirs = try jrnl(["--export", "json"], home: home, journalFile: file)
-        #expect(theirs.status == 0, "is jrnl installed? scripts/test installs it with pip")
-        let ours = try journal.run(["export", "--format", "json"], environment: paris)
-        func tags(_ json: String) throws -> (entries: [Set<String>], counts: [String: Int]) {
-            let document = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
-            let entries = try #require(document["entries"] as? [[String: Any]])
-            return (entries.map { Set($0["tags"] as? [String] ?? []) }, try #require(document["tags"] as? [String: Int]))
-        }
-        let (jrnlEntries, jrnlCounts) = try tags(theirs.output)
-        let (ourEntries, ourCounts) = try tags(ours.output)
+        let ((ourEntries, ourCounts), (jrnlEntries, jrnlCounts)) = try exportedTags(of: journal, home: home, environment: paris)
         #expect(jrnlEntries.count == 1_000 && ourEntries.count == 1_000)
         #expect(zip(ourEntries, jrnlEntries).filter { $0 != $1 }.count == 0)
         #expect(ourCounts == jrnlCounts)
