@@ -31,10 +31,8 @@ extension Journal {
     /// passes `filter` when `query` is nil).
     func matchingNumbers(query: String?, strategy: SearchStrategy, filter: EntryFilter) throws(JournalError) -> [Int64] {
         guard let query else { return try main.numbers(passing: resolvedFilter(filter)) }
-        let parsed = try SearchQuery(query, earliest: main.earliestDate())
-        try strategy.validate(parsed)
-        let context = try searchContext(progress: nil, filter: resolvedFilter(filter))
-        return try strategy.search(parsed, page: PageRequest(limit: 0), in: context).page.filter { $0.storeID == storeID }.map(\.number)
+        let found = try answer(query, strategy: strategy, page: PageRequest(limit: 0), filter: filter, progress: nil, cancellation: nil)
+        return found.answer.page.filter { $0.storeID == storeID }.map(\.number)
     }
 }
 

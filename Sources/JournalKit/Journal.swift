@@ -373,10 +373,22 @@ public final class Journal: Sendable {
         _ query: String, strategy: SearchStrategy, page: PageRequest, filter: EntryFilter = .none, progress: ProgressHandler?,
         cancellation: Cancellation?
     ) throws(JournalError) -> SearchResults {
-        let parsed = try SearchQuery(query, earliest: main.earliestDate())
+        let (parsed, answer) = try answer(
+            query, strategy: strategy, page: page, filter: filter, progress: progress, cancellation: cancellation)
+        return try results(of: answer, query: parsed.text, strategy: strategy.name, page: page)
+    }
+
+    /// `query` read once and answered by `strategy`: one page of entry identities and the total.
+    /// The journal's earliest date is read only for a query that holds `on:this-day` (should that
+    /// read fail, the field looks back to 1970; the store's error then comes from the search).
+    func answer(
+        _ query: String, strategy: SearchStrategy, page: PageRequest, filter: EntryFilter, progress: ProgressHandler?,
+        cancellation: Cancellation?
+    ) throws(JournalError) -> (query: SearchQuery, answer: StrategyAnswer) {
+        let parsed = try SearchQuery(query, earliest: { try? self.main.earliestDate() })
         try strategy.validate(parsed)
         let context = try searchContext(progress: progress, cancellation: cancellation, filter: resolvedFilter(filter))
-        return try results(of: strategy.search(parsed, page: page, in: context), query: parsed.text, strategy: strategy.name, page: page)
+        return (parsed, try strategy.search(parsed, page: page, in: context))
     }
 
     /// Entries whose text as written matches the regular expression `pattern` (ICU syntax),

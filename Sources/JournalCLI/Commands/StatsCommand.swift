@@ -25,16 +25,15 @@ struct StatsCommand: ParsableCommand {
         let journal = try self.journal.openJournal()
         let stats = try journal.statistics()
         let filter = try found.filters.filter()
-        var matching: Int?
-        if found.isGiven {
-            let one = try PageRequest(limit: 1)
-            if let query = found.query {
-                matching = try journal.search(query, page: one, filter: filter).total
-            } else {
-                matching = try journal.list(one, filter: filter).total
-            }
-        }
         let periods = try by.map { try journal.entryCounts(by: $0.counting, query: found.query, filter: filter) }
+        var matching: Int?
+        if let periods, found.isGiven {
+            matching = periods.reduce(0) { $0 + $1.entries }
+        } else if found.isGiven {
+            let one = try PageRequest(limit: 1)
+            matching =
+                try found.query.map { try journal.search($0, page: one, filter: filter).total } ?? journal.list(one, filter: filter).total
+        }
         if output.json {
             guard case .object(let pairs) = JSONOutput.statistics(stats, directory: journal.directory.url.path) else { return }
             var fields = pairs.map { ($0.key, $0.value) }

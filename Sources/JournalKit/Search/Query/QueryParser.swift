@@ -15,11 +15,11 @@ struct QueryParser {
     private let items: [QueryLexer.Item]
     private let now: Date
     private let timeZone: TimeZone
-    /// How far back `on:this-day` looks: the journal's earliest entry.
-    private let earliest: JournalDate?
+    /// How far back `on:this-day` looks: the journal's earliest entry, asked for when needed.
+    private let earliest: () -> JournalDate?
     private var index = 0
 
-    init(_ text: String, now: Date, timeZone: TimeZone, earliest: JournalDate? = nil) {
+    init(_ text: String, now: Date, timeZone: TimeZone, earliest: @escaping () -> JournalDate? = { nil }) {
         items = QueryLexer.items(of: text)
         self.now = now
         self.timeZone = timeZone
@@ -145,7 +145,7 @@ struct QueryParser {
     /// entry's year (1970 when not known); nothing when there is no earlier year.
     private func onThisDay() -> QueryTerm {
         let day = OnThisDay(JournalDate(now), timeZone: timeZone)
-        let earliestYear = earliest.map { OnThisDay($0, timeZone: timeZone).year } ?? 1970
+        let earliestYear = earliest().map { OnThisDay($0, timeZone: timeZone).year } ?? 1970
         return .any(day.days(backTo: earliestYear).map { .dated(from: $0.from, until: $0.until) })
     }
 

@@ -21,19 +21,24 @@ public struct SearchQuery: Sendable, Equatable {
 
     /// Trims `text` and reads it, its dates as of `now` in `timeZone`; an empty query is a usage
     /// error (a query the syntax can't read is not: see ``parsed``). `on:this-day` looks back to
-    /// the year of `earliest`, the journal's earliest entry (without it, to 1970).
-    public init(_ text: String, now: Date = Date(), timeZone: TimeZone = .current, earliest: JournalDate? = nil) throws(JournalError) {
+    /// the year of `earliest()`, the journal's earliest entry (nil: to 1970), asked for only when
+    /// the query holds that field.
+    public init(
+        _ text: String, now: Date = Date(), timeZone: TimeZone = .current, earliest: () -> JournalDate? = { nil }
+    ) throws(JournalError) {
         let trimmed = text.trimmingWhiteSpace
         guard !trimmed.isEmpty else { throw .usage("the query is empty") }
         self.text = trimmed
-        var parser = QueryParser(trimmed, now: now, timeZone: timeZone, earliest: earliest)
-        parsed = Result { () throws(QuerySyntaxError) -> QueryTerm in
-            guard let term = try parser.parse() else {
-                throw QuerySyntaxError(
-                    message: "the query \"\(trimmed)\" has no words to search for (only punctuation, symbols or empty groups)",
-                    characters: 0..<trimmed.count)
+        parsed = withoutActuallyEscaping(earliest) { earliest in
+            var parser = QueryParser(trimmed, now: now, timeZone: timeZone, earliest: earliest)
+            return Result { () throws(QuerySyntaxError) -> QueryTerm in
+                guard let term = try parser.parse() else {
+                    throw QuerySyntaxError(
+                        message: "the query \"\(trimmed)\" has no words to search for (only punctuation, symbols or empty groups)",
+                        characters: 0..<trimmed.count)
+                }
+                return term
             }
-            return term
         }
     }
 

@@ -154,7 +154,7 @@ import Testing
     /// earliest entry's year; a date span each, any of them.
     @Test func onThisDayIsTheSameDayOfEveryEarlierYear() throws {
         let earliest = JournalDate(iso8601: "2021-06-01T00:00:00Z")!
-        let term = try SearchQuery("on:this-day", now: Self.now, timeZone: Self.utc, earliest: earliest).plan()
+        let term = try SearchQuery("on:this-day", now: Self.now, timeZone: Self.utc, earliest: { earliest }).plan()
         #expect(
             term
                 == .any([
@@ -162,10 +162,17 @@ import Testing
                     .dated(from: Self.day("2022-11-25"), until: Self.day("2022-11-26")),
                     .dated(from: Self.day("2021-11-25"), until: Self.day("2021-11-26")),
                 ]))
-        let combined = try SearchQuery("walk -on:This-Day", now: Self.now, timeZone: Self.utc, earliest: earliest).plan()
+        let combined = try SearchQuery("walk -on:This-Day", now: Self.now, timeZone: Self.utc, earliest: { earliest }).plan()
         #expect(combined.description.hasPrefix("(and walk (not (or dated["))
         guard case .any(let years) = try plan("on:this-day") else { Issue.record("not a choice of days"); return }
         #expect(years.count == 2024 - 1970, "without the journal's earliest entry, back to 1970")
         #expect(try problem("on:this-week")?.message.contains("on:this-week") == true)
+        var asked = 0
+        _ = try SearchQuery(
+            "walk on:2024 -#work", now: Self.now, timeZone: Self.utc,
+            earliest: {
+                asked += 1; return earliest
+            })
+        #expect(asked == 0, "the earliest entry is read only for on:this-day")
     }
 }
