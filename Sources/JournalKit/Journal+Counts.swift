@@ -27,8 +27,16 @@ extension Journal {
         return PeriodCount.counting(dates, by: period, timeZone: timeZone)
     }
 
-    /// The numbers of the entries `query` finds with `strategy` within `filter` (every entry that
-    /// passes `filter` when `query` is nil).
+    /// The entries `query` finds with `strategy` within `filter` (every entry that passes
+    /// `filter` when `query` is nil), newest first: what a command acts on or counts, without
+    /// reading the entries themselves.
+    public func entryIDs(
+        query: String?, strategy: SearchStrategy = SearchStrategies.standard, filter: EntryFilter = .none
+    ) throws(JournalError) -> [EntryID] {
+        try matchingNumbers(query: query, strategy: strategy, filter: filter).map { EntryID(storeID: storeID, number: $0) }
+    }
+
+    /// The numbers of ``entryIDs(query:strategy:filter:)``.
     func matchingNumbers(query: String?, strategy: SearchStrategy, filter: EntryFilter) throws(JournalError) -> [Int64] {
         guard let query else { return try main.numbers(passing: resolvedFilter(filter)) }
         let found = try answer(query, strategy: strategy, page: PageRequest(limit: 0), filter: filter, progress: nil, cancellation: nil)

@@ -14,20 +14,20 @@ struct DeleteCommand: ParsableCommand {
 
     func run() throws {
         let journal = try self.journal.openJournal()
-        let entries = try selection.entries(in: journal, id: id)
+        let ids = try selection.ids(in: journal, id: id)
         guard selection.choosesASet else {
-            try journal.delete(entries[0].id)
+            try journal.delete(ids[0])
             JournalCommand.noteIndexBehind(journal)
             if output.json {
-                JSONOutput.print(.object(["deleted": .string(entries[0].id.uri)]))
+                JSONOutput.print(.object(["deleted": .string(ids[0].uri)]))
             } else {
-                print("deleted \(entries[0].id.shortName)")
+                print("deleted \(ids[0].shortName)")
             }
             return
         }
-        try selection.confirm("delete them", entries: entries)
-        try journal.delete(entries.map(\.id))
+        try selection.confirm("delete them", ids: ids, in: journal)
+        try journal.delete(ids)
         JournalCommand.noteIndexBehind(journal)
-        EntrySelection.report("deleted", entries.map(\.id), output: output)
+        EntrySelection.report("deleted", ids, output: output)
     }
 }

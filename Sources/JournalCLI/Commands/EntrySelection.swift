@@ -18,32 +18,28 @@ struct EntrySelection: ParsableArguments {
     /// Whether a set of entries is chosen, rather than one by its identifier.
     var choosesASet: Bool { found.isGiven }
 
-    /// The one entry `id` names, or, when a set is chosen, every entry found newest first.
-    /// Naming both, or neither, is a usage error.
-    func entries(in journal: Journal, id: String?) throws -> [Entry] {
+    /// The one entry `id` names (refused when there is none), or, when a set is chosen, every
+    /// entry found, newest first. Naming both, or neither, is a usage error.
+    func ids(in journal: Journal, id: String?) throws -> [EntryID] {
         switch (id, choosesASet) {
-        case (let id?, false): return [try journal.entry(journal.entryID(parsing: id))]
-        case (nil, true):
-            let filter = try found.filters.filter()
-            guard let query = found.query else { return try journal.list(PageRequest(limit: 0), filter: filter).entries }
-            return try journal.search(query, page: PageRequest(limit: 0), filter: filter).entries
+        case (let id?, false): return [try journal.entry(journal.entryID(parsing: id)).id]
+        case (nil, true): return try journal.entryIDs(query: found.query, filter: found.filters.filter())
         case (_?, true): throw ValidationError("name one entry, or choose entries with --query or a filter, not both")
         case (nil, false): throw ValidationError("name an entry (p12), or choose entries with --query or a filter")
         }
     }
 
     /// Asks whether to go ahead with `question` ("tag them with #trip") for the `entries` found
-    /// (shown, the first few),
-    /// unless `--yes`; one named entry is not asked about. Without a terminal to ask on, a set
-    /// is refused: a script says `--yes`.
-    func confirm(_ question: String, entries: [Entry]) throws {
+    /// (the first few shown), unless `--yes`; one named entry is not asked about. Without a
+    /// terminal to ask on, a set is refused: a script says `--yes`.
+    func confirm(_ question: String, ids entries: [EntryID], in journal: Journal) throws {
         guard choosesASet, !yes, !entries.isEmpty else { return }
         let count = Formatting.count(entries.count, "entry", "entries")
         guard isatty(STDIN_FILENO) == 1 else {
             throw JournalError(.usage, "\(count) found; add --yes to \(question) without being asked (there is no terminal to ask on)")
         }
         let error = Terminal.standardError
-        for entry in entries.prefix(5) { error.write(EntryRendering.line(entry, highlights: [], terminal: error) + "\n") }
+        for id in entries.prefix(5) { error.write(EntryRendering.line(try journal.entry(id), highlights: [], terminal: error) + "\n") }
         if entries.count > 5 { error.write(error.dim("… and \(Formatting.grouped(entries.count - 5)) more") + "\n") }
         error.write("\(count) found. \(question.prefix(1).uppercased() + question.dropFirst())? [y/N] ")
         let answer = readLine(strippingNewline: true)?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""

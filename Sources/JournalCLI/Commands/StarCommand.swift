@@ -20,16 +20,16 @@ struct StarCommand: ParsableCommand {
         throws
     {
         let journal = try command.openJournal()
-        let entries = try selection.entries(in: journal, id: id)
+        let ids = try selection.ids(in: journal, id: id)
         let verb = starred ? "starred" : "unstarred"
         guard selection.choosesASet else {
-            let changed = try journal.setStarred(starred, for: entries[0].id)
+            let changed = try journal.setStarred(starred, for: ids[0])
             if output.json { JSONOutput.print(JSONOutput.entry(changed)) } else { print("\(verb) \(changed.id.shortName)") }
             return
         }
-        try selection.confirm(starred ? "star them" : "unstar them", entries: entries)
-        try journal.setStarred(starred, for: entries.map(\.id))
-        EntrySelection.report(verb, entries.map(\.id), output: output)
+        try selection.confirm(starred ? "star them" : "unstar them", ids: ids, in: journal)
+        try journal.setStarred(starred, for: ids)
+        EntrySelection.report(verb, ids, output: output)
     }
 }
 

@@ -25,10 +25,10 @@ struct TagCommand: ParsableCommand {
     ) throws {
         let (id, names) = try arguments.split(choosingASet: selection.choosesASet)
         let journal = try command.openJournal()
-        let entries = try selection.entries(in: journal, id: id)
+        let ids = try selection.ids(in: journal, id: id)
         let (added, removed) = adding ? (names, []) : ([], names)
         guard selection.choosesASet else {
-            let (changed, kept) = try journal.changeTags(of: entries[0].id, adding: added, removing: removed)
+            let (changed, kept) = try journal.changeTags(of: ids[0], adding: added, removing: removed)
             for name in kept {
                 let shown = changed.tags.first { $0.name == name }?.written ?? name
                 Terminal.standardError.write(
@@ -42,15 +42,15 @@ struct TagCommand: ParsableCommand {
             return
         }
         let shown = names.map { $0.hasPrefix("#") || $0.hasPrefix("@") ? $0 : "#" + $0 }.joined(separator: " ")
-        try selection.confirm(adding ? "tag them with \(shown)" : "untag \(shown) from them", entries: entries)
-        let kept = try journal.changeTags(of: entries.map(\.id), adding: added, removing: removed)
+        try selection.confirm(adding ? "tag them with \(shown)" : "untag \(shown) from them", ids: ids, in: journal)
+        let kept = try journal.changeTags(of: ids, adding: added, removing: removed)
         let written = kept.values.filter { !$0.isEmpty }.count
         if written > 0 {
             Terminal.standardError.write(
                 "journal: \(Formatting.count(written, "entry has", "entries have")) one of these written in its text, where it stays\n")
         }
         EntrySelection.report(
-            adding ? "tagged" : "untagged", entries.map(\.id), detail: adding ? " with \(shown)" : " from \(shown)", output: output)
+            adding ? "tagged" : "untagged", ids, detail: adding ? " with \(shown)" : " from \(shown)", output: output)
     }
 }
 

@@ -383,11 +383,12 @@ package final class MainStore: Sendable {
         }
     }
 
-    /// The numbers of the entries that pass `filter`.
+    /// The numbers of the entries that pass `filter`, newest first.
     func numbers(passing filter: EntryFilter) throws(JournalError) -> [Int64] {
         let (condition, arguments) = filter.sqlCondition()
+        let sql = "SELECT n FROM entry WHERE \(condition) ORDER BY \(filter.dateOrder()) DESC, n DESC"
         return try guarded {
-            try pool.read { db in try Int64.fetchAll(db, sql: "SELECT n FROM entry WHERE \(condition)", arguments: arguments) }
+            try pool.read { db in try Int64.fetchAll(db, sql: sql, arguments: arguments) }
         }
     }
 
