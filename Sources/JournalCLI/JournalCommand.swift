@@ -99,7 +99,10 @@ struct JournalCommand: ParsableCommand {
     static func main() {
         let status: Int32
         do {
-            var command = try parseAsRoot()
+            let arguments = OptionalValueArguments.normalized(Array(CommandLine.arguments.dropFirst())) { notice in
+                Terminal.standardError.write("journal: note: \(notice)\n")
+            }
+            var command = try parseAsRoot(arguments)
             _ = try ConfigurationFile.current.get()
             try command.run()
             status = 0
@@ -116,7 +119,11 @@ struct JournalCommand: ParsableCommand {
                 status = 0
             } else {
                 let message = self.message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
-                Terminal.standardError.write("journal: \(message) (see 'journal --help')\n")
+                let hint =
+                    message.hasPrefix("Unknown option")
+                    ? "an argument that starts with - but is no option goes after --, as in journal add -- '-5 degrees'"
+                    : "see 'journal --help'"
+                Terminal.standardError.write("journal: \(message) (\(hint))\n")
                 status = code == .validationFailure ? 2 : 1
             }
         }

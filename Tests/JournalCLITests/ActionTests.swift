@@ -69,7 +69,7 @@ import Testing
             unasked.error == "journal: 3 entries found; add --yes to delete them without being asked (there is no terminal to ask on)\n")
         for bad in [
             ["tag", "--query", "tokyo"], ["tag", "p1"], ["tag"], ["star"], ["star", "p1", "--starred"], ["untag", "--query", "x", "#"],
-            ["delete", "p1", "--query", "tokyo"], ["star", "--query", "tokyo", "--on-this-day", "someday", "--yes"],
+            ["delete", "p1", "--query", "tokyo"], ["star", "--query", "tokyo", "--on-this-day=someday", "--yes"],
         ] {
             let refused = try journal.run(bad)
             #expect(refused.status == 2, "\(bad): \(refused.error)")

@@ -143,23 +143,23 @@ import Testing
         #expect(try journal.run(["list", "--on", "2024", "--to", "2025"]).status == 2)
 
         // On this day: 1 May in earlier years, newest first, each year under its heading.
-        let may = try journal.run(["list", "--on-this-day", "2025-05-01"], environment: utc)
+        let may = try journal.run(["list", "--on-this-day=2025-05-01"], environment: utc)
         #expect(
             may.output.split(separator: "\n").map { $0.split(separator: " ").prefix(3).joined(separator: " ") } == [
                 "1 year ago", "p2 2024-05-01 10:00", "2 years ago", "p1 2023-05-01 10:00", "2 of 2",
             ])
         let mayJSON = try #require(
-            try journal.run(["list", "--on-this-day", "2025-05-01", "--json"], environment: utc).json()["results"] as? [[String: Any]])
+            try journal.run(["list", "--on-this-day=2025-05-01", "--json"], environment: utc).json()["results"] as? [[String: Any]])
         #expect(mayJSON.map { $0["years_ago"] as? Int } == [1, 2])
-        #expect(try total(["list", "--on-this-day", "2025-05-01", "--starred"]) == 1)
+        #expect(try total(["list", "--on-this-day=2025-05-01", "--starred"]) == 1)
         #expect(try total(["list", "--on-this-day", "--starred"]) == 0, "today, then another option")
         #expect(try total(["search", "walk", "--on-this-day=2025-06-01"]) == 1, "31 May 22:00 UTC is not 1 June in UTC")
         #expect(try total(["search", "walk", "--on-this-day=2025-06-01", "--tag", "rain"]) == 0)
         #expect(
-            try journal.run(["list", "--on-this-day", "2025-06-01"], environment: ["TZ": "Europe/Paris"]).output.contains("p3"),
+            try journal.run(["list", "--on-this-day=2025-06-01"], environment: ["TZ": "Europe/Paris"]).output.contains("p3"),
             "it is in Paris")
-        #expect(try journal.run(["list", "--on-this-day", "2025-02-14"]).output == "no entries on 14 February in earlier years\n")
-        let noDate = try journal.run(["list", "--on-this-day", "someday"])
+        #expect(try journal.run(["list", "--on-this-day=2025-02-14"]).output == "no entries on 14 February in earlier years\n")
+        let noDate = try journal.run(["list", "--on-this-day=someday"])
         #expect(noDate.status == 2 && noDate.error.contains("\"someday\""), "\(noDate.error)")
     }
 
@@ -454,7 +454,7 @@ import Testing
 
         let page = FileManager.default.temporaryDirectory.appendingPathComponent("compare-\(UUID().uuidString).html")
         defer { try? FileManager.default.removeItem(at: page) }
-        #expect(try journal.run(["compare", "--runs", "1", "--no-build-times", "--format", "html", "--out", page.path]).status == 0)
+        #expect(try journal.run(["compare", "--runs", "1", "--no-build-times", "--format", "html", "-o", page.path]).status == 0)
         let html = try String(contentsOf: page, encoding: .utf8)
         #expect(html.hasPrefix("<!DOCTYPE html>") && html.contains("<svg") && html.contains("class=\"matrix\""))
         #expect(html.matches(of: /https?:\/\//).count == 1, "nothing to fetch: only the SVG namespace")

@@ -68,11 +68,13 @@ struct JournalProcess {
             .appendingPathComponent(".build/debug/journal")
     }()
 
-    /// Runs `journal --store STORE ARGUMENTS…` with `input` on standard input.
+    /// Runs `journal --store STORE ARGUMENTS…` with `input` on standard input, in
+    /// `workingDirectory` when given. `launcher` runs journal through another program (`setpriv`
+    /// to drop root, for a test of permissions).
     @discardableResult
-    /// `launcher` runs journal through another program (`setpriv` to drop root, for a test of permissions).
     func run(
-        _ arguments: [String], input: Data = Data(), environment: [String: String] = [:], useStore: Bool = true, launcher: [String] = []
+        _ arguments: [String], input: Data = Data(), environment: [String: String] = [:], useStore: Bool = true, launcher: [String] = [],
+        workingDirectory: URL? = nil
     ) throws -> Outcome {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("journal-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -85,6 +87,7 @@ struct JournalProcess {
         let command = launcher + [Self.executable.path] + (useStore ? ["--store", store.path] : []) + arguments
         process.executableURL = URL(fileURLWithPath: command[0])
         process.arguments = Array(command.dropFirst())
+        if let workingDirectory { process.currentDirectoryURL = workingDirectory }
         var variables = ProcessInfo.processInfo.environment
         variables["JOURNAL_STORE"] = nil
         variables["JOURNAL"] = nil

@@ -81,7 +81,7 @@ public struct OnThisDayCost: Sendable {
         var processes: [Double] = []
         for _ in 0..<coldRuns {
             let outcome = try ChildProcess.run(
-                executable, ["--store", store.path, "list", "--on-this-day", days[0], "--limit", "20", "--json"])
+                executable, ["--store", store.path, "list", "--on-this-day=\(days[0])", "--limit", "20", "--json"])
             guard outcome.status == 0 else {
                 throw JournalError(.store, "journal list --on-this-day failed (exit status \(outcome.status))")
             }

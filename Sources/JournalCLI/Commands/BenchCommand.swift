@@ -70,8 +70,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "table, markdown, json or html.")
     var format: ReportFormat = .table
 
-    @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Write the report here instead of standard output.", valueName: "FILE"))
-    var out: String?
+    @OptionGroup var output: OutputFileOptions
 
     @Option(help: ArgumentHelp("Also write the report as an HTML page, with its growth charts, here.", valueName: "FILE"))
     var html: String?
@@ -119,14 +118,7 @@ struct BenchCommand: ParsableCommand {
         }
         status.finish()
         let rendering = BenchmarkRendering(report: report, context: .current)
-        if let html { try Self.write(rendering.render(.html, terminal: .plain), to: html) }
-        let output = rendering.render(format, terminal: out == nil ? .standardOutput : .plain)
-        if let out { try Self.write(output, to: out) } else { print(output) }
-    }
-
-    private static func write(_ text: String, to path: String) throws {
-        guard FileManager.default.createFile(atPath: path, contents: Data((text + "\n").utf8)) else {
-            throw JournalError(.invalidInput, "cannot write \(path)")
-        }
+        if let html { try OutputDestination.file(html).write(rendering.render(.html, terminal: .plain)) }
+        try output.destination.write(rendering.render(format, terminal: output.destination.terminal))
     }
 }

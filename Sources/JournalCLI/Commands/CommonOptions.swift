@@ -69,7 +69,7 @@ struct FilterOptions: ParsableArguments {
     @Option(
         name: .customLong("on-this-day"), defaultAsFlag: "today", parsing: .next,
         help: ArgumentHelp(
-            "Only entries of the same month and day as DATE (today when not given) in earlier years; 29 February looks at 28 February in other years.",
+            "Only entries of today's month and day in earlier years, or DATE's with --on-this-day=DATE (a DATE is given after =, never as the next argument); 29 February looks at 28 February in other years.",
             valueName: "DATE"))
     var onThisDay: String? = nil
 
@@ -104,7 +104,9 @@ struct FilterOptions: ParsableArguments {
 /// --query and the filters: the entries a command counts or acts on, as `journal search`
 /// finds them (every entry that passes the filters when there is no query).
 struct FoundEntries: ParsableArguments {
-    @Option(help: ArgumentHelp("Only the entries this query finds (journal search's syntax), within the filters.", valueName: "QUERY"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Only the entries this query finds (journal search's syntax), within the filters.", valueName: "QUERY"))
     var query: String?
 
     @OptionGroup var filters: FilterOptions

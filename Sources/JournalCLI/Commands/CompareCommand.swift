@@ -14,7 +14,7 @@ struct CompareCommand: ParsableCommand {
             the entries of its family's reference (token, contains[cd]); and the size and build \
             time of the structure it needs (rebuilt to time it, unless --no-build-times). \
             --ladder instead times the predicate ladder of Apple's WWDC 2013 Core Data talk. \
-            The report goes to standard output (or --out), progress to standard error.
+            The report goes to standard output (or -o FILE), progress to standard error.
             """)
 
     @ParentCommand var journal: JournalCommand
@@ -35,6 +35,7 @@ struct CompareCommand: ParsableCommand {
     var ladder = false
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "With --ladder: the text the predicates compare with (default: the journal's most common word).", valueName: "TEXT"))
     var query: String?
@@ -42,8 +43,7 @@ struct CompareCommand: ParsableCommand {
     @Option(help: "table, markdown, json or html.")
     var format: ReportFormat = .table
 
-    @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Write the report here instead of standard output.", valueName: "FILE"))
-    var out: String?
+    @OptionGroup var output: OutputFileOptions
 
     func validate() throws {
         guard (1...1_000).contains(runs) else { throw ValidationError("--runs must be from 1 to 1,000") }
@@ -59,7 +59,7 @@ struct CompareCommand: ParsableCommand {
         let journal = try self.journal.openJournal()
         let status = StatusLine()
         let context = ReportContext.current
-        let output: String
+        let rendered: String
         if ladder {
             let text =
                 try query ?? journal.builtInQueries().first?.text
@@ -68,7 +68,7 @@ struct CompareCommand: ParsableCommand {
             measurement.runs = runs
             let report = try measurement.run(on: journal) { status.show($0) }
             status.finish()
-            output = LadderRendering(report: report, context: context).render(format, terminal: .standardOutput)
+            rendered = LadderRendering(report: report, context: context).render(format, terminal: output.destination.terminal)
         } else {
             status.show("choosing queries from the journal's word frequencies…")
             let queries = try fileQueries ?? (journal.builtInQueries() + journal.syntaxQueries())
@@ -80,14 +80,8 @@ struct CompareCommand: ParsableCommand {
             comparison.measureBuilds = !noBuildTimes
             let report = try comparison.run(on: journal) { status.show($0) }
             status.finish()
-            output = ComparisonRendering(report: report, context: context).render(format, terminal: out == nil ? .standardOutput : .plain)
+            rendered = ComparisonRendering(report: report, context: context).render(format, terminal: output.destination.terminal)
         }
-        if let out {
-            guard FileManager.default.createFile(atPath: out, contents: Data((output + "\n").utf8)) else {
-                throw JournalError(.invalidInput, "cannot write \(out)")
-            }
-        } else {
-            print(output)
-        }
+        try output.destination.write(rendered)
     }
 }

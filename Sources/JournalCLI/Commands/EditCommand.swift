@@ -9,7 +9,7 @@ struct EditCommand: ParsableCommand {
 
     @ParentCommand var journal: JournalCommand
 
-    @Option(help: "The new text.")
+    @Option(parsing: .unconditional, help: "The new text (taken as it is, even when it starts with -).")
     var text: String?
 
     @Option(help: ArgumentHelp("The new date, as `journal add --date` takes it.", valueName: "DATE"))

@@ -8,11 +8,13 @@ struct ExportCommand: ParsableCommand {
         abstract: "Write entries out, oldest first, in this project's format, jrnl's or Markdown.",
         discussion: """
             Formats:
-              jsonl     this project's JSON Lines: id, date, text, tags, starred (and origin for \
-            entries imported from Day One); importing it gives the same journal back
-              json      jrnl's JSON export: entries with title, body, date, time, tags, starred, \
-            then the tag counts
-              txt       jrnl's journal file ([2024-05-01 09:30:00 AM] Title), which jrnl opens
+              jsonl     this project's JSON Lines: id, date, text, tags, starred (and
+                        origin for entries imported from Day One); importing it gives
+                        the same journal back
+              json      jrnl's JSON export: entries with title, body, date, time,
+                        tags, starred, then the tag counts
+              txt       jrnl's journal file ([2024-05-01 09:30:00 AM] Title), which
+                        jrnl opens
               markdown  a document to read: a heading per day, one per entry
 
             jrnl's formats hold local dates and times (TZ), to the minute (json) or the second \
@@ -23,8 +25,9 @@ struct ExportCommand: ParsableCommand {
 
             An export is plain text, even of an encrypted journal: --encrypt writes it in age's \
             format (age-encryption.org/v1) instead, under a passphrase from \
-            $JOURNAL_EXPORT_PASSPHRASE_FILE or $JOURNAL_EXPORT_PASSPHRASE_COMMAND, or typed twice \
-            at the terminal; `age -d` opens it.
+            $JOURNAL_EXPORT_PASSPHRASE_FILE or $JOURNAL_EXPORT_PASSPHRASE_COMMAND; when neither \
+            is set, from the journal's own $JOURNAL_PASSPHRASE_FILE or \
+            $JOURNAL_PASSPHRASE_COMMAND; or else typed twice at the terminal. `age -d` opens it.
             """)
 
     @ParentCommand var journal: JournalCommand
@@ -33,15 +36,14 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "jsonl (the default, what `journal import` reads back), json or txt (jrnl's), or markdown.")
     var format: ExportFormat = .jsonl
 
-    @Option(name: [.short, .long], help: ArgumentHelp("Write to FILE instead of standard output.", valueName: "FILE"))
-    var output: String?
+    @OptionGroup var output: OutputFileOptions
 
     @Flag(help: "Encrypt the export in age's format under a passphrase (never given as an argument).")
     var encrypt = false
 
     func run() throws {
         let filter = try filters.filter()
-        if encrypt, output == nil, Terminal.standardOutput.isTerminal {
+        if encrypt, output.destination == .standardOutput, Terminal.standardOutput.isTerminal {
             throw JournalError(.usage, "an encrypted export is binary: write it with -o FILE or redirect standard output")
         }
         let journal = try self.journal.openJournal()
@@ -49,9 +51,9 @@ struct ExportCommand: ParsableCommand {
             Terminal.standardError.write(
                 "journal: the journal is encrypted, and this export of it is in plain text (--encrypt writes age's format)\n")
         }
-        let passphrase = try encrypt ? PassphraseInput.export(for: output ?? "the export") : nil
+        let passphrase = try encrypt ? PassphraseInput.export(for: output.destination.path ?? "the export") : nil
         let total = try journal.list(PageRequest(limit: 1), filter: filter).total
-        guard let output else {
+        guard let path = output.destination.path else {
             try write(journal, filter: filter, total: total, progress: nil, passphrase: passphrase) { data throws(JournalError) in
                 do { try FileHandle.standardOutput.write(contentsOf: data) } catch {
                     throw JournalError(.store, "cannot write the export: \(error.localizedDescription)")
@@ -59,14 +61,14 @@ struct ExportCommand: ParsableCommand {
             }
             return
         }
-        let file = try ReplacementFile(replacing: URL(fileURLWithPath: output))
+        let file = try ReplacementFile(replacing: URL(fileURLWithPath: path))
         let progress = ProgressBar(label: "exporting")
         try write(journal, filter: filter, total: total, progress: progress, passphrase: passphrase) { data throws(JournalError) in
             try file.write(data)
         }
         progress.finish()
         try file.commit()
-        Terminal.standardError.write("exported \(Formatting.count(total, "entry", "entries")) to \(output)\n")
+        Terminal.standardError.write("exported \(Formatting.count(total, "entry", "entries")) to \(path)\n")
     }
 
     /// Writes the header, every entry that passes (a batch at a time), then the footer; in

@@ -23,8 +23,7 @@ struct GenerateCommand: ParsableCommand {
     @Option(help: "The seed: the same seed, the same journal.")
     var seed: UInt64 = 2013
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Write here instead of standard output.", valueName: "FILE"))
-    var output: String?
+    @OptionGroup var output: OutputFileOptions
 
     func validate() throws {
         guard (1...100_000_000).contains(entries) else { throw ValidationError("--entries must be from 1 to 100,000,000") }
@@ -32,7 +31,7 @@ struct GenerateCommand: ParsableCommand {
 
     func run() throws {
         let sink: FileHandle
-        if let output {
+        if let output = output.destination.path {
             guard FileManager.default.createFile(atPath: output, contents: nil), let handle = FileHandle(forWritingAtPath: output) else {
                 throw JournalError(.invalidInput, "cannot write \(output)")
             }
@@ -43,6 +42,6 @@ struct GenerateCommand: ParsableCommand {
         let bar = ProgressBar(label: "generating")
         try SyntheticJournalFile.write(entries: entries, seed: seed, to: sink) { bar.update(done: $0, total: entries) }
         bar.finish()
-        if output != nil { try sink.close() }
+        if output.destination.path != nil { try sink.close() }
     }
 }

@@ -12,13 +12,15 @@ struct SearchCommand: ParsableCommand {
             words. Several arguments form one query, read like a search box:
 
               new york            both words (as prefixes), anywhere in the entry
-              "new york"          the words side by side; the last may be a prefix ("new yo)
+              "new york"          side by side, the last word a prefix ("new yo" too)
               tokyo OR kyoto      either word
               paris -work         paris, leaving out entries with work
-              (tokyo OR kyoto) -"rainy day"    groups; - leaves out a phrase or group too
+              (tokyo OR kyoto) -"rainy day"
+                                  groups; - leaves out a phrase or a group too
               #travel  @travel    the tag travel, or one below it (#travel/japan)
               is:starred          starred entries
-              from:2024-05  to:may  on:2016  on:"last month"    dates, as --from/--to/--on read them
+              from:2024-05  to:may  on:2016  on:"last month"
+                                  dates, as --from, --to and --on read them
 
             - binds tightest, then OR, then the words side by side (all must hold). Quote a word \
             to search for it as written: "OR", "-v", "#hashtag". The substring strategies \
@@ -49,7 +51,9 @@ struct SearchCommand: ParsableCommand {
         return SearchStrategies.standard
     }
 
-    @Option(help: ArgumentHelp("Find a regular expression (ICU syntax) in the text as written.", valueName: "PATTERN"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Find a regular expression (ICU syntax) in the text as written.", valueName: "PATTERN"))
     var regex: String?
 
     @Flag(name: [.customShort("i"), .customLong("ignore-case")], help: "With --regex: ignore case.")
@@ -62,14 +66,26 @@ struct SearchCommand: ParsableCommand {
     @OptionGroup var filters: FilterOptions
     @OptionGroup var output: OutputOptions
 
+    /// Every argument no option took, in order, the end of options (`--`) among them: so that
+    /// `-work` reaches the query as a word to leave out rather than failing as an option.
     @Argument(
         parsing: .allUnrecognized,
-        help: ArgumentHelp("What to look for (`-word` leaves a word out; see the table above).", valueName: "query"))
-    var query: [String] = []
+        help: ArgumentHelp(
+            "What to look for (`-word` leaves a word out; see the table above). After --, every argument is the query's.",
+            valueName: "query"))
+    var arguments: [String] = []
+
+    /// The query's arguments: ``arguments`` without the `--` that ends the options (the first
+    /// `--` on a command line is always that one; a later one is a word of the query).
+    private var query: [String] {
+        guard let end = arguments.firstIndex(of: "--") else { return arguments }
+        return Array(arguments[..<end] + arguments[(end + 1)...])
+    }
 
     func validate() throws {
-        if let option = query.first(where: { $0.hasPrefix("--") && $0.dropFirst(2).first?.isLetter == true }) {
-            throw ValidationError("unknown option \(option) (to search for it, quote it: '\"\(option)\"')")
+        let beforeEndOfOptions = arguments.prefix { $0 != "--" }
+        if let option = beforeEndOfOptions.first(where: { $0.hasPrefix("--") && $0.dropFirst(2).first?.isLetter == true }) {
+            throw ValidationError("unknown option \(option) (to search for it, put it after --: journal search -- \(option))")
         }
         if regex != nil && !query.isEmpty { throw ValidationError("give either a query or --regex PATTERN, not both") }
         if regex != nil && strategy != nil { throw ValidationError("--regex is its own way of searching: drop --strategy") }

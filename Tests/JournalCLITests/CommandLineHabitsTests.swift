@@ -1,0 +1,133 @@
+import ArgumentParser
+import Foundation
+import JournalKit
+import Testing
+
+@testable import JournalCLI
+
+/// What people bring from other command-line tools: `--` ending the options, `--opt=value`,
+/// `-o -` for standard output, an optional value given after `=`, the one passphrase variable
+/// a script sets, and help that reads in an 80-column terminal.
+@Suite struct CommandLineHabitsTests {
+    private func ids(_ outcome: JournalProcess.Outcome) throws -> Set<String> {
+        let results = try #require(try outcome.json()["results"] as? [[String: Any]], "\(outcome.error)")
+        return Set(results.compactMap { ($0["id"] as? String)?.components(separatedBy: "/").last })
+    }
+
+    /// `journal search -- -v`: every substring strategy finds the entries holding `-v`, and the
+    /// query it reports is `-v`, not `-- -v`.
+    @Test func aQueryStartingWithADashFollowsTheEndOfOptionsInEverySubstringStrategy() throws {
+        let journal = JournalProcess()
+        defer { journal.removeStore() }
+        let texts = [
+            "ran grep -v on the logs", "the flag -v again, then -vv", "very verbose output", "a dash - and a v apart",
+            "in-vitro, written with a hyphen",
+        ]
+        for text in texts { #expect(try journal.run(["add", text]).status == 0) }
+        let holding = Set(texts.enumerated().filter { $0.element.contains("-v") }.map { "p\($0.offset + 1)" })
+        #expect(holding == ["p1", "p2", "p5"])
+        let substring = SearchStrategies.all.filter { $0.family == .substring }
+        #expect(substring.count >= 9, "the registry's substring strategies")
+        for strategy in substring {
+            let outcome = try journal.run(["search", "--strategy", strategy.name, "--json", "--", "-v"])
+            #expect(outcome.status == 0, "\(strategy.name): \(outcome.error)")
+            #expect(try outcome.json()["query"] as? String == "-v", "\(strategy.name)")
+            #expect(try ids(outcome) == holding, "\(strategy.name)")
+        }
+        // A word strategy reads the query's own syntax after --: -word leaves a word out.
+        let prefix = try journal.run(["search", "--json", "--", "the", "-again"])
+        #expect(try prefix.json()["query"] as? String == "the -again")
+        #expect(try ids(prefix) == ["p1"])
+        // After --, an option's name is text; a second -- is a word of the query.
+        let option = try journal.run(["search", "--strategy=contains", "--json", "--", "--limit"])
+        #expect(option.status == 0, "\(option.error)")
+        #expect(try option.json()["query"] as? String == "--limit")
+        let dashes = try journal.run(["search", "--strategy", "contains", "--json", "--", "--"])
+        #expect(try dashes.json()["query"] as? String == "--")
+        // Before --, an unknown option is still refused, saying how to search for it.
+        let unknown = try journal.run(["search", "york", "--limt", "3"])
+        #expect(unknown.status == 2 && unknown.error.contains("journal search -- --limt"), "\(unknown.error)")
+    }
+
+    @Test func optionsTakeTheirValueAfterEqualsAndTextThatStartsWithADash() throws {
+        let journal = JournalProcess()
+        defer { journal.removeStore() }
+        #expect(try journal.run(["add", "--date=2024-05-01", "--tag=walk", "first"]).status == 0)
+        let refused = try journal.run(["add", "-5 degrees and snow"])
+        #expect(refused.status == 2 && refused.error.contains("goes after --"), "\(refused.error)")
+        #expect(try journal.run(["add", "--", "-5 degrees and snow"]).status == 0)
+        #expect(try journal.run(["edit", "p1", "--text", "- a list item"]).status == 0)
+        #expect(try journal.run(["show", "p1"]).output.hasSuffix("- a list item\n"))
+        let list = try journal.run(["list", "--limit=1", "--json", "--tag=walk"])
+        #expect(try ids(list) == ["p1"])
+        let regex = try journal.run(["search", "--regex", "-5 deg", "--json"])
+        #expect(try ids(regex) == ["p2"], "\(regex.error)")
+        let counted = try journal.run(["stats", "--query", "-degrees", "--json"])
+        #expect(try counted.json()["found"] as? Int == 1, "\(counted.error)")
+    }
+
+    /// `-o -` is standard output for every command that writes a file; no file named `-` appears.
+    @Test func dashForAnOutputFileIsStandardOutput() throws {
+        let journal = JournalProcess()
+        defer { journal.removeStore() }
+        #expect(try journal.run(["import", JournalProcess.sampleCorpus.path]).status == 0)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("journal-dash-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let plain = try journal.run(["export"])
+        let cases: [([String], (String) -> Bool)] = [
+            (["export", "-o", "-"], { $0 == plain.output }),
+            (["export", "--output=-", "--format", "jsonl"], { $0 == plain.output }),
+            (["generate", "--entries", "3", "-o", "-"], { $0.split(separator: "\n").count == 3 }),
+            (
+                ["compare", "--strategies", "prefix", "--runs", "1", "--no-build-times", "--format", "json", "-o", "-"],
+                { $0.hasPrefix("{") }
+            ),
+        ]
+        for (arguments, check) in cases {
+            let outcome = try journal.run(arguments, workingDirectory: folder)
+            #expect(outcome.status == 0, "\(arguments): \(outcome.error)")
+            #expect(check(outcome.output), "\(arguments): \(outcome.output.prefix(200))")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "no file named -")
+    }
+
+    /// `--on-this-day` takes a day only after `=`: the next argument stays the query's.
+    @Test func onThisDayTakesItsDayAfterEqualsAndLeavesTheNextArgumentToTheQuery() throws {
+        let journal = JournalProcess()
+        defer { journal.removeStore() }
+        let utc = ["TZ": "UTC"]
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let today = calendar.dateComponents([.year, .month, .day], from: Date())
+        let day = String(format: "%02d-%02d", today.month!, today.day!)
+        let lastYear = "\(today.year! - 1)-\(day)"
+        for text in ["coffee with Ana", "tea alone"] {
+            #expect(try journal.run(["add", "--date", "\(lastYear)T10:00:00Z", text], environment: utc).status == 0)
+        }
+        #expect(try journal.run(["add", "--date", "2020-01-10T10:00:00Z", "coffee in January"], environment: utc).status == 0)
+        #expect(try journal.run(["add", "--date", "2021-01-10T10:00:00Z", "tea in January"], environment: utc).status == 0)
+        let cases: [([String], Set<String>)] = [
+            (["search", "--on-this-day", "coffee"], ["p1"]),
+            (["search", "coffee", "--on-this-day"], ["p1"]),
+            (["search", "--on-this-day=2022-01-10", "coffee"], ["p3"]),
+            (["search", "tea", "--on-this-day=2022-01-10"], ["p4"]),
+            (["list", "--on-this-day=2022-01-10"], ["p3", "p4"]),
+            (["list", "--on-this-day"], ["p1", "p2"]),
+        ]
+        for (arguments, expected) in cases {
+            let outcome = try journal.run(arguments + ["--json"], environment: utc)
+            #expect(outcome.status == 0, "\(arguments): \(outcome.error)")
+            #expect(try ids(outcome) == expected, "\(arguments)")
+        }
+        // A day as the next argument is not taken: the command says how to give it.
+        let separate = try journal.run(["list", "--on-this-day", "2022-01-10"], environment: utc)
+        #expect(separate.status == 2)
+        #expect(separate.error.contains("--on-this-day=2022-01-10"), "\(separate.error)")
+        let searched = try journal.run(["search", "--on-this-day", "2022-01-10", "--json"], environment: utc)
+        #expect(searched.error.contains("--on-this-day=2022-01-10"), "\(searched.error)")
+        // After --, --on-this-day is text.
+        let literal = try journal.run(["search", "--strategy", "contains", "--json", "--", "--on-this-day"], environment: utc)
+        #expect(try literal.json()["query"] as? String == "--on-this-day")
+    }
+}
