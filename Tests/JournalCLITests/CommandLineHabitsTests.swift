@@ -130,4 +130,40 @@ import Testing
         let literal = try journal.run(["search", "--strategy", "contains", "--json", "--", "--on-this-day"], environment: utc)
         #expect(try literal.json()["query"] as? String == "--on-this-day")
     }
+
+    /// The variables the README and `--help` name for a journal's passphrase serve for creating
+    /// and encrypting a journal and for an encrypted export too; a change of passphrase wants
+    /// the new one named apart.
+    @Test func theOnePassphraseVariableServesEveryCommandButAChangeOfPassphrase() throws {
+        let journal = JournalProcess()
+        defer { journal.removeStore() }
+        let secret = journal.store.appendingPathExtension("passphrase")
+        try Data("one variable for everything\n".utf8).write(to: secret)
+        let only = ["JOURNAL_PASSPHRASE_FILE": secret.path]
+        let noTerminal = ["/usr/bin/setsid", "--wait"]
+        let created = try journal.run(["init", "--encrypt", "--kdf", "interactive"], environment: only, launcher: noTerminal)
+        #expect(created.status == 0, "\(created.error)")
+        #expect(try journal.run(["add", "a secret entry"], environment: only).status == 0)
+        #expect(try journal.run(["decrypt"], environment: only).status == 0)
+        let encrypted = try journal.run(["encrypt", "--kdf", "interactive"], environment: only, launcher: noTerminal)
+        #expect(encrypted.status == 0, "\(encrypted.error)")
+        #expect(try journal.run(["list", "--json"], environment: only).json()["total"] as? Int == 1)
+        let export = journal.store.appendingPathExtension("age")
+        defer { try? FileManager.default.removeItem(at: export) }
+        let exported = try journal.run(["export", "--encrypt", "-o", export.path], environment: only, launcher: noTerminal)
+        #expect(exported.status == 0, "\(exported.error)")
+        #expect(try Data(contentsOf: export).starts(with: Data("age-encryption.org/v1\n".utf8)))
+        // A change of passphrase never takes the current one as the new one.
+        let change = try journal.run(["passphrase"], environment: only, launcher: noTerminal)
+        #expect(change.status == 1 && change.error.contains("JOURNAL_NEW_PASSPHRASE_FILE"), "\(change.error)")
+        // The NEW variables, when set, come first.
+        let other = journal.store.appendingPathExtension("other")
+        defer { try? FileManager.default.removeItem(at: other) }
+        try Data("another passphrase\n".utf8).write(to: other)
+        #expect(try journal.run(["decrypt"], environment: only).status == 0)
+        let both = only.merging(["JOURNAL_NEW_PASSPHRASE_FILE": other.path]) { $1 }
+        #expect(try journal.run(["encrypt", "--kdf", "interactive"], environment: both).status == 0)
+        #expect(try journal.run(["list"], environment: only).status == 1, "the old passphrase no longer opens it")
+        #expect(try journal.run(["list"], environment: ["JOURNAL_PASSPHRASE_FILE": other.path]).status == 0)
+    }
 }

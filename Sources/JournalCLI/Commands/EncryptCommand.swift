@@ -11,8 +11,10 @@ struct EncryptCommand: ParsableCommand {
             wait meanwhile. The plain-text files are then deleted, not wiped: their bytes may stay \
             on the disk until overwritten, and backups made before stay in plain text.
 
-            The new passphrase is the first line of $JOURNAL_NEW_PASSPHRASE_FILE or of what \
-            $JOURNAL_NEW_PASSPHRASE_COMMAND prints, or else typed twice at the terminal.
+            The passphrase is the first line of $JOURNAL_NEW_PASSPHRASE_FILE or of what \
+            $JOURNAL_NEW_PASSPHRASE_COMMAND prints; when neither is set, of \
+            $JOURNAL_PASSPHRASE_FILE or what $JOURNAL_PASSPHRASE_COMMAND prints, which every \
+            later command reads; or else it is typed twice at the terminal.
             """)
 
     @ParentCommand var journal: JournalCommand
@@ -22,7 +24,7 @@ struct EncryptCommand: ParsableCommand {
     func run() throws {
         let directory = try journal.directory
         JournalCommand.forbidCoreDumps()
-        let passphrase = try PassphraseInput.new(for: directory.url.path)
+        let passphrase = try PassphraseInput.initial(for: directory.url.path)
         let progress = ProgressBar(label: "encrypting", unit: .bytes)
         try Journal.encrypt(directory, passphrase: passphrase, cost: keyDerivation.level.cost, progress: progress.handler)
         progress.finish()

@@ -11,11 +11,12 @@ struct InitCommand: ParsableCommand {
             explicitly, and with --encrypt an encrypted one: every file of the journal is then \
             encrypted at rest, and every command asks for the passphrase.
 
-            The passphrase is never an argument (other users can see those): it is the first line \
-            of the file $JOURNAL_NEW_PASSPHRASE_FILE, or of what $JOURNAL_NEW_PASSPHRASE_COMMAND \
-            prints, or else typed twice at the terminal. Later commands read it from \
-            $JOURNAL_PASSPHRASE_FILE, $JOURNAL_PASSPHRASE_COMMAND (e.g. 'pass show journal') or \
-            the terminal. There is no way into an encrypted journal without its passphrase.
+            The passphrase is never an argument (other users can see those): every command reads \
+            it from the first line of the file $JOURNAL_PASSPHRASE_FILE, or of what \
+            $JOURNAL_PASSPHRASE_COMMAND prints (e.g. 'pass show journal'), or else asks at the \
+            terminal. init takes it the same way (typed twice at the terminal), unless \
+            $JOURNAL_NEW_PASSPHRASE_FILE or $JOURNAL_NEW_PASSPHRASE_COMMAND is set. There is no \
+            way into an encrypted journal without its passphrase.
             """)
 
     @ParentCommand var journal: JournalCommand
@@ -34,7 +35,7 @@ struct InitCommand: ParsableCommand {
         }
         if encrypt {
             JournalCommand.forbidCoreDumps()
-            let passphrase = try PassphraseInput.new(for: directory.url.path)
+            let passphrase = try PassphraseInput.initial(for: directory.url.path)
             let created = try Journal.create(in: directory, passphrase: passphrase, cost: keyDerivation.level.cost)
             try created.close()
         } else {

@@ -5,58 +5,70 @@ import JournalKit
     import Glibc
 #endif
 
-/// Where the `journal` command gets an encrypted journal's passphrase, as restic, borg and age
-/// do: never from its own arguments (other users can read those), but from
-/// - `$JOURNAL_PASSPHRASE_FILE`: the first line of that file;
-/// - `$JOURNAL_PASSPHRASE_COMMAND`: the first line a shell command prints (`pass show journal`);
-/// - else the terminal, asked without echo.
+/// Where the `journal` command gets a passphrase, as restic, borg and age do: never from its
+/// own arguments (other users can read those), but from a pair of variables,
+/// - `$NAME_FILE`: the first line of that file;
+/// - `$NAME_COMMAND`: the first line a shell command prints (`pass show journal`);
+/// - else the terminal, asked without echo (a new passphrase typed twice).
 ///
-/// A new passphrase (``JournalCommand`` `init --encrypt`, `encrypt`, `passphrase`) comes from
-/// `$JOURNAL_NEW_PASSPHRASE_FILE` or `$JOURNAL_NEW_PASSPHRASE_COMMAND`, else the terminal,
-/// typed twice; an encrypted jrnl journal's password, to import it, from
-/// `$JOURNAL_IMPORT_PASSWORD_FILE` or `$JOURNAL_IMPORT_PASSWORD_COMMAND`, else the terminal.
+/// An encrypted journal's passphrase comes from `JOURNAL_PASSPHRASE_*`. Creating or encrypting
+/// a journal (`init --encrypt`, `encrypt`) takes `JOURNAL_NEW_PASSPHRASE_*`, else the same
+/// `JOURNAL_PASSPHRASE_*`, so that a script that sets the one variable works throughout;
+/// `passphrase` takes its new one from `JOURNAL_NEW_PASSPHRASE_*` only. An encrypted export's
+/// comes from `JOURNAL_EXPORT_PASSPHRASE_*`, else `JOURNAL_PASSPHRASE_*`; an encrypted jrnl
+/// journal's password, to import it, from `JOURNAL_IMPORT_PASSWORD_*`.
 enum PassphraseInput {
-    /// The passphrase of the journal in `folder`.
-    static func current(for folder: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Passphrase {
-        try read(
-            file: environment["JOURNAL_PASSPHRASE_FILE"], command: environment["JOURNAL_PASSPHRASE_COMMAND"],
-            variables: "JOURNAL_PASSPHRASE_FILE or JOURNAL_PASSPHRASE_COMMAND", prompt: "passphrase for \(folder): ", confirm: false)
+    /// A pair of variables naming a passphrase: NAME_FILE and NAME_COMMAND.
+    struct Variables {
+        let file: String
+        let command: String
+
+        static let journal = Variables(file: "JOURNAL_PASSPHRASE_FILE", command: "JOURNAL_PASSPHRASE_COMMAND")
+        static let newJournal = Variables(file: "JOURNAL_NEW_PASSPHRASE_FILE", command: "JOURNAL_NEW_PASSPHRASE_COMMAND")
+        static let export = Variables(file: "JOURNAL_EXPORT_PASSPHRASE_FILE", command: "JOURNAL_EXPORT_PASSPHRASE_COMMAND")
+        static let jrnlImport = Variables(file: "JOURNAL_IMPORT_PASSWORD_FILE", command: "JOURNAL_IMPORT_PASSWORD_COMMAND")
     }
 
-    /// A new passphrase for the journal in `folder`.
+    /// The passphrase of the journal in `folder`.
+    static func current(for folder: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Passphrase {
+        try read([.journal], environment: environment, prompt: "passphrase for \(folder): ", confirm: false)
+    }
+
+    /// The passphrase a journal is created or encrypted under, in `folder`.
+    static func initial(for folder: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Passphrase {
+        try read([.newJournal, .journal], environment: environment, prompt: "new passphrase for \(folder): ", confirm: true)
+    }
+
+    /// The new passphrase that replaces the current one of the journal in `folder`.
     static func new(for folder: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Passphrase {
-        try read(
-            file: environment["JOURNAL_NEW_PASSPHRASE_FILE"], command: environment["JOURNAL_NEW_PASSPHRASE_COMMAND"],
-            variables: "JOURNAL_NEW_PASSPHRASE_FILE or JOURNAL_NEW_PASSPHRASE_COMMAND", prompt: "new passphrase for \(folder): ",
-            confirm: true)
+        try read([.newJournal], environment: environment, prompt: "new passphrase for \(folder): ", confirm: true)
     }
 
     /// The passphrase an encrypted export is written under.
     static func export(for file: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Passphrase {
-        try read(
-            file: environment["JOURNAL_EXPORT_PASSPHRASE_FILE"], command: environment["JOURNAL_EXPORT_PASSPHRASE_COMMAND"],
-            variables: "JOURNAL_EXPORT_PASSPHRASE_FILE or JOURNAL_EXPORT_PASSPHRASE_COMMAND", prompt: "passphrase for \(file): ",
-            confirm: true)
+        try read([.export, .journal], environment: environment, prompt: "passphrase for \(file): ", confirm: true)
     }
 
     /// The password of the encrypted jrnl journal `file`, to import it.
     static func jrnlPassword(for file: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Passphrase {
-        try read(
-            file: environment["JOURNAL_IMPORT_PASSWORD_FILE"], command: environment["JOURNAL_IMPORT_PASSWORD_COMMAND"],
-            variables: "JOURNAL_IMPORT_PASSWORD_FILE or JOURNAL_IMPORT_PASSWORD_COMMAND", prompt: "password of the jrnl journal \(file): ",
-            confirm: false)
+        try read([.jrnlImport], environment: environment, prompt: "password of the jrnl journal \(file): ", confirm: false)
     }
 
-    private static func read(file: String?, command: String?, variables: String, prompt: String, confirm: Bool) throws -> Passphrase {
+    /// From the first of `sources` that is set, else the terminal.
+    private static func read(_ sources: [Variables], environment: [String: String], prompt: String, confirm: Bool) throws -> Passphrase {
         var bytes: [UInt8]
-        if let file, !file.isEmpty {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                throw JournalError(.usage, "cannot read the passphrase file \(file)")
+        let set = { (name: String) in environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+        if let source = sources.first(where: { set($0.file) != nil || set($0.command) != nil }) {
+            if let file = set(source.file) {
+                guard let data = FileManager.default.contents(atPath: file) else {
+                    throw JournalError(.usage, "cannot read the passphrase file \(file) ($\(source.file))")
+                }
+                bytes = firstLine(of: [UInt8](data))
+            } else {
+                bytes = try output(of: set(source.command) ?? "")
             }
-            bytes = firstLine(of: [UInt8](data))
-        } else if let command, !command.isEmpty {
-            bytes = try output(of: command)
         } else {
+            let variables = sources.map { "\($0.file) or \($0.command)" }.joined(separator: ", else ")
             bytes = try fromTerminal(prompt: prompt, variables: variables)
             if confirm {
                 var again = try fromTerminal(prompt: "again: ", variables: variables)
