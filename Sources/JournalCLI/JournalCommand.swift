@@ -20,6 +20,30 @@ struct JournalCommand: ParsableCommand {
             editor (before $VISUAL and $EDITOR), strategy (search's default) and color or colour (auto, \
             always or never).
 
+            Environment:
+              JOURNAL_STORE       the journal's folder (after --store and -j)
+              JOURNAL             a journal's name in the configuration file
+              XDG_DATA_HOME       where the default journal lives (~/.local/share)
+              XDG_CONFIG_HOME     where config.toml lives (~/.config)
+              JOURNAL_PASSPHRASE_FILE, JOURNAL_PASSPHRASE_COMMAND
+                                  an encrypted journal's passphrase: the first line of
+                                  the file, or of what the command prints; also for
+                                  init --encrypt, encrypt and export --encrypt
+              JOURNAL_NEW_PASSPHRASE_FILE, JOURNAL_NEW_PASSPHRASE_COMMAND
+                                  the new passphrase of `journal passphrase`; for init
+                                  --encrypt and encrypt, before the two above
+              JOURNAL_EXPORT_PASSPHRASE_FILE, JOURNAL_EXPORT_PASSPHRASE_COMMAND
+                                  export --encrypt's, before JOURNAL_PASSPHRASE_*
+              JOURNAL_IMPORT_PASSWORD_FILE, JOURNAL_IMPORT_PASSWORD_COMMAND
+                                  an encrypted jrnl journal's password, for import
+              VISUAL, EDITOR      the editor of add and edit (after the configuration's)
+              NO_COLOR, TERM      no colour when NO_COLOR is set or TERM is dumb
+              TZ                  the time zone dates are read and shown in
+              COLUMNS             the width of output that goes to no terminal
+
+            Without a terminal, a passphrase that no variable gives is an error: nothing is \
+            asked, nothing is written.
+
             Exit status: 0 success (no results included), 1 failure, 2 usage error or bad query.
             """,
         subcommands: [

@@ -166,4 +166,44 @@ import Testing
         #expect(try journal.run(["list"], environment: only).status == 1, "the old passphrase no longer opens it")
         #expect(try journal.run(["list"], environment: ["JOURNAL_PASSPHRASE_FILE": other.path]).status == 0)
     }
+
+    /// Every table in a command's help keeps each row on its own lines in an 80-column
+    /// terminal: a row indented in the source is a whole line of the help.
+    @Test func helpTablesKeepTheirRowsAt80Columns() throws {
+        let commands = [JournalCommand.self] + JournalCommand.configuration.subcommands
+        for command in commands {
+            let rows = command.configuration.discussion.split(separator: "\n").filter { $0.hasPrefix("  ") }
+            guard !rows.isEmpty else { continue }
+            let name = command.configuration.commandName ?? "journal"
+            let arguments = command == JournalCommand.self ? ["--help"] : [name, "--help"]
+            let help = try JournalProcess().run(arguments, environment: ["COLUMNS": "80"], useStore: false)
+            let lines = Set(help.output.split(separator: "\n"))
+            for row in rows {
+                #expect(lines.contains(row), "journal \(name) --help breaks the row \"\(row)\"")
+            }
+        }
+    }
+
+    /// Every variable the command and its library read (an `environment["NAME"]`, or a name
+    /// `JOURNAL_…` written out) is named in `journal --help`, but HOME and PATH.
+    @Test func everyVariableTheCommandReadsIsNamedInItsHelp() throws {
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources")
+        var read = Set<String>()
+        for folder in ["JournalCLI", "JournalKit"] {
+            let files = try #require(FileManager.default.enumerator(atPath: sources.appendingPathComponent(folder).path))
+            for case let file as String in files where file.hasSuffix(".swift") {
+                let text = try String(contentsOf: sources.appendingPathComponent(folder).appendingPathComponent(file), encoding: .utf8)
+                for match in text.matches(of: /environment\["([A-Z_]+)"\]|"(JOURNAL_[A-Z_]+)"/) {
+                    read.insert(String(match.1 ?? match.2 ?? ""))
+                }
+            }
+        }
+        read.subtract(["HOME", "PATH"])
+        #expect(read.isSuperset(of: ["JOURNAL_STORE", "JOURNAL_PASSPHRASE_FILE", "NO_COLOR"]), "the scan finds the variables")
+        let help = try JournalProcess().run(["--help"], useStore: false).output
+        for name in read.sorted() {
+            #expect(help.contains(name), "journal --help does not name $\(name)")
+        }
+    }
 }

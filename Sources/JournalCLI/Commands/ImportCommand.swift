@@ -7,16 +7,23 @@ struct ImportCommand: ParsableCommand {
         commandName: "import",
         abstract: "Import entries: JSON Lines, or what jrnl and Day One export.",
         discussion: """
-            Formats, told apart by their content (say which with --format when a file is ambiguous):
-              jsonl   this project's JSON Lines, one entry a line: {"date": "2024-05-01T08:30:00Z", \
-            "text": "…", "tags": ["…"], "starred": true}; the date is optional (now) and may carry \
-            any offset
-              json    jrnl's JSON export (jrnl --export json): local dates and times, read in TZ
-              txt     jrnl's journal file: entries starting [2024-05-01 09:30] Title, read in TZ
-              dayone  Day One's export: the .zip it writes, or the Journal.json inside
-              jrnl-encrypted  jrnl's encrypted journal file (its versions 2 and 3); its password \
-            is the first line of $JOURNAL_IMPORT_PASSWORD_FILE or of what \
-            $JOURNAL_IMPORT_PASSWORD_COMMAND prints, or else typed at the terminal
+            Formats, told apart by their content (say which with --format when a file is \
+            ambiguous):
+              jsonl   this project's JSON Lines, one entry a line:
+                      {"date": "2024-05-01T08:30:00Z", "text": "…", "tags": ["…"],
+                      "starred": true}; the date is optional (now), any offset
+              json    jrnl's JSON export (jrnl --export json): local dates and
+                      times, read in TZ
+              txt     jrnl's journal file: entries starting [2024-05-01 09:30]
+                      Title, read in TZ
+              dayone  Day One's export: the .zip it writes, or the Journal.json
+                      inside
+              jrnl-encrypted
+                      jrnl's encrypted journal file (its versions 2 and 3)
+
+            An encrypted jrnl journal's password is the first line of \
+            $JOURNAL_IMPORT_PASSWORD_FILE or of what $JOURNAL_IMPORT_PASSWORD_COMMAND prints, or \
+            else typed at the terminal.
 
             An import with one bad entry imports nothing and names it (a line, or an entry's \
             number and uuid). Entries the journal holds already are left out, so importing the \
