@@ -48,21 +48,50 @@ enum JSONValue {
         output += "}"
     }
 
+    /// Appends `string` quoted, escaping what JSON must (quote, backslash, control characters)
+    /// and U+2028, U+2029 and DEL, which JavaScript readers trip on; every other byte is copied
+    /// in runs, as UTF-8.
     private static func writeString(_ string: String, to output: inout String) {
         output += "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case "\u{2028}", "\u{2029}", "\u{0}"..."\u{1F}", "\u{7F}":
-                let hex = String(scalar.value, radix: 16)
-                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: output.unicodeScalars.append(scalar)
+        var string = string
+        string.withUTF8 { bytes in
+            var start = 0
+            func flush(upTo end: Int) {
+                if start < end { output += String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self) }
             }
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                var width = 1
+                let escape: String?
+                switch byte {
+                case 0x22: escape = "\\\""
+                case 0x5C: escape = "\\\\"
+                case 0x0A: escape = "\\n"
+                case 0x0D: escape = "\\r"
+                case 0x09: escape = "\\t"
+                case 0x00...0x1F, 0x7F: escape = unicodeEscape(UInt32(byte))
+                case 0xE2
+                where index + 2 < bytes.count && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
+                    escape = unicodeEscape(bytes[index + 2] == 0xA8 ? 0x2028 : 0x2029)
+                    width = 3
+                default: escape = nil
+                }
+                if let escape {
+                    flush(upTo: index)
+                    output += escape
+                    start = index + width
+                }
+                index += width
+            }
+            flush(upTo: bytes.count)
         }
         output += "\""
+    }
+
+    /// `\u` and four hexadecimal digits.
+    private static func unicodeEscape(_ value: UInt32) -> String {
+        let hex = String(value, radix: 16)
+        return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
     }
 }
