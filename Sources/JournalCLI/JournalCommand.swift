@@ -46,6 +46,7 @@ struct JournalCommand: ParsableCommand {
 
             Exit status: 0 success (no results included), 1 failure, 2 usage error or bad query.
             """,
+        version: "journal 0.1.0",
         subcommands: [
             InitCommand.self, AddCommand.self, ImportCommand.self, SearchCommand.self, ListCommand.self, TagsCommand.self,
             TagCommand.self, UntagCommand.self, StarCommand.self, UnstarCommand.self, ExportCommand.self,
@@ -137,12 +138,18 @@ struct JournalCommand: ParsableCommand {
         } catch let exit as ExitCode {
             status = exit.rawValue
         } catch {
-            let code = exitCode(for: error)
+            // ArgumentParser renders a help screen (or a completion script) each time it is asked
+            // anything about the request, so it is asked once; only a failure's message starts
+            // with its error prefix, or with the usage when it has no message.
+            let full = fullMessage(for: error)
+            let failed = full.isEmpty || ["Error: ", "Usage: ", "Help: "].contains { full.hasPrefix($0) }
+            let code = failed ? exitCode(for: error) : .success
             if code == .success {
-                print(fullMessage(for: error))
+                print(full)
                 status = 0
             } else {
-                let message = self.message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+                let firstLine = full.split(separator: "\n").first.map(String.init) ?? ""
+                let message = firstLine.hasPrefix("Error: ") ? String(firstLine.dropFirst(7)) : "\(error)"
                 let hint =
                     message.hasPrefix("Unknown option")
                     ? "an argument that starts with - but is no option goes after --, as in journal add -- '-5 degrees'"

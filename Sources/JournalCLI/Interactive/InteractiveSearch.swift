@@ -91,10 +91,8 @@ struct InteractiveSearch {
                 screen.leaveEntry(entry.id)
                 return "deleted \(entry.id.shortName)"
             }
-        } catch let error as JournalError {
-            return error.message
         } catch {
-            return "\(error)"
+            return error.message
         }
     }
 
