@@ -24,9 +24,10 @@ let package = Package(
     targets: [
         // ICU's headers rename every function with a version suffix (ubrk_next_72), which Swift
         // cannot import; this target exposes the few functions the library needs under plain names.
+        // Its regular expressions load libicui18n when first used (see CICU.c), not at start-up.
         .target(
             name: "CICU",
-            linkerSettings: [.linkedLibrary("icuuc"), .linkedLibrary("icui18n")]
+            linkerSettings: [.linkedLibrary("icuuc"), .linkedLibrary("dl")]
         ),
         // libsodium (Debian's libsodium-dev): Argon2id, XChaCha20-Poly1305 and guarded memory.
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
@@ -60,13 +61,17 @@ let package = Package(
             name: "JournalBench",
             dependencies: ["JournalKit", "JournalText", "CPseudoTerminal", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        // The `journal` command.
+        // The `journal` command. swiftc exports every symbol of an executable for dynamic
+        // lookup; journal loads no plug-in that would look them up, and the dynamic loader of
+        // every process would otherwise search a table of 17,000 symbols (Benchmarks/README.md,
+        // start-up).
         .executableTarget(
             name: "JournalCLI",
             dependencies: [
                 "JournalKit", "JournalBench", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
-            ]
+            ],
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"])]
         ),
         // What the fuzz targets check on every input; its tests replay the inputs fuzzing found.
         .target(name: "FuzzChecks", dependencies: ["JournalKit", "JournalText"], path: "Fuzz/Checks"),

@@ -1,5 +1,6 @@
 #include "CICU.h"
 
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <unicode/ubrk.h>
@@ -92,24 +93,58 @@ int32_t cicu_words_next(int32_t *start, int32_t *end) {
     return 0;
 }
 
+// Regular expressions live in ICU's other library, libicui18n, which is loaded on the first
+// pattern compiled rather than at start-up: it is linked to bind all of its symbols when it
+// loads (about 1,700), a cost every journal process paid though only the matches strategies
+// and --regex use it. The four functions are looked up by their versioned names, the ones its
+// headers give (uregex_open is uregex_open_72), in the library of the same ICU version.
+#define CICU_NAME(function) CICU_QUOTE(function)
+#define CICU_QUOTE(name) #name
+
+static struct {
+    URegularExpression *(*open)(const UChar *, int32_t, uint32_t, UParseError *, UErrorCode *);
+    void (*set_utext)(URegularExpression *, UText *, UErrorCode *);
+    UBool (*find)(URegularExpression *, int32_t, UErrorCode *);
+    void (*close)(URegularExpression *);
+} regex_library;
+static pthread_once_t regex_library_once = PTHREAD_ONCE_INIT;
+
+static void load_regex_library(void) {
+    void *library = dlopen("libicui18n.so." U_ICU_VERSION_SHORT, RTLD_NOW | RTLD_LOCAL);
+    if (library == NULL) return;
+    regex_library.set_utext = dlsym(library, CICU_NAME(uregex_setUText));
+    regex_library.find = dlsym(library, CICU_NAME(uregex_find));
+    regex_library.close = dlsym(library, CICU_NAME(uregex_close));
+    if (regex_library.set_utext && regex_library.find && regex_library.close) {
+        regex_library.open = dlsym(library, CICU_NAME(uregex_open)); // set last: it says all four are there
+    }
+}
+
+const char *cicu_regex_library_name(void) { return "libicui18n.so." U_ICU_VERSION_SHORT; }
+
 struct cicu_regex {
     URegularExpression *regex;
     UText text; // reused for every subject, so matching allocates nothing
 };
 
 cicu_regex *cicu_regex_open(const cicu_char *pattern, int32_t length, int32_t flags, int32_t *error, int32_t *error_offset) {
+    *error_offset = -1;
+    pthread_once(&regex_library_once, load_regex_library);
+    if (regex_library.open == NULL) {
+        *error = U_MISSING_RESOURCE_ERROR;
+        return NULL;
+    }
     UErrorCode status = U_ZERO_ERROR;
     UParseError parse_error;
-    URegularExpression *regex = uregex_open((const UChar *)pattern, length, (uint32_t)flags, &parse_error, &status);
+    URegularExpression *regex = regex_library.open((const UChar *)pattern, length, (uint32_t)flags, &parse_error, &status);
     *error = status;
-    *error_offset = -1;
     if (U_FAILURE(status)) {
         if (parse_error.offset >= 0 && parse_error.line <= 1) *error_offset = parse_error.offset;
         return NULL;
     }
     cicu_regex *result = calloc(1, sizeof(cicu_regex));
     if (result == NULL) {
-        uregex_close(regex);
+        regex_library.close(regex);
         *error = U_MEMORY_ALLOCATION_ERROR;
         return NULL;
     }
@@ -123,16 +158,16 @@ int32_t cicu_regex_find_utf8(cicu_regex *regex, const char *utf8, int64_t length
     UErrorCode status = U_ZERO_ERROR;
     utext_openUTF8(&regex->text, utf8, length, &status);
     if (U_FAILURE(status)) return -1;
-    uregex_setUText(regex->regex, &regex->text, &status);
+    regex_library.set_utext(regex->regex, &regex->text, &status);
     if (U_FAILURE(status)) return -1;
-    UBool found = uregex_find(regex->regex, 0, &status);
+    UBool found = regex_library.find(regex->regex, 0, &status);
     if (U_FAILURE(status)) return -1;
     return found ? 1 : 0;
 }
 
 void cicu_regex_close(cicu_regex *regex) {
     if (regex == NULL) return;
-    uregex_close(regex->regex);
+    regex_library.close(regex->regex);
     utext_close(&regex->text);
     free(regex);
 }

@@ -43,7 +43,8 @@ public final class RegexMatcher: @unchecked Sendable {
                 cicu_regex_open($0.baseAddress, Int32($0.count), options.rawValue, &error, &offset)
             })
         else {
-            let reason = String(cString: cicu_error_name(error))
+            var reason = String(cString: cicu_error_name(error))
+            if error == 2 { reason += ": ICU's regular expressions (\(String(cString: cicu_regex_library_name()))) could not be loaded" }
             let characterOffset = offset >= 0 ? String(decoding: units.prefix(Int(offset)), as: UTF16.self).count : nil
             throw InvalidPattern(reason: reason, offset: characterOffset)
         }

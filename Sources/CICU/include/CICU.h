@@ -50,13 +50,18 @@ enum {
 };
 
 /// Compiles a pattern (UTF-16). NULL on failure, with *error set and *error_offset the
-/// UTF-16 offset in the pattern where compilation failed (-1 when unknown).
+/// UTF-16 offset in the pattern where compilation failed (-1 when unknown). The first call
+/// loads ICU's regular-expression library (cicu_regex_library_name()); when it can't be
+/// loaded, *error is U_MISSING_RESOURCE_ERROR (2).
 cicu_regex *cicu_regex_open(const cicu_char *pattern, int32_t length, int32_t flags, int32_t *error, int32_t *error_offset);
 
 /// 1 when the pattern occurs anywhere in the UTF-8 text, 0 when not, -1 on an ICU error.
 int32_t cicu_regex_find_utf8(cicu_regex *regex, const char *utf8, int64_t length);
 
 void cicu_regex_close(cicu_regex *regex);
+
+/// The file name of ICU's regular-expression library, for an error message.
+const char *cicu_regex_library_name(void);
 
 /// ICU's name for an error code, e.g. "U_REGEX_MISMATCHED_PAREN".
 const char *cicu_error_name(int32_t error);
