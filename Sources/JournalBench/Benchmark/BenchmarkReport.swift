@@ -115,6 +115,8 @@ public struct BenchmarkReport {
     public var queries: [ComparisonQuery]
     /// Each size measured, smallest first.
     public var sizes: [Size]
+    /// Whole processes that open no journal, next to `sqlite3`'s (measured once, before the sizes).
+    public var startup: StartupCost?
 
     /// A report of these settings, filled in size by size.
     public init(date: JournalDate, seed: UInt64, runs: Int, coldRuns: Int, budgetSeconds: Double, queries: [ComparisonQuery], sizes: [Size])

@@ -111,6 +111,8 @@ struct BenchCommand: ParsableCommand {
             budgetSeconds: budget, keepStores: keepStores, discardInputs: discardInputs, encrypted: encrypted,
             progress: status.show)
         var report = BenchmarkReport(date: .now, seed: seed, runs: runs, coldRuns: coldRuns, budgetSeconds: budget, queries: [], sizes: [])
+        report.startup = try StartupCost.measure(
+            executable: ChildProcess.currentExecutable, runs: max(coldRuns * 4, 20), progress: status.show)
         for entries in try entryCounts() {
             let size = try run.measure(entries: entries, queries: report.queries.isEmpty ? nil : report.queries)
             if report.queries.isEmpty { report.queries = size.warm.queries }

@@ -127,6 +127,18 @@ struct BenchmarkRendering: ReportRendering {
             numericColumns: Set(0...5))
     }
 
+    /// Whole processes that open no journal, each next to the `sqlite3` process of the same rounds.
+    var startupTable: TextTable {
+        let sqlite = report.startup?.sqlite
+        let rows = (report.startup?.rows ?? []) + (sqlite.map { [$0] } ?? [])
+        return TextTable(
+            headers: ["process", "median ms", "ratio to sqlite3"],
+            rows: rows.map { row in
+                [row.command, ReportNumbers.milliseconds(row.seconds), Self.ratio(sqlite.map { row.seconds / $0.seconds })]
+            },
+            numericColumns: [1, 2])
+    }
+
     /// Keys typed into the full-screen search: from each key to the frame showing its answer.
     var typingTable: TextTable {
         TextTable(
@@ -422,6 +434,7 @@ struct BenchmarkRendering: ReportRendering {
         parts.append(terminal.bold("FTS5 in its best setup (same queries)") + "\n" + bestFTS5Table.terminal(terminal))
         parts.append(terminal.bold("The query syntax against FTS5's best setup (warm, in process)") + "\n" + syntaxTable.terminal(terminal))
         parts.append(terminal.bold("Filtered search (same process, same queries)") + "\n" + filteredTable.terminal(terminal))
+        parts.append(terminal.bold("Start-up (whole processes, no journal)") + "\n" + startupTable.terminal(terminal))
         parts.append(terminal.bold("Cold search (whole processes)") + "\n" + coldSummaryTable.terminal(terminal))
         parts.append(terminal.bold("Typing in the full-screen search (key press → redrawn screen)") + "\n" + typingTable.terminal(terminal))
         parts.append(terminal.bold("On this day (same process)") + "\n" + onThisDayTable.terminal(terminal))
@@ -446,6 +459,7 @@ struct BenchmarkRendering: ReportRendering {
             "### FTS5 in its best setup (same queries)", bestFTS5Table.markdown,
             "### The query syntax against FTS5's best setup (warm, in process)", syntaxTable.markdown, syntaxQueryTable.markdown,
             "### Filtered search (same process, same queries)", filteredTable.markdown,
+            "### Start-up (whole processes, no journal)", startupTable.markdown,
             "### Cold search (whole processes)", coldSummaryTable.markdown,
             "### Typing in the full-screen search (key press → redrawn screen)", typingTable.markdown,
             "### On this day (same process)", onThisDayTable.markdown,
@@ -468,6 +482,16 @@ struct BenchmarkRendering: ReportRendering {
             "runs": .integer(report.runs),
             "cold_runs": .integer(report.coldRuns),
             "budget_seconds": .number(report.budgetSeconds),
+            "startup": report.startup.map { startup in
+                .object([
+                    "runs": .integer(startup.runs),
+                    "processes": .array(
+                        startup.rows.map {
+                            .object(["command": .string($0.command), "median_ms": ReportNumbers.milliseconds(json: $0.seconds)])
+                        }),
+                    "sqlite3_ms": startup.sqlite.map { ReportNumbers.milliseconds(json: $0.seconds) } ?? .null,
+                ])
+            } ?? .null,
             "queries": .array(report.queries.map { .object(["text": .string($0.text), "kind": .string($0.kind)]) }),
             "sizes": .array(
                 report.sizes.map { size in
@@ -624,6 +648,7 @@ struct BenchmarkRendering: ReportRendering {
         for size in report.sizes {
             sections.append(("Warm search, \(Formatting.grouped(size.entries)) entries", warmTable(size).html))
         }
+        sections.append(("Start-up (whole processes, no journal)", startupTable.html))
         sections.append(("Cold search (whole processes)", coldSummaryTable.html + coldTable.html))
         sections.append(("Typing in the full-screen search (key press → redrawn screen)", typingTable.html))
         sections.append(("On this day (same process)", onThisDayTable.html))
