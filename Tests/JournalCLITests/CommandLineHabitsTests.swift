@@ -167,6 +167,15 @@ import Testing
         #expect(try journal.run(["list"], environment: ["JOURNAL_PASSPHRASE_FILE": other.path]).status == 0)
     }
 
+    @Test func versionAndHelpAnswerWithoutAJournal() throws {
+        let version = try JournalProcess().run(["--version"], useStore: false)
+        #expect(version.status == 0 && version.output.hasPrefix("journal "), "\(version.error)")
+        let help = try JournalProcess().run(["search", "--help"], useStore: false)
+        #expect(help.status == 0 && help.output.hasPrefix("OVERVIEW: Search the journal") && help.error.isEmpty)
+        let unknown = try JournalProcess().run(["--versoin"], useStore: false)
+        #expect(unknown.status == 2 && unknown.output.isEmpty && unknown.error.split(separator: "\n").count == 1)
+    }
+
     /// Every table in a command's help keeps each row on its own lines in an 80-column
     /// terminal: a row indented in the source is a whole line of the help.
     @Test func helpTablesKeepTheirRowsAt80Columns() throws {

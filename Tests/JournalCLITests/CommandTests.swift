@@ -491,6 +491,12 @@ import Testing
             ], useStore: false)
         #expect(outcome.status == 0, "\(outcome.error)")
         let report = try outcome.json()
+        // Start-up: three journal processes that open no journal, each timed, beside sqlite3's.
+        let startup = try #require(report["startup"] as? [String: Any])
+        let processes = try #require(startup["processes"] as? [[String: Any]])
+        #expect(processes.map { $0["command"] as? String } == ["journal --version", "journal --help", "journal search --strategy list"])
+        #expect(processes.allSatisfy { ($0["median_ms"] as? Double ?? 0) > 0 })
+        #expect((startup["sqlite3_ms"] as? Double ?? 0) > 0)
         let sizes = try #require(report["sizes"] as? [[String: Any]])
         #expect(sizes.map { $0["entries"] as? Int } == [300, 600])
         for size in sizes {
