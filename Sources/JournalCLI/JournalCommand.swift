@@ -64,12 +64,12 @@ struct JournalCommand: ParsableCommand {
     var journalName: String?
 
     /// The journal chosen by --store, $JOURNAL_STORE or the XDG default, opened and caught up;
-    /// created when missing only for the commands that add entries. A command that answers one
-    /// search maps the prefix table rather than loading it.
+    /// created when missing only for the commands that add entries. Opened for one answer, as
+    /// most commands give (``JournalUse/oneAnswer``), unless `use` says it is kept open.
     ///
     /// An encrypted journal's passphrase comes from ``PassphraseInput``; the process then makes
     /// no core dump (its memory holds the journal's text).
-    func openJournal(create: Bool = false, prefixTable: PrefixTableMode = .inMemory) throws -> Journal {
+    func openJournal(create: Bool = false, use: JournalUse = .oneAnswer) throws -> Journal {
         let directory = try self.directory
         var passphrase: Passphrase?
         if directory.isEncrypted {
@@ -78,7 +78,7 @@ struct JournalCommand: ParsableCommand {
         }
         let progress = ProgressBar(label: "indexing")
         let journal = try Journal(
-            directory: directory, create: create, passphrase: passphrase, prefixTable: prefixTable, progress: progress.handler)
+            directory: directory, create: create, passphrase: passphrase, use: use, progress: progress.handler)
         progress.finish()
         for notice in journal.notices { Terminal.standardError.write("journal: \(notice)\n") }
         Self.keptJournal = journal

@@ -93,7 +93,7 @@ extension Journal {
                 ) { done, _ in progress?(JournalProgress(phase: .converting, done: mainBytes + done, total: total)) }
                 try keyFile?.write(to: staging.keyFileURL)
                 try linkOtherFiles(from: directory, to: staging)
-                let copy = try Journal(directory: staging, unwritable: nil, encryption: encryption, prefixTable: .inMemory, progress: nil)
+                let copy = try Journal(directory: staging, unwritable: nil, encryption: encryption, use: .kept, progress: nil)
                 // The prefix table file stays behind: an encrypted journal has none, and a
                 // journal in plain text saves its own when it next catches up.
                 try copy.search.pool.write { db in try db.execute(sql: "DELETE FROM prefix_snapshot") }

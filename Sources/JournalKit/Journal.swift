@@ -35,10 +35,9 @@ public final class Journal: Sendable {
     /// opens all the same: either way searches answer from what is indexed, and ``notices``
     /// says so.
     ///
-    /// `prefixTable` says how the `prefix` strategy holds its table: in memory for a journal
-    /// kept open (the default), mapped from its file for a process that answers one search.
-    /// A journal found up to date is opened without writing anything; the first write opens
-    /// the stores for writing.
+    /// `use` says what the journal is opened for (``JournalUse``): kept open (the default), or
+    /// one answer from a process that then exits, which opens less. A journal found up to date
+    /// is opened without writing anything; the first write opens the stores for writing.
     ///
     /// An encrypted journal (see <doc:EncryptedJournals>) opens with its `passphrase`; without
     /// one it is a ``JournalError/Kind/passphraseRequired`` error, and with a wrong one a
@@ -46,31 +45,33 @@ public final class Journal: Sendable {
     /// text takes no passphrase. `create` creates a journal in plain text: an encrypted one is
     /// created by ``create(in:passphrase:cost:progress:)``.
     public convenience init(
-        directory: StoreDirectory, create: Bool = true, passphrase: Passphrase? = nil, prefixTable: PrefixTableMode = .inMemory,
+        directory: StoreDirectory, create: Bool = true, passphrase: Passphrase? = nil, use: JournalUse = .kept,
         progress: ProgressHandler? = nil
     ) throws(JournalError) {
         let unwritable = try directory.prepare(create: create)
         try self.init(
-            directory: directory, unwritable: unwritable, encryption: Self.encryption(of: directory, passphrase: passphrase),
-            prefixTable: prefixTable, progress: progress)
+            directory: directory, unwritable: unwritable, encryption: Self.encryption(of: directory, passphrase: passphrase), use: use,
+            progress: progress)
     }
 
     /// Opens the journal in `directory` through `encryption`, `unwritable` saying why it can't be
     /// written (nil when it can).
     init(
-        directory: StoreDirectory, unwritable: String?, encryption: StoreEncryption?, prefixTable: PrefixTableMode,
-        progress: ProgressHandler?
+        directory: StoreDirectory, unwritable: String?, encryption: StoreEncryption?, use: JournalUse, progress: ProgressHandler?
     ) throws(JournalError) {
         self.directory = directory
         var unwritable = unwritable
         self.encryption = encryption
-        prefixTables = PrefixTableCache(mode: prefixTable)
+        prefixTables = PrefixTableCache(mode: use == .kept ? .inMemory : .mapped)
+        let readers: StoreDatabase.Readers = use == .kept ? .pool : .one
         var stores: (MainStore, SearchStore)
         do {
-            stores = try Self.openStores(in: directory, encryption: encryption, readOnly: unwritable != nil)
+            stores = try Self.openStores(in: directory, encryption: encryption, readOnly: unwritable != nil, readers: readers)
         } catch  where unwritable == nil && error.kind == .store && FileManager.default.fileExists(atPath: directory.mainStoreURL.path) {
             // Opening for writing writes (the WAL, its index), which a full disk refuses.
-            guard let readOnly = try? Self.openStores(in: directory, encryption: encryption, readOnly: true) else { throw error }
+            guard let readOnly = try? Self.openStores(in: directory, encryption: encryption, readOnly: true, readers: readers) else {
+                throw error
+            }
             stores = readOnly
             unwritable = error.message
         }
@@ -98,12 +99,13 @@ public final class Journal: Sendable {
     }
 
     private static func openStores(
-        in directory: StoreDirectory, encryption: StoreEncryption?, readOnly: Bool
+        in directory: StoreDirectory, encryption: StoreEncryption?, readOnly: Bool, readers: StoreDatabase.Readers
     ) throws(JournalError) -> (MainStore, SearchStore) {
-        let main = try MainStore(url: directory.mainStoreURL, encryption: encryption, readOnly: readOnly)
+        let main = try MainStore(url: directory.mainStoreURL, encryption: encryption, readOnly: readOnly, readers: readers)
         return (
             main,
-            try SearchStore(url: directory.searchStoreURL, mainStoreID: main.storeID, encryption: encryption, readOnly: readOnly)
+            try SearchStore(
+                url: directory.searchStoreURL, mainStoreID: main.storeID, encryption: encryption, readOnly: readOnly, readers: readers)
         )
     }
 
@@ -135,7 +137,7 @@ public final class Journal: Sendable {
         let dataKey = try GuardedBytes.random(count: JournalKeyFile.keyBytes)
         try JournalKeyFile.wrapping(dataKey, passphrase: passphrase, cost: cost).write(to: directory.keyFileURL)
         return try Journal(
-            directory: directory, unwritable: unwritable, encryption: StoreEncryption(key: dataKey), prefixTable: .inMemory,
+            directory: directory, unwritable: unwritable, encryption: StoreEncryption(key: dataKey), use: .kept,
             progress: progress)
     }
 

@@ -56,7 +56,7 @@ struct CompareCommand: ParsableCommand {
     func run() throws {
         let chosen = try StrategyList.parse(strategies)
         let fileQueries = try queries.map(ComparisonQuery.load(path:))
-        let journal = try self.journal.openJournal()
+        let journal = try self.journal.openJournal(use: .kept)
         let status = StatusLine()
         let context = ReportContext.current
         let rendered: String

@@ -44,7 +44,8 @@ struct ImportCommand: ParsableCommand {
     var format: ImportFormat?
 
     func run() throws {
-        let journal = try self.journal.openJournal(create: true)
+        // Kept: its batches are read on one thread while another writes them.
+        let journal = try self.journal.openJournal(create: true, use: .kept)
         let started = Date()
         let importing = ProgressBar(label: "importing", unit: .bytes)
         let indexing = ProgressBar(label: "indexing")

@@ -14,7 +14,7 @@ struct ReindexCommand: ParsableCommand {
     @ParentCommand var journal: JournalCommand
 
     func run() throws {
-        let journal = try self.journal.openJournal()
+        let journal = try self.journal.openJournal(use: .kept)
         let started = Date()
         let progress = ProgressBar(label: "reindexing")
         try journal.reindex(progress: progress.handler)

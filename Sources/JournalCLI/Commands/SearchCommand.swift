@@ -131,7 +131,7 @@ struct SearchCommand: ParsableCommand {
             let strategy = try chosenStrategy()
             let query = try SearchQuery(self.query.joined(separator: " "))
             try strategy.validate(query)
-            let journal = try self.journal.openJournal(prefixTable: .mapped)
+            let journal = try self.journal.openJournal()
             let building = ProgressBar(label: "building the \(strategy.name) index")
             results = try journal.search(query.text, strategy: strategy, page: request, filter: filter, progress: building.handler)
             building.finish()
@@ -156,7 +156,7 @@ struct SearchCommand: ParsableCommand {
         let strategy = try chosenStrategy()
         let terminal = try FullScreenTerminal()
         var search = InteractiveSearch(
-            journal: try journal.openJournal(),
+            journal: try journal.openJournal(use: .kept),
             screen: SearchScreen(
                 query: query.joined(separator: " "), strategy: strategy, filter: try filters.filter(), filterSummary: filters.summary,
                 terminal: .standardOutput, size: terminal.size))

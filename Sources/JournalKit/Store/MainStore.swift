@@ -46,13 +46,13 @@ package final class MainStore: Sendable {
 
     /// Opens (with `readOnly`, without writing anything) or creates the main store at `url`,
     /// through `encryption` when the journal is encrypted.
-    init(url: URL, encryption: StoreEncryption? = nil, readOnly: Bool = false) throws(JournalError) {
+    init(url: URL, encryption: StoreEncryption? = nil, readOnly: Bool = false, readers: StoreDatabase.Readers = .pool) throws(JournalError) {
         self.url = url
         if !readOnly { try DurableFiles.createPrivateFile(at: url) }
         (pool, storeID) = try StoreDatabase.guarded(url) {
             let pool = try StoreDatabase.open(
                 url, applicationID: Self.applicationID, durability: .durableAtCommit, encryption: encryption, identity: .mainStore,
-                functions: [FoldFunction.function], readOnly: readOnly)
+                functions: [FoldFunction.function], readOnly: readOnly, readers: readers)
             try pool.migrate(with: Self.migrator)
             let id = try pool.read { db in try String.fetchOne(db, sql: "SELECT value FROM store_info WHERE key = 'id'") }
             guard let id, let uuid = UUID(uuidString: id) else {

@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
 
-/// How an open journal holds the prefix table that the `prefix` strategy looks long words up in.
-public enum PrefixTableMode: Sendable {
+/// How an open journal holds the prefix table that the `prefix` strategy looks long words up in
+/// (``JournalUse`` decides).
+package enum PrefixTableMode: Sendable {
     /// Loaded whole into memory on first use and kept current: every later lookup is a hash
     /// probe that touches no file. For a journal that stays open and answers many searches.
     case inMemory

@@ -15,10 +15,12 @@ package final class SearchStore: Sendable {
     /// (another journal's, or not a search store at all) is replaced by an empty store, which
     /// then catches up from the main store; `rebuildReason` says why, when that happened.
     /// With `readOnly`, nothing is written: such a file is an error instead.
-    init(url: URL, mainStoreID: UUID, encryption: StoreEncryption? = nil, readOnly: Bool = false) throws(JournalError) {
+    init(
+        url: URL, mainStoreID: UUID, encryption: StoreEncryption? = nil, readOnly: Bool = false, readers: StoreDatabase.Readers = .pool
+    ) throws(JournalError) {
         self.url = url
         prefixSealing = try encryption?.sealing(.prefixTableFile)
-        switch Self.openExisting(url, mainStoreID: mainStoreID, encryption: encryption, readOnly: readOnly) {
+        switch Self.openExisting(url, mainStoreID: mainStoreID, encryption: encryption, readOnly: readOnly, readers: readers) {
         case .success(let pool):
             self.pool = pool
             rebuildReason = nil
@@ -26,7 +28,7 @@ package final class SearchStore: Sendable {
             throw .store("\(url.path) must be rebuilt (\(why)), and the journal cannot be written", file: url.path)
         case .failure(.replace(let why)):
             try Self.removeFiles(at: url)
-            switch Self.openExisting(url, mainStoreID: mainStoreID, encryption: encryption) {
+            switch Self.openExisting(url, mainStoreID: mainStoreID, encryption: encryption, readers: readers) {
             case .success(let pool): self.pool = pool
             case .failure(.replace(let reason)):
                 throw .store("cannot recreate \(url.path): \(reason)")
@@ -50,7 +52,7 @@ package final class SearchStore: Sendable {
     }
 
     private static func openExisting(
-        _ url: URL, mainStoreID: UUID, encryption: StoreEncryption?, readOnly: Bool = false
+        _ url: URL, mainStoreID: UUID, encryption: StoreEncryption?, readOnly: Bool = false, readers: StoreDatabase.Readers
     ) -> Result<StorePool, OpenProblem> {
         do {
             if readOnly {
@@ -65,7 +67,8 @@ package final class SearchStore: Sendable {
         }
         do {
             let pool = try StoreDatabase.open(
-                url, applicationID: applicationID, durability: .mayLag, encryption: encryption, identity: .searchStore, readOnly: readOnly)
+                url, applicationID: applicationID, durability: .mayLag, encryption: encryption, identity: .searchStore, readOnly: readOnly,
+                readers: readers)
             try pool.migrate(with: migrator, optional: ["v5-prefix-posting-counts"])
             let ownerQuery = "SELECT value FROM store_info WHERE key = 'main_store'"
             let owner =

@@ -3,6 +3,15 @@ import GRDB
 
 /// Opening and guarding the SQLite files of a journal.
 package enum StoreDatabase {
+    /// How reads reach a store.
+    enum Readers {
+        /// A pool of connections: reads run several at a time (GRDB's `DatabasePool`, which
+        /// opens a connection of its own besides its readers).
+        case pool
+        /// One connection: reads run one after the other.
+        case one
+    }
+
     /// How long a writer waits for another process's write to finish before giving up.
     static let busyTimeout: TimeInterval = 60
 
@@ -18,9 +27,12 @@ package enum StoreDatabase {
     /// keeps it in force.
     ///
     /// `encryption` opens an encrypted journal's store through its VFS, as `identity`.
+    ///
+    /// `readers` says how many connections reads go through: a pool of them for a journal kept
+    /// open, one for a process that answers once (each costs an open and a read of the schema).
     static func open(
         _ url: URL, applicationID: Int32, durability: Durability, encryption: StoreEncryption? = nil,
-        identity: StoreEncryption.Identity, functions: [DatabaseFunction] = [], readOnly: Bool = false
+        identity: StoreEncryption.Identity, functions: [DatabaseFunction] = [], readOnly: Bool = false, readers: Readers = .pool
     ) throws -> StorePool {
         func configuration(readOnly: Bool) -> Configuration {
             var configuration = Configuration()
@@ -37,7 +49,12 @@ package enum StoreDatabase {
         }
         if !readOnly { try rollBackInterruptedSetUp(location(immutable: false), url: url, configuration: configuration(readOnly: false)) }
         let walBytes = StoreDirectory.fileSize(atPath: url.path + "-wal") ?? 0
-        let readers = try DatabasePool(path: location(immutable: readOnly && walBytes == 0), configuration: configuration(readOnly: true))
+        let readingLocation = location(immutable: readOnly && walBytes == 0)
+        let readers: any DatabaseReader =
+            switch readers {
+            case .pool: try DatabasePool(path: readingLocation, configuration: configuration(readOnly: true))
+            case .one: try DatabaseQueue(path: readingLocation, configuration: configuration(readOnly: true))
+            }
         try readers.read { db in
             let existing = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
             // A store whose creation was cut short holds nothing, or only GRDB's empty record of

@@ -14,7 +14,7 @@ import GRDB
 /// converted (encrypted or decrypted) by another process meanwhile is refused, not written to
 /// the old file that conversion removes.
 package final class StorePool: @unchecked Sendable {
-    private let readers: DatabasePool
+    private let readers: any DatabaseReader
     private let durability: Durability
     private let openWriter: (() throws -> DatabasePool)?
     private let lock = NSLock()
@@ -24,7 +24,7 @@ package final class StorePool: @unchecked Sendable {
 
     /// `readers` answers reads; `openWriter` opens the writer, or is nil when the store can't
     /// be written; `durability` is kept in force on the writer; `file` is the store's path.
-    init(readers: DatabasePool, durability: Durability, file: URL? = nil, openWriter: (() throws -> DatabasePool)?) {
+    init(readers: any DatabaseReader, durability: Durability, file: URL? = nil, openWriter: (() throws -> DatabasePool)?) {
         self.readers = readers
         self.durability = durability
         self.openWriter = openWriter

@@ -239,7 +239,7 @@ import Testing
         let journal: Journal
         do {
             journal = try Journal(
-                directory: directory, create: false, passphrase: scenario.encrypted ? Passphrase(passphrase) : nil, prefixTable: .mapped)
+                directory: directory, create: false, passphrase: scenario.encrypted ? Passphrase(passphrase) : nil, use: .oneAnswer)
         } catch  where error.kind == .noJournal && scenario.createsTheJournal {
             return reported.isEmpty ? nil : "the new journal is gone, though \"\(reported)\" was printed"
         } catch {

@@ -125,7 +125,7 @@ import Testing
 
     @Test func theMappedTableAnswersAsTheInMemoryOne() throws {
         let store = try journal()
-        let mapped = try Journal(directory: store.directory, create: false, prefixTable: .mapped)
+        let mapped = try Journal(directory: store.directory, create: false, use: .oneAnswer)
         let words = try store.journal.search.tokenFrequencies().map(\.text).filter { $0.unicodeScalars.count > 4 }
         #expect(words.count > 1_000)
         for word in words.prefix(300) + ["zygo", "zygomorphic2", "théâtro", "thea", "nothingstartslikethis"] {
