@@ -46,7 +46,8 @@ package final class MainStore: Sendable {
 
     /// Opens (with `readOnly`, without writing anything) or creates the main store at `url`,
     /// through `encryption` when the journal is encrypted.
-    init(url: URL, encryption: StoreEncryption? = nil, readOnly: Bool = false, readers: StoreDatabase.Readers = .pool) throws(JournalError) {
+    init(url: URL, encryption: StoreEncryption? = nil, readOnly: Bool = false, readers: StoreDatabase.Readers = .pool) throws(JournalError)
+    {
         self.url = url
         if !readOnly { try DurableFiles.createPrivateFile(at: url) }
         (pool, storeID) = try StoreDatabase.guarded(url) {
