@@ -77,6 +77,10 @@ let package = Package(
         .target(name: "FuzzChecks", dependencies: ["JournalKit", "JournalText"], path: "Fuzz/Checks"),
         // The power-cut tests' recorder (see its header), a C library built to be preloaded.
         .target(name: "PowerCutRecorder", path: "Tests/PowerCutRecorder", linkerSettings: [.linkedLibrary("dl")]),
+        // Drives the encrypting VFS below SQLite for its tests (a fork()ed writer's nonces).
+        .target(
+            name: "EncryptedVFSProbe", dependencies: ["CEncryptedVFS"], path: "Tests/EncryptedVFSProbe",
+            linkerSettings: [.linkedLibrary("sqlite3")]),
         // Opens, uses and releases journals on many threads at once; run under glibc's heap
         // checks by ReleaseStressTests and under valgrind by scripts/stress.
         .executableTarget(name: "ReleaseStress", dependencies: ["JournalKit"], path: "Tests/ReleaseStress"),
@@ -84,7 +88,7 @@ let package = Package(
         .testTarget(
             name: "JournalKitTests",
             dependencies: [
-                "JournalKit", "JournalBench", "ReleaseStress", .product(name: "GRDB", package: "GRDB.swift"),
+                "JournalKit", "JournalBench", "ReleaseStress", "EncryptedVFSProbe", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]),
         .testTarget(name: "JournalBenchTests", dependencies: ["JournalBench", "JournalKit"]),

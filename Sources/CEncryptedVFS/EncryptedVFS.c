@@ -13,32 +13,48 @@
 //   size bytes, one per frame: the frame header (page number, commit size, salts, checksums of
 //   the page's plain text) and the page, encrypted together, the nonce and tag again in the
 //   page's reserved space. A frame unit that doesn't authenticate when read whole, as SQLite's
-//   recovery reads frames, reads as zeros: an invalid frame, the end of the log (which is what a
-//   frame torn by a crash is); read any other way, it is an error.
+//   recovery reads frames, reads as zeros: an invalid frame, the end of the log, which is what a
+//   frame torn by a crash is. But in a strict log (the URI parameter strict-log=1: a store
+//   synced at every commit), a failing frame followed by a commit frame and then by any other
+//   frame of the log's current generation (its salts) is an error: a transaction was written
+//   after the one it belongs to had been synced, so it was altered or damaged, not torn. Read
+//   any other way, or read to be rewritten, a frame that fails is an error: no write turns it
+//   into a valid frame.
 // - Anything else (the rollback journal of a store being created, temporary files, statement
 //   journals) is only needed while the connection lives: XOR-ed with the XChaCha20 key stream
-//   of a key and nonce drawn at random when it is opened and never stored.
-// - The WAL index (-shm) is passed through: it maps page numbers to frames, and holds no content.
+//   of a key and nonce drawn at random when it is opened and never stored. The stream is not
+//   authenticated (a file nobody reads back after the connection) and follows the offset: who
+//   reads such a file twice while it is open, across a rewrite of the same bytes, learns the
+//   XOR of what was there and what replaced it.
+// - The WAL index (-shm) is passed through: it maps page numbers to frames and holds no page
+//   content, but its header keeps SQLite's running checksum of the log's frames as written,
+//   page content included: 8 bytes computed from plain text.
 //
 // Keys and nonces: each store's key is derived from the data key and the store's identity
-// (the URI parameter encrypted-file=N) with libsodium's crypto_kdf. The associated data of a
-// unit is a format tag, the identity, the kind of file and the unit's index, so a unit moved to
-// another place, file or journal fails to authenticate. A nonce is 16 random bytes drawn when
-// the file is opened followed by a 64-bit count of the units that handle has written: within a
-// handle nonces never repeat, and across handles a repeat needs two handles drawing the same
-// 128 random bits (about n²/2¹²⁹ after n opens of a store).
+// (the URI parameter encrypted-file=N) with libsodium's crypto_kdf, and held in guarded memory
+// while the file is open. The associated data of a unit is a format tag, the identity, the kind
+// of file and the unit's index, so a unit moved to another place, file or journal fails to
+// authenticate. Every unit sealed draws a fresh 24-byte nonce from the kernel (getrandom), so no
+// state of this process, copied by fork() or a restored snapshot, can make two seals share one:
+// a repeat needs two draws of the same 192 random bits.
+//
+// A page that lies past the end of a store that is not empty is missing, and an error: SQLite
+// reads past the end only of a new, empty store (its first page, to find it empty).
 //
 // Not detected: a unit replaced by an older copy of itself from the same place of the same file
-// (it authenticates), and the write-ahead log cut short at a frame (it reads as the end of the
-// log, as after a crash). SQLite's own checks (page types, the b-tree's structure, the WAL's
-// salts and cumulative checksums) catch many such mixes, not all.
+// (it authenticates), and the write-ahead log cut short or altered in its last transaction (or
+// in the frame that commits the one before): it reads as the end of the log, as after a crash.
+// SQLite's own checks (page types, the b-tree's structure, the WAL's salts and cumulative
+// checksums) catch many such mixes, not all.
 #include "CEncryptedVFS.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <sodium.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/random.h>
 
 #define PAGE ENCRYPTED_VFS_PAGE_SIZE
 #define TRAILER ENCRYPTED_VFS_RESERVED_BYTES
@@ -69,9 +85,8 @@ typedef struct {
     file_kind kind;
     sqlite3_int64 identity;
     const char *path;
-    unsigned char key[KEY];
-    unsigned char nonce_prefix[16];
-    uint64_t written;
+    unsigned char *key;        // guarded memory (sodium_malloc), KEY bytes
+    int strict_log;            // a WAL whose mid-log damage is an error (strict-log=1)
     unsigned char scratch_nonce[crypto_stream_xchacha20_NONCEBYTES];
     unsigned char *unit;       // FRAME bytes for stores and logs
     unsigned char *scratch;    // the XOR buffer of scratch files
@@ -118,6 +133,10 @@ static void put64(unsigned char *to, uint64_t value) {
     for (int i = 0; i < 8; i++) to[i] = (unsigned char)(value >> (8 * i));
 }
 
+static uint32_t get32(const unsigned char *from) {
+    return (uint32_t)from[0] << 24 | (uint32_t)from[1] << 16 | (uint32_t)from[2] << 8 | from[3];
+}
+
 static void associated_data(const encrypted_file *f, sqlite3_int64 index, unsigned char ad[AD_BYTES]) {
     memcpy(ad, "jrnlpg01", 8);
     put64(ad + 8, (uint64_t)f->identity);
@@ -132,12 +151,25 @@ static int layout_holds(const encrypted_file *f, sqlite3_int64 index) {
     int is_first_page = index == 0;
     if (f->kind == KIND_FRAMES) {
         page = f->unit + FRAME_HEADER;
-        uint32_t number = (uint32_t)f->unit[0] << 24 | (uint32_t)f->unit[1] << 16 | (uint32_t)f->unit[2] << 8 | f->unit[3];
-        is_first_page = number == 1;
+        is_first_page = get32(f->unit) == 1;
     }
     if (!is_first_page) return 1;
     int size = page[16] << 8 | page[17];
     return size == PAGE && page[20] == TRAILER;
+}
+
+/// Fills `out` from the kernel's generator (getrandom), never from a generator whose state this
+/// process holds, which a fork() or a restored snapshot would copy.
+static int kernel_random(unsigned char *out, size_t count) {
+    while (count > 0) {
+        ssize_t drawn = getrandom(out, count, 0);
+        if (drawn < 0) {
+            if (errno == EINTR) continue;
+            return 0;
+        }
+        out += drawn, count -= (size_t)drawn;
+    }
+    return 1;
 }
 
 /// Encrypts f->unit, the plain text of unit `index`, and writes it.
@@ -150,16 +182,19 @@ static int store_unit(encrypted_file *f, sqlite3_int64 index) {
     unsigned char ad[AD_BYTES];
     associated_data(f, index, ad);
     unsigned char *nonce = f->unit + size - TRAILER;
-    memcpy(nonce, f->nonce_prefix, sizeof f->nonce_prefix);
-    put64(nonce + sizeof f->nonce_prefix, f->written++);
+    if (!kernel_random(nonce, NONCE)) {
+        note_failure(f, index, "could not draw a nonce from the kernel: not written");
+        return SQLITE_IOERR_WRITE;
+    }
     crypto_aead_xchacha20poly1305_ietf_encrypt_detached(f->unit, f->unit + size - TAG, NULL, f->unit, (unsigned long long)(size - TRAILER), ad,
                                                         AD_BYTES, NULL, nonce, f->key);
     return f->real->pMethods->xWrite(f->real, f->unit, (int)size, units_start(f) + index * size);
 }
 
 /// Reads unit `index` into f->unit and decrypts it, its reserved space read as zeros.
-/// SQLITE_IOERR_SHORT_READ (f->unit zeroed) when the unit lies past the end of the file;
-/// SQLITE_IOERR_DATA when it is cut short or fails to authenticate.
+/// SQLITE_IOERR_SHORT_READ (f->unit zeroed) when the unit lies past the end of a log, or is the
+/// first page of an empty store; SQLITE_IOERR_DATA when it is missing from a store that is not
+/// empty, cut short, or fails to authenticate.
 static int load_unit(encrypted_file *f, sqlite3_int64 index) {
     sqlite3_int64 size = unit_bytes(f), offset = units_start(f) + index * size;
     int rc = f->real->pMethods->xRead(f->real, f->unit, (int)size, offset);
@@ -167,7 +202,9 @@ static int load_unit(encrypted_file *f, sqlite3_int64 index) {
         sqlite3_int64 file_size = 0;
         if (f->real->pMethods->xFileSize(f->real, &file_size) == SQLITE_OK && file_size <= offset) {
             memset(f->unit, 0, (size_t)size);
-            return SQLITE_IOERR_SHORT_READ;
+            if (f->kind == KIND_FRAMES || (file_size == 0 && index == 0)) return SQLITE_IOERR_SHORT_READ;
+            note_failure(f, index, "is missing: the file was cut short");
+            return SQLITE_IOERR_DATA;
         }
         note_failure(f, index, "is cut short: the file was truncated or damaged");
         return SQLITE_IOERR_DATA;
@@ -184,17 +221,33 @@ static int load_unit(encrypted_file *f, sqlite3_int64 index) {
     return SQLITE_OK;
 }
 
+/// Whether, after frame `failed` of a log, a frame of the log's current generation (the salts
+/// of its header) that authenticates commits a transaction and another such frame follows it:
+/// then a later transaction was written after the failed frame's was synced. f->unit is used
+/// as scratch.
+static int later_transaction_follows(encrypted_file *f, sqlite3_int64 failed) {
+    unsigned char header[WAL_HEADER];
+    sqlite3_int64 file_size = 0;
+    if (f->real->pMethods->xRead(f->real, header, WAL_HEADER, 0) != SQLITE_OK) return 0;
+    if (f->real->pMethods->xFileSize(f->real, &file_size) != SQLITE_OK) return 0;
+    int committed = 0;
+    for (sqlite3_int64 index = failed + 1; WAL_HEADER + (index + 1) * FRAME <= file_size; index++) {
+        if (load_unit(f, index) != SQLITE_OK) continue;
+        if (memcmp(f->unit + 8, header + 16, 8) != 0) continue; // an earlier generation's frame
+        if (committed) return 1;
+        if (get32(f->unit + 4) != 0) committed = 1;
+    }
+    encrypted_vfs_clear_failure();
+    return 0;
+}
+
 /// Writes out a frame header held back for its page, over whatever the frame holds.
 static int flush_pending(encrypted_file *f) {
     if (!f->pending) return SQLITE_OK;
     f->pending = 0;
     sqlite3_int64 index = (f->pending_offset - WAL_HEADER) / FRAME;
     int rc = load_unit(f, index);
-    if (rc != SQLITE_OK && rc != SQLITE_IOERR_SHORT_READ && rc != SQLITE_IOERR_DATA) return rc;
-    if (rc == SQLITE_IOERR_DATA) {
-        memset(f->unit, 0, FRAME);
-        encrypted_vfs_clear_failure();
-    }
+    if (rc != SQLITE_OK && rc != SQLITE_IOERR_SHORT_READ) return rc;
     memcpy(f->unit, f->pending_header, FRAME_HEADER);
     return store_unit(f, index);
 }
@@ -227,7 +280,8 @@ static int file_close(sqlite3_file *file) {
         sodium_memzero(f->scratch, (size_t)f->scratch_capacity);
         sqlite3_free(f->scratch);
     }
-    sodium_memzero(f->key, sizeof f->key);
+    sodium_free(f->key);
+    f->key = NULL;
     return rc != SQLITE_OK ? rc : closed;
 }
 
@@ -262,6 +316,10 @@ static int file_read(sqlite3_file *file, void *buffer, int amount, sqlite3_int64
         if (rc == SQLITE_IOERR_SHORT_READ) {
             short_read = 1;
         } else if (rc == SQLITE_IOERR_DATA && f->kind == KIND_FRAMES && within == 0 && n == size) {
+            if (f->strict_log && later_transaction_follows(f, index)) {
+                note_failure(f, index, "fails authentication, and a later transaction follows it: the log was altered or damaged");
+                return SQLITE_IOERR_DATA;
+            }
             memset(f->unit, 0, (size_t)size);
             encrypted_vfs_clear_failure();
         } else if (rc != SQLITE_OK) {
@@ -320,12 +378,7 @@ static int file_write(sqlite3_file *file, const void *buffer, int amount, sqlite
         int n = (int)(size - within) < amount ? (int)(size - within) : amount;
         if (n < size) {
             int rc = load_unit(f, index);
-            if (rc == SQLITE_IOERR_DATA && f->kind == KIND_FRAMES) {
-                memset(f->unit, 0, (size_t)size);
-                encrypted_vfs_clear_failure();
-            } else if (rc != SQLITE_OK && rc != SQLITE_IOERR_SHORT_READ) {
-                return rc;
-            }
+            if (rc != SQLITE_OK && rc != SQLITE_IOERR_SHORT_READ) return rc;
         }
         memcpy(f->unit + within, in, (size_t)n);
         int rc = store_unit(f, index);
@@ -421,25 +474,35 @@ static int vfs_open(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *file,
         note(name, "the journal's key has been put away", 0, NULL);
         return SQLITE_CANTOPEN;
     }
+    f->key = sodium_malloc(KEY);
+    if (!f->key) return SQLITE_NOMEM;
     if (flags & (SQLITE_OPEN_MAIN_DB | SQLITE_OPEN_WAL)) {
         f->kind = flags & SQLITE_OPEN_MAIN_DB ? KIND_PAGES : KIND_FRAMES;
         f->identity = name ? sqlite3_uri_int64(name, "encrypted-file", 0) : 0;
+        f->strict_log = name ? sqlite3_uri_boolean(name, "strict-log", 0) : 0;
         if (f->identity <= 0) {
             note(name, "opened without its identity (encrypted-file=N)", 0, NULL);
+            sodium_free(f->key);
+            f->key = NULL;
             return SQLITE_CANTOPEN;
         }
         crypto_kdf_derive_from_key(f->key, KEY, (uint64_t)f->identity, "jrnlfile", self->key);
         f->unit = sqlite3_malloc(FRAME);
-        if (!f->unit) return SQLITE_NOMEM;
+        if (!f->unit) {
+            sodium_free(f->key);
+            f->key = NULL;
+            return SQLITE_NOMEM;
+        }
     } else {
         f->kind = KIND_SCRATCH;
         randombytes_buf(f->key, KEY);
         randombytes_buf(f->scratch_nonce, sizeof f->scratch_nonce);
     }
-    randombytes_buf(f->nonce_prefix, sizeof f->nonce_prefix);
+    sodium_mprotect_readonly(f->key);
     int rc = self->root->xOpen(self->root, name, f->real, flags, out_flags);
     if (rc != SQLITE_OK) {
-        sodium_memzero(f->key, sizeof f->key);
+        sodium_free(f->key);
+        f->key = NULL;
         sqlite3_free(f->unit);
         f->unit = NULL;
         f->base.pMethods = NULL;

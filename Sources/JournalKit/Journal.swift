@@ -62,6 +62,15 @@ public final class Journal: Sendable {
         self.directory = directory
         var unwritable = unwritable
         self.encryption = encryption
+        // An empty main store is a journal whose creation was cut short, unless its search store
+        // holds what was indexed from it: then its entries are missing, not yet to be written.
+        if StoreDirectory.fileSize(atPath: directory.mainStoreURL.path) == 0,
+            StoreDirectory.fileBytes(directory.searchStoreURL) > 0
+        {
+            throw .store(
+                "\(directory.mainStoreURL.path) is empty while the search store beside it is not: its entries are missing (the file was emptied or cut short)",
+                file: directory.mainStoreURL.path)
+        }
         prefixTables = PrefixTableCache(mode: use == .kept ? .inMemory : .mapped)
         let readers: StoreDatabase.Readers = use == .kept ? .pool : .one
         var stores: (MainStore, SearchStore)

@@ -45,7 +45,8 @@ package enum StoreDatabase {
             return configuration
         }
         func location(immutable: Bool) -> String {
-            Self.location(of: url, encryption: encryption, identity: identity, immutable: immutable)
+            Self.location(
+                of: url, encryption: encryption, identity: identity, immutable: immutable, strictLog: durability == .durableAtCommit)
         }
         if !readOnly { try rollBackInterruptedSetUp(location(immutable: false), url: url, configuration: configuration(readOnly: false)) }
         let walBytes = StoreDirectory.fileSize(atPath: url.path + "-wal") ?? 0
@@ -82,9 +83,12 @@ package enum StoreDatabase {
                 })
     }
 
-    /// Where SQLite opens the store at `url`: its path, or a URI naming the VFS and options.
-    static func location(of url: URL, encryption: StoreEncryption?, identity: StoreEncryption.Identity, immutable: Bool = false) -> String {
-        if let encryption { return encryption.location(of: url, identity: identity, immutable: immutable) }
+    /// Where SQLite opens the store at `url`: its path, or a URI naming the VFS and options
+    /// (`strictLog`: see ``StoreEncryption/location(of:identity:immutable:strictLog:)``).
+    static func location(
+        of url: URL, encryption: StoreEncryption?, identity: StoreEncryption.Identity, immutable: Bool = false, strictLog: Bool = false
+    ) -> String {
+        if let encryption { return encryption.location(of: url, identity: identity, immutable: immutable, strictLog: strictLog) }
         guard immutable, let encoded = url.path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) else { return url.path }
         return "file:\(encoded)?immutable=1"
     }

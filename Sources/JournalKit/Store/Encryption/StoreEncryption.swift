@@ -8,7 +8,7 @@ import GRDBSQLite
 /// (`CEncryptedVFS`) that holds the journal's data key, each store naming its identity.
 ///
 /// Invariant: every SQLite connection to an encrypted journal's stores is opened at
-/// ``location(of:identity:immutable:)`` and set up by ``prepare(_:)``, so its pages have room
+/// ``location(of:identity:immutable:strictLog:)`` and set up by ``prepare(_:)``, so its pages have room
 /// for their nonce and tag and its temporary files stay in memory; the data key is wiped
 /// when the value is released.
 package final class StoreEncryption: @unchecked Sendable {
@@ -18,6 +18,8 @@ package final class StoreEncryption: @unchecked Sendable {
         case mainStore = 1
         case searchStore = 2
         case prefixTableFile = 3
+        /// The scratch search store `journal compare` builds to time an index's build.
+        case scratchSearchStore = 4
     }
 
     private let key: GuardedBytes
@@ -44,10 +46,13 @@ package final class StoreEncryption: @unchecked Sendable {
 
     deinit { encrypted_vfs_retire(vfs) }
 
-    /// The SQLite URI that opens the store at `url` through this journal's VFS.
-    func location(of url: URL, identity: Identity, immutable: Bool = false) -> String {
+    /// The SQLite URI that opens the store at `url` through this journal's VFS. With
+    /// `strictLog` (a store synced at every commit), a frame of its log that fails to
+    /// authenticate with a later transaction after it is an error, not the log's end.
+    func location(of url: URL, identity: Identity, immutable: Bool = false, strictLog: Bool = false) -> String {
         let path = url.path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? url.path
         return "file:\(path)?vfs=\(vfsName)&encrypted-file=\(identity.rawValue)" + (immutable ? "&immutable=1" : "")
+            + (strictLog ? "&strict-log=1" : "")
     }
 
     /// How the file `identity`, which the journal writes itself, is sealed: under its own key,
@@ -72,7 +77,7 @@ package final class StoreEncryption: @unchecked Sendable {
     static func lastFailure() -> String? {
         var buffer = [CChar](repeating: 0, count: 320)
         encrypted_vfs_last_failure(&buffer, Int32(buffer.count))
-        let text = String(cString: buffer)
+        let text = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         return text.isEmpty ? nil : text
     }
 }

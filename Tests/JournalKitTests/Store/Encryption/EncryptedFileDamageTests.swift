@@ -1,0 +1,174 @@
+import EncryptedVFSProbe
+import Foundation
+import GRDB
+import JournalText
+import Testing
+
+@testable import JournalKit
+
+/// What the encrypting VFS does with files that were cut, altered or mixed: an error naming
+/// the file, never different data; the one loss it cannot tell from a crash (the log's last
+/// transaction) loses whole transactions, never parts of them; and no two pages share a nonce,
+/// even across fork().
+@Suite struct EncryptedFileDamageTests {
+    private static let page = 4096
+
+    /// Copies the journal's folder as it is (its WAL included, its WAL index not, so that the
+    /// copy recovers its log when opened) into a new folder.
+    private func copy(_ journal: TemporaryJournal) throws -> StoreDirectory {
+        let copy = StoreDirectory(FileManager.default.temporaryDirectory.appendingPathComponent("journal-copy-\(UUID().uuidString)"))
+        try FileManager.default.createDirectory(at: copy.url, withIntermediateDirectories: true)
+        for name in try FileManager.default.contentsOfDirectory(atPath: journal.directory.url.path) where !name.hasSuffix("-shm") {
+            try FileManager.default.copyItem(
+                at: journal.directory.url.appendingPathComponent(name), to: copy.url.appendingPathComponent(name))
+        }
+        return copy
+    }
+
+    /// Opens the journal in `directory` and reads every entry and every page (verify).
+    private func readEverything(_ directory: StoreDirectory, _ passphrase: Passphrase?) throws -> [Entry] {
+        let journal = try Journal(directory: directory, create: false, passphrase: passphrase)
+        defer { try? journal.close() }
+        let entries = try journal.list(PageRequest(limit: 0)).entries
+        let report = try journal.verify()
+        if !report.isConsistent, !journal.notices.contains(where: { $0.contains("rebuil") }) {
+            throw JournalError(.store, "inconsistent: \(report.problems)")
+        }
+        return entries
+    }
+
+    @Test func aStoreCutAtAnyPageBoundaryIsRefused() throws {
+        let journal = try TemporaryJournal(passphrase: "cut anywhere")
+        try journal.importTexts((0..<60).map { "entry \($0): " + String(repeating: "the quiet river ", count: 40) })
+        journal.close()
+        let url = journal.directory.mainStoreURL
+        let original = try Data(contentsOf: url)
+        let pages = original.count / Self.page
+        #expect(pages >= 8)
+        for kept in 1..<pages {
+            try original.prefix(kept * Self.page).write(to: url)
+            let error = #expect(throws: JournalError.self, "cut to \(kept) of \(pages) pages") {
+                try readEverything(journal.directory, journal.passphrase)
+            }
+            #expect(error?.message.contains("journal.sqlite") == true, "cut to \(kept) pages: \(error?.message ?? "")")
+        }
+        // Emptied: not taken for a journal whose creation was cut short while its search store holds entries.
+        try Data().write(to: url)
+        #expect(throws: JournalError.self) { try readEverything(journal.directory, journal.passphrase) }
+        try original.write(to: url)
+        #expect(try readEverything(journal.directory, journal.passphrase).count == 60)
+    }
+
+    /// A page missing from the store while the WAL holds the journal's newest pages: the
+    /// missing page is an error, not a page of zeros (which turned the tail of a long entry
+    /// into NUL bytes, with `integrity_check` content).
+    @Test func aPageMissingBeneathTheLogIsAnError() throws {
+        let journal = try TemporaryJournal(passphrase: "beneath the log")
+        try journal.importTexts((0..<200).map { "entry \($0) of the archive" })
+        let long = String(repeating: "a long entry whose last page is the file's last. ", count: 184)
+        try journal.journal.add(NewEntry(text: long))
+        journal.close()
+        // The file's last page is the last of the long entry's overflow pages, whose zeros would
+        // read as the tail of its text.
+        let (last, type) = try #require(
+            try journal.reopen().main.pool.read { db in
+                try Row.fetchOne(db, sql: "SELECT pageno, pagetype FROM dbstat ORDER BY pageno DESC LIMIT 1").map {
+                    (Int($0["pageno"] as Int64), $0["pagetype"] as String)
+                }
+            })
+        let size = try Data(contentsOf: journal.directory.mainStoreURL).count
+        #expect(type == "overflow" && last * Self.page == size, "\(type), page \(last) of \(size / Self.page)")
+        try journal.journal.add(NewEntry(text: "a short entry, in the log"))
+        let copy = try copy(journal)
+        defer { try? FileManager.default.removeItem(at: copy.url) }
+        journal.close()
+        let store = try Data(contentsOf: copy.mainStoreURL)
+        try store.prefix(store.count - Self.page).write(to: copy.mainStoreURL)
+        // Every column of every entry (the text, and the canonical text whose last page this is).
+        let error = #expect(throws: JournalError.self) {
+            let opened = try Journal(directory: copy, create: false, passphrase: journal.passphrase)
+            defer { try? opened.close() }
+            let texts = try StoreDatabase.guarded(opened.main.url) {
+                try opened.main.pool.read { db in try String.fetchAll(db, sql: "SELECT text || canonical FROM entry") }
+            }
+            #expect(texts.contains(long + Fold.canonical(long)), "the long entry read other than written")
+        }
+        #expect(error?.message.contains("journal.sqlite: page \(last) is missing") == true, "\(error?.message ?? "")")
+    }
+
+    /// One byte changed in each frame of a log of three commits: a frame of the first two
+    /// transactions (but the second's commit frame) is an error naming the log; one of the last
+    /// transaction, or the frame that commits the one before, drops those transactions whole, as
+    /// a crash while they were written would, and every entry read is one that was written.
+    @Test func oneByteChangedInEachFrameOfTheLogIsAnErrorOrDropsTheLastTransactions() throws {
+        let journal = try TemporaryJournal(passphrase: "three commits")
+        try journal.importTexts((0..<50).map { "entry \($0) before the log" })
+        journal.close()
+        let opened = try journal.reopen()
+        let wal = URL(fileURLWithPath: journal.directory.mainStoreURL.path + "-wal")
+        let frame = 24 + Self.page
+        var ends: [Int] = []
+        var texts: [String] = []
+        for commit in 0..<3 {
+            let text = "commit \(commit): " + String(repeating: "words of the log ", count: 30 * (commit + 1))
+            try opened.add(NewEntry(text: text))
+            texts.append(text)
+            ends.append((try Data(contentsOf: wal).count - 32) / frame)
+        }
+        let copyOfAll = try copy(journal)
+        defer { try? FileManager.default.removeItem(at: copyOfAll.url) }
+        journal.close()
+        let log = try Data(contentsOf: URL(fileURLWithPath: copyOfAll.mainStoreURL.path + "-wal"))
+        #expect(ends[0] >= 1 && ends[0] < ends[1] && ends[1] < ends[2], "\(ends)")
+        for index in 0..<ends[2] {
+            let copy = try duplicate(copyOfAll)
+            defer { try? FileManager.default.removeItem(at: copy.url) }
+            var altered = log
+            altered[32 + index * frame + 24 + 100] ^= 0x01
+            try altered.write(to: URL(fileURLWithPath: copy.mainStoreURL.path + "-wal"))
+            let transaction = ends.firstIndex { index < $0 }!
+            let reported = transaction < 2 && index != ends[1] - 1
+            if reported {
+                let error = #expect(throws: JournalError.self, "frame \(index + 1)") { try readEverything(copy, journal.passphrase) }
+                #expect(error?.message.contains("journal.sqlite-wal") == true, "frame \(index + 1): \(error?.message ?? "")")
+            } else {
+                let entries = try readEverything(copy, journal.passphrase)
+                let kept = index == ends[1] - 1 ? 1 : 2
+                #expect(entries.count == 50 + kept, "frame \(index + 1)")
+                let found = Set(entries.map(\.text))
+                #expect(texts.prefix(kept).allSatisfy(found.contains), "frame \(index + 1): the earlier commits whole")
+                #expect(entries.allSatisfy { $0.text.hasPrefix("entry") || texts.contains($0.text) }, "frame \(index + 1)")
+            }
+        }
+    }
+
+    private func duplicate(_ directory: StoreDirectory) throws -> StoreDirectory {
+        let copy = StoreDirectory(FileManager.default.temporaryDirectory.appendingPathComponent("journal-copy-\(UUID().uuidString)"))
+        try FileManager.default.copyItem(at: directory.url, to: copy.url)
+        return copy
+    }
+
+    @Test func aPageOfTheOtherStoreIsRefused() throws {
+        let journal = try TemporaryJournal(passphrase: "two stores")
+        try journal.importTexts((0..<300).map { "entry \($0) between the stores" })
+        journal.close()
+        let main = try Data(contentsOf: journal.directory.mainStoreURL)
+        let search = try Data(contentsOf: journal.directory.searchStoreURL)
+        var mixed = main
+        mixed.replaceSubrange(Self.page..<2 * Self.page, with: search[Self.page..<2 * Self.page])
+        try mixed.write(to: journal.directory.mainStoreURL)
+        #expect(throws: JournalError.self) { try readEverything(journal.directory, journal.passphrase) }
+    }
+
+    /// A page written by a process and one written by its fork() child, through the same open
+    /// file, are sealed under different nonces (a count kept in the process would repeat).
+    @Test func aForkedWritersNoncesDoNotRepeat() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("journal-fork-\(UUID().uuidString).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var nonces = [UInt8](repeating: 0, count: 72)
+        #expect(encrypted_vfs_probe_fork_nonces(path, &nonces) == 0)
+        let sealed = stride(from: 0, to: 72, by: 24).map { Array(nonces[$0..<$0 + 24]) }
+        #expect(Set(sealed).count == 3, "\(sealed)")
+        #expect(!sealed.contains(Array(repeating: 0, count: 24)))
+    }
+}
