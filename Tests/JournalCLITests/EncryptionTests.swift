@@ -170,4 +170,92 @@ import Testing
         #expect(process.terminationStatus == 0, "is pyrage installed? scripts/test installs it with pip")
         #expect(String(decoding: opened, as: UTF8.self) == plain.output)
     }
+
+    /// Every command on an encrypted journal, compare's rebuild, edits in the editor (which
+    /// leaves a swap file beside the text, as vim does) and a Day One archive imported from
+    /// standard input included: nothing written to the temporary folder, at any moment (the
+    /// power-cut recorder logs every write there, of files removed since too), and no file left
+    /// in it, in the session's runtime folder or in the journal's, holds the journal's words.
+    @Test func nothingOfAnEncryptedJournalLandsOutsideItsFolder() throws {
+        let journal = JournalProcess()
+        defer { journal.removeStore() }
+        let scratch = journal.store.deletingLastPathComponent().appendingPathComponent("\(journal.store.lastPathComponent).scratch")
+        let temporary = scratch.appendingPathComponent("tmp")
+        let runtime = scratch.appendingPathComponent("runtime")
+        for folder in [temporary, runtime] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        chmod(runtime.path, 0o700)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let secret = try passphraseFile("nothing leaks", for: journal)
+        let editor = scratch.appendingPathComponent("editor.sh")
+        try Data(
+            """
+            #!/bin/sh
+            printf 'Pterodactylus swap of %s' "$1" > "$(dirname "$1")/.entry.txt.swp"
+            printf ' and Pterodactylus again' >> "$1"
+
+            """.utf8
+        ).write(to: editor)
+        chmod(editor.path, 0o755)
+        let secrets = ["Pterodactylus", "Quokkaesque", "Vindolanda", "ブルーベリー"]
+        let zip = scratch.appendingPathComponent("dayone.zip")
+        let made = Process()
+        made.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        made.arguments = [
+            "python3", "-c",
+            """
+            import sys, zipfile
+            with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
+                z.writestr("Journal.json", '{"entries": [{"uuid": "00112233445566778899AABBCCDDEEFF", "creationDate": "2023-04-01T07:30:00Z", "text": "Vindolanda tablets by the fire"}]}')
+            """,
+            zip.path,
+        ]
+        try made.run()
+        made.waitUntilExit()
+        #expect(made.terminationStatus == 0)
+        for useRuntime in [false, true] {
+            var environment = ["JOURNAL_PASSPHRASE_FILE": secret, "TMPDIR": temporary.path, "EDITOR": editor.path]
+            if useRuntime { environment["XDG_RUNTIME_DIR"] = runtime.path }
+            let commands: [([String], Data)] = [
+                (["init", "--encrypt", "--kdf", "interactive"], Data()),
+                (["add", "Quokkaesque morning #Pterodactylus"], Data()),
+                (["add"], Data("ブルーベリー from standard input".utf8)),
+                (["import", "-", "--format", "dayone"], try Data(contentsOf: zip)),
+                (["edit", "p1"], Data()),
+                (["search", "quokka"], Data()), (["search", "--strategy", "contains-cd", "vindo"], Data()), (["list"], Data()),
+                (["show", "p2"], Data()), (["tags"], Data()), (["stats", "--query", "quokka"], Data()),
+                (["compare", "--runs", "1"], Data()), (["verify"], Data()), (["reindex"], Data()),
+                (["rekey", "--kdf", "interactive"], Data()),
+                (["export", "--encrypt", "-o", scratch.appendingPathComponent("out.age").path], Data()),
+            ]
+            let needles = Set(secrets.flatMap { [$0, $0.lowercased()] })
+            let recorder = JournalProcess.executable.deletingLastPathComponent().appendingPathComponent("libPowerCutRecorder.so")
+            let log = scratch.appendingPathComponent("writes.log")
+            for (arguments, input) in commands where !(useRuntime && arguments.first == "init") {
+                try? FileManager.default.removeItem(at: log)
+                let recorded = environment.merging(["POWERCUT_ROOT": temporary.path, "POWERCUT_LOG": log.path, "LD_PRELOAD": recorder.path])
+                {
+                    $1
+                }
+                let outcome = try journal.run(arguments, input: input, environment: recorded)
+                #expect(outcome.status == 0, "\(arguments): \(outcome.error)")
+                let calls = FileManager.default.fileExists(atPath: log.path) ? try RecordedCall.read(log) : []
+                for case .write(_, _, let bytes) in calls {
+                    for needle in needles {
+                        #expect(Data(bytes).range(of: Data(needle.utf8)) == nil, "\(arguments) wrote \(needle) to the temporary folder")
+                    }
+                }
+            }
+            #expect(try journal.run(["show", "p1"], environment: environment).output.contains("Pterodactylus again"))
+            for folder in [temporary, runtime, journal.store] {
+                let files = FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? []
+                for name in files {
+                    let bytes = (try? Data(contentsOf: folder.appendingPathComponent(name))) ?? Data()
+                    for needle in needles {
+                        #expect(bytes.range(of: Data(needle.utf8)) == nil, "\(folder.lastPathComponent)/\(name) holds \(needle)")
+                    }
+                }
+            }
+            #expect((try FileManager.default.contentsOfDirectory(atPath: runtime.path)).isEmpty, "the editing folder is removed")
+        }
+    }
 }

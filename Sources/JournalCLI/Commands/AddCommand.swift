@@ -33,7 +33,9 @@ struct AddCommand: ParsableCommand {
     }
 
     func run() throws {
-        let text = self.text.isEmpty ? try TextInput.fromStandardInputOrEditor() : self.text.joined(separator: " ")
+        let text =
+            self.text.isEmpty
+            ? try TextInput.fromStandardInputOrEditor(journalFolder: journal.directory.url) : self.text.joined(separator: " ")
         try NewEntry.validate(text: text)
         let date = try self.date.map { text throws(JournalError) in try DatePhrase(text).instant }
         let opened = try journal.openJournal(create: true)

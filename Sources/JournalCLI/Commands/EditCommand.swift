@@ -26,7 +26,7 @@ struct EditCommand: ParsableCommand {
         var text = self.text
         if text == nil && date == nil {
             let current = try journal.entry(id)
-            text = try TextInput.fromEditor(initialText: current.text)
+            text = try TextInput.fromEditor(initialText: current.text, journalFolder: journal.directory.url)
             if text == current.text {
                 print("unchanged \(id.shortName)")
                 return

@@ -58,7 +58,7 @@ struct InteractiveSearch {
     /// Opens `entry` in the user's editor and saves what changed; says what happened.
     private mutating func edit(_ entry: Entry) -> String {
         do {
-            let text = try TextInput.fromEditor(initialText: entry.text)
+            let text = try TextInput.fromEditor(initialText: entry.text, journalFolder: journal.directory.url)
             guard text != entry.text else { return "\(entry.id.shortName) unchanged" }
             let edited = try journal.edit(entry.id, text: text)
             screen.replaceShownEntry(with: edited)

@@ -1,6 +1,10 @@
 import Foundation
 import ZIPFoundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The `.zip` Day One exports: one JSON file per journal (`Journal.json`, `Travel.json`) beside
 /// the folders of its photos and other media, which stay behind (the entries keep their
 /// references as text). ZIPFoundation reads the archive's directory and inflates the journals.
@@ -17,15 +21,33 @@ package enum DayOneArchive {
     }
 
     /// The entries of every journal in the archive `data` (read from standard input). It is
-    /// read from a temporary file: ZIPFoundation's archives in memory leak their buffer when the
-    /// data is not a zip archive (0.9.20).
+    /// read from a file, as ZIPFoundation's archives in memory leak their buffer when the data
+    /// is not a zip archive (0.9.20): a file in memory (`/dev/shm`), whose name is removed as
+    /// soon as it is open, so that nothing of a journal being imported, perhaps into an
+    /// encrypted one, reaches a disk; it is read through the process's descriptor for it.
     package static func entries(in data: Data) throws(JournalError) -> [ImportedEntry?] {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("journal-import-\(UUID().uuidString).zip")
-        guard FileManager.default.createFile(atPath: file.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
-            throw .invalidInput("cannot write the archive to \(file.path) to read it")
+        var template = Array("/dev/shm/journal-import-XXXXXX".utf8CString)
+        let descriptor = mkstemp(&template)
+        guard descriptor >= 0 else {
+            throw .invalidInput(
+                "cannot hold the archive from standard input in memory (/dev/shm: \(String(cString: strerror(errno)))): give its file instead"
+            )
         }
-        defer { try? FileManager.default.removeItem(at: file) }
-        return try entries(at: file)
+        _ = template.withUnsafeBufferPointer { unlink($0.baseAddress!) }
+        defer { close(descriptor) }
+        let written = data.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let count = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                guard count > 0 else { return false }
+                offset += count
+            }
+            return true
+        }
+        guard written else {
+            throw .invalidInput("cannot hold the archive from standard input in memory: \(String(cString: strerror(errno)))")
+        }
+        return try entries(at: URL(fileURLWithPath: "/proc/self/fd/\(descriptor)"))
     }
 
     private static func opened(_ open: () throws -> Archive) throws(JournalError) -> Archive {

@@ -34,7 +34,7 @@ package enum DurableFiles {
 
     /// Creates the folder at `url` and any missing parent, each readable by its owner only, and
     /// syncs each one's parent, so that the new path survives a power cut.
-    static func createFolder(_ url: URL) throws(JournalError) {
+    package static func createFolder(_ url: URL) throws(JournalError) {
         var missing: [URL] = []
         var folder = url.standardizedFileURL
         while folder.path != "/", access(folder.path, F_OK) != 0 {

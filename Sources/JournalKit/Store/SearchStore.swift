@@ -10,17 +10,24 @@ package final class SearchStore: Sendable {
     package let pool: StorePool
     /// How an encrypted journal's prefix table file is sealed; nil in plain text.
     let prefixSealing: ChunkSealing?
+    /// The encrypting file layer it is opened through, nil in plain text: a scratch copy of the
+    /// store is made through the same one.
+    let encryption: StoreEncryption?
 
     /// Opens the search store of the main store `mainStoreID`. A damaged or foreign file
     /// (another journal's, or not a search store at all) is replaced by an empty store, which
     /// then catches up from the main store; `rebuildReason` says why, when that happened.
-    /// With `readOnly`, nothing is written: such a file is an error instead.
+    /// With `readOnly`, nothing is written: such a file is an error instead. `identity` binds
+    /// an encrypted store's pages to what it is (a scratch store is not the journal's).
     init(
-        url: URL, mainStoreID: UUID, encryption: StoreEncryption? = nil, readOnly: Bool = false, readers: StoreDatabase.Readers = .pool
+        url: URL, mainStoreID: UUID, encryption: StoreEncryption? = nil, identity: StoreEncryption.Identity = .searchStore,
+        readOnly: Bool = false, readers: StoreDatabase.Readers = .pool
     ) throws(JournalError) {
         self.url = url
+        self.encryption = encryption
         prefixSealing = try encryption?.sealing(.prefixTableFile)
-        switch Self.openExisting(url, mainStoreID: mainStoreID, encryption: encryption, readOnly: readOnly, readers: readers) {
+        let opening = (encryption: encryption, identity: identity, readers: readers)
+        switch Self.openExisting(url, mainStoreID: mainStoreID, opening, readOnly: readOnly) {
         case .success(let pool):
             self.pool = pool
             rebuildReason = nil
@@ -28,7 +35,7 @@ package final class SearchStore: Sendable {
             throw .store("\(url.path) must be rebuilt (\(why)), and the journal cannot be written", file: url.path)
         case .failure(.replace(let why)):
             try Self.removeFiles(at: url)
-            switch Self.openExisting(url, mainStoreID: mainStoreID, encryption: encryption, readers: readers) {
+            switch Self.openExisting(url, mainStoreID: mainStoreID, opening) {
             case .success(let pool): self.pool = pool
             case .failure(.replace(let reason)):
                 throw .store("cannot recreate \(url.path): \(reason)")
@@ -52,7 +59,9 @@ package final class SearchStore: Sendable {
     }
 
     private static func openExisting(
-        _ url: URL, mainStoreID: UUID, encryption: StoreEncryption?, readOnly: Bool = false, readers: StoreDatabase.Readers
+        _ url: URL, mainStoreID: UUID,
+        _ opening: (encryption: StoreEncryption?, identity: StoreEncryption.Identity, readers: StoreDatabase.Readers),
+        readOnly: Bool = false
     ) -> Result<StorePool, OpenProblem> {
         do {
             if readOnly {
@@ -67,8 +76,8 @@ package final class SearchStore: Sendable {
         }
         do {
             let pool = try StoreDatabase.open(
-                url, applicationID: applicationID, durability: .mayLag, encryption: encryption, identity: .searchStore, readOnly: readOnly,
-                readers: readers)
+                url, applicationID: applicationID, durability: .mayLag, encryption: opening.encryption, identity: opening.identity,
+                readOnly: readOnly, readers: opening.readers)
             try pool.migrate(with: migrator, optional: ["v5-prefix-posting-counts"])
             let ownerQuery = "SELECT value FROM store_info WHERE key = 'main_store'"
             let owner =

@@ -9,7 +9,9 @@ struct TokenStrategy: StrategyImplementation {
     let summary = "word prefixes as range scans on the token index of the separate search store"
 
     /// The search store: its files' bytes, and (with `rebuild`) how long indexing every entry
-    /// into a new, temporary search store takes.
+    /// into a new, temporary search store takes: encrypted as the journal is (under a key of
+    /// its own), so that nothing of an encrypted journal lands in the temporary folder in plain
+    /// text.
     func measureStructure(in stores: SearchContext, rebuild: Bool) throws(JournalError) -> StrategyStructure {
         let bytes = StoreDirectory.fileBytes(stores.search.url)
         var seconds: Double?
@@ -18,7 +20,9 @@ struct TokenStrategy: StrategyImplementation {
             defer { try? FileManager.default.removeItem(at: folder) }
             try StoreDirectory(folder).prepare(create: true)
             let start = ContinuousClock.now
-            let scratch = try SearchStore(url: folder.appendingPathComponent("search.sqlite"), mainStoreID: stores.main.storeID)
+            let scratch = try SearchStore(
+                url: folder.appendingPathComponent("search.sqlite"), mainStoreID: stores.main.storeID, encryption: stores.search.encryption,
+                identity: .scratchSearchStore)
             try SearchIndexer(main: stores.main, search: scratch).catchUp()
             seconds = secondsSince(start)
         }
