@@ -35,6 +35,9 @@ let package = Package(
         .target(name: "CEncryptedVFS", dependencies: ["CSodium"], linkerSettings: [.linkedLibrary("sqlite3")]),
         // Swapping two folders in one step (renameat2), for converting a journal all or nothing.
         .target(name: "CFileExchange"),
+        // Keeping a process's memory from core dumps and other processes (prctl), for a
+        // process that holds an encrypted journal's text.
+        .target(name: "CProcessMemory"),
         // A pseudo-terminal for the benchmark that types into the full-screen search (glibc
         // declares its functions only for C code that asks for them).
         .target(name: "CPseudoTerminal"),
@@ -68,7 +71,7 @@ let package = Package(
         .executableTarget(
             name: "JournalCLI",
             dependencies: [
-                "JournalKit", "JournalBench", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "JournalKit", "JournalBench", "CProcessMemory", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ],
             linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"])]

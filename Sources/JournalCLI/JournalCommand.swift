@@ -1,4 +1,5 @@
 import ArgumentParser
+import CProcessMemory
 import Foundation
 import JournalKit
 
@@ -51,7 +52,7 @@ struct JournalCommand: ParsableCommand {
             InitCommand.self, AddCommand.self, ImportCommand.self, SearchCommand.self, ListCommand.self, TagsCommand.self,
             TagCommand.self, UntagCommand.self, StarCommand.self, UnstarCommand.self, ExportCommand.self,
             ShowCommand.self, EditCommand.self, DeleteCommand.self, StatsCommand.self, VerifyCommand.self, ReindexCommand.self,
-            EncryptCommand.self, DecryptCommand.self, PassphraseCommand.self, JournalsCommand.self, CompareCommand.self,
+            EncryptCommand.self, DecryptCommand.self, PassphraseCommand.self, RekeyCommand.self, JournalsCommand.self, CompareCommand.self,
             GenerateCommand.self, BenchCommand.self,
         ])
 
@@ -73,7 +74,7 @@ struct JournalCommand: ParsableCommand {
         let directory = try self.directory
         var passphrase: Passphrase?
         if directory.isEncrypted {
-            Self.forbidCoreDumps()
+            Self.keepMemoryPrivate()
             passphrase = try PassphraseInput.current(for: directory.url.path)
         }
         let progress = ProgressBar(label: "indexing")
@@ -101,11 +102,11 @@ struct JournalCommand: ParsableCommand {
         }
     }
 
-    /// Keeps the process from dumping core: once a journal is decrypted, its memory holds the
-    /// journal's text.
-    static func forbidCoreDumps() {
-        var none = rlimit(rlim_cur: 0, rlim_max: 0)
-        setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &none)
+    /// Keeps the process's memory to itself: no core dump, and no other process of the same
+    /// user reading it through ptrace or /proc/PID/mem (only root then can). Once a journal is
+    /// decrypted, its memory holds the journal's text.
+    static func keepMemoryPrivate() {
+        _ = process_memory_keep_private()
     }
 
     /// Says on standard error, after a write, that what was written is saved but not yet

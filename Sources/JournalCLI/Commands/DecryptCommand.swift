@@ -15,11 +15,14 @@ struct DecryptCommand: ParsableCommand {
 
     func run() throws {
         let directory = try journal.directory
-        JournalCommand.forbidCoreDumps()
+        JournalCommand.keepMemoryPrivate()
         let passphrase = try PassphraseInput.current(for: directory.url.path)
         let progress = ProgressBar(label: "decrypting", unit: .bytes)
-        try Journal.decrypt(directory, passphrase: passphrase, progress: progress.handler)
+        let report = try Journal.decrypt(directory, passphrase: passphrase, progress: progress.handler)
         progress.finish()
         print("decrypted the journal in \(directory.url.path): its files are in plain text now")
+        if let leftOver = report.leftOver {
+            Terminal.standardError.write("journal: the old encrypted files could not be removed: delete \(leftOver.path) yourself\n")
+        }
     }
 }

@@ -23,13 +23,27 @@ struct EncryptCommand: ParsableCommand {
 
     func run() throws {
         let directory = try journal.directory
-        JournalCommand.forbidCoreDumps()
+        JournalCommand.keepMemoryPrivate()
         let passphrase = try PassphraseInput.initial(for: directory.url.path)
         let progress = ProgressBar(label: "encrypting", unit: .bytes)
-        try Journal.encrypt(directory, passphrase: passphrase, cost: keyDerivation.level.cost, progress: progress.handler)
+        let report = try Journal.encrypt(directory, passphrase: passphrase, cost: keyDerivation.level.cost, progress: progress.handler)
         progress.finish()
         print("encrypted the journal in \(directory.url.path) (Argon2id, \(keyDerivation.level.summary))")
-        Terminal.standardError.write(
-            "journal: the plain-text files were deleted, not wiped; backups made before stay in plain text\n")
+        Self.tell(report, replaced: "plain-text")
+        Terminal.standardError.write("journal: backups made before stay in plain text\n")
+    }
+
+    /// What a conversion left as it was: the folder's other files, and the old files when
+    /// they could not be removed (`replaced` names what they hold: "plain-text").
+    static func tell(_ report: ConversionReport, replaced: String) {
+        if !report.otherFiles.isEmpty {
+            Terminal.standardError.write(
+                "journal: not the journal's, kept as they were (in plain text): \(report.otherFiles.joined(separator: ", "))\n")
+        }
+        if let leftOver = report.leftOver {
+            Terminal.standardError.write("journal: the old \(replaced) files could not be removed: delete \(leftOver.path) yourself\n")
+        } else {
+            Terminal.standardError.write("journal: the old \(replaced) files were deleted, not wiped\n")
+        }
     }
 }

@@ -53,6 +53,11 @@ struct ImportCommand: ParsableCommand {
         let shown = format == nil && file != "-" ? try? ImportFormat.shown(byFileAt: file) : nil
         let encrypted = (format ?? shown) == .jrnlEncrypted
         let password = encrypted ? try PassphraseInput.jrnlPassword(for: file) : nil
+        if encrypted, !journal.isEncrypted {
+            Terminal.standardError.write(
+                "journal: the jrnl journal is encrypted, and \(journal.directory.url.path) is not: its entries will be in plain text there (journal encrypt encrypts it)\n"
+            )
+        }
         let summary = try journal.importFile(atPath: file, format: format, password: password) { progress in
             switch progress.phase {
             case .importing: importing.update(progress)

@@ -34,7 +34,7 @@ struct InitCommand: ParsableCommand {
             throw JournalError(.usage, "\(directory.url.path) already holds a journal")
         }
         if encrypt {
-            JournalCommand.forbidCoreDumps()
+            JournalCommand.keepMemoryPrivate()
             let passphrase = try PassphraseInput.initial(for: directory.url.path)
             let created = try Journal.create(in: directory, passphrase: passphrase, cost: keyDerivation.level.cost)
             try created.close()

@@ -11,6 +11,11 @@ struct PassphraseCommand: ParsableCommand {
             $JOURNAL_PASSPHRASE_COMMAND or the terminal), the new one from \
             $JOURNAL_NEW_PASSPHRASE_FILE, $JOURNAL_NEW_PASSPHRASE_COMMAND or the terminal, typed \
             twice.
+
+            The key itself stays the same: a copy of the old journal.key (a backup, a synced \
+            folder's history) still opens the journal with the old passphrase, today's files and \
+            every later one. To shut out a passphrase that may be known, `journal rekey \
+            --new-passphrase` also replaces the key.
             """)
 
     @ParentCommand var journal: JournalCommand
@@ -23,7 +28,7 @@ struct PassphraseCommand: ParsableCommand {
 
     func run() throws {
         let directory = try journal.directory
-        JournalCommand.forbidCoreDumps()
+        JournalCommand.keepMemoryPrivate()
         let old = try PassphraseInput.current(for: directory.url.path)
         let new = try PassphraseInput.new(for: directory.url.path)
         try Journal.changePassphrase(of: directory, from: old, to: new, cost: level?.cost)

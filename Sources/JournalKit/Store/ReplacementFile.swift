@@ -28,13 +28,16 @@ public final class ReplacementFile {
     private var end = 0
 
     /// A new, empty file to put at `url`, readable and writable by its owner only. It is written
-    /// as `.NAME.partial-PID` beside `url`, or at `temporaryURL` (reused and truncated: for a
-    /// writer that holds a lock no other writer of the same file can).
+    /// as `.NAME.partial-PID` beside `url`, or at `temporaryURL` (for a writer that holds a lock
+    /// no other writer of the same file can). Whatever is at that name first (a file a process
+    /// that died left, or a link someone placed) is removed, and the file is created new, never
+    /// opened through a link.
     public init(replacing url: URL, temporaryURL: URL? = nil) throws(JournalError) {
         self.url = url
         self.temporaryURL =
             temporaryURL ?? url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial-\(getpid())")
-        descriptor = open(self.temporaryURL.path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o600)
+        unlink(self.temporaryURL.path)
+        descriptor = open(self.temporaryURL.path, O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw Self.failure(writing: url) }
     }
 

@@ -9,10 +9,12 @@ import CSodium
 public final class Passphrase: @unchecked Sendable {
     let bytes: GuardedBytes
 
+    private init(guarded bytes: GuardedBytes) { self.bytes = bytes }
+
     /// A passphrase of these UTF-8 bytes; the caller should wipe its own copy.
-    public init(bytes: UnsafeRawBufferPointer) throws(JournalError) {
+    public convenience init(bytes: UnsafeRawBufferPointer) throws(JournalError) {
         guard !bytes.isEmpty else { throw .usage("the passphrase is empty") }
-        self.bytes = try GuardedBytes(copying: bytes)
+        self.init(guarded: try GuardedBytes(copying: bytes))
     }
 
     /// A passphrase of `text`'s UTF-8 bytes. (A Swift string can't be wiped: prefer
@@ -20,6 +22,8 @@ public final class Passphrase: @unchecked Sendable {
     public convenience init(_ text: String) throws(JournalError) {
         var utf8 = Array(text.utf8)
         defer { sodium_memzero(&utf8, utf8.count) }
-        try self.init(bytes: UnsafeRawBufferPointer(start: utf8, count: utf8.count))
+        guard !utf8.isEmpty else { throw .usage("the passphrase is empty") }
+        let guarded = utf8.withUnsafeBytes { buffer in Result { () throws(JournalError) in try GuardedBytes(copying: buffer) } }
+        self.init(guarded: try guarded.get())
     }
 }

@@ -104,7 +104,10 @@ final class SealedChunkReader {
             return UnsafeRawBufferPointer(start: chunk + (offset - first * size), count: count)
         }
         if scratchCount < count {
-            scratch?.deallocate()
+            if let scratch {
+                sodium_memzero(scratch, scratchCount)
+                scratch.deallocate()
+            }
             scratch = UnsafeMutableRawPointer.allocate(byteCount: count, alignment: 8)
             scratchCount = count
         }
@@ -133,7 +136,8 @@ final class SealedChunkReader {
 }
 
 /// Writes a sealed file's content as it streams, a chunk at a time, but for the first, which it
-/// holds until ``finish()`` so that a header written last can still be patched into it.
+/// holds until ``finish()`` so that a header written last can still be patched into it. The
+/// plain content it held is wiped once sealed.
 final class SealedChunkWriter {
     private let sealing: ChunkSealing
     private let tag: UUID
@@ -151,11 +155,15 @@ final class SealedChunkWriter {
     /// Adds `bytes` to the content.
     func append(_ bytes: [UInt8]) throws(JournalError) {
         pending.append(contentsOf: bytes)
-        while pending.count >= ChunkSealing.contentBytes {
-            let content = Array(pending.prefix(ChunkSealing.contentBytes))
-            pending.removeFirst(ChunkSealing.contentBytes)
-            try emit(content)
+        var start = 0
+        while pending.count - start >= ChunkSealing.contentBytes {
+            try emit(pending[start..<start + ChunkSealing.contentBytes])
+            start += ChunkSealing.contentBytes
         }
+        guard start > 0 else { return }
+        let rest = Array(pending[start...])
+        sodium_memzero(&pending, pending.count)
+        pending = rest
     }
 
     /// Replaces the content at `offset` (within the first chunk) with `bytes`.
@@ -169,16 +177,17 @@ final class SealedChunkWriter {
 
     /// Seals what is left and the first chunk.
     func finish() throws(JournalError) {
-        if !pending.isEmpty || index == 0 { try emit(pending) }
+        if !pending.isEmpty || index == 0 { try emit(pending[...]) }
+        sodium_memzero(&pending, pending.count)
         pending = []
         let sealed = first.withUnsafeBytes { sealing.seal($0, index: 0, tag: tag) }
         try sealed.withUnsafeBytes { bytes in Result { () throws(JournalError) in try file.write(bytes, at: 0) } }.get()
         sodium_memzero(&first, first.count)
     }
 
-    private func emit(_ content: [UInt8]) throws(JournalError) {
+    private func emit(_ content: ArraySlice<UInt8>) throws(JournalError) {
         if index == 0 {
-            first = content
+            first = Array(content)
             try file.write(Data(count: ChunkSealing.chunkBytes))
         } else {
             try file.write(Data(content.withUnsafeBytes { sealing.seal($0, index: index, tag: tag) }))
