@@ -38,6 +38,8 @@ struct JournalCommand: ParsableCommand {
               JOURNAL_IMPORT_PASSWORD_FILE, JOURNAL_IMPORT_PASSWORD_COMMAND
                                   an encrypted jrnl journal's password, for import
               VISUAL, EDITOR      the editor of add and edit (after the configuration's)
+              XDG_RUNTIME_DIR     where an entry is edited, in a private folder (else in
+                                  the journal's folder)
               NO_COLOR, TERM      no colour when NO_COLOR is set or TERM is dumb
               TZ                  the time zone dates are read and shown in
               COLUMNS             the width of output that goes to no terminal

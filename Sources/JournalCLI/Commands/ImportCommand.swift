@@ -53,11 +53,6 @@ struct ImportCommand: ParsableCommand {
         let shown = format == nil && file != "-" ? try? ImportFormat.shown(byFileAt: file) : nil
         let encrypted = (format ?? shown) == .jrnlEncrypted
         let password = encrypted ? try PassphraseInput.jrnlPassword(for: file) : nil
-        if encrypted, !journal.isEncrypted {
-            Terminal.standardError.write(
-                "journal: the jrnl journal is encrypted, and \(journal.directory.url.path) is not: its entries will be in plain text there (journal encrypt encrypts it)\n"
-            )
-        }
         let summary = try journal.importFile(atPath: file, format: format, password: password) { progress in
             switch progress.phase {
             case .importing: importing.update(progress)
@@ -69,6 +64,11 @@ struct ImportCommand: ParsableCommand {
         importing.finish()
         indexing.finish()
         JournalCommand.noteIndexBehind(journal)
+        if encrypted, !journal.isEncrypted, summary.count > 0 {
+            Terminal.standardError.write(
+                "journal: the jrnl journal was encrypted, and \(journal.directory.url.path) is not: its entries are in plain text there now (journal encrypt encrypts it)\n"
+            )
+        }
         let seconds = Date().timeIntervalSince(started)
         if output.json {
             JSONOutput.print(JSONOutput.imported(summary, storeID: journal.storeID, seconds: seconds))
