@@ -68,38 +68,36 @@ extension Journal {
         try await Self.offThePool { _ throws(JournalError) in try self.changeTags(of: ids, adding: adding, removing: removing) }
     }
 
-    /// The tags of the entries `query` finds within `filter`, with how many of them have each.
-    public func tags(
-        query: String?, strategy: SearchStrategy = SearchStrategies.standard, filter: EntryFilter = .none
-    ) async throws(JournalError) -> [TagCount] {
-        try await Self.offThePool { _ throws(JournalError) in try self.tags(query: query, strategy: strategy, filter: filter) }
+    /// The tags of the entries `query` finds, with how many of them have each.
+    public func tags(_ query: SearchQuery, strategy: SearchStrategy = SearchStrategies.standard) async throws(JournalError) -> [TagCount] {
+        try await Self.offThePool { _ throws(JournalError) in try self.tags(query, strategy: strategy) }
     }
 
-    /// How many of the entries `query` finds within `filter` fall in each `period`.
+    /// How many of the entries `query` finds fall in each `period`.
     public func entryCounts(
-        by period: CountingPeriod, query: String? = nil, strategy: SearchStrategy = SearchStrategies.standard,
-        filter: EntryFilter = .none, timeZone: TimeZone = .current
+        by period: CountingPeriod, _ query: SearchQuery = SearchQuery(filter: .none), strategy: SearchStrategy = SearchStrategies.standard,
+        timeZone: TimeZone = .current
     ) async throws(JournalError) -> [PeriodCount] {
         try await Self.offThePool { _ throws(JournalError) in
-            try self.entryCounts(by: period, query: query, strategy: strategy, filter: filter, timeZone: timeZone)
+            try self.entryCounts(by: period, query, strategy: strategy, timeZone: timeZone)
         }
     }
 
     /// Searches with `strategy`; a cancelled task stops the scan.
     public func search(
-        _ query: String, strategy: SearchStrategy = SearchStrategies.standard, page: PageRequest = .first, filter: EntryFilter = .none
+        _ query: SearchQuery, strategy: SearchStrategy = SearchStrategies.standard, page: PageRequest = .first
     ) async throws(JournalError) -> SearchResults {
         try await Self.offThePool { cancellation throws(JournalError) in
-            try self.search(query, strategy: strategy, page: page, filter: filter, progress: nil, cancellation: cancellation)
+            try self.search(query, strategy: strategy, page: page, progress: nil, cancellation: cancellation)
         }
     }
 
-    /// Searches with the strategy called `strategyName`; a cancelled task stops the scan.
+    /// Reads `text` as a query within `filter` and searches it with `strategy`; a cancelled task
+    /// stops the scan.
     public func search(
-        _ query: String, strategy strategyName: String, page: PageRequest = .first, filter: EntryFilter = .none
+        _ text: String, strategy: SearchStrategy = SearchStrategies.standard, page: PageRequest = .first, filter: EntryFilter = .none
     ) async throws(JournalError) -> SearchResults {
-        let strategy = try SearchStrategies.named(strategyName)
-        return try await search(query, strategy: strategy, page: page, filter: filter)
+        try await search(SearchQuery(text, filter: filter), strategy: strategy, page: page)
     }
 
     /// Entries newest first.

@@ -1,50 +1,42 @@
 import Foundation
 
 /// Counts over what a search finds: the tags of the entries found, and how many fall in each
-/// year or month. `query` nil counts every entry that passes `filter`.
+/// year or month. A query of filters alone counts every entry that passes them.
 extension Journal {
-    /// Every tag of the entries found, with how many of them have it, most used first (ties by
-    /// name), each in the form the journal shows it in.
-    public func tags(
-        query: String?, strategy: SearchStrategy = SearchStrategies.standard, filter: EntryFilter = .none
-    ) throws(JournalError) -> [TagCount] {
-        if query == nil && filter.isEmpty { return try tags() }
-        return try main.tagCounts(of: matchingNumbers(query: query, strategy: strategy, filter: filter)).map {
-            TagCount(tag: $0.tag, entries: $0.entries)
-        }
+    /// Every tag of the entries `query` finds, with how many of them have it, most used first
+    /// (ties by name), each in the form the journal shows it in.
+    public func tags(_ query: SearchQuery, strategy: SearchStrategy = SearchStrategies.standard) throws(JournalError) -> [TagCount] {
+        if query.text == nil && query.filter.isEmpty { return try tags() }
+        return try main.tagCounts(of: matchingNumbers(query, strategy: strategy)).map { TagCount(tag: $0.tag, entries: $0.entries) }
     }
 
-    /// How many of the entries found fall in each `period` (in `timeZone`), oldest first, from
-    /// the first period that has one to the last, the periods between included with 0.
+    /// How many of the entries `query` finds fall in each `period` (in `timeZone`), oldest
+    /// first, from the first period that has one to the last, the periods between included
+    /// with 0.
     public func entryCounts(
-        by period: CountingPeriod, query: String? = nil, strategy: SearchStrategy = SearchStrategies.standard,
-        filter: EntryFilter = .none, timeZone: TimeZone = .current
+        by period: CountingPeriod, _ query: SearchQuery = SearchQuery(filter: .none), strategy: SearchStrategy = SearchStrategies.standard,
+        timeZone: TimeZone = .current
     ) throws(JournalError) -> [PeriodCount] {
         let dates =
-            query == nil
-            ? try main.dates(passing: resolvedFilter(filter))
-            : try main.dates(of: matchingNumbers(query: query, strategy: strategy, filter: filter))
+            query.text == nil
+            ? try main.dates(meeting: plan(query, family: strategy.family).restriction)
+            : try main.dates(of: matchingNumbers(query, strategy: strategy))
         return PeriodCount.counting(dates, by: period, timeZone: timeZone)
     }
 
-    /// The entries `query` finds with `strategy` within `filter` (every entry that passes
-    /// `filter` when `query` is nil), newest first: what a command acts on or counts, without
-    /// reading the entries themselves.
-    public func entryIDs(
-        query: String?, strategy: SearchStrategy = SearchStrategies.standard, filter: EntryFilter = .none
-    ) throws(JournalError) -> [EntryID] {
-        try matchingNumbers(query: query, strategy: strategy, filter: filter).map { EntryID(storeID: storeID, number: $0) }
+    /// The entries `query` finds with `strategy`, newest first: what a command acts on or
+    /// counts, without reading the entries themselves.
+    public func entryIDs(_ query: SearchQuery, strategy: SearchStrategy = SearchStrategies.standard) throws(JournalError) -> [EntryID] {
+        try matchingNumbers(query, strategy: strategy).map { EntryID(storeID: storeID, number: $0) }
     }
 
-    /// The numbers of ``entryIDs(query:strategy:filter:)``.
-    func matchingNumbers(query: String?, strategy: SearchStrategy, filter: EntryFilter) throws(JournalError) -> [Int64] {
-        guard let query else { return try main.numbers(passing: resolvedFilter(filter)) }
-        let found = try answer(query, strategy: strategy, page: PageRequest(limit: 0), filter: filter, progress: nil, cancellation: nil)
-        return found.answer.page.filter { $0.storeID == storeID }.map(\.number)
+    /// The numbers of ``entryIDs(_:strategy:)``.
+    func matchingNumbers(_ query: SearchQuery, strategy: SearchStrategy) throws(JournalError) -> [Int64] {
+        try answer(query, strategy: strategy, page: PageRequest(limit: 0), progress: nil, cancellation: nil).numbers
     }
 }
 
-/// The periods ``Journal/entryCounts(by:query:strategy:filter:timeZone:)-2i405`` counts by.
+/// The periods ``Journal/entryCounts(by:_:strategy:timeZone:)`` counts by.
 public enum CountingPeriod: String, Sendable, CaseIterable, Codable {
     case year, month
 }

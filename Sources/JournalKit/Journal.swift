@@ -347,59 +347,57 @@ public final class Journal: Sendable {
 
     /// Entries newest first.
     public func list(_ page: PageRequest = .first, filter: EntryFilter = .none) throws(JournalError) -> (total: Int, entries: [Entry]) {
-        try main.newestFirst(page, filter: resolvedFilter(filter))
-    }
-
-    /// `filter` with what it needs to know of the journal: how far back on this day looks.
-    func resolvedFilter(_ filter: EntryFilter) throws(JournalError) -> EntryFilter {
-        guard let day = filter.onThisDay else { return filter }
-        var filter = filter
-        filter.earliestYear = try main.earliestDate().map { OnThisDay($0, timeZone: day.timeZone).year }
-        return filter
+        try main.newestFirst(page, meeting: plan(SearchQuery(filter: filter), family: .substring).restriction)
     }
 
     /// Every entry that passes `filter`, oldest first, handed to `body` a batch at a time: for
     /// an export, in bounded memory whatever the journal's size.
     public func forEachEntry(filter: EntryFilter = .none, _ body: ([Entry]) throws(JournalError) -> Void) throws(JournalError) {
-        try main.forEachOldestFirst(filter: resolvedFilter(filter), body)
+        try main.forEachOldestFirst(meeting: plan(SearchQuery(filter: filter), family: .substring).restriction, body)
     }
 
-    /// Searches with the strategy called `strategyName` (see `SearchStrategies`).
+    /// Searches with `strategy`: the exact total and one page of entries, newest first. A query
+    /// of filters alone (no text) lists the entries that pass them. `progress` hears about a
+    /// structure the strategy builds first (the FTS5 peer).
     public func search(
-        _ query: String, strategy strategyName: String, page: PageRequest = .first, filter: EntryFilter = .none
+        _ query: SearchQuery, strategy: SearchStrategy = SearchStrategies.standard, page: PageRequest = .first,
+        progress: ProgressHandler? = nil
     ) throws(JournalError) -> SearchResults {
-        try search(query, strategy: SearchStrategies.named(strategyName), page: page, filter: filter, progress: nil)
+        try search(query, strategy: strategy, page: page, progress: progress, cancellation: nil)
     }
 
-    /// Searches with `strategy`: the exact total and one page of entries, newest first.
-    /// `progress` hears about a structure the strategy builds first (the FTS5 peer).
+    /// Reads `text` as a query within `filter` (``SearchQuery/init(_:filter:now:timeZone:)``)
+    /// and searches it with `strategy`.
     public func search(
-        _ query: String, strategy: SearchStrategy = SearchStrategies.standard, page: PageRequest = .first,
-        filter: EntryFilter = .none, progress: ProgressHandler? = nil
+        _ text: String, strategy: SearchStrategy = SearchStrategies.standard, page: PageRequest = .first, filter: EntryFilter = .none
     ) throws(JournalError) -> SearchResults {
-        try search(query, strategy: strategy, page: page, filter: filter, progress: progress, cancellation: nil)
+        try search(SearchQuery(text, filter: filter), strategy: strategy, page: page)
     }
 
     func search(
-        _ query: String, strategy: SearchStrategy, page: PageRequest, filter: EntryFilter = .none, progress: ProgressHandler?,
-        cancellation: Cancellation?
+        _ query: SearchQuery, strategy: SearchStrategy, page: PageRequest, progress: ProgressHandler?, cancellation: Cancellation?
     ) throws(JournalError) -> SearchResults {
-        let (parsed, answer) = try answer(
-            query, strategy: strategy, page: page, filter: filter, progress: progress, cancellation: cancellation)
-        return try results(of: answer, query: parsed.text, strategy: strategy.name, page: page)
+        let answer = try answer(query, strategy: strategy, page: page, progress: progress, cancellation: cancellation)
+        return try results(of: answer, query: query.text ?? "", strategy: strategy.name, page: page)
     }
 
-    /// `query` read once and answered by `strategy`: one page of entry identities and the total.
-    /// The journal's earliest date is read only for a query that holds `on:this-day` (should that
-    /// read fail, the field looks back to 1970; the store's error then comes from the search).
+    /// `query` planned for `strategy` and answered: one page of entry numbers and the total.
     func answer(
-        _ query: String, strategy: SearchStrategy, page: PageRequest, filter: EntryFilter, progress: ProgressHandler?,
-        cancellation: Cancellation?
-    ) throws(JournalError) -> (query: SearchQuery, answer: StrategyAnswer) {
-        let parsed = try SearchQuery(query, earliest: { try? self.main.earliestDate() })
-        try strategy.validate(parsed)
-        let context = try searchContext(progress: progress, cancellation: cancellation, filter: resolvedFilter(filter))
-        return (parsed, try strategy.search(parsed, page: page, in: context))
+        _ query: SearchQuery, strategy: SearchStrategy, page: PageRequest, progress: ProgressHandler?, cancellation: Cancellation?
+    ) throws(JournalError) -> StrategyAnswer {
+        try strategy.validate(query)
+        let plan = try plan(query, family: strategy.family)
+        guard query.text != nil else {
+            let numbers = try main.numbers(meeting: plan.restriction)
+            return StrategyAnswer(total: numbers.count, numbers: page.cut(numbers))
+        }
+        return try strategy.search(plan, page: page, in: searchContext(progress: progress, cancellation: cancellation))
+    }
+
+    /// The plan of `query` for a strategy of `family`, with what it needs to know of the
+    /// journal: the date of its earliest entry, read only for a query that asks for on this day.
+    func plan(_ query: SearchQuery, family: SearchFamily) throws(JournalError) -> SearchPlan {
+        try SearchPlan(query, family: family, earliestDate: query.asksOnThisDay ? main.earliestDate() : nil)
     }
 
     /// Entries whose text as written matches the regular expression `pattern` (ICU syntax),
@@ -414,19 +412,19 @@ public final class Journal: Sendable {
         regex pattern: String, caseInsensitive: Bool, page: PageRequest, filter: EntryFilter = .none, cancellation: Cancellation?
     ) throws(JournalError) -> SearchResults {
         let matcher = try RegexSearch.matcher(pattern: pattern, caseInsensitive: caseInsensitive)
-        let context = try searchContext(progress: nil, cancellation: cancellation, filter: resolvedFilter(filter))
-        let answer = try RegexFunction.answer(matcher: matcher, fold: nil, in: context, page: page)
-        return try results(of: answer, query: pattern, strategy: RegexSearch.name, page: page)
+        let restriction = try plan(SearchQuery(filter: filter), family: .substring).restriction
+        let (total, numbers) = try main.newestFirst(
+            matching: .pattern(matcher, nil), restriction: restriction, page: page, cancellation: cancellation)
+        return try results(of: StrategyAnswer(total: total, numbers: numbers), query: pattern, strategy: RegexSearch.name, page: page)
     }
 
     /// A strategy's page resolved to entries in one query, in the strategy's order.
     private func results(
         of answer: StrategyAnswer, query: String, strategy: String, page: PageRequest
     ) throws(JournalError) -> SearchResults {
-        let found = try main.entries(numbered: answer.page.filter { $0.storeID == storeID }.map(\.number))
+        let found = try main.entries(numbered: answer.numbers)
         return SearchResults(
-            query: query, strategy: strategy, total: answer.total, page: page,
-            entries: answer.page.compactMap { found[$0.number] })
+            query: query, strategy: strategy, total: answer.total, page: page, entries: answer.numbers.compactMap { found[$0] })
     }
 
     /// Checks, reading only, that everything derived from the main store agrees with it (see
@@ -493,11 +491,9 @@ public final class Journal: Sendable {
     }
 
     /// The stores as strategies see them.
-    package func searchContext(progress: ProgressHandler?, cancellation: Cancellation? = nil, filter: EntryFilter = .none) -> SearchContext
-    {
+    package func searchContext(progress: ProgressHandler?, cancellation: Cancellation? = nil) -> SearchContext {
         SearchContext(
-            main: main, search: search, prefixTables: prefixTables, dateOrders: dateOrders, progress: progress, cancellation: cancellation,
-            filter: filter)
+            main: main, search: search, prefixTables: prefixTables, dateOrders: dateOrders, progress: progress, cancellation: cancellation)
     }
 
     private func checkOwnership(_ id: EntryID) throws(JournalError) {

@@ -12,9 +12,10 @@ import Testing
         let journal: Journal = store.journal
         let entry = try await journal.add(NewEntry(text: "Thé Crème BRÛLÉE"))
         let found = try await journal.search("bru cre")
-        #expect(found == (try store.journal.search("bru cre", strategy: SearchStrategies.standard, page: .first, progress: nil)))
+        #expect(
+            found == (try store.journal.search(SearchQuery("bru cre"), strategy: SearchStrategies.standard, page: .first, progress: nil)))
         #expect(found.entries.map(\.id) == [entry.id])
-        #expect(try await journal.search("crème", strategy: "contains[n]").total == 1)
+        #expect(try await journal.search("crème", strategy: SearchStrategies[.containsN]).total == 1)
         #expect(try await journal.list().total == 1)
         try await journal.edit(entry.id, text: "nothing sweet")
         #expect(try await journal.search("sweet").total == 1)
@@ -35,9 +36,9 @@ import Testing
             try await journal.changeTags(of: [first.id, second.id], adding: ["Park"], removing: ["rain"]) == [
                 first.id: ["rain"], second.id: [],
             ])
-        #expect(try await journal.tags(query: "walk").map { "\($0.tag.written) \($0.entries)" } == ["Park 2", "Rain 1"])
+        #expect(try await journal.tags(SearchQuery("walk")).map { "\($0.tag.written) \($0.entries)" } == ["Park 2", "Rain 1"])
         let utc = TimeZone(identifier: "UTC")!
-        #expect(try await journal.entryCounts(by: .year, query: "walk", timeZone: utc).map(\.entries) == [1, 1])
+        #expect(try await journal.entryCounts(by: .year, SearchQuery("walk"), timeZone: utc).map(\.entries) == [1, 1])
         #expect(try await journal.delete([first.id, second.id, first.id]) == 2)
         #expect(try await journal.list().total == 0)
         try store.expectConsistent()
@@ -102,7 +103,7 @@ import Testing
         cancellation.cancel()
         for strategy in SearchStrategies.all {
             #expect(throws: JournalError.cancelled, "\(strategy.name)") {
-                try store.journal.search("cafe", strategy: strategy, page: .first, progress: nil, cancellation: cancellation)
+                try store.journal.search(SearchQuery("cafe"), strategy: strategy, page: .first, progress: nil, cancellation: cancellation)
             }
         }
     }

@@ -32,7 +32,9 @@ import Testing
         let store = try journal()
         let journal: Journal = store.journal
         func counts(_ query: String?, _ filter: EntryFilter = .none) throws -> [String] {
-            try journal.tags(query: query, filter: filter).map { "\($0.tag.written) \($0.entries)" }
+            try journal.tags(query.map { try SearchQuery($0, filter: filter) } ?? SearchQuery(filter: filter)).map {
+                "\($0.tag.written) \($0.entries)"
+            }
         }
         // trip: Trip written on p1, trip on p2 and p5, Trip given on p3 and p7: Trip 3 uses, trip 2.
         #expect(try counts(nil) == ["Trip 5", "Art 2", "Japan 2"])
@@ -44,7 +46,7 @@ import Testing
         #expect(try counts(nil, try EntryFilter(tags: ["japan"])) == ["Japan 2", "Trip 1"])
         #expect(try counts("nothing").isEmpty)
         for strategy in SearchStrategies.all where strategy.family == .wordPrefix {
-            #expect(try journal.tags(query: "japan -#art", strategy: strategy).map(\.name) == ["japan", "trip"], "\(strategy)")
+            #expect(try journal.tags(SearchQuery("japan -#art"), strategy: strategy).map(\.name) == ["japan", "trip"], "\(strategy)")
         }
     }
 
@@ -52,13 +54,15 @@ import Testing
         let store = try journal()
         let journal: Journal = store.journal
         func counts(_ period: CountingPeriod, _ query: String? = nil, in zone: TimeZone = JournalCountsTests.utc) throws -> [String] {
-            try journal.entryCounts(by: period, query: query, timeZone: zone).map { "\($0.label) \($0.entries)" }
+            try journal.entryCounts(by: period, query.map { try SearchQuery($0) } ?? SearchQuery(filter: .none), timeZone: zone).map {
+                "\($0.label) \($0.entries)"
+            }
         }
         #expect(try counts(.year) == ["2022 1", "2023 3", "2024 3"])
         #expect(try counts(.year, in: Self.paris) == ["2023 4", "2024 3"], "eve of 2023 at 23:30 UTC is 2023 in Paris")
         #expect(try counts(.month, "japan") == (try monthsOfJapan()))
         #expect(try counts(.year, "nothing").isEmpty)
-        let march = try journal.entryCounts(by: .month, query: "paris OR japan", timeZone: Self.utc)
+        let march = try journal.entryCounts(by: .month, SearchQuery("paris OR japan"), timeZone: Self.utc)
         #expect(march.first?.start.iso8601 == "2023-03-01T00:00:00Z")
         #expect(march.first?.entries == 2)
     }

@@ -66,8 +66,8 @@ import Testing
             try store.journal.add(NewEntry(text: String(repeating: "x", count: NewEntry.maximumTextBytes + 1)))
         }
         #expect(throws: JournalError(.usage, "the query is empty")) { try store.journal.search("  ") }
-        expectError(.usage) { try store.journal.search("…", strategy: "token") }
-        expectError(.usage) { try store.journal.search("x", strategy: "nope") }
+        expectError(.usage) { try store.journal.search("…", strategy: SearchStrategies[.token]) }
+        expectError(.usage) { try SearchStrategies.named("nope") }
         #expect(try store.allEntries().isEmpty)
     }
 
@@ -115,8 +115,8 @@ import Testing
         let files = [store.directory.mainStoreURL, store.directory.searchStoreURL]
         let before = try files.map { try Data(contentsOf: $0) }
         let journal = try store.reopen()
-        for strategy in ["prefix", "token", "contains[n]", "matches[cd]", "contains"] {
-            #expect(try journal.search("brûl", strategy: strategy).total == 30, "\(strategy)")
+        for strategy in [StrategyID.prefix, .token, .containsN, .matchesCD, .contains] {
+            #expect(try journal.search("brûl", strategy: SearchStrategies[strategy]).total == 30, "\(strategy)")
         }
         #expect(try journal.search(regex: "n.mber 7 ").total == 1)
         #expect(try journal.list(filter: EntryFilter(tags: ["dessert"])).total == 30)

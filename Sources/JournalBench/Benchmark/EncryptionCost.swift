@@ -64,10 +64,10 @@ public struct EncryptionCost: Sendable {
         func warm(_ journal: Journal) throws -> LatencySummary {
             LatencySummary(
                 try queries.map { query in
-                    _ = try journal.search(query, strategy: "prefix", page: PageRequest(limit: 20))
+                    _ = try journal.search(query, strategy: SearchStrategies[.prefix], page: PageRequest(limit: 20))
                     let times = try (0..<runs).map { _ in
                         let start = ContinuousClock.now
-                        _ = try journal.search(query, strategy: "prefix", page: PageRequest(limit: 20))
+                        _ = try journal.search(query, strategy: SearchStrategies[.prefix], page: PageRequest(limit: 20))
                         return secondsSince(start)
                     }
                     return LatencySummary(times).median

@@ -19,7 +19,7 @@ public struct FTS5BestSetup {
     /// given `rowid IN (…)`, FTS5 evaluates the whole `MATCH` once per listed row, which took
     /// 2 min 44 s for `"morning"*` and the tag `travel` (49,810 rows) on the 1,000,000-entry
     /// benchmark journal, against 63 ms with the unary `+` that keeps the list from FTS5.
-    public static let schema = FTS5Query.Schema(
+    package static let schema = FTS5Query.Schema(
         table: "journal", rowid: "+journal.rowid", date: "journal.date", starred: "journal.starred", tags: "tag")
 
     /// The count of a plain `MATCH` query's matches (`:q`), for a `sqlite3` process.
@@ -29,7 +29,7 @@ public struct FTS5BestSetup {
 
     /// The count of a query's matches, and its newest 20 with their date and text, the match
     /// expression (if any) bound first and then the query's arguments.
-    public static func statements(for query: FTS5Query) -> (count: String, page: String) {
+    package static func statements(for query: FTS5Query) -> (count: String, page: String) {
         let conditions = (query.match == nil ? "" : "journal MATCH ? AND ") + query.condition
         return (
             "SELECT count(*) FROM journal WHERE \(conditions)",
@@ -37,10 +37,11 @@ public struct FTS5BestSetup {
         )
     }
 
-    /// The FTS5 query of `text` for this setup, nil when the query has nothing to search for.
-    public static func query(_ text: String) -> FTS5Query? {
-        guard let term = try? SearchQuery(text).plan() else { return nil }
-        return FTS5Query(term, schema: schema)
+    /// The FTS5 query of `text` for this setup, planned as the word-prefix strategies plan it;
+    /// nil when the query has nothing to search for.
+    package static func query(_ text: String) -> FTS5Query? {
+        guard let plan = try? SearchPlan(SearchQuery(text), family: .wordPrefix, earliestDate: nil) else { return nil }
+        return FTS5Query(plan.condition, schema: schema)
     }
 
     /// Builds it at `url` (replacing a file there) from the entries of `journal`: seconds for

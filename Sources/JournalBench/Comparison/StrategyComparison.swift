@@ -128,7 +128,8 @@ public struct StrategyComparison: Sendable {
     private func entrySet(of query: String, strategy: SearchStrategy, in context: SearchContext) throws(JournalError) -> [Int64] {
         let parsed = try SearchQuery(query)
         try strategy.validate(parsed)
-        return try strategy.search(parsed, page: PageRequest(limit: 0), in: context).page.map(\.number)
+        let plan = try SearchPlan(parsed, family: strategy.family, earliestDate: nil)
+        return try strategy.search(plan, page: PageRequest(limit: 0), in: context).numbers
     }
 
     private static func fingerprint(_ ids: [Int64]) -> Int {

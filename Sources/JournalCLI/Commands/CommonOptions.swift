@@ -114,6 +114,12 @@ struct FoundEntries: ParsableArguments {
     /// Whether a query or a filter is given.
     var isGiven: Bool { query != nil || filters.isGiven }
 
+    /// The query within the filters, read once; the filters alone without `--query`.
+    func searchQuery() throws -> SearchQuery {
+        let filter = try filters.filter()
+        return try query.map { text throws(JournalError) in try SearchQuery(text, filter: filter) } ?? SearchQuery(filter: filter)
+    }
+
     /// The query and filters as given, for a heading: "“#trip OR japan” · from 2024".
     var summary: String {
         ([query.map { "“\($0)”" }] + [filters.summary]).compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " · ")

@@ -23,7 +23,7 @@ struct EntrySelection: ParsableArguments {
     func ids(in journal: Journal, id: String?) throws -> [EntryID] {
         switch (id, choosesASet) {
         case (let id?, false): return [try journal.entry(journal.entryID(parsing: id)).id]
-        case (nil, true): return try journal.entryIDs(query: found.query, filter: found.filters.filter())
+        case (nil, true): return try journal.entryIDs(found.searchQuery())
         case (_?, true): throw ValidationError("name one entry, or choose entries with --query or a filter, not both")
         case (nil, false): throw ValidationError("name an entry (p12), or choose entries with --query or a filter")
         }

@@ -122,18 +122,18 @@ struct SearchCommand: ParsableCommand {
         let filter = try filters.filter()
         let started = DispatchTime.now()
         let results: SearchResults
-        let highlighter: MatchHighlighter
+        let highlighter: MatchHighlighter?
         if let regex {
             let journal = try self.journal.openJournal()
             results = try journal.search(regex: regex, caseInsensitive: ignoreCase, page: request, filter: filter)
-            highlighter = MatchHighlighter(query: try SearchQuery(regex), highlighting: .none)
+            highlighter = nil
         } else {
             let strategy = try chosenStrategy()
-            let query = try SearchQuery(self.query.joined(separator: " "))
+            let query = try SearchQuery(self.query.joined(separator: " "), filter: filter)
             try strategy.validate(query)
             let journal = try self.journal.openJournal()
             let building = ProgressBar(label: "building the \(strategy.name) index")
-            results = try journal.search(query.text, strategy: strategy, page: request, filter: filter, progress: building.handler)
+            results = try journal.search(query, strategy: strategy, page: request, progress: building.handler)
             building.finish()
             highlighter = MatchHighlighter(query: query, highlighting: strategy.highlighting)
         }
@@ -144,7 +144,7 @@ struct SearchCommand: ParsableCommand {
         }
         let terminal = Terminal.standardOutput
         for entry in results.entries {
-            print(EntryRendering.line(entry, highlights: highlighter.ranges(in: entry.text), terminal: terminal))
+            print(EntryRendering.line(entry, highlights: highlighter?.ranges(in: entry.text) ?? [], terminal: terminal))
         }
         print(
             terminal.dim(

@@ -24,15 +24,14 @@ struct StatsCommand: ParsableCommand {
     func run() throws {
         let journal = try self.journal.openJournal()
         let stats = try journal.statistics()
-        let filter = try found.filters.filter()
-        let periods = try by.map { try journal.entryCounts(by: $0.counting, query: found.query, filter: filter) }
+        let query = try found.searchQuery()
+        let periods = try by.map { try journal.entryCounts(by: $0.counting, query) }
         var matching: Int?
         if let periods, found.isGiven {
             matching = periods.reduce(0) { $0 + $1.entries }
         } else if found.isGiven {
             let one = try PageRequest(limit: 1)
-            matching =
-                try found.query.map { try journal.search($0, page: one, filter: filter).total } ?? journal.list(one, filter: filter).total
+            matching = try journal.search(query, page: one).total
         }
         if output.json {
             guard case .object(let pairs) = JSONOutput.statistics(stats, directory: journal.directory.url.path) else { return }

@@ -16,7 +16,7 @@ struct TagsCommand: ParsableCommand {
 
     func run() throws {
         let journal = try self.journal.openJournal()
-        let tags = try journal.tags(query: found.query, filter: found.filters.filter())
+        let tags = try journal.tags(found.searchQuery())
         if output.json {
             JSONOutput.print(
                 .array(

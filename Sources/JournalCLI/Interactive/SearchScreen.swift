@@ -89,7 +89,7 @@ struct SearchScreen {
     /// The search the screen wants now.
     var request: LiveSearch.Request {
         LiveSearch.Request(
-            query: query.text, strategy: strategies[strategyIndex], filter: filter, limit: limit, highlightWindow: terminal.width)
+            query: .typed(query.text, filter: filter), strategy: strategies[strategyIndex], limit: limit, highlightWindow: terminal.width)
     }
 
     /// Rows of results on the screen.

@@ -12,9 +12,6 @@ public struct EntryFilter: Sendable, Equatable, Codable {
     public var starred: Bool
     /// When given, only entries dated on its month and day in an earlier year pass.
     public var onThisDay: OnThisDay?
-    /// The year of the journal's earliest entry, as far back as ``onThisDay`` looks; the journal
-    /// sets it before the filter is used.
-    var earliestYear: Int?
 
     /// A filter; `tags` as a user spells them (`#Café`), stored by canonical name.
     public init(
@@ -37,4 +34,16 @@ public struct EntryFilter: Sendable, Equatable, Codable {
 
     /// Whether every entry passes.
     public var isEmpty: Bool { from == nil && until == nil && tags.isEmpty && !starred && onThisDay == nil }
+
+    /// The filter as terms of a query, all of which an entry must meet: `--from`, `--to` and
+    /// `--on` a date span (`from:`, `to:`, `on:`), `--tag` each tag exactly, `--starred`
+    /// `is:starred`, `--on-this-day` `on:this-day`.
+    public var terms: [QueryTerm] {
+        var terms: [QueryTerm] = []
+        if from != nil || until != nil { terms.append(.dated(from: from, until: until)) }
+        if let onThisDay { terms.append(.onThisDay(onThisDay)) }
+        if starred { terms.append(.starred) }
+        terms += tags.map(QueryTerm.exactTag)
+        return terms
+    }
 }

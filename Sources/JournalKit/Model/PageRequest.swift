@@ -36,3 +36,15 @@ public struct PageRequest: Sendable, Equatable, Codable {
     /// The value for SQL's LIMIT: -1 is SQLite's "no limit".
     var sqlLimit: Int { limit == 0 ? -1 : limit }
 }
+
+extension PageRequest {
+    /// How many of `total` results, newest first, the page needs: up to its end, or all of them
+    /// for a limit of 0.
+    package func end(of total: Int) -> Int { limit == 0 ? total : min(total, offset + limit) }
+
+    /// The page's part of `newestFirst`, which holds the results from the newest at least up to
+    /// the page's end.
+    package func cut<Element>(_ newestFirst: [Element]) -> [Element] {
+        Array(newestFirst.dropFirst(offset).prefix(limit == 0 ? Int.max : limit))
+    }
+}

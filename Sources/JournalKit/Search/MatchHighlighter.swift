@@ -30,7 +30,7 @@ public struct MatchHighlighter: Sendable {
         case .substring(let fold):
             queryWords = []
             phrases = []
-            needle = Array((fold?.apply(to: query.text) ?? query.text).unicodeScalars)
+            needle = Array((fold?.apply(to: query.text ?? "") ?? query.text ?? "").unicodeScalars)
         case .none:
             queryWords = []
             phrases = []

@@ -20,6 +20,14 @@ public enum SearchStrategies {
     /// The strategy used when none is named.
     public static let standard = SearchStrategy(PrefixStrategy())
 
+    /// The strategy `id`.
+    public static subscript(id: StrategyID) -> SearchStrategy {
+        guard let strategy = all.first(where: { $0.id == id }) else {
+            preconditionFailure("\(id) is not registered in SearchStrategies.all")
+        }
+        return strategy
+    }
+
     /// The strategy called `name`, spelled as in the semantics document or with its alias.
     public static func named(_ name: String) throws(JournalError) -> SearchStrategy {
         if let strategy = all.first(where: { $0.name == name || $0.alias == name }) { return strategy }

@@ -11,28 +11,28 @@ import Foundation
 /// delivered: every answer is for the newest request at the time it finished, and answers
 /// arrive in the order of their requests. The caller never waits for a stale search.
 ///
-/// An empty query (only white space) answers with the newest entries that pass the filter,
-/// so that a screen has something to show before the first key.
+/// A query of filters alone (what ``SearchQuery/typed(_:filter:)`` makes of an empty text)
+/// answers with the newest entries that pass them, so that a screen has something to show
+/// before the first key.
 ///
 /// ```swift
 /// let journal = try Journal(directory: StoreDirectory(path: NSHomeDirectory() + "/notes"))
 /// let session = LiveSearch(journal: journal) { answer in
 ///     if case .success(let results) = answer.results {
-///         print("\(results.total) entries for \(answer.request.query)")
+///         print("\(results.total) entries for \(answer.request.query.text ?? "")")
 ///     }
 /// }
-/// for typed in ["c", "cr", "cre", "crè"] { session.submit(.init(query: typed)) }
+/// for typed in ["c", "cr", "cre", "crè"] { session.submit(.init(query: .typed(typed))) }
 /// session.close()
 /// ```
 public final class LiveSearch: @unchecked Sendable {
     /// What to search for: the query as it stands, how, among which entries, and how many.
     public struct Request: Sendable, Equatable {
-        /// The query as typed so far; empty lists the newest entries.
-        public var query: String
+        /// The query as typed so far, read once, with its filters; without a text it lists the
+        /// newest entries that pass them.
+        public var query: SearchQuery
         /// How to search (the standard `prefix` strategy keeps every keystroke cheap).
         public var strategy: SearchStrategy
-        /// Which entries may be found.
-        public var filter: EntryFilter
         /// How many of the newest matches to return (the total is always exact).
         public var limit: Int
         /// How far past an entry's first match, in characters, to find the ranges to highlight:
@@ -42,12 +42,11 @@ public final class LiveSearch: @unchecked Sendable {
 
         /// A request; a `limit` under 1 asks for one entry.
         public init(
-            query: String = "", strategy: SearchStrategy = SearchStrategies.standard, filter: EntryFilter = .none, limit: Int = 20,
+            query: SearchQuery = SearchQuery(filter: .none), strategy: SearchStrategy = SearchStrategies.standard, limit: Int = 20,
             highlightWindow: Int = 300
         ) {
             self.query = query
             self.strategy = strategy
-            self.filter = filter
             self.limit = max(limit, 1)
             self.highlightWindow = max(highlightWindow, 0)
         }
@@ -176,14 +175,10 @@ public final class LiveSearch: @unchecked Sendable {
     ) -> (results: Result<SearchResults, JournalError>, highlights: [[Range<String.Index>]]) {
         do throws(JournalError) {
             let page = try PageRequest(limit: request.limit)
-            guard let query = try? SearchQuery(request.query) else {
-                let (total, entries) = try journal.list(page, filter: request.filter)
-                let results = SearchResults(query: "", strategy: request.strategy.name, total: total, page: page, entries: entries)
-                return (.success(results), entries.map { _ in [] })
-            }
             let results = try journal.search(
-                query.text, strategy: request.strategy, page: page, filter: request.filter, progress: nil, cancellation: cancellation)
-            let highlighter = MatchHighlighter(query: query, highlighting: request.strategy.highlighting)
+                request.query, strategy: request.strategy, page: page, progress: nil, cancellation: cancellation)
+            guard request.query.text != nil else { return (.success(results), results.entries.map { _ in [] }) }
+            let highlighter = MatchHighlighter(query: request.query, highlighting: request.strategy.highlighting)
             return (.success(results), results.entries.map { highlighter.ranges(in: $0.text, window: request.highlightWindow) })
         } catch {
             return (.failure(error), [])

@@ -105,8 +105,8 @@ import Testing
         let matched = { (predicate: PredicateLadder.Predicate, modifier: PredicateLadder.Modifier) in
             report.cell(predicate, modifier).timing.matched
         }
-        #expect(matched(.contains, .plain) == (try store.journal.search("Crème", strategy: "contains").total))
-        #expect(matched(.contains, .cd) == (try store.journal.search("Crème", strategy: "contains[cd]").total))
+        #expect(matched(.contains, .plain) == (try store.journal.search("Crème", strategy: SearchStrategies[.contains]).total))
+        #expect(matched(.contains, .cd) == (try store.journal.search("Crème", strategy: SearchStrategies[.containsCD]).total))
         #expect(matched(.contains, .n) == matched(.contains, .cd))
         #expect(matched(.matches, .c) == matched(.contains, .c))
         #expect(matched(.beginsWith, .cd) == 4)

@@ -35,7 +35,9 @@ import Testing
 
         /// Waits for the status line to report `total` entries (and nothing under way).
         @discardableResult
-        func waitForTotal(_ total: Int, strategy: String = "prefix", sourceLocation: SourceLocation = #_sourceLocation) throws -> [String] {
+        func waitForTotal(
+            _ total: Int, strategy: String = StrategyID.prefix.name, sourceLocation: SourceLocation = #_sourceLocation
+        ) throws -> [String] {
             let entries = total == 0 ? "no entries" : "of \(total.formatted(.number.grouping(.automatic))) entr"
             return try terminal.waitFor("\(entries) · \(strategy)", sourceLocation: sourceLocation) { lines in
                 lines.count > 1 && lines[1].contains(entries) && lines[1].contains(" · \(strategy) · ") && !lines[1].contains("searching")
@@ -213,7 +215,7 @@ import Testing
             try fixture.waitForTotal(try fixture.total("cafe", ["--strategy", strategy.name]), strategy: strategy.name)
         }
         try terminal.press("BTab")
-        try fixture.waitForTotal(try fixture.total("cafe", ["--strategy", "token"]), strategy: "token")
+        try fixture.waitForTotal(try fixture.total("cafe", ["--strategy", "token"]), strategy: StrategyID.token.name)
         try terminal.press("Escape")
         #expect(try terminal.waitForExit() == (0, true))
     }

@@ -252,8 +252,8 @@ import Testing
         // `the` is a word of many entries, and a substring of more: the two word-prefix
         // strategies must agree on it; on a marker, `contains[n]` must agree too.
         for word in scenario.markers + ["the"] {
-            let found = try ["prefix", "token", "contains[n]"].map { strategy in
-                try numbers(journal.search(word, strategy: strategy, page: PageRequest(limit: 0)))
+            let found = try [StrategyID.prefix, .token, .containsN].map { strategy in
+                try numbers(journal.search(word, strategy: SearchStrategies[strategy], page: PageRequest(limit: 0)))
             }
             if found[0] != found[1] { return "prefix finds \(found[0].count) for \(word), token \(found[1].count)" }
             if word != "the", found[0] != found[2] { return "prefix finds \(found[0].count) for \(word), contains[n] \(found[2].count)" }

@@ -27,8 +27,8 @@ import Testing
         return store
     }
 
-    private func found(_ journal: Journal, _ query: String, _ strategy: String) throws -> [Int64] {
-        let results = try journal.search(query, strategy: strategy, page: PageRequest(limit: 0))
+    private func found(_ journal: Journal, _ query: String, _ strategy: StrategyID) throws -> [Int64] {
+        let results = try journal.search(query, strategy: SearchStrategies[strategy], page: PageRequest(limit: 0))
         #expect(results.total == results.entries.count)
         return results.entries.map(\.id.number)
     }
@@ -67,7 +67,7 @@ import Testing
                 continue
             }
             for test in cases {
-                #expect(try found(store.journal, test.query, strategy.name) == column(test), "\(strategy) \(test.query)")
+                #expect(try found(store.journal, test.query, strategy.id) == column(test), "\(strategy) \(test.query)")
             }
         }
     }
@@ -84,25 +84,25 @@ import Testing
         #expect(strategies.count >= 2)
         for (query, expected) in cases {
             for strategy in strategies {
-                #expect(try found(store.journal, query, strategy.name) == expected, "\(strategy) \(query)")
+                #expect(try found(store.journal, query, strategy.id) == expected, "\(strategy) \(query)")
             }
         }
     }
 
     @Test func fts5AnswersAsAUserWouldSetItUpAndDiffersWhereUnicode61Does() throws {
         let store = try journal()
-        #expect(try found(store.journal, "bru cre", "fts5") == [1])
-        #expect(try found(store.journal, "theo", "fts5") == [7])
-        #expect(try found(store.journal, "東京", "fts5") == [4])
+        #expect(try found(store.journal, "bru cre", .fts5) == [1])
+        #expect(try found(store.journal, "theo", .fts5) == [7])
+        #expect(try found(store.journal, "東京", .fts5) == [4])
         // unicode61 does not fold ß to ss: only the entry spelled with ss.
-        #expect(try found(store.journal, "strasse", "fts5") == [8])
+        #expect(try found(store.journal, "strasse", .fts5) == [8])
         // Kept current by its triggers once built.
         let added = try store.journal.add(NewEntry(date: JournalDate(microseconds: 99_000_000), text: "theorem"))
-        #expect(try found(store.journal, "theo", "fts5") == [added.id.number, 7])
+        #expect(try found(store.journal, "theo", .fts5) == [added.id.number, 7])
         try store.journal.edit(added.id, text: "lemma")
-        #expect(try found(store.journal, "theo", "fts5") == [7])
+        #expect(try found(store.journal, "theo", .fts5) == [7])
         try store.journal.delete(EntryID(storeID: store.journal.storeID, number: 7))
-        #expect(try found(store.journal, "theo", "fts5") == [])
+        #expect(try found(store.journal, "theo", .fts5) == [])
     }
 
     @Test func pagesAndCountsPastTheEnd() throws {
@@ -119,11 +119,11 @@ import Testing
 
     @Test func refusesQueriesAStrategyCannotAnswer() throws {
         let store = try journal()
-        expectError(.usage) { try store.journal.search("\u{301}", strategy: "contains[d]") }
-        expectError(.usage) { try store.journal.search("\u{301}", strategy: "matches[cd]") }
-        #expect(try store.journal.search("\u{301}", strategy: "contains").total == 1, "plain contains keeps the accent")
-        expectError(.usage) { try store.journal.search("…!", strategy: "fts5") }
-        expectError(.usage) { try store.journal.search("…!", strategy: "prefix") }
+        expectError(.usage) { try store.journal.search("\u{301}", strategy: SearchStrategies[.containsD]) }
+        expectError(.usage) { try store.journal.search("\u{301}", strategy: SearchStrategies[.matchesCD]) }
+        #expect(try store.journal.search("\u{301}", strategy: SearchStrategies[.contains]).total == 1, "plain contains keeps the accent")
+        expectError(.usage) { try store.journal.search("…!", strategy: SearchStrategies[.fts5]) }
+        expectError(.usage) { try store.journal.search("…!", strategy: SearchStrategies[.prefix]) }
         #expect(try SearchStrategies.named("contains-cd").name == "contains[cd]")
         #expect(try SearchStrategies.named("matches[d]").name == "matches[d]")
         #expect(Set(SearchStrategies.all.map(\.name)).count == SearchStrategies.all.count)
@@ -174,10 +174,10 @@ import Testing
         try FTS5Peer.build(in: store.journal.main, batchSize: 3, progress: nil)
         for query in words + ["entry", "al", "entry delta"] {
             // Plain lowercase ASCII words: unicode61 and ICU agree, so fts5 must equal token.
-            let fts5 = try store.journal.search(query, strategy: "fts5", page: PageRequest(limit: 0))
-            let token = try store.journal.search(query, strategy: "token", page: PageRequest(limit: 0))
+            let fts5 = try store.journal.search(query, strategy: SearchStrategies[.fts5], page: PageRequest(limit: 0))
+            let token = try store.journal.search(query, strategy: SearchStrategies[.token], page: PageRequest(limit: 0))
             #expect(fts5.entries.map(\.id) == token.entries.map(\.id), "\(query)")
         }
-        #expect(try store.journal.search("entry", strategy: "fts5").total == 23)
+        #expect(try store.journal.search("entry", strategy: SearchStrategies[.fts5]).total == 23)
     }
 }

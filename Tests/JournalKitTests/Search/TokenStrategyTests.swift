@@ -54,10 +54,10 @@ import Testing
         for query in queries {
             guard !WordBreaker.uniqueWords(in: Fold.canonical(query)).isEmpty else { continue }
             let expected = try reference(query, in: entries)
-            let page = try store.journal.search(query, strategy: "token", page: PageRequest(limit: 0))
+            let page = try store.journal.search(query, strategy: SearchStrategies[.token], page: PageRequest(limit: 0))
             #expect(page.total == expected.count, "total for \(query)")
             #expect(page.entries.map(\.id.number) == expected.map(\.number), "entries for \(query)")
-            let second = try store.journal.search(query, strategy: "token", page: PageRequest(limit: 7, offset: 7))
+            let second = try store.journal.search(query, strategy: SearchStrategies[.token], page: PageRequest(limit: 7, offset: 7))
             #expect(second.entries.map(\.id.number) == expected.dropFirst(7).prefix(7).map(\.number), "page 2 for \(query)")
         }
     }

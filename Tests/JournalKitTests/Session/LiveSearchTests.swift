@@ -15,7 +15,7 @@ import Testing
         let session = LiveSearch(journal: journal, onAnswer: answers.append)
         defer { session.close() }
         for typed in ["c", "cr", "cre", "crè", "crèm"] {
-            let answer = try answers.wait(for: session.submit(.init(query: typed)))
+            let answer = try answers.wait(for: session.submit(.init(query: .typed(typed))))
             let results = try answer.results.get()
             #expect(results == (try journal.search(typed)))
             #expect(answer.highlights.count == results.entries.count)
@@ -37,10 +37,10 @@ import Testing
         let answers = AnswerLog()
         let session = LiveSearch(journal: journal, onAnswer: answers.append)
         defer { session.close() }
-        let all = try answers.wait(for: session.submit(.init(query: "  ", limit: 3))).results.get()
+        let all = try answers.wait(for: session.submit(.init(query: .typed("  "), limit: 3))).results.get()
         #expect(all.total == 5)
         #expect(all.entries.map(\.text) == ["day 5", "day 4", "day 3"])
-        let starred = try answers.wait(for: session.submit(.init(query: "", filter: EntryFilter(starred: true)))).results.get()
+        let starred = try answers.wait(for: session.submit(.init(query: .typed("", filter: EntryFilter(starred: true))))).results.get()
         #expect(starred.entries.map(\.text) == ["day 4", "day 2"])
     }
 
@@ -50,10 +50,10 @@ import Testing
         let answers = AnswerLog()
         let session = LiveSearch(journal: store.journal, onAnswer: answers.append)
         defer { session.close() }
-        let refused = try answers.wait(for: session.submit(.init(query: "?!")))
+        let refused = try answers.wait(for: session.submit(.init(query: .typed("?!"))))
         #expect(throws: JournalError.self) { try refused.results.get() }
         let substring = try SearchStrategies.named("contains")
-        let found = try answers.wait(for: session.submit(.init(query: "?!", strategy: substring)))
+        let found = try answers.wait(for: session.submit(.init(query: .typed("?!"), strategy: substring)))
         #expect(try found.results.get().total == 1)
     }
 
@@ -75,16 +75,16 @@ import Testing
         for index in 0..<1_000 {
             let word = words[index % words.count]
             let typed = String(word.prefix(1 + index % word.count))
-            last = session.submit(.init(query: typed, strategy: strategies[index % strategies.count], limit: 5))
+            last = session.submit(.init(query: .typed(typed), strategy: strategies[index % strategies.count], limit: 5))
         }
         let final = try answers.wait(for: last)
-        #expect(final.request.query == String(words[999 % words.count].prefix(1 + 999 % 5)))
+        #expect(final.request.query.text == String(words[999 % words.count].prefix(1 + 999 % 5)))
         let delivered = answers.all
         #expect(zip(delivered, delivered.dropFirst()).allSatisfy { $0.generation < $1.generation })
         #expect(delivered.last?.generation == last)
         for answer in delivered {
             let expected = try journal.search(
-                answer.request.query, strategy: answer.request.strategy, page: PageRequest(limit: 5), filter: .none, progress: nil)
+                answer.request.query, strategy: answer.request.strategy, page: PageRequest(limit: 5), progress: nil)
             #expect(try answer.results.get() == expected)
         }
     }
@@ -99,10 +99,10 @@ import Testing
         let answers = AnswerLog()
         let session = LiveSearch(journal: journal, onAnswer: answers.append)
         defer { session.close() }
-        let slow = try SearchStrategies.named("matches[cd]")
-        let stale = session.submit(.init(query: "no such needle", strategy: slow))
+        let slow = SearchStrategies[.matchesCD]
+        let stale = session.submit(.init(query: .typed("no such needle"), strategy: slow))
         while !session.isSearching { usleep(100) }
-        let newer = session.submit(.init(query: "patient"))
+        let newer = session.submit(.init(query: .typed("patient")))
         let answer = try answers.wait(for: newer)
         #expect(try answer.results.get().total == 3_000)
         #expect(!answers.all.contains { $0.generation == stale })
@@ -115,9 +115,9 @@ import Testing
         try store.importTexts((0..<2_000).map { String(repeating: "long text ", count: 100) + "\($0)" })
         let answers = AnswerLog()
         let session = LiveSearch(journal: journal, onAnswer: answers.append)
-        session.submit(.init(query: "absent", strategy: try SearchStrategies.named("matches[cd]")))
+        session.submit(.init(query: .typed("absent"), strategy: SearchStrategies[.matchesCD]))
         session.close()
-        session.submit(.init(query: "long"))
+        session.submit(.init(query: .typed("long")))
         session.close()
         #expect(answers.all.isEmpty)
         #expect(try journal.search("long").total == 2_000)
@@ -128,7 +128,7 @@ import Testing
         let journal: Journal = store.journal
         try await journal.add(NewEntry(text: "Tokyo 東京タワー"))
         let (session, answers) = LiveSearch.answers(on: journal)
-        let generation = session.submit(.init(query: "東京"))
+        let generation = session.submit(.init(query: .typed("東京")))
         var seen: [Int] = []
         for await answer in answers {
             seen.append(answer.generation)
@@ -145,9 +145,9 @@ import Testing
         let answers = AnswerLog()
         let session = LiveSearch(journal: journal, onAnswer: answers.append)
         defer { session.close() }
-        #expect(try answers.wait(for: session.submit(.init(query: "revised"))).results.get().total == 0)
+        #expect(try answers.wait(for: session.submit(.init(query: .typed("revised")))).results.get().total == 0)
         try journal.edit(entry.id, text: "revised draft")
-        #expect(try answers.wait(for: session.submit(.init(query: "revised"))).results.get().total == 1)
+        #expect(try answers.wait(for: session.submit(.init(query: .typed("revised")))).results.get().total == 1)
     }
 }
 

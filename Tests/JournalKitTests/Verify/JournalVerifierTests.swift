@@ -47,7 +47,7 @@ import Testing
 
     @Test func checksTheFTS5PeerWhereBuilt() throws {
         let store = try journal()
-        _ = try store.journal.search("the", strategy: "fts5")
+        _ = try store.journal.search("the", strategy: SearchStrategies[.fts5])
         #expect(try store.journal.verify().isConsistent)
         // Changing a text behind the triggers' back leaves the FTS5 index describing the old one.
         try store.journal.main.pool.write { db in

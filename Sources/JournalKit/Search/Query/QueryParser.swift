@@ -15,15 +15,13 @@ struct QueryParser {
     private let items: [QueryLexer.Item]
     private let now: Date
     private let timeZone: TimeZone
-    /// How far back `on:this-day` looks: the journal's earliest entry, asked for when needed.
-    private let earliest: () -> JournalDate?
     private var index = 0
 
-    init(_ text: String, now: Date, timeZone: TimeZone, earliest: @escaping () -> JournalDate? = { nil }) {
+    /// A parser of `text`, reading its dates as of `now` in `timeZone`: it reads nothing else.
+    init(_ text: String, now: Date, timeZone: TimeZone) {
         items = QueryLexer.items(of: text)
         self.now = now
         self.timeZone = timeZone
-        self.earliest = earliest
     }
 
     /// What a sequence holds before its `OR`s are read: terms, and `OR` items.
@@ -124,7 +122,7 @@ struct QueryParser {
             }
             return .starred
         }
-        if field == .on, Fold.canonical(value) == "this-day" { return onThisDay() }
+        if field == .on, Fold.canonical(value) == "this-day" { return .onThisDay(OnThisDay(JournalDate(now), timeZone: timeZone)) }
         guard !value.trimmingWhiteSpace.isEmpty else {
             throw QuerySyntaxError(
                 message: "\"\(written)\" needs a date after the colon (\(field.rawValue):2024-05, \(field.rawValue):\"last month\")",
@@ -139,14 +137,6 @@ struct QueryParser {
         case .to: return .dated(from: nil, until: span.end)
         default: return .dated(from: span.start, until: span.end)
         }
-    }
-
-    /// `on:this-day`: dated on today's month and day in an earlier year, back to the earliest
-    /// entry's year (1970 when not known); nothing when there is no earlier year.
-    private func onThisDay() -> QueryTerm {
-        let day = OnThisDay(JournalDate(now), timeZone: timeZone)
-        let earliestYear = earliest().map { OnThisDay($0, timeZone: timeZone).year } ?? 1970
-        return .any(day.days(backTo: earliestYear).map { .dated(from: $0.from, until: $0.until) })
     }
 
     /// A phrase's term: nothing for no words, a word for one, else the phrase.

@@ -3,7 +3,7 @@ import JournalText
 /// `contains`, `contains[c]`, `contains[d]`, `contains[cd]`: the query anywhere in the text,
 /// by code points; with a fold, both sides folded, the text at query time for every row.
 struct ContainsStrategy: FoldedSubstringStrategy {
-    let verb = "contains"
+    var id: StrategyID { .contains(fold) }
     /// Nil for plain `contains`.
     let fold: Fold?
 
@@ -16,13 +16,12 @@ struct ContainsStrategy: FoldedSubstringStrategy {
         fold == nil ? .none : StrategyStructure(description: "none: every row is folded at query time")
     }
 
-    func search(_ query: SearchQuery, page: PageRequest, in stores: SearchContext) throws(JournalError) -> StrategyAnswer {
-        let needle = SubstringSearch.bytes(try self.needle(query))
-        guard let fold else {
-            return try SubstringSearch.answer(where: "instr(CAST(text AS BLOB), ?) > 0", arguments: [needle], in: stores, page: page)
-        }
-        return try SubstringSearch.answer(
-            where: "instr(journal_fold(CAST(text AS BLOB), ?), ?) > 0", arguments: [fold.rawValue, needle], in: stores, page: page)
+    func search(_ plan: SearchPlan, page: PageRequest, in stores: SearchContext) throws(JournalError) -> StrategyAnswer {
+        let needle = try self.needle(plan)
+        let (total, numbers) = try stores.main.newestFirst(
+            matching: fold.map { .folded($0, needle) } ?? .written(needle), restriction: plan.restriction, page: page,
+            cancellation: stores.cancellation)
+        return StrategyAnswer(total: total, numbers: numbers)
     }
 }
 

@@ -6,7 +6,7 @@ import GRDB
 /// finds its tokens in the prefix table (in memory: no index descent, no disk; or mapped from
 /// its file: one bucket read), then their entries.
 struct PrefixStrategy: StrategyImplementation {
-    let name = "prefix"
+    let id = StrategyID.prefix
     let family = SearchFamily.wordPrefix
     let summary = "word prefixes by the first three code points: precomputed entries per key, or tokens from the in-memory table"
 
@@ -34,16 +34,15 @@ struct PrefixStrategy: StrategyImplementation {
             note: [loadNote, rebuild ? "build: from the whole token table" : nil].compactMap { $0 }.joined(separator: "; "))
     }
 
-    func search(_ query: SearchQuery, page: PageRequest, in stores: SearchContext) throws(JournalError) -> StrategyAnswer {
+    func search(_ plan: SearchPlan, page: PageRequest, in stores: SearchContext) throws(JournalError) -> StrategyAnswer {
         try WordPrefixSearch.answer(
-            query.plan(), in: stores, page: page,
+            plan, in: stores, page: page,
             lookup: .init(
                 postings: { word, db in
                     if word.unicodeScalars.count > 3 {
                         return (.tokens, try stores.prefixTables.tokenIDs(withPrefix: word, in: db, searchStore: stores.search))
                     }
-                    let key = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM prefix_key WHERE text = ?"), arguments: [word])
-                    return (.prefixKeys, key.map { [$0] } ?? [])
+                    return (.prefixKeys, try SearchStore.prefixKeyID(word, in: db).map { [$0] } ?? [])
                 },
                 tokens: { word, db in
                     word.unicodeScalars.count > 3

@@ -5,17 +5,14 @@ import JournalText
 /// `contains[n]`: the canonical query in the canonical text stored beside every entry when it
 /// was written: the `[cd]` answer with a plain comparison and no folding at query time.
 struct StoredCanonicalStrategy: StrategyImplementation {
-    let name = "contains[n]"
+    let id = StrategyID.containsN
     let family = SearchFamily.substring
-    let equivalence = "substring[cd]"
+    /// It finds what `contains[cd]` finds.
+    let equivalence = ContainsStrategy(fold: .cd).equivalence
     let summary = "substring of the canonical text stored at write time: a plain comparison"
 
     func validate(_ query: SearchQuery) throws(JournalError) {
-        _ = try needle(query)
-    }
-
-    private func needle(_ query: SearchQuery) throws(JournalError) -> String {
-        try SubstringSearch.needle(query, fold: Fold.canonical, strategy: name)
+        _ = try query.text.map { text throws(JournalError) in try substringNeedle(text, fold: Fold.canonical) }
     }
 
     /// The canonical column: its bytes, and how long computing it for every entry takes (done
@@ -40,8 +37,10 @@ struct StoredCanonicalStrategy: StrategyImplementation {
         }
     }
 
-    func search(_ query: SearchQuery, page: PageRequest, in stores: SearchContext) throws(JournalError) -> StrategyAnswer {
-        try SubstringSearch.answer(
-            where: "instr(CAST(canonical AS BLOB), ?) > 0", arguments: [SubstringSearch.bytes(needle(query))], in: stores, page: page)
+    func search(_ plan: SearchPlan, page: PageRequest, in stores: SearchContext) throws(JournalError) -> StrategyAnswer {
+        let (total, numbers) = try stores.main.newestFirst(
+            matching: .canonical(substringNeedle(plan.needle ?? "", fold: Fold.canonical)), restriction: plan.restriction, page: page,
+            cancellation: stores.cancellation)
+        return StrategyAnswer(total: total, numbers: numbers)
     }
 }

@@ -4,7 +4,7 @@ import GRDB
 /// `token`: each query word as a range scan on the search store's token index
 /// (`text >= 'the' AND text < 'thf'`), documents intersected across words, newest first.
 struct TokenStrategy: StrategyImplementation {
-    let name = "token"
+    let id = StrategyID.token
     let family = SearchFamily.wordPrefix
     let summary = "word prefixes as range scans on the token index of the separate search store"
 
@@ -31,9 +31,9 @@ struct TokenStrategy: StrategyImplementation {
             note: rebuild ? "build: every entry indexed into a new search store" : nil)
     }
 
-    func search(_ query: SearchQuery, page: PageRequest, in stores: SearchContext) throws(JournalError) -> StrategyAnswer {
+    func search(_ plan: SearchPlan, page: PageRequest, in stores: SearchContext) throws(JournalError) -> StrategyAnswer {
         try WordPrefixSearch.answer(
-            query.plan(), in: stores, page: page,
+            plan, in: stores, page: page,
             lookup: .init(
                 postings: { word, db in (.tokens, try TokenRange.ids(startingWith: word, in: db)) },
                 tokens: { word, db in try TokenRange.ids(startingWith: word, in: db) }))

@@ -88,4 +88,27 @@ enum FTS5Peer {
             try Int.fetchOne(db, sql: "SELECT sum(pgsize) FROM dbstat WHERE name LIKE 'entry_fts%'")
         }
     }
+
+    /// The peer's tables as an ``FTS5Query`` reads them: the FTS5 index over the main store's
+    /// entries, `e` the entry row.
+    static let schema = FTS5Query.Schema(table: table, rowid: "e.n", date: "e.date", starred: "e.starred", tags: "tag")
+
+    /// The entries that meet `condition`, newest first, as FTS5 finds them: the exact total and
+    /// the numbers of `page`. The index must be built.
+    static func newestFirst(
+        meeting condition: QueryCondition, page: PageRequest, in main: MainStore, cancellation: Cancellation?
+    ) throws(JournalError) -> (total: Int, numbers: [Int64]) {
+        let fts5 = FTS5Query(condition, schema: schema)
+        let source = fts5.match == nil ? "entry e" : "\(table) f JOIN entry e ON e.n = f.rowid"
+        let conditions = (fts5.match == nil ? "" : "\(table) MATCH ? AND ") + fts5.condition
+        let arguments = StatementArguments((fts5.match.map { [$0.databaseValue] } ?? []) + fts5.arguments)
+        let order = condition.dateOrder(table: "e.")
+        return try main.read(cancellation) { db in
+            let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(source) WHERE \(conditions)", arguments: arguments) ?? 0
+            let numbers = try Int64.fetchAll(
+                db, sql: "SELECT e.n FROM \(source) WHERE \(conditions) ORDER BY \(order) DESC, e.n DESC LIMIT ? OFFSET ?",
+                arguments: arguments + [page.sqlLimit, page.offset])
+            return (total, numbers)
+        }
+    }
 }

@@ -36,7 +36,7 @@ package struct DateAndTextMatch: Sendable {
 }
 
 /// The main store, `journal.sqlite`: entries with their canonical text, and the change history.
-package final class MainStore: Sendable {
+package final class MainStore: StoreFile {
     static let applicationID: Int32 = 0x4A52_4E4C  // "JRNL"
 
     package let url: URL
@@ -338,12 +338,12 @@ package final class MainStore: Sendable {
         }
     }
 
-    /// The entries that pass `filter`, oldest first, `batchSize` at a time, each batch read in
-    /// its own transaction, so that memory stays bounded whatever the journal's size.
+    /// The entries that meet `restriction`, oldest first, `batchSize` at a time, each batch
+    /// read in its own transaction, so that memory stays bounded whatever the journal's size.
     func forEachOldestFirst(
-        filter: EntryFilter, batchSize: Int = 1_000, _ body: ([Entry]) throws(JournalError) -> Void
+        meeting restriction: QueryCondition?, batchSize: Int = 1_000, _ body: ([Entry]) throws(JournalError) -> Void
     ) throws(JournalError) {
-        let (condition, arguments) = filter.sqlCondition()
+        let (condition, arguments) = restriction.sql()
         var after: (date: Int64, number: Int64) = (.min, 0)
         while true {
             let batch = try guarded {
@@ -352,7 +352,7 @@ package final class MainStore: Sendable {
                         db,
                         sql: """
                             SELECT \(Self.entryColumns) FROM entry
-                            WHERE \(condition) AND (date > ? OR (date = ? AND n > ?)) ORDER BY \(filter.dateOrder()), n LIMIT ?
+                            WHERE \(condition) AND (date > ? OR (date = ? AND n > ?)) ORDER BY \(restriction.dateOrder()), n LIMIT ?
                             """,
                         arguments: arguments + [after.date, after.date, after.number, batchSize])
                     let tags = try EntryTags.tags(of: rows.map { $0[0] as Int64 }, in: db)
@@ -365,17 +365,17 @@ package final class MainStore: Sendable {
         }
     }
 
-    /// Entries newest first, with the total count.
-    func newestFirst(_ page: PageRequest, filter: EntryFilter = .none) throws(JournalError) -> (total: Int, entries: [Entry]) {
+    /// The entries that meet `restriction`, newest first, with their total count.
+    func newestFirst(_ page: PageRequest, meeting restriction: QueryCondition?) throws(JournalError) -> (total: Int, entries: [Entry]) {
         try guarded {
             try pool.read { db in
-                let (condition, arguments) = filter.sqlCondition()
+                let (condition, arguments) = restriction.sql()
                 let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM entry WHERE \(condition)", arguments: arguments) ?? 0
                 let rows = try Row.fetchAll(
                     db,
                     sql: """
                         SELECT \(Self.entryColumns) FROM entry WHERE \(condition)
-                        ORDER BY \(filter.dateOrder()) DESC, n DESC LIMIT ? OFFSET ?
+                        ORDER BY \(restriction.dateOrder()) DESC, n DESC LIMIT ? OFFSET ?
                         """,
                     arguments: arguments + [page.sqlLimit, page.offset])
                 let tags = try EntryTags.tags(of: rows.map { $0[0] as Int64 }, in: db)
@@ -384,18 +384,18 @@ package final class MainStore: Sendable {
         }
     }
 
-    /// The numbers of the entries that pass `filter`, newest first.
-    func numbers(passing filter: EntryFilter) throws(JournalError) -> [Int64] {
-        let (condition, arguments) = filter.sqlCondition()
-        let sql = "SELECT n FROM entry WHERE \(condition) ORDER BY \(filter.dateOrder()) DESC, n DESC"
+    /// The numbers of the entries that meet `restriction`, newest first.
+    func numbers(meeting restriction: QueryCondition?) throws(JournalError) -> [Int64] {
+        let (condition, arguments) = restriction.sql()
+        let sql = "SELECT n FROM entry WHERE \(condition) ORDER BY \(restriction.dateOrder()) DESC, n DESC"
         return try guarded {
             try pool.read { db in try Int64.fetchAll(db, sql: sql, arguments: arguments) }
         }
     }
 
-    /// The dates of the entries that pass `filter`, in microseconds.
-    func dates(passing filter: EntryFilter) throws(JournalError) -> [Int64] {
-        let (condition, arguments) = filter.sqlCondition()
+    /// The dates of the entries that meet `restriction`, in microseconds.
+    func dates(meeting restriction: QueryCondition?) throws(JournalError) -> [Int64] {
+        let (condition, arguments) = restriction.sql()
         return try guarded {
             try pool.read { db in try Int64.fetchAll(db, sql: "SELECT date FROM entry WHERE \(condition)", arguments: arguments) }
         }

@@ -3,7 +3,7 @@ import GRDB
 
 /// The search store, `search.sqlite`: a separate file holding each entry's tokens, so that
 /// searching never waits on the main store's locks. It knows entries only by their URIs.
-package final class SearchStore: Sendable {
+package final class SearchStore: StoreFile {
     static let applicationID: Int32 = 0x4A52_4E53  // "JRNS"
 
     package let url: URL

@@ -10,7 +10,7 @@ import Testing
     static let utc = TimeZone(identifier: "UTC")!
 
     private func plan(_ text: String) throws -> QueryTerm {
-        try SearchQuery(text, now: Self.now, timeZone: Self.utc).plan()
+        try SearchQuery(text, now: Self.now, timeZone: Self.utc).term()
     }
 
     private func problem(_ text: String) throws -> QuerySyntaxError? {
@@ -150,29 +150,16 @@ import Testing
         #expect(try plan(String(repeating: "\"a ", count: 10_000)) == .all(Array(repeating: .word("a"), count: 10_000)))
     }
 
-    /// `on:this-day`: today's month and day (2024-11-25) in each earlier year, back to the
-    /// earliest entry's year; a date span each, any of them.
-    @Test func onThisDayIsTheSameDayOfEveryEarlierYear() throws {
-        let earliest = JournalDate(iso8601: "2021-06-01T00:00:00Z")!
-        let term = try SearchQuery("on:this-day", now: Self.now, timeZone: Self.utc, earliest: { earliest }).plan()
-        #expect(
-            term
-                == .any([
-                    .dated(from: Self.day("2023-11-25"), until: Self.day("2023-11-26")),
-                    .dated(from: Self.day("2022-11-25"), until: Self.day("2022-11-26")),
-                    .dated(from: Self.day("2021-11-25"), until: Self.day("2021-11-26")),
-                ]))
-        let combined = try SearchQuery("walk -on:This-Day", now: Self.now, timeZone: Self.utc, earliest: { earliest }).plan()
-        #expect(combined.description.hasPrefix("(and walk (not (or dated["))
-        guard case .any(let years) = try plan("on:this-day") else { Issue.record("not a choice of days"); return }
-        #expect(years.count == 2024 - 1970, "without the journal's earliest entry, back to 1970")
+    /// `on:this-day`: today's month and day (2024-11-25) in the query's time zone, its years
+    /// left for the plan to bind to the journal's (``SearchPlanTests``); the journal's earliest
+    /// entry is needed only for a query that asks for it.
+    @Test func onThisDayIsTodaysDayLeftForThePlan() throws {
+        let today = OnThisDay(JournalDate(Self.now), timeZone: Self.utc)
+        #expect(try plan("on:this-day") == .onThisDay(today))
+        #expect(try plan("walk -on:This-Day") == .all([.word("walk"), .not(.onThisDay(today))]))
         #expect(try problem("on:this-week")?.message.contains("on:this-week") == true)
-        var asked = 0
-        _ = try SearchQuery(
-            "walk on:2024 -#work", now: Self.now, timeZone: Self.utc,
-            earliest: {
-                asked += 1; return earliest
-            })
-        #expect(asked == 0, "the earliest entry is read only for on:this-day")
+        #expect(try SearchQuery("walk -on:this-day", now: Self.now, timeZone: Self.utc).asksOnThisDay)
+        #expect(try !SearchQuery("walk on:2024 -#work", now: Self.now, timeZone: Self.utc).asksOnThisDay)
+        #expect(try SearchQuery("walk", filter: EntryFilter(onThisDay: today)).asksOnThisDay)
     }
 }

@@ -34,10 +34,10 @@ import Testing
         let queries = ["the", "zanzibar", "クロワッサン", "ærø", "\"theory of\"", "#secretproject", "coffee OR dessert", "-the"]
         for strategy in SearchStrategies.all {
             for query in queries {
-                guard let expected = try? plain.journal.search(query, strategy: strategy.name, page: PageRequest(limit: 0)) else {
+                guard let expected = try? plain.journal.search(query, strategy: strategy, page: PageRequest(limit: 0)) else {
                     continue  // a query this strategy reads as a usage error in both
                 }
-                let found = try encrypted.journal.search(query, strategy: strategy.name, page: PageRequest(limit: 0))
+                let found = try encrypted.journal.search(query, strategy: strategy, page: PageRequest(limit: 0))
                 #expect(found.total == expected.total, "\(strategy.name) \(query)")
                 #expect(found.entries.map(\.id.number) == expected.entries.map(\.id.number), "\(strategy.name) \(query)")
             }
@@ -170,14 +170,14 @@ import Testing
         #expect(try Data(contentsOf: url).range(of: Data("zorblax".utf8)) == nil)
         journal.close()
         let mapped = try Journal(directory: journal.directory, passphrase: journal.passphrase, use: .oneAnswer)
-        #expect(try mapped.search("zorblax14", strategy: "prefix", page: PageRequest(limit: 0)).total == 111)
+        #expect(try mapped.search("zorblax14", strategy: SearchStrategies[.prefix], page: PageRequest(limit: 0)).total == 111)
         try mapped.close()
         var bytes = try Data(contentsOf: url)
         bytes[bytes.count / 2] ^= 0x01
         try bytes.write(to: url)
         let damaged = try Journal(directory: journal.directory, passphrase: journal.passphrase, use: .oneAnswer)
-        #expect(try damaged.search("zorblax14", strategy: "prefix", page: PageRequest(limit: 0)).total == 111)
-        #expect(try damaged.search("zorb", strategy: "prefix", page: PageRequest(limit: 0)).total == 1_500)
+        #expect(try damaged.search("zorblax14", strategy: SearchStrategies[.prefix], page: PageRequest(limit: 0)).total == 111)
+        #expect(try damaged.search("zorb", strategy: SearchStrategies[.prefix], page: PageRequest(limit: 0)).total == 1_500)
         let report = try damaged.verify()
         #expect(report.problems.contains { $0.contains("fails authentication") }, "\(report.problems)")
         try damaged.close()

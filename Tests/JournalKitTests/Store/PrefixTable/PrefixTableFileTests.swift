@@ -130,8 +130,8 @@ import Testing
         #expect(words.count > 1_000)
         for word in words.prefix(300) + ["zygo", "zygomorphic2", "théâtro", "thea", "nothingstartslikethis"] {
             let prefix = String(word.unicodeScalars.prefix(4 + word.count % 3))
-            let expected = try store.journal.search(prefix, strategy: "token", page: PageRequest(limit: 0))
-            let found = try mapped.search(prefix, strategy: "prefix", page: PageRequest(limit: 0))
+            let expected = try store.journal.search(prefix, strategy: SearchStrategies[.token], page: PageRequest(limit: 0))
+            let found = try mapped.search(prefix, strategy: SearchStrategies[.prefix], page: PageRequest(limit: 0))
             #expect(found.total == expected.total, "\(prefix)")
             #expect(found.entries.map(\.id) == expected.entries.map(\.id), "\(prefix)")
         }

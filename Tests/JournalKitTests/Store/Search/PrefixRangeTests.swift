@@ -40,8 +40,8 @@ import Testing
 
     @Test func wordsAreCanonical() throws {
         #expect(
-            try SearchQuery("Crème BRÛLÉE, Straße").plan() == .all([.word("creme"), .word("brulee"), .word("strasse")]))
-        expectError(.usage) { try SearchQuery("?!… 🎉").plan() }
+            try SearchQuery("Crème BRÛLÉE, Straße").term() == .all([.word("creme"), .word("brulee"), .word("strasse")]))
+        expectError(.usage) { try SearchQuery("?!… 🎉").term() }
     }
 
     @Test func pagesRefuseNegativeNumbers() throws {

@@ -4,18 +4,6 @@ import Testing
 @testable import JournalKit
 
 @Suite struct WordPrefixSearchTests {
-    /// A word that starts another word of the query adds no condition; each other word stays,
-    /// once, in the query's order.
-    @Test func leavesOutWordsThatStartAnotherWord() {
-        #expect(WordPrefixSearch.needed(["the", "t"]) == ["the"])
-        #expect(WordPrefixSearch.needed(["t", "the", "th"]) == ["the"])
-        #expect(WordPrefixSearch.needed(["th", "th"]) == ["th"])
-        #expect(WordPrefixSearch.needed(["東", "東京", "京"]) == ["東京", "京"])
-        #expect(WordPrefixSearch.needed(["abc", "abd", "ab"]) == ["abc", "abd"])
-        #expect(WordPrefixSearch.needed(["walk", "talk"]) == ["walk", "talk"])
-        #expect(WordPrefixSearch.needed(["a"]) == ["a"])
-    }
-
     /// A short word that most entries match, over several posting segments, with a date filter
     /// that lets whole segments through and cuts others: the total counted from the segments
     /// and the pages walked from the newest entry are the semantics' answer, with the dates
@@ -49,7 +37,7 @@ import Testing
                     PageRequest(limit: 20), PageRequest(limit: 20, offset: 1_000),
                     PageRequest(limit: 3, offset: max(0, expected.count - 2)),
                 ] {
-                    let found = try journal.search("a", strategy: SearchStrategies.named("prefix"), page: page, filter: filter)
+                    let found = try journal.search("a", strategy: SearchStrategies[.prefix], page: page, filter: filter)
                     #expect(found.total == expected.count, "\(String(describing: from))–\(String(describing: until)) \(page)")
                     #expect(found.entries.map(\.id.number) == Array(expected.dropFirst(page.offset).prefix(page.limit)))
                 }

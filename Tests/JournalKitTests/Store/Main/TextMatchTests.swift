@@ -4,13 +4,14 @@ import Testing
 
 @testable import JournalKit
 
-/// The substring strategies scan the main store; a filter's cheap condition goes first, so that
-/// SQLite reads only the entries that pass through an index, never the whole table.
-@Suite struct SubstringSearchTests {
+/// The substring strategies scan the main store; a restriction's cheap condition goes first, so
+/// that SQLite reads only the entries that pass through an index, never the whole table.
+@Suite struct TextMatchTests {
     private func plan(_ filter: EntryFilter) throws -> String {
         let store = try TemporaryJournal()
         try store.journal.add(NewEntry(text: "one"))
-        let (sql, arguments) = SubstringSearch.pageQuery(where: "instr(canonical, ?) > 0", arguments: ["x"], filter: filter)
+        let restriction = try store.journal.plan(SearchQuery(filter: filter), family: .substring).restriction
+        let (sql, arguments, _) = MainStore.pageQuery(matching: .canonical("x"), restriction: restriction)
         return try store.journal.main.pool.read { db in
             try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments + [20, 0]).map { $0["detail"] as String }
                 .joined(separator: "\n")

@@ -14,8 +14,8 @@ enum NewestFirst {
         candidates: Int? = nil, order: DateOrder?, in db: Database
     ) throws -> StrategyAnswer {
         let total = matching.count
-        let wanted = page.limit == 0 ? total : min(total, page.offset + page.limit)
-        guard total > 0, wanted > page.offset else { return StrategyAnswer(total: total, page: []) }
+        let wanted = page.end(of: total)
+        guard wanted > page.offset else { return StrategyAnswer(total: total, numbers: []) }
         let walk = walkLength(wanted: wanted, total: total, candidates: candidates ?? Int(maximum))
         let numbers: [Int64]
         if let order {
@@ -31,10 +31,10 @@ enum NewestFirst {
             // 1.17 ms over 70 typed prefixes, a cold key's worst 119 → 76 ms).
             numbers =
                 walk < 16 * Double(total)
-                ? try walkingDateIndex(wanted: wanted, dated: dated, where: matching.contains, in: db)
-                : try sortingMatches(matching, in: db)
+                ? try SearchStore.newestDocuments(wanted, dated: dated, where: matching.contains, in: db)
+                : try SearchStore.newestFirst(matching.members, in: db)
         }
-        return try cut(numbers, total: total, page: page, in: db)
+        return StrategyAnswer(total: total, numbers: page.cut(numbers))
     }
 
     /// The page of `total` matches that `contains` tells apart without their set: always by
@@ -43,12 +43,12 @@ enum NewestFirst {
         total: Int, page: PageRequest, dated: (from: Int64?, until: Int64?) = (nil, nil), where contains: (Int64) throws -> Bool,
         order: DateOrder?, in db: Database
     ) throws -> StrategyAnswer {
-        let wanted = page.limit == 0 ? total : min(total, page.offset + page.limit)
-        guard total > 0, wanted > page.offset else { return StrategyAnswer(total: total, page: []) }
+        let wanted = page.end(of: total)
+        guard wanted > page.offset else { return StrategyAnswer(total: total, numbers: []) }
         let numbers =
             try order?.walk(wanted: wanted, dated: dated, in: db, where: contains)
-            ?? walkingDateIndex(wanted: wanted, dated: dated, where: contains, in: db)
-        return try cut(numbers, total: total, page: page, in: db)
+            ?? SearchStore.newestDocuments(wanted, dated: dated, where: contains, in: db)
+        return StrategyAnswer(total: total, numbers: page.cut(numbers))
     }
 
     /// Whether walking from the newest document finds `wanted` of `total` matches among
@@ -62,40 +62,5 @@ enum NewestFirst {
     /// `candidates`.
     private static func walkLength(wanted: Int, total: Int, candidates: Int) -> Double {
         Double(wanted) * Double(candidates) / Double(total)
-    }
-
-    private static func walkingDateIndex(
-        wanted: Int, dated: (from: Int64?, until: Int64?), where contains: (Int64) throws -> Bool, in db: Database
-    ) throws -> [Int64] {
-        var found: [Int64] = []
-        let rows = try Int64.fetchCursor(
-            db, sql: "SELECT id FROM document WHERE date >= ? AND date < ? ORDER BY date DESC, id DESC",
-            arguments: [dated.from ?? Int64.min, dated.until ?? Int64.max])
-        while found.count < wanted, let number = try rows.next() {
-            if try contains(number) { found.append(number) }
-        }
-        return found
-    }
-
-    private static func sortingMatches(_ matching: DocumentSet, in db: Database) throws -> [Int64] {
-        var dated: [(date: Int64, number: Int64)] = []
-        let members = matching.members
-        dated.reserveCapacity(members.count)
-        let lookup = try db.cachedStatement(sql: "SELECT date FROM document WHERE id = ?")
-        for number in members {
-            if let date = try Int64.fetchOne(lookup, arguments: [number]) { dated.append((date, number)) }
-        }
-        dated.sort { $0.date != $1.date ? $0.date > $1.date : $0.number > $1.number }
-        return dated.map(\.number)
-    }
-
-    /// The page's part of `numbers` (newest first, at least up to the page's end), as URIs:
-    /// entries are named by URI across the two stores.
-    private static func cut(_ numbers: [Int64], total: Int, page: PageRequest, in db: Database) throws -> StrategyAnswer {
-        let wanted = page.limit == 0 ? numbers.count : page.offset + page.limit
-        let pageNumbers = numbers.dropFirst(page.offset).prefix(max(0, wanted - page.offset))
-        let lookup = try db.cachedStatement(sql: "SELECT uri FROM document WHERE id = ?")
-        let uris = try pageNumbers.compactMap { number in try String.fetchOne(lookup, arguments: [number]).flatMap(EntryID.init(uri:)) }
-        return StrategyAnswer(total: total, page: uris)
     }
 }

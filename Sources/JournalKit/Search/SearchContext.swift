@@ -1,0 +1,24 @@
+import GRDB
+
+/// What a strategy may read: the two stores, the in-memory prefix table and date order, where
+/// to report progress when a strategy has to build its structure first, and the flag that
+/// stops it.
+package struct SearchContext: Sendable {
+    package let main: MainStore
+    package let search: SearchStore
+    package let prefixTables: PrefixTableCache
+    /// The documents' date order, when the journal keeps it in memory.
+    package let dateOrders: DateOrderCache
+    package let progress: ProgressHandler?
+    package let cancellation: Cancellation?
+
+    /// One read transaction on the main store, interrupted when the search is cancelled.
+    package func readMain<T>(_ body: (Database) throws -> T) throws(JournalError) -> T {
+        try main.read(cancellation, body)
+    }
+
+    /// One read transaction on the search store, interrupted when the search is cancelled.
+    package func readSearch<T>(_ body: (Database) throws -> T) throws(JournalError) -> T {
+        try search.read(cancellation, body)
+    }
+}

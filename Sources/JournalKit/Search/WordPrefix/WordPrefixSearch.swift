@@ -1,0 +1,98 @@
+import GRDB
+
+/// What the word-prefix strategies share: a plan's conditions answered as sets of entry
+/// numbers, then their size and the requested page, newest first, in one read transaction.
+///
+/// A word is the union of the postings of the tokens it starts, or of its prefix key (each
+/// strategy finds them its own way); conditions required together intersect, `OR` unites,
+/// `-` takes away; a phrase is its words' intersection, each candidate then checked against its
+/// words in order (``PhraseCheck``); a tag or the star comes from the main store, which alone
+/// knows them, a date from the search store's day buckets (``ConditionEvaluation``).
+///
+/// The plan's restriction goes first and makes the work smaller: the entries it lets through
+/// bound which posting segments are read at all. A short word searched alone, whose key's list
+/// may hold most of the journal, is counted and paged without reading the list, restricted or
+/// not (`pageOfOneKey`).
+enum WordPrefixSearch {
+    /// How a strategy finds a word's entries and tokens.
+    struct Lookup {
+        /// For a query word, whose postings hold its entries.
+        let postings: (String, Database) throws -> (segments: PostingSegments, owners: [Int64])
+        /// The ids of the tokens a word starts (the last word of a phrase).
+        let tokens: (String, Database) throws -> [Int64]
+    }
+
+    static func answer(
+        _ plan: SearchPlan, in stores: SearchContext, page: PageRequest, lookup: Lookup
+    ) throws(JournalError) -> StrategyAnswer {
+        var fromMain: [QueryCondition: DocumentSet] = [:]
+        if !plan.mainStoreConditions.isEmpty {
+            try stores.readMain { db in
+                let maximum = try MainStore.maximumNumber(in: db)
+                for condition in plan.mainStoreConditions {
+                    fromMain[condition] = try MainStore.numbers(meeting: condition, maximum: maximum, in: db)
+                }
+            }
+        }
+        return try stores.readSearch { db in
+            let maximum = try SearchStore.maximumDocument(in: db)
+            let allowed = try plan.restriction.map { restriction in
+                var evaluation = ConditionEvaluation(db: db, maximum: maximum, fromMain: fromMain, lookup: lookup)
+                return try evaluation.documents(restriction)
+            }
+            let window = allowed?.bounds
+            if allowed != nil, window == nil { return .none }
+            let order = try stores.dateOrders.order(in: db)
+            if case .word(let word) = plan.words {
+                let (segments, owners) = try lookup.postings(word, db)
+                if segments == .prefixKeys, owners.count == 1,
+                    let answer = try pageOfOneKey(
+                        owners[0], allowed: allowed, window: window, maximum: maximum, page: page, dated: plan.dateBounds, order: order,
+                        in: db)
+                {
+                    return answer
+                }
+            }
+            var evaluation = ConditionEvaluation(
+                db: db, maximum: maximum, window: window, allowed: allowed, fromMain: fromMain, lookup: lookup)
+            var matching = try plan.words.map { try evaluation.documents($0) } ?? allowed ?? evaluation.documents(.all([]))
+            if let allowed { matching.formIntersection(allowed) }
+            return try NewestFirst.page(
+                of: matching, maximum: maximum, page: page, dated: plan.dateBounds,
+                candidates: allowed?.count ?? Int(maximum), order: order, in: db)
+        }
+    }
+
+    /// A short word alone, whose key's list may hold most entries, without reading the list:
+    /// counted from its segments' counts (those whose whole range the filter lets through, or
+    /// all of them without a filter; the others read), and paged by walking from the newest
+    /// entry, testing each against the filter and the one segment that can hold it. Nil when
+    /// the walk would be long (the matches are few): reading them all is cheaper then.
+    private static func pageOfOneKey(
+        _ key: Int64, allowed: DocumentSet?, window: ClosedRange<Int64>?, maximum: Int64, page: PageRequest,
+        dated: (from: Int64?, until: Int64?), order: DateOrder?, in db: Database
+    ) throws -> StrategyAnswer? {
+        let candidates = allowed?.count ?? Int(maximum)
+        let walkIsShort = { (total: Int) in NewestFirst.walkIsShort(wanted: page.end(of: total), total: total, documents: candidates) }
+        let segments = try PostingSegments.prefixKeys.segmentCounts(owner: key, within: window, in: db)
+        // The counts bound the total from above: a walk too long for them is too long for it.
+        guard walkIsShort(segments.reduce(0) { $0 + $1.count }) else { return nil }
+        var membership = PostingMembership(.prefixKeys, owner: key, in: db)
+        var total = 0
+        for (index, segment) in segments.enumerated() {
+            guard let allowed else {
+                total += segment.count
+                continue
+            }
+            if index + 1 < segments.count, allowed.containsAll(segment.first..<segments[index + 1].first) {
+                total += segment.count
+            } else {
+                total += try membership.numbers(ofSegmentStartingAt: segment.first).count(where: allowed.contains)
+            }
+        }
+        guard walkIsShort(total) else { return nil }
+        return try NewestFirst.page(
+            total: total, page: page, dated: dated,
+            where: { number in try allowed?.contains(number) != false && membership.contains(number) }, order: order, in: db)
+    }
+}

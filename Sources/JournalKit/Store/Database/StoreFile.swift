@@ -1,0 +1,49 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// What the journal's stores share: a file and its connections, read and written so that every
+/// failure is one ``JournalError`` naming the file, and a read stops when its search is
+/// cancelled. Code outside `Store/` reaches a store's tables only through these and the
+/// store's named methods.
+package protocol StoreFile: Sendable {
+    /// The store's file.
+    var url: URL { get }
+    /// Its connections.
+    var pool: StorePool { get }
+}
+
+extension StoreFile {
+    /// Runs `body` in one read transaction; once `cancellation` is raised, SQLite interrupts
+    /// the statement running and the read fails as cancelled.
+    package func read<T>(_ cancellation: Cancellation? = nil, _ body: (Database) throws -> T) throws(JournalError) -> T {
+        try cancellation?.check()
+        return try StoreDatabase.guarded(url) {
+            try pool.read { db in
+                guard let cancellation else { return try body(db) }
+                return try cancellation.watching(db) { try body(db) }
+            }
+        }
+    }
+
+    /// Runs `body` in one write transaction, committed as durably as the store requires.
+    package func write<T>(_ body: (Database) throws -> T) throws(JournalError) -> T {
+        try StoreDatabase.guarded(url) { try pool.write(body) }
+    }
+}
+
+extension Cancellation {
+    /// Runs `body` with SQLite interrupting `db`'s statements once the flag is raised (they then
+    /// fail with `SQLITE_INTERRUPT`, which the stores report as cancelled).
+    func watching<T>(_ db: Database, _ body: () throws -> T) rethrows -> T {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        sqlite3_progress_handler(
+            db.sqliteConnection, 10_000,
+            { context in
+                guard let context else { return 0 }
+                return Unmanaged<Cancellation>.fromOpaque(context).takeUnretainedValue().isCancelled ? 1 : 0
+            }, context)
+        defer { sqlite3_progress_handler(db.sqliteConnection, 0, nil, nil) }
+        return try withExtendedLifetime(self) { try body() }
+    }
+}
