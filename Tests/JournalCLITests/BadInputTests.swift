@@ -184,7 +184,7 @@ import Testing
                     #expect(outcome.error.contains("has no words"), "\(strategy) \(query): \(outcome.error)")
                 }
             }
-            #expect(totals["token"] == totals["prefix"], "\(query): \(totals)")
+            #expect(totals[StrategyID.token.name] == totals[StrategyID.prefix.name], "\(query): \(totals)")
         }
         #expect(try journal.run(["verify"]).status == 0)
     }
@@ -198,7 +198,7 @@ import Testing
         let id = try #require(try added.json()["id"] as? String)
         #expect(try journal.run(["show", id, "--json"]).json()["text"] as? String == big)
         #expect(try journal.run(["search", "needle", "--json"]).json()["total"] as? Int == 1)
-        #expect(try journal.run(["search", "needle", "--strategy", "contains[n]", "--json"]).json()["total"] as? Int == 1)
+        #expect(try journal.run(["search", "needle", "--strategy", StrategyID.containsN.name, "--json"]).json()["total"] as? Int == 1)
         let before = try journal.fingerprint()
 
         let tooBig = String(repeating: "x", count: (64 << 20) + 1)

@@ -42,7 +42,7 @@ import Testing
         let option = try journal.run(["search", "--strategy=contains", "--json", "--", "--limit"])
         #expect(option.status == 0, "\(option.error)")
         #expect(try option.json()["query"] as? String == "--limit")
-        let dashes = try journal.run(["search", "--strategy", "contains", "--json", "--", "--"])
+        let dashes = try journal.run(["search", "--strategy", StrategyID.contains.name, "--json", "--", "--"])
         #expect(try dashes.json()["query"] as? String == "--")
         // Before --, an unknown option is still refused, saying how to search for it.
         let unknown = try journal.run(["search", "york", "--limt", "3"])
@@ -80,7 +80,7 @@ import Testing
             (["export", "--output=-", "--format", "jsonl"], { $0 == plain.output }),
             (["generate", "--entries", "3", "-o", "-"], { $0.split(separator: "\n").count == 3 }),
             (
-                ["compare", "--strategies", "prefix", "--runs", "1", "--no-build-times", "--format", "json", "-o", "-"],
+                ["compare", "--strategies", StrategyID.prefix.name, "--runs", "1", "--no-build-times", "--format", "json", "-o", "-"],
                 { $0.hasPrefix("{") }
             ),
         ]
@@ -127,7 +127,8 @@ import Testing
         let searched = try journal.run(["search", "--on-this-day", "2022-01-10", "--json"], environment: utc)
         #expect(searched.error.contains("--on-this-day=2022-01-10"), "\(searched.error)")
         // After --, --on-this-day is text.
-        let literal = try journal.run(["search", "--strategy", "contains", "--json", "--", "--on-this-day"], environment: utc)
+        let literal = try journal.run(
+            ["search", "--strategy", StrategyID.contains.name, "--json", "--", "--on-this-day"], environment: utc)
         #expect(try literal.json()["query"] as? String == "--on-this-day")
     }
 

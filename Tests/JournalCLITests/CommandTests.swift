@@ -21,7 +21,7 @@ import Testing
         #expect(search.status == 0)
         let object = try search.json()
         #expect(object["query"] as? String == "creme")
-        #expect(object["strategy"] as? String == "prefix")
+        #expect(object["strategy"] as? String == StrategyID.prefix.name)
         #expect(object["total"] as? Int == 2)
         let results = try #require(object["results"] as? [[String: Any]])
         #expect(results.count == 2)
@@ -128,7 +128,7 @@ import Testing
             #expect(outcome.status == 0, "\(arguments): \(outcome.error)")
             return try outcome.json()["total"] as? Int
         }
-        for strategy in ["prefix", "contains-n", "fts5"] {
+        for strategy in [SearchStrategies[.prefix], SearchStrategies[.containsN], SearchStrategies[.fts5]].map(\.alias) {
             let search = ["search", "walk", "--strategy", strategy]
             #expect(try total(search + ["--on", "may 2024"]) == 2, "\(strategy)")
             #expect(try total(search + ["--from", "2024", "--to", "2024-05-31"]) == 2, "\(strategy): a day means the whole day")
@@ -465,7 +465,8 @@ import Testing
 
         let queries = try journal.file(["the", "crème"])
         let fromFile = try journal.run([
-            "compare", "--runs", "1", "--no-build-times", "--queries", queries, "--strategies", "contains-cd", "--format", "json",
+            "compare", "--runs", "1", "--no-build-times", "--queries", queries, "--strategies", SearchStrategies[.containsCD].alias,
+            "--format", "json",
         ])
         #expect((try fromFile.json()["queries"] as? [[String: Any]])?.map { $0["text"] as? String } == ["the", "crème"])
 
@@ -505,7 +506,7 @@ import Testing
                 #expect((size[key] as? Int ?? 0) > 0, "\(key)")
             }
             let typing = try #require(size["typing"] as? [[String: Any]])
-            #expect(typing.map { $0["strategy"] as? String } == ["token", "prefix"])
+            #expect(typing.map { $0["strategy"] as? String } == [StrategyID.token.name, StrategyID.prefix.name])
             for typed in typing {
                 #expect((typed["keys"] as? Int ?? 0) > 10)
                 #expect((typed["median_ms"] as? Double ?? 0) > 0)
@@ -516,12 +517,14 @@ import Testing
             #expect((onThisDay["found"] as? [Int] ?? []).reduce(0, +) > 0, "a journal of many years has some")
             for key in ["median_ms", "scan_median_ms", "process_ms"] { #expect((onThisDay[key] as? Double ?? 0) > 0, "\(key)") }
             let warm = try #require(size["warm"] as? [[String: Any]])
-            #expect(warm.map { $0["strategy"] as? String } == ["contains", "contains[n]", "token", "prefix", "fts5"])
+            #expect(warm.map { $0["strategy"] as? String } == [StrategyID.contains, .containsN, .token, .prefix, .fts5].map(\.name))
             // token and prefix are meant to find the same entries: the benchmark's totals say whether they did.
-            func totals(_ name: String) -> [Int?] {
-                (warm.first { $0["strategy"] as? String == name }?["queries"] as? [[String: Any]] ?? []).map { $0["total"] as? Int }
+            func totals(_ strategy: StrategyID) -> [Int?] {
+                (warm.first { $0["strategy"] as? String == strategy.name }?["queries"] as? [[String: Any]] ?? []).map {
+                    $0["total"] as? Int
+                }
             }
-            #expect(!totals("token").isEmpty && totals("token") == totals("prefix"))
+            #expect(!totals(.token).isEmpty && totals(.token) == totals(.prefix))
             // FTS5's best setup answers the same queries, in the process and as sqlite3 processes.
             let best = try #require(size["fts5_best"] as? [String: Any])
             #expect((best["build_seconds"] as? Double ?? 0) > 0 && (best["bytes"] as? Int ?? 0) > 0)
@@ -533,7 +536,7 @@ import Testing
             #expect((best["cold"] as? [[String: Any]] ?? []).count == bestWarm.count, "sqlite3 answers every query FTS5 can")
             // The default strategy limited to a year and contains[n] to a month, each beside itself unlimited.
             let filtered = try #require(size["filtered"] as? [[String: Any]])
-            #expect(filtered.map { $0["strategy"] as? String } == ["prefix", "contains[n]"])
+            #expect(filtered.map { $0["strategy"] as? String } == [StrategyID.prefix.name, StrategyID.containsN.name])
             #expect(filtered.map { ($0["limited_to"] as? String)?.count } == [4, 7], "a year, then a month")
             for row in filtered {
                 #expect((row["passing"] as? Int ?? 0) > 0 && (row["passing"] as? Int ?? 0) < (size["entries"] as? Int ?? 0))
@@ -572,6 +575,6 @@ import Testing
         #expect(json["consistent"] as? Bool == true && json["entries"] as? Int == 300 && (json["problems"] as? [Any])?.isEmpty == true)
         #expect(
             try journal.run(["search", "crème", "--json"]).json()["total"] as? Int
-                == (try journal.run(["search", "creme", "--strategy", "token", "--json"]).json()["total"] as? Int))
+                == (try journal.run(["search", "creme", "--strategy", StrategyID.token.name, "--json"]).json()["total"] as? Int))
     }
 }

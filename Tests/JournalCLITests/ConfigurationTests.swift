@@ -1,4 +1,5 @@
 import Foundation
+import JournalKit
 import Testing
 
 /// The configuration file as a new user meets it: named journals, the default one, the editor,
@@ -32,7 +33,7 @@ import Testing
     static let config = """
         # journals by name
         default = "personal"
-        strategy = "contains-n"
+        strategy = "\(SearchStrategies[.containsN].alias)"
 
         [journals]
         personal = "~/Journals/personal"
@@ -59,8 +60,10 @@ import Testing
 
         // The configured strategy is search's default; --strategy still wins.
         let search = try home.run(["search", "by", "--json"]).json()
-        #expect(search["strategy"] as? String == "contains[n]")
-        #expect(try home.run(["search", "by", "--strategy", "prefix", "--json"]).json()["strategy"] as? String == "prefix")
+        #expect(search["strategy"] as? String == StrategyID.containsN.name)
+        #expect(
+            try home.run(["search", "by", "--strategy", StrategyID.prefix.name, "--json"]).json()["strategy"] as? String
+                == StrategyID.prefix.name)
 
         // journal journals: every named journal, the one in use marked, entries and sizes.
         let listed = try home.run(["journals", "--json"]).json()
@@ -92,7 +95,7 @@ import Testing
         #expect(named.status == 2 && named.error.contains("name it in \(home.configuration.path)"), "\(named.error)")
         let listed = try home.run(["journals"]).output
         #expect(listed.contains("no configuration file (\(home.configuration.path))"))
-        #expect(try home.run(["search", "place", "--json"]).json()["strategy"] as? String == "prefix")
+        #expect(try home.run(["search", "place", "--json"]).json()["strategy"] as? String == SearchStrategies.standard.name)
     }
 
     /// Each bad file: the line and what is wrong, worked out by hand; exit 2; nothing written.

@@ -1,4 +1,5 @@
 import Foundation
+import JournalKit
 import Testing
 
 #if canImport(Glibc)
@@ -34,7 +35,7 @@ import Testing
         let unlocked = ["JOURNAL_PASSPHRASE_FILE": right]
         #expect(try journal.run(["add", "Walked to the lighthouse with Ingrid #coast"], environment: unlocked).status == 0)
         #expect(try journal.run(["add", "Quiet morning, wrote letters"], environment: unlocked).status == 0)
-        for strategy in ["prefix", "token", "fts5", "contains[cd]"] {
+        for strategy in [StrategyID.prefix, .token, .fts5, .containsCD].map(\.name) {
             let found = try journal.run(["search", "--json", "--strategy", strategy, "lighthouse"], environment: unlocked)
             #expect(found.status == 0, "\(strategy): \(found.error)")
             #expect(try found.json()["total"] as? Int == 1, "\(strategy)")
@@ -221,7 +222,8 @@ import Testing
                 (["add"], Data("ブルーベリー from standard input".utf8)),
                 (["import", "-", "--format", "dayone"], try Data(contentsOf: zip)),
                 (["edit", "p1"], Data()),
-                (["search", "quokka"], Data()), (["search", "--strategy", "contains-cd", "vindo"], Data()), (["list"], Data()),
+                (["search", "quokka"], Data()), (["search", "--strategy", SearchStrategies[.containsCD].alias, "vindo"], Data()),
+                (["list"], Data()),
                 (["show", "p2"], Data()), (["tags"], Data()), (["stats", "--query", "quokka"], Data()),
                 (["compare", "--runs", "1"], Data()), (["verify"], Data()), (["reindex"], Data()),
                 (["rekey", "--kdf", "interactive"], Data()),

@@ -1,4 +1,5 @@
 import Foundation
+import JournalKit
 import Testing
 
 /// `journal search` reading the query syntax from the command line: words starting with `-`
@@ -23,7 +24,7 @@ import Testing
     @Test func wordsStartingWithADashLeaveWordsOut() throws {
         let journal = try journal()
         defer { journal.removeStore() }
-        for strategy in ["prefix", "token", "fts5"] {
+        for strategy in [StrategyID.prefix, .token, .fts5].map(\.name) {
             let cases: [([String], [String])] = [
                 (["new", "-york"], []),
                 (["york", "-on:2016"], ["p3", "p2"]),
@@ -46,7 +47,7 @@ import Testing
         let journal = try journal()
         defer { journal.removeStore() }
         #expect(try journal.run(["add", "--date", "2024-06-01", "say \"new york\" -york (sic)"]).status == 0)
-        let outcome = try journal.run(["search", "--json", "--strategy", "contains-cd", "\"new york\" -york (sic)"])
+        let outcome = try journal.run(["search", "--json", "--strategy", SearchStrategies[.containsCD].alias, "\"new york\" -york (sic)"])
         #expect(try numbers(outcome) == ["p5"])
     }
 

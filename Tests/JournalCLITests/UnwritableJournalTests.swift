@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import JournalKit
 import Testing
 
 #if canImport(Glibc)
@@ -30,7 +31,7 @@ struct UnwritableJournalTests {
         let found = try journal.run(["search", "東京", "--json"])
         #expect(found.status == 0 && found.error.isEmpty, "\(found.error)")
         #expect(try found.json()["total"] as? Int == (try sample.run(["search", "東京", "--json"]).json()["total"] as? Int))
-        #expect(try journal.run(["search", "cafe", "--strategy", "contains-n", "--json"]).status == 0)
+        #expect(try journal.run(["search", "cafe", "--strategy", SearchStrategies[.containsN].alias, "--json"]).status == 0)
         #expect(try journal.run(["list", "--json"]).json()["total"] as? Int == 300)
         #expect(try journal.run(["show", "p300"]).status == 0)
         #expect(try journal.run(["stats", "--json"]).json()["entries"] as? Int == 300)

@@ -72,8 +72,11 @@ import Testing
     }
 
     @Test func findsStrategiesByNameAndAlias() throws {
-        #expect(try SearchStrategies.named("token").name == "token")
-        expectError(.usage) { try SearchStrategies.named("TOKEN ") }
+        for strategy in SearchStrategies.all {
+            #expect(try SearchStrategies.named(strategy.name) == strategy)
+            #expect(try SearchStrategies.named(strategy.alias) == strategy)
+            expectError(.usage) { try SearchStrategies.named(strategy.name.uppercased() + " ") }
+        }
     }
 
     @Test func parsesIdentifiersAsUsersTypeThem() throws {

@@ -54,7 +54,7 @@ let words = ["café", "crème", "brûlée", "東京", "タワー", "straße", "i
     (0..<count).map { words[($0 &* 7 &+ seed) % words.count] + "\($0 % 13)" }.joined(separator: " ")
 }
 let large = text(1, words: 40_000)  // about 300 KB
-let strategies = SearchStrategies.all.filter { $0.name != "fts5" }
+let strategies = SearchStrategies.all.filter { $0.id != .fts5 }
 let handover = Handover()
 let failures = Counter()
 let operations = Counter()

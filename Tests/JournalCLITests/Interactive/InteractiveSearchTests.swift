@@ -215,7 +215,7 @@ import Testing
             try fixture.waitForTotal(try fixture.total("cafe", ["--strategy", strategy.name]), strategy: strategy.name)
         }
         try terminal.press("BTab")
-        try fixture.waitForTotal(try fixture.total("cafe", ["--strategy", "token"]), strategy: StrategyID.token.name)
+        try fixture.waitForTotal(try fixture.total("cafe", ["--strategy", StrategyID.token.name]), strategy: StrategyID.token.name)
         try terminal.press("Escape")
         #expect(try terminal.waitForExit() == (0, true))
     }

@@ -52,7 +52,7 @@ import Testing
         defer { session.close() }
         let refused = try answers.wait(for: session.submit(.init(query: .typed("?!"))))
         #expect(throws: JournalError.self) { try refused.results.get() }
-        let substring = try SearchStrategies.named("contains")
+        let substring = SearchStrategies[.contains]
         let found = try answers.wait(for: session.submit(.init(query: .typed("?!"), strategy: substring)))
         #expect(try found.results.get().total == 1)
     }
@@ -67,7 +67,7 @@ import Testing
         var generator = SystemRandomNumberGenerator()
         try store.importTexts(
             (0..<2_000).map { index in (0..<12).map { _ in words.randomElement(using: &generator)! }.joined(separator: " ") + " \(index)" })
-        let strategies = try ["prefix", "contains[cd]", "token"].map(SearchStrategies.named)
+        let strategies = [StrategyID.prefix, .containsCD, .token].map { SearchStrategies[$0] }
         let answers = AnswerLog()
         let session = LiveSearch(journal: journal, onAnswer: answers.append)
         defer { session.close() }

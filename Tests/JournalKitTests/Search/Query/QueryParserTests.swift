@@ -132,8 +132,8 @@ import Testing
     @Test func theSubstringFamilyStillTakesTheQueryLiterally() throws {
         let query = try SearchQuery("  from:someday \"x ")
         #expect(query.text == "from:someday \"x")
-        #expect(throws: Never.self) { try SearchStrategies.named("contains[cd]").validate(query) }
-        expectError(.usage) { try SearchStrategies.named("prefix").validate(query) }
+        #expect(throws: Never.self) { try SearchStrategies[.containsCD].validate(query) }
+        expectError(.usage) { try SearchStrategies[.prefix].validate(query) }
     }
 
     @Test func wantedTermsAreThoseNotLeftOut() throws {

@@ -68,9 +68,9 @@ import Testing
     @Test func everyWordPrefixStrategyFindsTheHandWorkedEntries() throws {
         let store = try Self.journal()
         let strategies = SearchStrategies.all.filter { $0.family == .wordPrefix }
-        #expect(strategies.map(\.name).contains("prefix") && strategies.count >= 3)
+        #expect(strategies.contains(SearchStrategies[.prefix]) && strategies.count >= 3)
         for strategy in strategies {
-            for (query, expected, fts5Agrees) in Self.cases where strategy.equivalence != "fts5" || fts5Agrees {
+            for (query, expected, fts5Agrees) in Self.cases where strategy.id != .fts5 || fts5Agrees {
                 let found = try store.journal.search(query, strategy: strategy, page: PageRequest(limit: 0))
                 #expect(found.total == expected.count, "\(strategy) \(query)")
                 #expect(found.entries.map(\.id.number) == expected, "\(strategy) \(query)")
