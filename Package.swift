@@ -60,9 +60,13 @@ let package = Package(
         ),
         // Measuring the strategies: the comparison, the predicate ladder, synthetic journals and
         // the benchmark. Built on JournalKit; the library itself knows nothing of it.
+        // Tables, charts, JSON and styles for text the command and the reports write.
+        .target(name: "TextReport"),
         .target(
             name: "JournalBench",
-            dependencies: ["JournalKit", "JournalText", "CPseudoTerminal", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "JournalKit", "JournalText", "TextReport", "CPseudoTerminal", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         // The `journal` command. swiftc exports every symbol of an executable for dynamic
         // lookup; journal loads no plug-in that would look them up, and the dynamic loader of
@@ -71,7 +75,8 @@ let package = Package(
         .executableTarget(
             name: "JournalCLI",
             dependencies: [
-                "JournalKit", "JournalBench", "CProcessMemory", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "JournalKit", "JournalBench", "TextReport", "CProcessMemory",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ],
             linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"])]
@@ -95,6 +100,7 @@ let package = Package(
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]),
         .testTarget(name: "JournalBenchTests", dependencies: ["JournalBench", "JournalKit"]),
+        .testTarget(name: "TextReportTests", dependencies: ["TextReport"]),
         .testTarget(name: "JournalCLITests", dependencies: ["JournalCLI", "JournalKit", "JournalBench"]),
         .testTarget(name: "FuzzChecksTests", dependencies: ["FuzzChecks"]),
     ]

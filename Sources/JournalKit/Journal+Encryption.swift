@@ -81,18 +81,14 @@ extension Journal {
         try JournalKeyFile.wrapping(dataKey, journal: keyFile.journal, passphrase: new, cost: cost).write(to: directory.keyFileURL)
     }
 
-    /// How long deriving the key of the encrypted journal in `directory` takes (one Argon2id
-    /// derivation and the unwrapping), and at what cost: for the benchmark.
-    package static func timeKeyDerivation(
-        of directory: StoreDirectory, passphrase: Passphrase
-    ) throws(JournalError) -> (seconds: Double, cost: KeyDerivationCost) {
+    /// Checks `passphrase` against the encrypted journal in `directory` without opening it:
+    /// one Argon2id derivation at the journal's cost and the unwrapping of its key. A wrong
+    /// passphrase is a ``JournalError/Kind/wrongPassphrase`` error.
+    public static func checkPassphrase(_ passphrase: Passphrase, for directory: StoreDirectory) throws(JournalError) {
         guard let keyFile = try JournalKeyFile.read(at: directory.keyFileURL) else {
             throw .usage("the journal in \(directory.url.path) is not encrypted")
         }
-        let start = ContinuousClock.now
         _ = try keyFile.unwrap(passphrase)
-        let seconds = secondsSince(start)
-        return (seconds, try KeyDerivationCost(passes: keyFile.derivation.passes, memoryBytes: keyFile.derivation.memoryBytes))
     }
 
     /// Copies `source`'s stores into a new folder beside it, through `encryption` (nil: plain

@@ -14,7 +14,7 @@ public final class Journal: Sendable {
     public let directory: StoreDirectory
     package let main: MainStore
     package let search: SearchStore
-    let prefixTables: PrefixTableCache
+    package let prefixTables: PrefixTableCache
     /// The encrypting file layer of an encrypted journal; nil for a journal in plain text.
     let encryption: StoreEncryption?
     let dateOrders = DateOrderCache()

@@ -69,13 +69,16 @@ public struct BenchmarkReport {
         /// On this day of earlier years, through the date index and by a scan.
         public let onThisDay: OnThisDayCost?
 
-        /// The FTS5 peer's warm figures.
-        public var fts5Warm: ComparisonReport.StrategyResult? { warm.strategy("fts5") }
+        /// The cold processes for `the`, the word of most entries, when it was measured.
+        public var coldThe: ColdQuery? { cold.first { $0.query == "the" } }
 
-        /// The per-query medians of the strategy `name` and of FTS5's best setup, over the
+        /// The FTS5 peer's warm figures.
+        public var fts5Warm: ComparisonReport.StrategyResult? { warm.strategy(.fts5) }
+
+        /// The per-query medians of the strategy `id` and of FTS5's best setup, over the
         /// queries both answered.
-        public func versusBestFTS5(_ name: String) -> (mine: LatencySummary, best: LatencySummary)? {
-            guard let best = fts5Best, let result = warm.strategy(name) else { return nil }
+        public func versusBestFTS5(_ id: StrategyID) -> (mine: LatencySummary, best: LatencySummary)? {
+            guard let best = fts5Best, let result = warm.strategy(id) else { return nil }
             let bestByQuery = Dictionary(best.warm.map { ($0.query, $0.seconds) }, uniquingKeysWith: { first, _ in first })
             let pairs = result.queries.compactMap { query in
                 query.medianSeconds.flatMap { mine in bestByQuery[query.query].map { (mine, $0) } }

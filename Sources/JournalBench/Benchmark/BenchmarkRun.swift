@@ -65,7 +65,7 @@ public struct BenchmarkRun: Sendable {
 
     /// The strategies typed into the full-screen search, when the run includes them: the two
     /// made for search as you type (the others answer a key in a scan of every entry).
-    static let typedStrategies = ["prefix", "token"]
+    static let typedStrategies: [StrategyID] = [.prefix, .token]
 
     /// Single adds timed each way at every size.
     static let timedAdds = 40
@@ -104,14 +104,14 @@ public struct BenchmarkRun: Sendable {
 
         progress("\(entries) entries: on this day, through the date index and by a scan…")
         let onThisDay = try OnThisDayCost.measure(journal: journal, store: store, executable: executable, runs: runs, coldRuns: coldRuns)
-        let fts5 = warm.strategy("fts5")?.structure
+        let fts5 = warm.strategy(.fts5)?.structure
         let cold = try chosen.map { query in
             progress("\(entries) entries: cold processes for \"\(query.text)\"…")
             return try coldQuery(query.text, store: store, executable: executable, naivePeer: fts5 != nil)
         }
-        let typing = try strategies.filter { Self.typedStrategies.contains($0.name) }.map { strategy in
+        let typing = try strategies.filter { Self.typedStrategies.contains($0.id) }.map { strategy in
             progress("\(entries) entries: typing the queries into journal search --interactive (\(strategy.name))…")
-            return try TypingSession.measure(executable: executable, store: store, strategy: strategy.name, queries: chosen.map(\.text))
+            return try TypingSession.measure(executable: executable, store: store, strategy: strategy.id, queries: chosen.map(\.text))
         }
         var encryption: EncryptionCost?
         if encrypted {
@@ -130,7 +130,7 @@ public struct BenchmarkRun: Sendable {
             entries: entries, inputBytes: inputBytes, importSeconds: imported.seconds, importPeakBytes: imported.peakBytes,
             fts5IndexSeconds: fts5?.buildSeconds, distinctTokens: before.tokens, mainStoreBytes: before.mainStoreBytes,
             searchStoreBytes: before.searchStoreBytes + before.prefixTableBytes,
-            fts5IndexBytes: fts5?.bytes, prefixTableBytes: warm.strategy("prefix")?.structure.bytes, warm: warm, filtered: filtered,
+            fts5IndexBytes: fts5?.bytes, prefixTableBytes: warm.strategy(.prefix)?.structure.bytes, warm: warm, filtered: filtered,
             fts5Best: best, syntax: syntax, cold: cold, typing: typing, writes: writes, encryption: encryption,
             onThisDay: onThisDay)
     }
@@ -182,12 +182,12 @@ public struct BenchmarkRun: Sendable {
         let year = calendar.component(.year, from: date)
         let month = calendar.component(.month, from: date)
         var measured: [FilteredSearch] = []
-        for (name, filter, label) in [
-            (SearchStrategies.standard.name, try span(.year), String(year)),
-            ("contains[n]", try span(.month), String(format: "%04d-%02d", year, month)),
+        for (id, filter, label) in [
+            (SearchStrategies.standard.id, try span(.year), String(year)),
+            (StrategyID.containsN, try span(.month), String(format: "%04d-%02d", year, month)),
         ] {
-            guard let strategy = strategies.first(where: { $0.name == name }) else { continue }
-            progress("timing \(name) limited to \(label) and unlimited…")
+            guard let strategy = strategies.first(where: { $0.id == id }) else { continue }
+            progress("timing \(id) limited to \(label) and unlimited…")
             measured.append(
                 try FilteredSearch.measure(
                     strategy, filter: filter, describedAs: label, queries: queries, runs: runs, budgetSeconds: budgetSeconds, in: journal))

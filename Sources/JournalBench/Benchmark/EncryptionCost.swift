@@ -105,14 +105,19 @@ public struct EncryptionCost: Sendable {
     private static func timeKeyDerivation() throws -> (seconds: Double, cost: KeyDerivationCost) {
         let folder = StoreDirectory(FileManager.default.temporaryDirectory.appendingPathComponent("journal-bench-kdf-\(UUID().uuidString)"))
         defer { try? FileManager.default.removeItem(at: folder.url) }
-        try Journal.create(in: folder, passphrase: Passphrase(passphrase), cost: .moderate).close()
-        return try Journal.timeKeyDerivation(of: folder, passphrase: Passphrase(passphrase))
+        let cost = KeyDerivationCost.moderate
+        try Journal.create(in: folder, passphrase: Passphrase(passphrase), cost: cost).close()
+        let start = ContinuousClock.now
+        try Journal.checkPassphrase(Passphrase(passphrase), for: folder)
+        return (secondsSince(start), cost)
     }
 
     /// The bytes of the journal's own files in the folder (the benchmark keeps others there).
     private static func bytes(of folder: URL) -> Int {
+        let directory = StoreDirectory(folder)
+        let own = [directory.mainStoreURL, directory.searchStoreURL, directory.keyFileURL].map(\.lastPathComponent)
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { name in
-            ["journal.sqlite", "search.sqlite", "journal.key"].contains { name.hasPrefix($0) }
+            own.contains { name.hasPrefix($0) }
         }
         return names.reduce(0) { total, name in
             let attributes = try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path)

@@ -5,7 +5,7 @@ import JournalKit
 /// filter costs or saves. A filter should make a search's work smaller, never larger.
 public struct FilteredSearch: Sendable {
     /// The strategy timed.
-    public let strategy: String
+    public let strategy: StrategyID
     /// What the filter keeps, for a person: "2016", "2016-03".
     public let filter: String
     /// Entries the filter lets through.
@@ -63,7 +63,7 @@ public struct FilteredSearch: Sendable {
             }
         }
         return FilteredSearch(
-            strategy: strategy.name, filter: description, passing: passing, entries: entries, queries: timed, unlimited: unlimited,
+            strategy: strategy.id, filter: description, passing: passing, entries: entries, queries: timed, unlimited: unlimited,
             limited: limited)
     }
 }

@@ -9,7 +9,7 @@ import JournalKit
 /// Keys typed into the full-screen search, and how long each took to show its answer.
 public struct TypingLatency: Sendable {
     /// The strategy the screen searched with.
-    public let strategy: String
+    public let strategy: StrategyID
     /// For each key, from writing it to the terminal to the end of the first frame that shows
     /// the finished answer for the query as typed so far: the session as a user first types it,
     /// reading from disk the entries it shows for the first time.
@@ -31,11 +31,11 @@ public struct TypingLatency: Sendable {
 /// The whole set is typed twice: first as a user would after opening the journal, then again.
 enum TypingSession {
     /// Types `queries` into `executable --store store search --interactive --strategy strategy`.
-    static func measure(executable: String, store: URL, strategy: String, queries: [String]) throws -> TypingLatency {
+    static func measure(executable: String, store: URL, strategy: StrategyID, queries: [String]) throws -> TypingLatency {
         let terminal = try PseudoTerminal(columns: 120, rows: 40)
         defer { terminal.close() }
         let child = try terminal.spawn(
-            executable, ["--store", store.path, "search", "--interactive", "--strategy", strategy],
+            executable, ["--store", store.path, "search", "--interactive", "--strategy", strategy.name],
             environment: ["TERM": "xterm-256color", "LANG": "C.UTF-8"])
         defer { terminal.end(child) }
         try terminal.waitForFrame(query: "")

@@ -48,8 +48,10 @@ public struct ComparisonReport: Sendable {
 
     /// Everything measured of one strategy.
     public struct StrategyResult: Sendable {
-        /// The strategy's name.
-        public let name: String
+        /// The strategy.
+        public let id: StrategyID
+        /// Its name.
+        public var name: String { id.name }
         /// Its family.
         public let family: SearchFamily
         /// Strategies with the same equivalence are meant to return the same entries.
@@ -61,7 +63,7 @@ public struct ComparisonReport: Sendable {
         /// Its answer to every query.
         public let queries: [QueryResult]
         /// The family's reference strategy its entry sets are compared with (nil for the reference).
-        public let reference: String?
+        public let reference: StrategyID?
         /// Queries answered with the same entries as the reference, out of those both answered.
         public let agreed: Int
         /// Queries both it and its reference answered.
@@ -125,6 +127,6 @@ public struct ComparisonReport: Sendable {
         return other.equivalence == result.equivalence
     }
 
-    /// The result of the strategy called `name`.
-    public func strategy(_ name: String) -> StrategyResult? { strategies.first { $0.name == name } }
+    /// The result of the strategy `id`.
+    public func strategy(_ id: StrategyID) -> StrategyResult? { strategies.first { $0.id == id } }
 }

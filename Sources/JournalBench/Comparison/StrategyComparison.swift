@@ -27,34 +27,34 @@ public struct StrategyComparison: Sendable {
         self.queries = queries
     }
 
-    static let references: [SearchFamily: String] = [.wordPrefix: "token", .substring: "contains[cd]"]
+    /// Each family's reference: the strategy the others of the family are checked against.
+    static let references: [SearchFamily: StrategyID] = [.wordPrefix: .token, .substring: .containsCD]
 
     /// Measures; `progress` hears one line per step, for a terminal.
     public func run(on journal: Journal, progress: @escaping @Sendable (String) -> Void = { _ in }) throws(JournalError) -> ComparisonReport
     {
-        let context = journal.searchContext(progress: nil)
-        var structures: [String: StrategyStructure] = [:]
+        var structures: [StrategyID: StrategyStructure] = [:]
         for strategy in strategies {
             progress("measuring the structure of \(strategy.name)…")
-            structures[strategy.name] = try strategy.measureStructure(in: context, rebuild: measureBuilds)
+            structures[strategy.id] = try StrategyStructure.measure(strategy.structure, of: journal, rebuild: measureBuilds, progress: nil)
         }
 
-        var referenceSets: [String: [String: [Int64]]] = [:]
-        for (family, name) in Self.references where checksAgreement && strategies.contains(where: { $0.family == family }) {
-            progress("collecting the reference answers of \(name)…")
-            let reference = try SearchStrategies.named(name)
+        var referenceSets: [StrategyID: [String: [Int64]]] = [:]
+        for (family, id) in Self.references where checksAgreement && strategies.contains(where: { $0.family == family }) {
+            progress("collecting the reference answers of \(id)…")
+            let reference = SearchStrategies[id]
             var sets: [String: [Int64]] = [:]
             for query in queries {
-                if let ids = try? entrySet(of: query.text, strategy: reference, in: context) { sets[query.text] = ids }
+                if let ids = try? entrySet(of: query.text, strategy: reference, in: journal) { sets[query.text] = ids }
             }
-            referenceSets[name] = sets
+            referenceSets[id] = sets
         }
 
         var results: [ComparisonReport.StrategyResult] = []
         var fingerprints: [[Int?]] = []
         for (index, strategy) in strategies.enumerated() {
             progress("timing \(strategy.name) (\(index + 1) of \(strategies.count))…")
-            let reference = Self.references[strategy.family].flatMap { $0 == strategy.name ? nil : $0 }
+            let reference = Self.references[strategy.family].flatMap { $0 == strategy.id ? nil : $0 }
             var queryResults: [ComparisonReport.QueryResult] = []
             var timings: [Double] = []
             var agreed = 0
@@ -73,7 +73,7 @@ public struct StrategyComparison: Sendable {
                 let total: Int
                 do {
                     if checksAgreement {
-                        let ids = try entrySet(of: query.text, strategy: strategy, in: context)
+                        let ids = try entrySet(of: query.text, strategy: strategy, in: journal)
                         total = ids.count
                         strategyFingerprints.append(Self.fingerprint(ids))
                         if let reference, let expected = referenceSets[reference]?[query.text] {
@@ -108,10 +108,11 @@ public struct StrategyComparison: Sendable {
             fingerprints.append(strategyFingerprints)
             results.append(
                 ComparisonReport.StrategyResult(
-                    name: strategy.name, family: strategy.family, equivalence: strategy.equivalence, summary: strategy.summary,
+                    id: strategy.id, family: strategy.family, equivalence: strategy.equivalence, summary: strategy.summary,
                     latency: LatencySummary(timings),
                     queries: queryResults, reference: reference, agreed: agreed, compared: compared,
-                    disagreements: disagreements, structure: structures[strategy.name] ?? .none))
+                    disagreements: disagreements,
+                    structure: structures[strategy.id, default: StrategyStructure(description: "not measured")]))
         }
 
         let statistics = try journal.statistics()
@@ -125,11 +126,8 @@ public struct StrategyComparison: Sendable {
     }
 
     /// Every entry a strategy finds for a query, newest first (one untimed run, which also warms it).
-    private func entrySet(of query: String, strategy: SearchStrategy, in context: SearchContext) throws(JournalError) -> [Int64] {
-        let parsed = try SearchQuery(query)
-        try strategy.validate(parsed)
-        let plan = try SearchPlan(parsed, family: strategy.family, earliestDate: nil)
-        return try strategy.search(plan, page: PageRequest(limit: 0), in: context).numbers
+    private func entrySet(of query: String, strategy: SearchStrategy, in journal: Journal) throws(JournalError) -> [Int64] {
+        try journal.entryIDs(SearchQuery(query), strategy: strategy).map(\.number)
     }
 
     private static func fingerprint(_ ids: [Int64]) -> Int {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import JournalBench
 import JournalKit
+import TextReport
 
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -120,7 +121,7 @@ struct BenchCommand: ParsableCommand {
         }
         status.finish()
         let rendering = BenchmarkRendering(report: report, context: .current)
-        if let html { try OutputDestination.file(html).write(rendering.render(.html, terminal: .plain)) }
-        try output.destination.write(rendering.render(format, terminal: output.destination.terminal))
+        if let html { try OutputDestination.file(html).write(rendering.render(.html, style: .plain)) }
+        try output.destination.write(rendering.render(format, style: output.destination.terminal.style))
     }
 }

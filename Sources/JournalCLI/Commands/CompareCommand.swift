@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import JournalBench
 import JournalKit
+import TextReport
 
 struct CompareCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -68,7 +69,7 @@ struct CompareCommand: ParsableCommand {
             measurement.runs = runs
             let report = try measurement.run(on: journal) { status.show($0) }
             status.finish()
-            rendered = LadderRendering(report: report, context: context).render(format, terminal: output.destination.terminal)
+            rendered = LadderRendering(report: report, context: context).render(format, style: output.destination.terminal.style)
         } else {
             status.show("choosing queries from the journal's word frequencies…")
             let queries = try fileQueries ?? (journal.builtInQueries() + journal.syntaxQueries())
@@ -80,7 +81,7 @@ struct CompareCommand: ParsableCommand {
             comparison.measureBuilds = !noBuildTimes
             let report = try comparison.run(on: journal) { status.show($0) }
             status.finish()
-            rendered = ComparisonRendering(report: report, context: context).render(format, terminal: output.destination.terminal)
+            rendered = ComparisonRendering(report: report, context: context).render(format, style: output.destination.terminal.style)
         }
         try output.destination.write(rendered)
     }

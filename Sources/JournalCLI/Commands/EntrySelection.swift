@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import JournalKit
+import TextReport
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import JournalKit
+import TextReport
 
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import JournalKit
+import TextReport
 
 struct JournalsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -56,7 +57,7 @@ struct JournalsCommand: ParsableCommand {
                 ]
             },
             numericColumns: [2, 3])
-        print(table.terminal(terminal))
+        print(table.text(terminal.style))
         print(
             terminal.dim(
                 configuration.exists

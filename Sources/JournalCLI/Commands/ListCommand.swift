@@ -1,5 +1,6 @@
 import ArgumentParser
 import JournalKit
+import TextReport
 
 struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "List entries, newest first.")

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import JournalKit
+import TextReport
 
 struct SearchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

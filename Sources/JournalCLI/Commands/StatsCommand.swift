@@ -1,5 +1,6 @@
 import ArgumentParser
 import JournalKit
+import TextReport
 
 struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import JournalKit
+import TextReport
 
 struct TagsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

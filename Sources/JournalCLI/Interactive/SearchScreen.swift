@@ -1,4 +1,5 @@
 import JournalKit
+import TextReport
 
 /// What the full-screen search shows and how keys change it: the query line, a status line,
 /// then the results newest first; or one entry in full. It owns no terminal and no session:

@@ -1,3 +1,5 @@
+import TextReport
+
 /// Counts as horizontal bars in a terminal, one line each: a label, a bar as long as its count
 /// is to the largest (to an eighth of a column), the count. Zero draws no bar.
 enum BarChart {

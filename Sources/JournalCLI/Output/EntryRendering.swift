@@ -1,6 +1,7 @@
 import Foundation
 import JournalKit
 import JournalText
+import TextReport
 
 /// Entries as the terminal shows them.
 enum EntryRendering {

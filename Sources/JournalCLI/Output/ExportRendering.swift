@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import JournalKit
 import JournalText
+import TextReport
 
 /// The formats `journal export` writes, oldest entry first.
 enum ExportFormat: String, CaseIterable, ExpressibleByArgument {

@@ -1,5 +1,6 @@
 import Foundation
 import JournalKit
+import TextReport
 
 /// The JSON objects the commands print with --json: one object, on one line, keys in a fixed order.
 enum JSONOutput {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import JournalKit
+import TextReport
 
 /// Where a command's output goes: a file written whole, or standard output, which `-` names
 /// as it does for every POSIX tool (`-o -`).
@@ -44,3 +45,6 @@ struct OutputFileOptions: ParsableArguments {
     /// Where the output goes.
     var destination: OutputDestination { file ?? .standardOutput }
 }
+
+/// `--format`: how a report is written.
+extension ReportFormat: ExpressibleByArgument {}

@@ -1,5 +1,6 @@
 import Foundation
 import JournalKit
+import TextReport
 
 /// A one-line progress bar on standard error, drawn only when it is a terminal, at most ten
 /// times a second, and erased when the work is done.

@@ -1,4 +1,5 @@
 import Foundation
+import TextReport
 
 #if canImport(Glibc)
     import Glibc
@@ -50,11 +51,10 @@ struct Terminal: Sendable {
         }
     }
 
-    func highlight(_ text: String) -> String { styled(text, "1;33") }
-    func dim(_ text: String) -> String { styled(text, "2") }
-    func bold(_ text: String) -> String { styled(text, "1") }
+    /// How text written to it may be styled.
+    var style: TextStyle { TextStyle(usesColor: usesColor) }
 
-    private func styled(_ text: String, _ code: String) -> String {
-        usesColor ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
-    }
+    func highlight(_ text: String) -> String { style.highlight(text) }
+    func dim(_ text: String) -> String { style.dim(text) }
+    func bold(_ text: String) -> String { style.bold(text) }
 }

@@ -14,11 +14,11 @@ package struct SearchContext: Sendable {
 
     /// One read transaction on the main store, interrupted when the search is cancelled.
     package func readMain<T>(_ body: (Database) throws -> T) throws(JournalError) -> T {
-        try main.read(cancellation, body)
+        try main.read(cancellation: cancellation, body)
     }
 
     /// One read transaction on the search store, interrupted when the search is cancelled.
     package func readSearch<T>(_ body: (Database) throws -> T) throws(JournalError) -> T {
-        try search.read(cancellation, body)
+        try search.read(cancellation: cancellation, body)
     }
 }

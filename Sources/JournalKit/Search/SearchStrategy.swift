@@ -30,11 +30,8 @@ public struct SearchStrategy: Sendable, Hashable, CustomStringConvertible {
     /// before any store is read.
     public func validate(_ query: SearchQuery) throws(JournalError) { try implementation.validate(query) }
 
-    /// Describes the structure the strategy needs, its size, and (with `rebuild`) how long
-    /// building it takes, by building it again; builds it when it is missing either way.
-    package func measureStructure(in stores: SearchContext, rebuild: Bool) throws(JournalError) -> StrategyStructure {
-        try implementation.measureStructure(in: stores, rebuild: rebuild)
-    }
+    /// What it reads besides the text as written: the structure its speed comes from.
+    public var structure: SearchStructure { implementation.structure }
 
     /// Answers `plan` with the exact total and the requested page, newest first.
     package func search(_ plan: SearchPlan, page: PageRequest, in stores: SearchContext) throws(JournalError) -> StrategyAnswer {

@@ -18,8 +18,8 @@ package protocol StrategyImplementation: Sendable {
     func validate(_ query: SearchQuery) throws(JournalError)
     /// Answers `plan` with the exact total and the requested page, newest first.
     func search(_ plan: SearchPlan, page: PageRequest, in stores: SearchContext) throws(JournalError) -> StrategyAnswer
-    /// Describes the structure the strategy needs (see ``SearchStrategy/measureStructure(in:rebuild:)``).
-    func measureStructure(in stores: SearchContext, rebuild: Bool) throws(JournalError) -> StrategyStructure
+    /// What it reads besides the text as written.
+    var structure: SearchStructure { get }
 }
 
 extension StrategyImplementation {
@@ -34,9 +34,5 @@ extension StrategyImplementation {
 
     package var highlighting: MatchHighlighting {
         family == .wordPrefix ? .wordPrefix : .substring(.cd)
-    }
-
-    package func measureStructure(in stores: SearchContext, rebuild: Bool) throws(JournalError) -> StrategyStructure {
-        .none
     }
 }

@@ -23,33 +23,33 @@ import Testing
         comparison.runs = 2
         let report = try comparison.run(on: store.journal)
 
-        #expect(report.strategies.map(\.name) == SearchStrategies.all.map(\.name))
+        #expect(report.strategies.map(\.id) == SearchStrategies.all.map(\.id))
         #expect(report.journal.entries == Self.texts.count)
         #expect(report.equivalenceChecks.count == 5)
         #expect(report.equivalenceChecks.allSatisfy { $0.agreed })
 
-        let plain = try #require(report.strategy("contains"))
-        #expect(plain.reference == "contains[cd]")
+        let plain = try #require(report.strategy(.contains))
+        #expect(plain.reference == .containsCD)
         #expect(!report.mustAgree(plain))
         #expect(plain.disagreements.map(\.query).contains("CRÈME"), "plain contains does not fold: a difference by design")
 
-        let folded = try #require(report.strategy("contains[d]"))
+        let folded = try #require(report.strategy(.containsD))
         let refused = try #require(folded.queries.first { $0.query == "\u{301}" })
         #expect(refused.total == nil && refused.refusal != nil)
         #expect(folded.latency.samples == 2 * 4)
 
-        let n = try #require(report.strategy("contains[n]"))
+        let n = try #require(report.strategy(.containsN))
         #expect(report.mustAgree(n))
         #expect(n.agreed == n.compared && n.disagreements.isEmpty)
 
-        let fts5 = try #require(report.strategy("fts5"))
+        let fts5 = try #require(report.strategy(.fts5))
         let strasse = try #require(fts5.disagreements.first { $0.query == "strasse" })
         #expect((strasse.expected, strasse.found, strasse.missing) == (2, 1, 1), "unicode61 does not fold ß")
         #expect(!report.mustAgree(fts5))
 
-        #expect(try #require(report.strategy("token")).structure.buildSeconds != nil)
-        #expect(try #require(report.strategy("token")).structure.bytes ?? 0 > 0)
-        #expect(try #require(report.strategy("prefix")).structure.bytes ?? 0 > 0)
+        #expect(try #require(report.strategy(.token)).structure.buildSeconds != nil)
+        #expect(try #require(report.strategy(.token)).structure.bytes ?? 0 > 0)
+        #expect(try #require(report.strategy(.prefix)).structure.bytes ?? 0 > 0)
         #expect(fts5.structure.bytes ?? 0 > 0)
         #expect(plain.structure.bytes == nil)
 

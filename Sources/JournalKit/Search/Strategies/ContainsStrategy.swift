@@ -12,9 +12,7 @@ struct ContainsStrategy: FoldedSubstringStrategy {
             ?? "substring of the text as written, by code points"
     }
 
-    func measureStructure(in stores: SearchContext, rebuild: Bool) throws(JournalError) -> StrategyStructure {
-        fold == nil ? .none : StrategyStructure(description: "none: every row is folded at query time")
-    }
+    var structure: SearchStructure { fold == nil ? .none : .foldedAtQueryTime }
 
     func search(_ plan: SearchPlan, page: PageRequest, in stores: SearchContext) throws(JournalError) -> StrategyAnswer {
         let needle = try self.needle(plan)

@@ -9,16 +9,7 @@ struct FTS5Strategy: StrategyImplementation {
     var equivalence: String { id.name }
     let summary = "SQLite FTS5 (unicode61 remove_diacritics 2, prefix index): the peer a user would pick"
 
-    /// The FTS5 index (its shadow tables; the text stays in the entry table): built when
-    /// missing, and (with `rebuild`) rebuilt from every entry to time it.
-    func measureStructure(in stores: SearchContext, rebuild: Bool) throws(JournalError) -> StrategyStructure {
-        var seconds = try FTS5Peer.build(in: stores.main, progress: stores.progress)
-        if rebuild && seconds == nil { seconds = try FTS5Peer.rebuild(in: stores.main) }
-        return StrategyStructure(
-            description: "FTS5 index in the main store (unicode61 remove_diacritics 2, prefix='1 2 3')",
-            bytes: FTS5Peer.sizeBytes(in: stores.main), buildSeconds: seconds,
-            note: seconds == nil ? nil : "build: FTS5 indexing every entry's text")
-    }
+    let structure = SearchStructure.fts5Index
 
     func search(_ plan: SearchPlan, page: PageRequest, in stores: SearchContext) throws(JournalError) -> StrategyAnswer {
         try FTS5Peer.build(in: stores.main, progress: stores.progress)

@@ -13,10 +13,7 @@ struct MatchesStrategy: FoldedSubstringStrategy {
             ?? "ICU regex engine, the query as a literal pattern"
     }
 
-    func measureStructure(in stores: SearchContext, rebuild: Bool) throws(JournalError) -> StrategyStructure {
-        StrategyStructure(
-            description: fold == nil ? "none: a pattern compiled per query" : "none: a pattern compiled per query, every row folded")
-    }
+    var structure: SearchStructure { .compiledPattern(folded: fold != nil) }
 
     func search(_ plan: SearchPlan, page: PageRequest, in stores: SearchContext) throws(JournalError) -> StrategyAnswer {
         let needle = try self.needle(plan)

@@ -16,7 +16,7 @@ package protocol StoreFile: Sendable {
 extension StoreFile {
     /// Runs `body` in one read transaction; once `cancellation` is raised, SQLite interrupts
     /// the statement running and the read fails as cancelled.
-    package func read<T>(_ cancellation: Cancellation? = nil, _ body: (Database) throws -> T) throws(JournalError) -> T {
+    package func read<T>(cancellation: Cancellation? = nil, _ body: (Database) throws -> T) throws(JournalError) -> T {
         try cancellation?.check()
         return try StoreDatabase.guarded(url) {
             try pool.read { db in

@@ -70,7 +70,7 @@ public struct StoreDirectory: Sendable, Equatable {
     }
 
     /// The bytes of an SQLite file with its -wal and -shm files.
-    static func fileBytes(_ url: URL) -> Int {
+    package static func fileBytes(_ url: URL) -> Int {
         ["", "-wal", "-shm"].reduce(0) { total, suffix in total + (fileSize(atPath: url.path + suffix) ?? 0) }
     }
 

@@ -4,7 +4,7 @@ import GRDB
 /// SQLite FTS5 over the entries, set up as a user would: in the main store, the entry text as
 /// written, `unicode61 remove_diacritics 2`, a prefix index, and triggers that keep it current.
 /// It is the peer every other strategy is measured against, built the first time it is needed.
-enum FTS5Peer {
+package enum FTS5Peer {
     static let table = "entry_fts"
 
     static func isBuilt(_ db: Database) throws -> Bool {
@@ -12,61 +12,53 @@ enum FTS5Peer {
     }
 
     /// Builds the index unless it exists, `batchSize` entries at a time with progress, in one
-    /// transaction; returns how long it took, or nil when it was built already.
+    /// transaction; returns whether it built it (false: it was built already).
     @discardableResult
-    static func build(in main: MainStore, batchSize: Int = 5_000, progress: ProgressHandler?) throws(JournalError) -> Double? {
-        if try StoreDatabase.guarded(main.url, { try main.pool.read(isBuilt) }) { return nil }
-        let started = DispatchTime.now()
-        let built = try StoreDatabase.guarded(main.url) {
-            try main.pool.write { db -> Bool in
-                guard try !isBuilt(db) else { return false }
-                try db.execute(
-                    sql: """
-                        CREATE VIRTUAL TABLE entry_fts USING fts5(
-                            text, content='entry', content_rowid='n',
-                            tokenize='unicode61 remove_diacritics 2', prefix='1 2 3');
-                        CREATE TRIGGER entry_fts_insert AFTER INSERT ON entry BEGIN
-                            INSERT INTO entry_fts (rowid, text) VALUES (new.n, new.text);
-                        END;
-                        CREATE TRIGGER entry_fts_delete AFTER DELETE ON entry BEGIN
-                            INSERT INTO entry_fts (entry_fts, rowid, text) VALUES ('delete', old.n, old.text);
-                        END;
-                        CREATE TRIGGER entry_fts_update AFTER UPDATE OF text ON entry BEGIN
-                            INSERT INTO entry_fts (entry_fts, rowid, text) VALUES ('delete', old.n, old.text);
-                            INSERT INTO entry_fts (rowid, text) VALUES (new.n, new.text);
-                        END;
-                        """)
-                let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM entry") ?? 0
-                var done = 0
-                var after: Int64 = 0
-                // The batch's last entry number comes from the entry table: on an external-content
-                // table, max(rowid) of entry_fts would read the entry table's, not the index's.
-                let batchEnd = try db.makeStatement(sql: "SELECT max(n) FROM (SELECT n FROM entry WHERE n > ? ORDER BY n LIMIT ?)")
-                let insert = try db.makeStatement(
-                    sql: "INSERT INTO entry_fts (rowid, text) SELECT n, text FROM entry WHERE n > ? AND n <= ?")
-                while let last = try Int64.fetchOne(batchEnd, arguments: [after, batchSize]) {
-                    try insert.execute(arguments: [after, last])
-                    done += db.changesCount
-                    after = last
-                    progress?(JournalProgress(phase: .indexing, done: done, total: total))
-                }
-                return true
+    package static func build(in main: MainStore, batchSize: Int = 5_000, progress: ProgressHandler?) throws(JournalError) -> Bool {
+        if try main.read({ db in try isBuilt(db) }) { return false }
+        return try main.write { db -> Bool in
+            guard try !isBuilt(db) else { return false }
+            try db.execute(
+                sql: """
+                    CREATE VIRTUAL TABLE entry_fts USING fts5(
+                        text, content='entry', content_rowid='n',
+                        tokenize='unicode61 remove_diacritics 2', prefix='1 2 3');
+                    CREATE TRIGGER entry_fts_insert AFTER INSERT ON entry BEGIN
+                        INSERT INTO entry_fts (rowid, text) VALUES (new.n, new.text);
+                    END;
+                    CREATE TRIGGER entry_fts_delete AFTER DELETE ON entry BEGIN
+                        INSERT INTO entry_fts (entry_fts, rowid, text) VALUES ('delete', old.n, old.text);
+                    END;
+                    CREATE TRIGGER entry_fts_update AFTER UPDATE OF text ON entry BEGIN
+                        INSERT INTO entry_fts (entry_fts, rowid, text) VALUES ('delete', old.n, old.text);
+                        INSERT INTO entry_fts (rowid, text) VALUES (new.n, new.text);
+                    END;
+                    """)
+            let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM entry") ?? 0
+            var done = 0
+            var after: Int64 = 0
+            // The batch's last entry number comes from the entry table: on an external-content
+            // table, max(rowid) of entry_fts would read the entry table's, not the index's.
+            let batchEnd = try db.makeStatement(sql: "SELECT max(n) FROM (SELECT n FROM entry WHERE n > ? ORDER BY n LIMIT ?)")
+            let insert = try db.makeStatement(
+                sql: "INSERT INTO entry_fts (rowid, text) SELECT n, text FROM entry WHERE n > ? AND n <= ?")
+            while let last = try Int64.fetchOne(batchEnd, arguments: [after, batchSize]) {
+                try insert.execute(arguments: [after, last])
+                done += db.changesCount
+                after = last
+                progress?(JournalProgress(phase: .indexing, done: done, total: total))
             }
+            return true
         }
-        return built ? Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9 : nil
     }
 
-    /// Rebuilds the existing index from every entry, returning how long it took.
-    static func rebuild(in main: MainStore) throws(JournalError) -> Double {
-        let start = ContinuousClock.now
-        try StoreDatabase.guarded(main.url) {
-            try main.pool.write { db in try db.execute(sql: "INSERT INTO entry_fts (entry_fts) VALUES ('rebuild')") }
-        }
-        return secondsSince(start)
+    /// Rebuilds the existing index from every entry.
+    package static func rebuild(in main: MainStore) throws(JournalError) {
+        try main.write { db in try db.execute(sql: "INSERT INTO entry_fts (entry_fts) VALUES ('rebuild')") }
     }
 
     static func isBuilt(in main: MainStore) throws(JournalError) -> Bool {
-        try StoreDatabase.guarded(main.url) { try main.pool.read(isBuilt) }
+        try main.read { db in try isBuilt(db) }
     }
 
     /// What FTS5's own integrity check (index against the entries' text) reports, or nil when
@@ -83,7 +75,7 @@ enum FTS5Peer {
     }
 
     /// The bytes of the index's shadow tables (the text stays in `entry`), when SQLite can tell.
-    static func sizeBytes(in main: MainStore) -> Int? {
+    package static func sizeBytes(in main: MainStore) -> Int? {
         try? main.pool.read { db in
             try Int.fetchOne(db, sql: "SELECT sum(pgsize) FROM dbstat WHERE name LIKE 'entry_fts%'")
         }
@@ -103,7 +95,7 @@ enum FTS5Peer {
         let conditions = (fts5.match == nil ? "" : "\(table) MATCH ? AND ") + fts5.condition
         let arguments = StatementArguments((fts5.match.map { [$0.databaseValue] } ?? []) + fts5.arguments)
         let order = condition.dateOrder(table: "e.")
-        return try main.read(cancellation) { db in
+        return try main.read(cancellation: cancellation) { db in
             let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(source) WHERE \(conditions)", arguments: arguments) ?? 0
             let numbers = try Int64.fetchAll(
                 db, sql: "SELECT e.n FROM \(source) WHERE \(conditions) ORDER BY \(order) DESC, e.n DESC LIMIT ? OFFSET ?",

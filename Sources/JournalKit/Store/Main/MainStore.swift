@@ -427,6 +427,19 @@ package final class MainStore: StoreFile {
         try guarded { try pool.read { db in try Int64.fetchOne(db, sql: "SELECT min(date) FROM entry") }.map(JournalDate.init) }
     }
 
+    /// The bytes of every entry's canonical text: what `contains[n]` stores besides the text.
+    package func canonicalTextBytes() throws(JournalError) -> Int {
+        try read { db in try Int.fetchOne(db, sql: "SELECT coalesce(sum(length(CAST(canonical AS BLOB))), 0) FROM entry") ?? 0 }
+    }
+
+    /// Hands `body` every entry's text as written, as UTF-8, in one read transaction.
+    package func forEachText(_ body: (UnsafeBufferPointer<UInt8>) -> Void) throws(JournalError) {
+        try read { db in
+            let texts = try Row.fetchCursor(db, sql: "SELECT CAST(text AS BLOB) FROM entry")
+            while let row = try texts.next() { (row[0] as Data).withUnsafeBytes { body($0.bindMemory(to: UInt8.self)) } }
+        }
+    }
+
     func count() throws(JournalError) -> Int {
         try guarded { try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM entry") ?? 0 } }
     }

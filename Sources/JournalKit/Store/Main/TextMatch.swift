@@ -50,7 +50,7 @@ extension MainStore {
         matching match: TextMatch, restriction: QueryCondition?, page: PageRequest, cancellation: Cancellation?
     ) throws(JournalError) -> (total: Int, numbers: [Int64]) {
         let (sql, arguments, function) = Self.pageQuery(matching: match, restriction: restriction)
-        return try read(cancellation) { db in
+        return try read(cancellation: cancellation) { db in
             if let function { db.add(function: function) }
             defer { if let function { db.remove(function: function) } }
             let rows = try Row.fetchAll(db, sql: sql, arguments: arguments + [page.sqlLimit, page.offset])

@@ -82,3 +82,14 @@ enum PrefixSnapshot {
             arguments: [maxID, count, tag.uuidString])
     }
 }
+
+extension PrefixTable {
+    /// A table built from the whole token table of `searchStore`, ignoring its saved file.
+    package static func built(fromTokensOf searchStore: SearchStore) throws(JournalError) -> PrefixTable {
+        try searchStore.read { db in
+            var table = PrefixTable()
+            try PrefixSnapshot.appendNewTokens(from: db, to: &table)
+            return table
+        }
+    }
+}

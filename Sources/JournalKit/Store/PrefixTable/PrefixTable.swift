@@ -4,7 +4,7 @@
 /// two-code-point prefix to the keys that start with it, for queries that short.
 ///
 /// Token texts live back to back in one UTF-8 buffer: no object per token.
-struct PrefixTable: Sendable {
+package struct PrefixTable: Sendable {
     private var utf8: [UInt8] = []
     /// Token i's text is `utf8[ends[i-1] ..< ends[i]]` (from 0 for the first).
     private var ends: [UInt32] = []
@@ -14,10 +14,11 @@ struct PrefixTable: Sendable {
     /// The largest token id in the table: tokens added later have larger ids.
     private(set) var maxTokenID: Int64 = 0
 
-    var tokenCount: Int { ids.count }
+    /// How many tokens it holds.
+    package var tokenCount: Int { ids.count }
 
     /// About how many bytes the table occupies.
-    var memoryFootprint: Int {
+    package var memoryFootprint: Int {
         let bucketBytes = buckets.count * (8 + 32) + ids.count * 4
         let shortBytes = keysByShortPrefix.count * (8 + 32) + keysByShortPrefix.values.reduce(0) { $0 + $1.count * 8 }
         return utf8.capacity + ends.capacity * 4 + ids.capacity * 8 + bucketBytes + shortBytes

@@ -19,8 +19,6 @@ package final class PrefixTableCache: @unchecked Sendable {
     private let lock = NSLock()
     private var table: PrefixTable?
     private var file: PrefixTableFile?
-    /// How long the last full load into memory took, and whether it came from the saved file.
-    private(set) var lastLoad: (seconds: Double, fromFile: Bool)?
 
     init(mode: PrefixTableMode) { self.mode = mode }
 
@@ -61,19 +59,21 @@ package final class PrefixTableCache: @unchecked Sendable {
             }
             return table
         }
-        let started = DispatchTime.now()
-        let (loaded, fromFile) = try PrefixSnapshot.load(from: db, searchStore: searchStore)
-        lastLoad = (Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9, fromFile)
+        let loaded = try PrefixSnapshot.load(from: db, searchStore: searchStore).table
         table = loaded
         return loaded
     }
 
-    /// Loads the whole table into memory again (whatever the mode), to measure loading; returns
-    /// it.
-    func reload(in db: Database, searchStore: SearchStore) throws -> PrefixTable {
-        try lock.withLock {
-            table = nil
-            return try current(in: db, searchStore: searchStore)
+    /// Loads the whole table from `searchStore` into memory again, whatever the mode (what the
+    /// benchmark times); `fromFile` says whether it came from the saved file or, without a
+    /// usable one, from the token table.
+    package func reload(from searchStore: SearchStore) throws(JournalError) -> (table: PrefixTable, fromFile: Bool) {
+        try searchStore.read { db in
+            try lock.withLock {
+                let loaded = try PrefixSnapshot.load(from: db, searchStore: searchStore)
+                if mode == .inMemory { table = loaded.table }
+                return loaded
+            }
         }
     }
 }

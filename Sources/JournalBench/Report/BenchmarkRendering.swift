@@ -1,11 +1,16 @@
 import Foundation
-import JournalBench
 import JournalKit
+import TextReport
 
 /// `journal bench`'s report in every format.
-struct BenchmarkRendering: ReportRendering {
-    let report: BenchmarkReport
-    let context: ReportContext
+package struct BenchmarkRendering: SectionedReport {
+    package let report: BenchmarkReport
+    package let context: ReportContext
+
+    package init(report: BenchmarkReport, context: ReportContext) {
+        self.report = report
+        self.context = context
+    }
 
     // MARK: Figures
 
@@ -13,22 +18,11 @@ struct BenchmarkRendering: ReportRendering {
         bytes.map { Formatting.grouped(Int((Double($0) / Double(size.entries)).rounded())) } ?? "–"
     }
 
-    private static func ratio(_ value: Double?) -> String {
-        value.map { String(format: $0 < 0.1 ? "%.4f" : "%.2f", $0) } ?? "–"
-    }
-
-    /// FTS5's indexing time over journal's whole import: 1 or more means import is as fast.
-    private static func importRatio(_ size: BenchmarkReport.Size) -> Double? {
-        size.fts5IndexSeconds.map { $0 / size.importSeconds }
-    }
-
-    private static func coldThe(_ size: BenchmarkReport.Size) -> BenchmarkReport.ColdQuery? {
-        size.cold.first { $0.query == "the" }
-    }
+    private static func ratio(_ value: Double?) -> String { value.map(BenchmarkTarget.format) ?? "–" }
 
     // MARK: Tables
 
-    var importTable: TextTable {
+    package var importTable: TextTable {
         TextTable(
             headers: [
                 "entries", "input", "journal import", "entries/s", "MB/s", "peak memory", "FTS5 indexing alone", "FTS5 time / import time",
@@ -39,13 +33,13 @@ struct BenchmarkRendering: ReportRendering {
                     Formatting.grouped(Int((Double(size.entries) / size.importSeconds).rounded())),
                     String(format: "%.1f", Double(size.inputBytes) / 1e6 / size.importSeconds),
                     Formatting.bytes(size.importPeakBytes), ReportNumbers.seconds(size.fts5IndexSeconds),
-                    Self.ratio(Self.importRatio(size)),
+                    Self.ratio(size.fts5IndexSeconds.map { $0 / size.importSeconds }),
                 ]
             },
             numericColumns: Set(0...7))
     }
 
-    var sizesTable: TextTable {
+    package var sizesTable: TextTable {
         TextTable(
             headers: [
                 "entries", "distinct tokens", "main store B/entry", "search store B/entry", "FTS5 index B/entry", "search store / FTS5",
@@ -63,7 +57,7 @@ struct BenchmarkRendering: ReportRendering {
             numericColumns: Set(0...7))
     }
 
-    func warmTable(_ size: BenchmarkReport.Size) -> TextTable {
+    package func warmTable(_ size: BenchmarkReport.Size) -> TextTable {
         TextTable(
             headers: ["strategy", "queries", "median ms", "p95 ms", "max ms", "vs fts5 (median)", "vs fts5 (p95)"],
             rows: size.warm.strategies.map { result in
@@ -73,28 +67,28 @@ struct BenchmarkRendering: ReportRendering {
                     result.name, timed == report.queries.count ? "\(timed)" : "\(timed) of \(report.queries.count)",
                     ReportNumbers.milliseconds(result.latency.median), ReportNumbers.milliseconds(result.latency.p95),
                     ReportNumbers.milliseconds(result.latency.max),
-                    result.name == "fts5" ? "peer" : versus.map { ReportNumbers.versus($0.mine.median, peer: $0.fts5.median) } ?? "–",
-                    result.name == "fts5" ? "peer" : versus.map { ReportNumbers.versus($0.mine.p95, peer: $0.fts5.p95) } ?? "–",
+                    result.id == .fts5 ? "peer" : versus.map { ReportNumbers.versus($0.mine.median, peer: $0.fts5.median) } ?? "–",
+                    result.id == .fts5 ? "peer" : versus.map { ReportNumbers.versus($0.mine.p95, peer: $0.fts5.p95) } ?? "–",
                 ]
             },
             numericColumns: [1, 2, 3, 4])
     }
 
     /// Each strategy's median by size: how search time grows with the journal.
-    var growthTable: TextTable {
-        let names = report.sizes.first?.warm.strategies.map(\.name) ?? []
+    package var growthTable: TextTable {
+        let ids = report.sizes.first?.warm.strategies.map(\.id) ?? []
         return TextTable(
             headers: ["median ms"] + report.sizes.map { Formatting.grouped($0.entries) },
-            rows: names.map { name in
-                [name]
+            rows: ids.map { id in
+                [id.name]
                     + report.sizes.map { size in
-                        size.warm.strategy(name).map { ReportNumbers.milliseconds($0.latency.median) } ?? "–"
+                        size.warm.strategy(id).map { ReportNumbers.milliseconds($0.latency.median) } ?? "–"
                     }
             },
             numericColumns: Set(1...max(1, report.sizes.count)))
     }
 
-    var coldTable: TextTable {
+    package var coldTable: TextTable {
         TextTable(
             headers: ["entries", "query", "journal search ms", "sqlite3 FTS5 ms", "journal / sqlite3"],
             rows: report.sizes.flatMap { size in
@@ -108,13 +102,13 @@ struct BenchmarkRendering: ReportRendering {
             numericColumns: [0, 2, 3, 4])
     }
 
-    var coldSummaryTable: TextTable {
+    package var coldSummaryTable: TextTable {
         TextTable(
             headers: [
                 "entries", "journal search the", "sqlite3 the", "ratio", "journal median over queries", "sqlite3 median over queries",
             ],
             rows: report.sizes.map { size in
-                let the = Self.coldThe(size)
+                let the = size.coldThe
                 return [
                     Formatting.grouped(size.entries), ReportNumbers.milliseconds(the?.journalSeconds),
                     ReportNumbers.milliseconds(the?.sqliteSeconds),
@@ -128,7 +122,7 @@ struct BenchmarkRendering: ReportRendering {
     }
 
     /// Whole processes that open no journal, each next to the `sqlite3` process of the same rounds.
-    var startupTable: TextTable {
+    package var startupTable: TextTable {
         let sqlite = report.startup?.sqlite
         let rows = (report.startup?.rows ?? []) + (sqlite.map { [$0] } ?? [])
         return TextTable(
@@ -140,13 +134,13 @@ struct BenchmarkRendering: ReportRendering {
     }
 
     /// Keys typed into the full-screen search: from each key to the frame showing its answer.
-    var typingTable: TextTable {
+    package var typingTable: TextTable {
         TextTable(
             headers: ["entries", "strategy", "keys", "median ms", "p95 ms", "max ms", "typed again: median ms", "p95 ms", "max ms"],
             rows: report.sizes.flatMap { size in
                 size.typing.map { typed in
                     [
-                        Formatting.grouped(size.entries), typed.strategy, Formatting.grouped(typed.keys.count),
+                        Formatting.grouped(size.entries), typed.strategy.name, Formatting.grouped(typed.keys.count),
                         ReportNumbers.milliseconds(typed.latency.median), ReportNumbers.milliseconds(typed.latency.p95),
                         ReportNumbers.milliseconds(typed.latency.max), ReportNumbers.milliseconds(typed.latencyAgain.median),
                         ReportNumbers.milliseconds(typed.latencyAgain.p95), ReportNumbers.milliseconds(typed.latencyAgain.max),
@@ -157,7 +151,7 @@ struct BenchmarkRendering: ReportRendering {
     }
 
     /// A single add, durable when it returns: in the benchmark's process, and as a whole process.
-    var writesTable: TextTable {
+    package var writesTable: TextTable {
         TextTable(
             headers: ["entries", "adds", "Journal.add median ms", "p95 ms", "max ms", "journal add process median ms", "p95 ms", "max ms"],
             rows: report.sizes.compactMap { size in
@@ -174,7 +168,7 @@ struct BenchmarkRendering: ReportRendering {
 
     /// On this day of earlier years (`list --on-this-day`, the newest 20 and the total): through
     /// the journal, next to a plain list of the newest 20 and to a scan of every entry's date.
-    var onThisDayTable: TextTable {
+    package var onThisDayTable: TextTable {
         TextTable(
             headers: [
                 "entries", "days", "found (median)", "on this day ms (median)", "newest 20 ms", "ratio", "scan ms (median)",
@@ -196,7 +190,7 @@ struct BenchmarkRendering: ReportRendering {
 
     /// The same journal encrypted, next to the plain one (`--encrypted`): import, size, warm
     /// and cold searches by the default strategy, and the key derivation a cold search pays.
-    var encryptionTable: TextTable {
+    package var encryptionTable: TextTable {
         TextTable(
             headers: [
                 "entries", "import s: plain", "encrypted", "ratio", "bytes: plain", "encrypted", "ratio", "warm median ms: plain",
@@ -226,7 +220,7 @@ struct BenchmarkRendering: ReportRendering {
 
     /// The query syntax by kind: the default strategy's per-query medians over the kind, and
     /// FTS5's best setup answering the same queries.
-    var syntaxTable: TextTable {
+    package var syntaxTable: TextTable {
         TextTable(
             headers: [
                 "entries", "kind", "queries", "strategy median ms", "p95 ms", "FTS5 best median ms", "p95 ms", "FTS5 / strategy (median)",
@@ -248,7 +242,7 @@ struct BenchmarkRendering: ReportRendering {
     }
 
     /// Each query of the syntax table, with both totals (FTS5's tokenizer may find others).
-    var syntaxQueryTable: TextTable {
+    package var syntaxQueryTable: TextTable {
         TextTable(
             headers: ["entries", "kind", "query", "total", "FTS5 total", "strategy ms", "FTS5 best ms"],
             rows: report.sizes.flatMap { size in
@@ -266,8 +260,8 @@ struct BenchmarkRendering: ReportRendering {
     }
 
     /// FTS5 in its best setup beside the default strategy and the naive setup, at each size.
-    var bestFTS5Table: TextTable {
-        let standard = SearchStrategies.standard.name
+    package var bestFTS5Table: TextTable {
+        let standard = SearchStrategies.standard.id
         return TextTable(
             headers: [
                 "entries", "build", "file B/entry", "best fts5 warm median ms", "p95 ms", "\(standard) median ms", "p95 ms",
@@ -289,7 +283,7 @@ struct BenchmarkRendering: ReportRendering {
             numericColumns: Set(0...10))
     }
 
-    var filteredTable: TextTable {
+    package var filteredTable: TextTable {
         TextTable(
             headers: [
                 "entries", "strategy", "limited to", "entries passing", "queries", "unlimited median ms", "limited median ms",
@@ -298,7 +292,7 @@ struct BenchmarkRendering: ReportRendering {
             rows: report.sizes.flatMap { size in
                 size.filtered.map { search in
                     [
-                        Formatting.grouped(size.entries), search.strategy, search.filter,
+                        Formatting.grouped(size.entries), search.strategy.name, search.filter,
                         "\(Formatting.grouped(search.passing)) (\(String(format: "%.1f", 100 * search.share))%)",
                         String(search.queries.count),
                         ReportNumbers.milliseconds(search.unlimitedMedian), ReportNumbers.milliseconds(search.limitedMedian),
@@ -309,106 +303,27 @@ struct BenchmarkRendering: ReportRendering {
             numericColumns: [0, 3, 4, 5, 6, 7, 8])
     }
 
-    /// The issue's targets, checked at every size of a million entries or more (or the largest).
-    var targetsTable: TextTable {
+    /// Every target (``BenchmarkTarget/all``), checked at every size of a million entries or
+    /// more (or the largest).
+    package var targetsTable: TextTable {
         let checked = report.sizes.filter { $0.entries >= 1_000_000 }
         let sizes = checked.isEmpty ? Array(report.sizes.suffix(1)) : checked
-        var rows: [[String]] = []
-        func row(_ size: BenchmarkReport.Size, _ target: String, _ measured: String, _ met: Bool?) {
-            rows.append([Formatting.grouped(size.entries), target, measured, met.map { $0 ? "met" : "MISSED" } ?? "not measured"])
-        }
-        for size in sizes {
-            let prefix = size.warm.strategy("prefix")
-            row(
-                size, "prefix median ≤ 2 ms", ReportNumbers.milliseconds(prefix?.latency.median) + " ms",
-                prefix.map { $0.latency.median <= 0.002 })
-            row(size, "prefix p95 ≤ 20 ms", ReportNumbers.milliseconds(prefix?.latency.p95) + " ms", prefix.map { $0.latency.p95 <= 0.020 })
-            let prefixVersus = prefix.flatMap(size.versusFTS5)
-            row(
-                size, "prefix ≥ 3× faster than fts5 (median)",
-                prefixVersus.map { String(format: "%.1f×", $0.fts5.median / $0.mine.median) } ?? "–",
-                prefixVersus.map { $0.fts5.median >= 3 * $0.mine.median })
-            row(
-                size, "prefix ≥ 3× faster than fts5 (p95)", prefixVersus.map { String(format: "%.1f×", $0.fts5.p95 / $0.mine.p95) } ?? "–",
-                prefixVersus.map { $0.fts5.p95 >= 3 * $0.mine.p95 })
-            let tokenVersus = size.warm.strategy("token").flatMap(size.versusFTS5)
-            row(
-                size, "token median no slower than fts5",
-                tokenVersus.map { "\(ReportNumbers.milliseconds($0.mine.median)) vs \(ReportNumbers.milliseconds($0.fts5.median)) ms" }
-                    ?? "–",
-                tokenVersus.map { $0.mine.median <= $0.fts5.median })
-            if let stored = size.warm.strategy("contains[n]"), let folded = size.warm.strategy("contains[cd]") {
-                let shared = stored.timedQueries.intersection(folded.timedQueries)
-                let (n, cd) = (stored.latency(on: shared).median, folded.latency(on: shared).median)
-                row(
-                    size, "contains[n] ≥ 3× faster than contains[cd]",
-                    shared.isEmpty ? "–" : String(format: "%.1f× ", cd / n) + "(\(Formatting.count(shared.count, "query", "queries")))",
-                    shared.isEmpty ? nil : cd >= 3 * n)
-            }
-            let importRatio = Self.importRatio(size)
-            row(size, "import at least as fast as FTS5 indexing alone", Self.ratio(importRatio), importRatio.map { $0 >= 1 })
-            row(size, "import peak memory < 300 MB", Formatting.bytes(size.importPeakBytes), size.importPeakBytes < 300_000_000)
-            let the = Self.coldThe(size)
-            row(
-                size, "cold journal search the --limit 20 --json ≤ 30 ms", ReportNumbers.milliseconds(the?.journalSeconds) + " ms",
-                the.map { $0.journalSeconds <= 0.030 })
-            let coldRatio = the.flatMap { cold in cold.sqliteSeconds.map { cold.journalSeconds / $0 } }
-            row(size, "cold within 1.5× of the sqlite3 process", Self.ratio(coldRatio), coldRatio.map { $0 <= 1.5 })
-            let storeRatio = size.fts5IndexBytes.map { Double(size.searchStoreBytes) / Double($0) }
-            row(size, "search store ≤ 1.5× the FTS5 index", Self.ratio(storeRatio), storeRatio.map { $0 <= 1.5 })
-            let best = size.versusBestFTS5("prefix")
-            row(
-                size, "prefix ≥ 3× faster than FTS5's best setup (median)",
-                best.map { String(format: "%.1f×", $0.best.median / $0.mine.median) } ?? "–",
-                best.map { $0.best.median >= 3 * $0.mine.median })
-            row(
-                size, "prefix ≥ 3× faster than FTS5's best setup (p95)",
-                best.map { String(format: "%.1f×", $0.best.p95 / $0.mine.p95) } ?? "–",
-                best.map { $0.best.p95 >= 3 * $0.mine.p95 })
-            let coldBest = size.coldRatiosVersusBestFTS5.map(\.ratio)
-            row(
-                size, "cold journal search ≤ 1.5× sqlite3 on FTS5's best setup (median over queries)",
-                Self.ratio(coldBest.isEmpty ? nil : LatencySummary(coldBest).median),
-                coldBest.isEmpty ? nil : LatencySummary(coldBest).median <= 1.5)
-            row(
-                size, "cold journal search ≤ 3× sqlite3 on FTS5's best setup (every query)", Self.ratio(coldBest.max()),
-                coldBest.max().map { $0 <= 3 })
-            let buildRatio = size.fts5Best.map { $0.buildSeconds / size.importSeconds }
-            row(size, "import ≥ 2× faster than FTS5's best-setup build", Self.ratio(buildRatio), buildRatio.map { $0 >= 2 })
-            let indexRatio = size.fts5Best?.indexBytes.map { Double(size.searchStoreBytes) / Double($0) }
-            row(size, "search store ≤ 1× FTS5's best-setup index", Self.ratio(indexRatio), indexRatio.map { $0 <= 1 })
-            let typed = size.typing.first { $0.strategy == "prefix" }?.latency
-            row(
-                size, "prefix: key press → redrawn screen ≤ 16 ms (median)", ReportNumbers.milliseconds(typed?.median) + " ms",
-                typed.map { $0.median <= 0.016 })
-            row(
-                size, "prefix: key press → redrawn screen ≤ 16 ms (p95)", ReportNumbers.milliseconds(typed?.p95) + " ms",
-                typed.map { $0.p95 <= 0.016 })
-            if let cost = size.encryption {
-                let importRatio = cost.encryptedImportSeconds / cost.plainImportSeconds
-                row(size, "encrypted import ≤ 1.5× the plain one", Self.ratio(importRatio), importRatio <= 1.5)
-                let bytesRatio = Double(cost.encryptedBytes) / Double(max(cost.plainBytes, 1))
-                row(size, "encrypted journal ≤ 1.1× the plain one on disk", Self.ratio(bytesRatio), bytesRatio <= 1.1)
-                let warmMedian = cost.encryptedWarm.median / max(cost.plainWarm.median, 1e-9)
-                row(size, "encrypted warm search ≤ 1.3× plain (median)", Self.ratio(warmMedian), warmMedian <= 1.3)
-                let warmP95 = cost.encryptedWarm.p95 / max(cost.plainWarm.p95, 1e-9)
-                row(size, "encrypted warm search ≤ 1.3× plain (p95)", Self.ratio(warmP95), warmP95 <= 1.3)
-                let coldRatio = cost.encryptedCold / max(cost.plainCold, 1e-9)
-                row(size, "encrypted cold search, KDF excluded, ≤ 1.5× plain", Self.ratio(coldRatio), coldRatio <= 1.5)
-            }
-            let year = size.filtered.first { $0.strategy == SearchStrategies.standard.name }
-            row(
-                size, "\(SearchStrategies.standard.name) limited to a year no slower than unlimited (median)", Self.ratio(year?.ratio),
-                year.map { $0.ratio <= 1 })
-            let month = size.filtered.first { $0.strategy == "contains[n]" }
-            row(
-                size, "contains[n] limited to a month reads only it: time ≤ 3× its share",
-                month.map { String(format: "%.4f vs share %.4f", $0.ratio, $0.share) } ?? "–", month.map { $0.ratio <= 3 * $0.share })
-        }
-        return TextTable(headers: ["entries", "target", "measured", ""], rows: rows, numericColumns: [0])
+        return TextTable(
+            headers: ["entries", "target", "measured", ""],
+            rows: sizes.flatMap { size in
+                BenchmarkTarget.all.compactMap { target in
+                    target.check(size).map { outcome in
+                        [
+                            Formatting.grouped(size.entries), target.label, outcome.measured,
+                            outcome.met.map { $0 ? "met" : "MISSED" } ?? "not measured",
+                        ]
+                    }
+                }
+            },
+            numericColumns: [0])
     }
 
-    private var facts: [String] {
+    package var facts: [String] {
         [
             "measured: \(report.date.iso8601) on \(context.machine)",
             "command: \(context.command)",
@@ -420,60 +335,36 @@ struct BenchmarkRendering: ReportRendering {
 
     // MARK: Formats
 
-    func text(_ terminal: Terminal) -> String {
-        var parts = [
-            facts.joined(separator: "\n"),
-            terminal.bold("Import") + "\n" + importTable.terminal(terminal),
-            terminal.bold("A single add (durable on return)") + "\n" + writesTable.terminal(terminal),
-            terminal.bold("Sizes") + "\n" + sizesTable.terminal(terminal),
-        ]
-        for size in report.sizes {
-            parts.append(
-                terminal.bold("Warm search, \(Formatting.grouped(size.entries)) entries") + "\n" + warmTable(size).terminal(terminal))
-        }
-        parts.append(terminal.bold("FTS5 in its best setup (same queries)") + "\n" + bestFTS5Table.terminal(terminal))
-        parts.append(terminal.bold("The query syntax against FTS5's best setup (warm, in process)") + "\n" + syntaxTable.terminal(terminal))
-        parts.append(terminal.bold("Filtered search (same process, same queries)") + "\n" + filteredTable.terminal(terminal))
-        parts.append(terminal.bold("Start-up (whole processes, no journal)") + "\n" + startupTable.terminal(terminal))
-        parts.append(terminal.bold("Cold search (whole processes)") + "\n" + coldSummaryTable.terminal(terminal))
-        parts.append(terminal.bold("Typing in the full-screen search (key press → redrawn screen)") + "\n" + typingTable.terminal(terminal))
-        parts.append(terminal.bold("On this day (same process)") + "\n" + onThisDayTable.terminal(terminal))
-        if report.sizes.contains(where: { $0.encryption != nil }) {
-            parts.append(terminal.bold("Encrypted at rest (the same journal)") + "\n" + encryptionTable.terminal(terminal))
-        }
-        parts.append(terminal.bold("Targets") + "\n" + targetsTable.terminal(terminal))
-        return parts.joined(separator: "\n\n")
-    }
+    package let title = "journal bench"
 
-    var markdown: String {
-        var parts = [
-            "## journal bench", facts.map { "- " + $0 }.joined(separator: "\n"),
-            "### Import", importTable.markdown, "### A single add (durable on return)", writesTable.markdown,
-            "### Sizes", sizesTable.markdown,
+    package var sections: [ReportSection] {
+        var sections = [
+            ReportSection("Import", [.figure(importChart), .table(importTable)]),
+            ReportSection("A single add (durable on return)", [.table(writesTable)]),
+            ReportSection("Sizes", [.figure(sizeChart), .table(sizesTable)]),
         ]
-        for size in report.sizes {
-            parts += ["### Warm search, \(Formatting.grouped(size.entries)) entries", warmTable(size).markdown]
+        sections += report.sizes.map { size in
+            ReportSection("Warm search, \(Formatting.grouped(size.entries)) entries", [.table(warmTable(size))])
         }
-        parts += [
-            "### Median by journal size", growthTable.markdown,
-            "### FTS5 in its best setup (same queries)", bestFTS5Table.markdown,
-            "### The query syntax against FTS5's best setup (warm, in process)", syntaxTable.markdown, syntaxQueryTable.markdown,
-            "### Filtered search (same process, same queries)", filteredTable.markdown,
-            "### Start-up (whole processes, no journal)", startupTable.markdown,
-            "### Cold search (whole processes)", coldSummaryTable.markdown,
-            "### Typing in the full-screen search (key press → redrawn screen)", typingTable.markdown,
-            "### On this day (same process)", onThisDayTable.markdown,
+        sections += [
+            ReportSection("Median by journal size", [.figure(warmChart), .detail(growthTable)]),
+            ReportSection("FTS5 in its best setup (same queries)", [.table(bestFTS5Table)]),
+            ReportSection(
+                "The query syntax against FTS5's best setup (warm, in process)", [.table(syntaxTable), .detail(syntaxQueryTable)]),
+            ReportSection("Filtered search (same process, same queries)", [.table(filteredTable)]),
+            ReportSection("Start-up (whole processes, no journal)", [.table(startupTable)]),
+            ReportSection("Cold search (whole processes)", [.figure(coldChart), .table(coldSummaryTable), .detail(coldTable)]),
+            ReportSection("Typing in the full-screen search (key press → redrawn screen)", [.table(typingTable)]),
+            ReportSection("On this day (same process)", [.table(onThisDayTable)]),
         ]
         if report.sizes.contains(where: { $0.encryption != nil }) {
-            parts += ["### Encrypted at rest (the same journal)", encryptionTable.markdown]
+            sections.append(ReportSection("Encrypted at rest (the same journal)", [.table(encryptionTable)]))
         }
-        parts += [
-            "### Targets", targetsTable.markdown,
-        ]
-        return parts.joined(separator: "\n\n")
+        sections.append(ReportSection("Targets", [.table(targetsTable)], isVerdict: true))
+        return sections
     }
 
-    var json: JSONValue {
+    package var json: JSONValue {
         .object([
             "date": .string(report.date.iso8601),
             "command": .string(context.command),
@@ -543,7 +434,8 @@ struct BenchmarkRendering: ReportRendering {
                         "filtered": .array(
                             size.filtered.map {
                                 .object([
-                                    "strategy": .string($0.strategy), "limited_to": .string($0.filter), "passing": .integer($0.passing),
+                                    "strategy": .string($0.strategy.name), "limited_to": .string($0.filter),
+                                    "passing": .integer($0.passing),
                                     "queries": .array($0.queries.map(JSONValue.string)),
                                     "unlimited_median_ms": ReportNumbers.milliseconds(json: $0.unlimitedMedian),
                                     "limited_median_ms": ReportNumbers.milliseconds(json: $0.limitedMedian),
@@ -608,7 +500,7 @@ struct BenchmarkRendering: ReportRendering {
                         "typing": .array(
                             size.typing.map {
                                 .object([
-                                    "strategy": .string($0.strategy), "keys": .integer($0.keys.count),
+                                    "strategy": .string($0.strategy.name), "keys": .integer($0.keys.count),
                                     "median_ms": ReportNumbers.milliseconds(json: $0.latency.median),
                                     "p95_ms": ReportNumbers.milliseconds(json: $0.latency.p95),
                                     "max_ms": ReportNumbers.milliseconds(json: $0.latency.max),
@@ -629,35 +521,6 @@ struct BenchmarkRendering: ReportRendering {
         ])
     }
 
-    var html: String {
-        var sections: [(heading: String, body: String)] = [
-            ("", "<ul>" + facts.map { "<li>\(HTML.escape($0))</li>" }.joined() + "</ul>"),
-            ("Targets", targetsTable.html),
-            ("Warm search: median by journal size (log–log)", warmChart),
-            ("Import and FTS5 indexing time by journal size", importChart),
-            ("Bytes per entry by journal size", sizeChart),
-            ("Cold search: whole processes for \"the\"", coldChart),
-            ("Import", importTable.html),
-            ("A single add (durable on return)", writesTable.html),
-            ("Sizes", sizesTable.html),
-            ("Median by journal size", growthTable.html),
-            ("FTS5 in its best setup (same queries)", bestFTS5Table.html),
-            ("The query syntax against FTS5's best setup (warm, in process)", syntaxTable.html + syntaxQueryTable.html),
-            ("Filtered search (same process, same queries)", filteredTable.html),
-        ]
-        for size in report.sizes {
-            sections.append(("Warm search, \(Formatting.grouped(size.entries)) entries", warmTable(size).html))
-        }
-        sections.append(("Start-up (whole processes, no journal)", startupTable.html))
-        sections.append(("Cold search (whole processes)", coldSummaryTable.html + coldTable.html))
-        sections.append(("Typing in the full-screen search (key press → redrawn screen)", typingTable.html))
-        sections.append(("On this day (same process)", onThisDayTable.html))
-        if report.sizes.contains(where: { $0.encryption != nil }) {
-            sections.append(("Encrypted at rest (the same journal)", encryptionTable.html))
-        }
-        return HTMLPage.render(title: "journal bench", sections: sections)
-    }
-
     private static let palette = [
         "#c05621", "#dd6b20", "#b7791f", "#975a16", "#9c4221", "#6b46c1", "#805ad5", "#9f7aea",
         "#553c9a", "#2b6cb0", "#2c7a7b", "#e53e3e",
@@ -668,13 +531,13 @@ struct BenchmarkRendering: ReportRendering {
     }
 
     private var warmChart: String {
-        let names = report.sizes.first?.warm.strategies.map(\.name) ?? []
+        let ids = report.sizes.first?.warm.strategies.map(\.id) ?? []
         return chart(
-            names.enumerated().map { index, name in
+            ids.enumerated().map { index, id in
                 LogLineChart.Series(
-                    label: name, color: Self.palette[(SearchStrategies.all.firstIndex { $0.name == name } ?? index) % Self.palette.count],
-                    points: report.sizes.compactMap { size in size.warm.strategy(name).map { (Double(size.entries), $0.latency.median) } },
-                    dashed: name == "fts5")
+                    label: id.name, color: Self.palette[(SearchStrategies.all.firstIndex { $0.id == id } ?? index) % Self.palette.count],
+                    points: report.sizes.compactMap { size in size.warm.strategy(id).map { (Double(size.entries), $0.latency.median) } },
+                    dashed: id == .fts5)
             }, y: { ReportNumbers.seconds($0) })
     }
 
@@ -710,10 +573,10 @@ struct BenchmarkRendering: ReportRendering {
             [
                 .init(
                     label: "journal search the", color: "#2b6cb0",
-                    points: report.sizes.compactMap { size in Self.coldThe(size).map { (Double(size.entries), $0.journalSeconds) } }),
+                    points: report.sizes.compactMap { size in size.coldThe.map { (Double(size.entries), $0.journalSeconds) } }),
                 .init(
                     label: "sqlite3 FTS5 the", color: "#e53e3e",
-                    points: report.sizes.compactMap { size in Self.coldThe(size)?.sqliteSeconds.map { (Double(size.entries), $0) } },
+                    points: report.sizes.compactMap { size in size.coldThe?.sqliteSeconds.map { (Double(size.entries), $0) } },
                     dashed: true),
             ], y: { ReportNumbers.seconds($0) })
     }

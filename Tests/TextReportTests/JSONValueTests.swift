@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import JournalCLI
+@testable import TextReport
 
 /// The command's JSON: keys in the order written, strings escaped as JSON requires, and read
 /// back by a JSON parser into the same values.

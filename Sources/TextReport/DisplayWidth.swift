@@ -1,10 +1,10 @@
 /// How many terminal columns text takes: 2 for East Asian wide and fullwidth characters and
 /// most emoji, 0 for combining marks and format characters, 1 otherwise (as wcwidth does).
-enum DisplayWidth {
-    static func of(_ text: some StringProtocol) -> Int { text.reduce(0) { $0 + of($1) } }
+package enum DisplayWidth {
+    package static func of(_ text: some StringProtocol) -> Int { text.reduce(0) { $0 + of($1) } }
 
     /// `text` cut to at most `columns` columns, ending in "…" when it was cut.
-    static func clip(_ text: String, to columns: Int) -> String {
+    package static func clip(_ text: String, to columns: Int) -> String {
         guard of(text) > columns else { return text }
         guard columns > 0 else { return "" }
         var used = 0
@@ -18,12 +18,12 @@ enum DisplayWidth {
         return clipped + "…"
     }
 
-    static func of(_ character: Character) -> Int {
+    package static func of(_ character: Character) -> Int {
         guard let first = character.unicodeScalars.first else { return 0 }
         return of(first)
     }
 
-    static func of(_ scalar: Unicode.Scalar) -> Int {
+    package static func of(_ scalar: Unicode.Scalar) -> Int {
         switch scalar.properties.generalCategory {
         case .nonspacingMark, .enclosingMark, .format: return 0
         default: break

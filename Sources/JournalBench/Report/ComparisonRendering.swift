@@ -1,17 +1,22 @@
 import Foundation
-import JournalBench
 import JournalKit
+import TextReport
 
 /// `journal compare`'s report in every format.
-struct ComparisonRendering: ReportRendering {
-    let report: ComparisonReport
-    let context: ReportContext
+package struct ComparisonRendering: SectionedReport {
+    package let report: ComparisonReport
+    package let context: ReportContext
+
+    package init(report: ComparisonReport, context: ReportContext) {
+        self.report = report
+        self.context = context
+    }
 
     // MARK: Tables
 
-    private var peer: ComparisonReport.StrategyResult? { report.strategy("fts5") }
+    private var peer: ComparisonReport.StrategyResult? { report.strategy(.fts5) }
 
-    var strategiesTable: TextTable {
+    package var strategiesTable: TextTable {
         TextTable(
             headers: ["strategy", "family", "median ms", "p95 ms", "max ms", "vs fts5", "found", "agreement", "size", "build"],
             rows: report.strategies.map { result in
@@ -19,7 +24,7 @@ struct ComparisonRendering: ReportRendering {
                     result.name, result.family.rawValue,
                     ReportNumbers.milliseconds(result.latency.median), ReportNumbers.milliseconds(result.latency.p95),
                     ReportNumbers.milliseconds(result.latency.max),
-                    peer.map { result.name == "fts5" ? "peer" : ReportNumbers.versus(result.latency.median, peer: $0.latency.median) }
+                    peer.map { result.id == .fts5 ? "peer" : ReportNumbers.versus(result.latency.median, peer: $0.latency.median) }
                         ?? "–",
                     Formatting.grouped(result.found), agreement(result),
                     result.structure.bytes.map(Formatting.bytes) ?? "–", ReportNumbers.seconds(result.structure.buildSeconds),
@@ -33,19 +38,19 @@ struct ComparisonRendering: ReportRendering {
         return "\(result.agreed)/\(result.compared) with \(reference)"
     }
 
-    var structuresTable: TextTable {
+    package var structuresTable: TextTable {
         TextTable(
             headers: ["strategy", "structure", "note"],
             rows: report.strategies.map { [$0.name, $0.structure.description, $0.structure.note ?? ""] })
     }
 
-    var disagreementsTable: TextTable {
+    package var disagreementsTable: TextTable {
         TextTable(
             headers: ["strategy", "reference", "query", "reference found", "found", "missing", "extra", "difference"],
             rows: report.strategies.flatMap { result in
                 result.disagreements.map {
                     [
-                        result.name, result.reference ?? "", $0.query, Formatting.grouped($0.expected),
+                        result.name, result.reference?.name ?? "", $0.query, Formatting.grouped($0.expected),
                         Formatting.grouped($0.found), Formatting.grouped($0.missing), Formatting.grouped($0.extra),
                         report.mustAgree(result) ? "FAULT: meant to agree" : "by design",
                     ]
@@ -61,7 +66,7 @@ struct ComparisonRendering: ReportRendering {
         }
     }
 
-    var queriesTable: TextTable {
+    package var queriesTable: TextTable {
         TextTable(
             headers: ["query", "kind"] + report.strategies.map(\.name),
             rows: report.queries.enumerated().map { index, query in
@@ -73,7 +78,7 @@ struct ComparisonRendering: ReportRendering {
             numericColumns: Set(2..<(2 + report.strategies.count)))
     }
 
-    var agreementTable: TextTable {
+    package var agreementTable: TextTable {
         TextTable(
             headers: [""] + report.strategies.map(\.name),
             rows: report.strategies.enumerated().map { row, result in
@@ -82,7 +87,7 @@ struct ComparisonRendering: ReportRendering {
             numericColumns: Set(1...max(1, report.strategies.count)))
     }
 
-    private var facts: [String] {
+    package var facts: [String] {
         equivalenceLines.isEmpty ? baseFacts : baseFacts + ["meant to agree: " + equivalenceLines.joined(separator: "; ")]
     }
 
@@ -100,30 +105,27 @@ struct ComparisonRendering: ReportRendering {
 
     // MARK: Formats
 
-    func text(_ terminal: Terminal) -> String {
-        var parts = [facts.joined(separator: "\n"), strategiesTable.terminal(terminal)]
-        if !disagreementsTable.rows.isEmpty {
-            parts.append(
-                terminal.bold("Where strategies differ from their family's reference (first 5 queries each)") + "\n"
-                    + disagreementsTable.terminal(terminal))
-        }
-        parts.append(structuresTable.terminal(terminal))
-        return parts.joined(separator: "\n\n")
-    }
+    package let title = "journal compare"
 
-    var markdown: String {
-        var parts = ["## journal compare", facts.map { "- " + $0 }.joined(separator: "\n"), strategiesTable.markdown]
-        if !disagreementsTable.rows.isEmpty {
-            parts += ["### Where strategies differ from their family's reference", disagreementsTable.markdown]
-        }
-        parts += [
-            "### Structures", structuresTable.markdown, "### Agreement (share of queries with identical entries)",
-            agreementTable.markdown, "### Queries (entries found)", queriesTable.markdown,
+    package var sections: [ReportSection] {
+        [
+            ReportSection("Strategies", [.figure(chart), .table(strategiesTable)]),
+            ReportSection(
+                "Where strategies differ from their family's reference",
+                [
+                    disagreementsTable.rows.isEmpty
+                        ? .paragraph("Nowhere: every strategy agrees with its family's reference on every query.")
+                        : .table(disagreementsTable)
+                ]),
+            ReportSection("Structures", [.table(structuresTable)]),
+            ReportSection(
+                "Agreement (share of queries with identical entries)",
+                [ReportSection.Part(content: .table(agreementTable), formats: [.markdown]), .figure(agreementHTML)]),
+            ReportSection("Queries (entries found)", [.detail(queriesTable)]),
         ]
-        return parts.joined(separator: "\n\n")
     }
 
-    var json: JSONValue {
+    package var json: JSONValue {
         .object([
             "date": .string(report.date.iso8601),
             "command": .string(context.command),
@@ -159,7 +161,7 @@ struct ComparisonRendering: ReportRendering {
             "max_ms": ReportNumbers.milliseconds(json: result.latency.max),
             "samples": .integer(result.latency.samples),
             "found": .integer(result.found),
-            "reference": result.reference.map(JSONValue.string) ?? .null,
+            "reference": result.reference.map { .string($0.name) } ?? .null,
             "agreed": .integer(result.agreed),
             "compared": .integer(result.compared),
             "differences_are_faults": .bool(report.mustAgree(result)),
@@ -185,24 +187,6 @@ struct ComparisonRendering: ReportRendering {
                     ])
                 }),
         ])
-    }
-
-    var html: String {
-        HTMLPage.render(
-            title: "journal compare",
-            sections: [
-                ("", "<ul>" + facts.map { "<li>\(HTML.escape($0))</li>" }.joined() + "</ul>"),
-                ("Median latency per strategy (log scale; the line reaches the 95th percentile)", chart),
-                ("Strategies", strategiesTable.html),
-                (
-                    "Where strategies differ from their family's reference",
-                    disagreementsTable.rows.isEmpty
-                        ? "<p>Nowhere: every strategy agrees with its family's reference on every query.</p>" : disagreementsTable.html
-                ),
-                ("Agreement: share of queries with identical entries", agreementHTML),
-                ("Structures", structuresTable.html),
-                ("Queries: entries found", queriesTable.html),
-            ])
     }
 
     private var chart: String {

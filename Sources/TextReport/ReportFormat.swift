@@ -1,23 +1,23 @@
-import ArgumentParser
 import Foundation
 
 /// How `journal compare` writes its report.
-enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
+package enum ReportFormat: String, CaseIterable, Sendable {
     case table, markdown, json, html
 }
 
 /// A report drawn in every format from the same tables.
-protocol ReportRendering {
-    func text(_ terminal: Terminal) -> String
+package protocol ReportRendering {
+    /// For a terminal, bold and dim where `style` allows.
+    func text(_ style: TextStyle) -> String
     var markdown: String { get }
     var json: JSONValue { get }
     var html: String { get }
 }
 
 extension ReportRendering {
-    func render(_ format: ReportFormat, terminal: Terminal) -> String {
+    package func render(_ format: ReportFormat, style: TextStyle) -> String {
         switch format {
-        case .table: text(terminal)
+        case .table: text(style)
         case .markdown: markdown
         case .json: json.serialized
         case .html: html
@@ -26,11 +26,11 @@ extension ReportRendering {
 }
 
 /// What every report says about where and how it was measured.
-struct ReportContext {
-    let command: String
-    let machine: String
+package struct ReportContext {
+    package let command: String
+    package let machine: String
 
-    static var current: ReportContext {
+    package static var current: ReportContext {
         let arguments = CommandLine.arguments.dropFirst().map { argument in
             argument.isEmpty || argument.contains(where: { " \"'$[]*?&;|<>()".contains($0) })
                 ? "'\(argument.replacingOccurrences(of: "'", with: "'\\''"))'" : argument
@@ -43,8 +43,8 @@ struct ReportContext {
 }
 
 /// Durations as the reports print them: milliseconds with three significant figures.
-enum ReportNumbers {
-    static func milliseconds(_ seconds: Double?) -> String {
+package enum ReportNumbers {
+    package static func milliseconds(_ seconds: Double?) -> String {
         guard let seconds else { return "–" }
         let ms = seconds * 1000
         switch ms {
@@ -55,20 +55,20 @@ enum ReportNumbers {
         }
     }
 
-    static func seconds(_ seconds: Double?) -> String {
+    package static func seconds(_ seconds: Double?) -> String {
         guard let seconds else { return "–" }
         return seconds < 1 ? milliseconds(seconds) + " ms" : String(format: "%.2f s", seconds)
     }
 
     /// "3.2× faster" / "2.0× slower" / "same" for a timing against a peer's.
-    static func versus(_ value: Double, peer: Double) -> String {
+    package static func versus(_ value: Double, peer: Double) -> String {
         guard value > 0, peer > 0 else { return "–" }
         let ratio = peer / value
         if abs(ratio - 1) < 0.05 { return "same" }
         return ratio > 1 ? String(format: "%.1f× faster", ratio) : String(format: "%.1f× slower", 1 / ratio)
     }
 
-    static func milliseconds(json seconds: Double?) -> JSONValue {
+    package static func milliseconds(json seconds: Double?) -> JSONValue {
         seconds.map { .number(($0 * 1e6).rounded() / 1e3) } ?? .null
     }
 }

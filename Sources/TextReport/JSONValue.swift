@@ -1,6 +1,6 @@
 /// A JSON value whose objects keep their keys in the order written: Foundation's encoder on
 /// Linux does not, and the command's JSON is read by people as well as programs.
-enum JSONValue {
+package enum JSONValue {
     case string(String)
     case integer(Int)
     case number(Double)
@@ -12,7 +12,7 @@ enum JSONValue {
     case fields([(String, JSONValue)])
 
     /// Compact JSON text on one line.
-    var serialized: String {
+    package var serialized: String {
         var output = ""
         write(to: &output)
         return output

@@ -1,21 +1,34 @@
 import Foundation
 
 /// Lines on logarithmic axes, as inline SVG: how figures grow with the journal's size.
-struct LogLineChart {
-    struct Series {
+package struct LogLineChart {
+    package struct Series {
         let label: String
         let color: String
         /// Points (x, y); points with y ≤ 0 are left out.
         let points: [(x: Double, y: Double)]
         var dashed = false
+
+        package init(label: String, color: String, points: [(x: Double, y: Double)], dashed: Bool = false) {
+            self.label = label
+            self.color = color
+            self.points = points
+            self.dashed = dashed
+        }
     }
 
-    let series: [Series]
+    package let series: [Series]
     /// Formats a tick's value on each axis.
-    let xLabel: (Double) -> String
-    let yLabel: (Double) -> String
+    package let xLabel: (Double) -> String
+    package let yLabel: (Double) -> String
 
-    var svg: String {
+    package init(series: [Series], xLabel: @escaping (Double) -> String, yLabel: @escaping (Double) -> String) {
+        self.series = series
+        self.xLabel = xLabel
+        self.yLabel = yLabel
+    }
+
+    package var svg: String {
         let points = series.flatMap(\.points).filter { $0.y > 0 && $0.x > 0 }
         guard let minX = points.map(\.x).min(), let maxX = points.map(\.x).max(),
             let minY = points.map(\.y).min(), let maxY = points.map(\.y).max()

@@ -2,13 +2,18 @@ import Foundation
 
 /// A horizontal bar chart on a logarithmic time axis, as inline SVG: one bar per row to its
 /// median, a thin line on to its 95th percentile.
-struct LogBarChart {
+package struct LogBarChart {
     /// Label, median and p95 in seconds, and colour.
-    let bars: [(label: String, median: Double, p95: Double, color: String)]
+    package let bars: [(label: String, median: Double, p95: Double, color: String)]
     /// What each colour means.
-    let legend: [(color: String, meaning: String)]
+    package let legend: [(color: String, meaning: String)]
 
-    var svg: String {
+    package init(bars: [(label: String, median: Double, p95: Double, color: String)], legend: [(color: String, meaning: String)]) {
+        self.bars = bars
+        self.legend = legend
+    }
+
+    package var svg: String {
         let values = bars.flatMap { [$0.median, $0.p95] }.filter { $0 > 0 }
         guard let smallest = values.min(), let largest = values.max() else { return "<p>No timings.</p>" }
         let low = floor(log10(smallest / 2)), high = max(low + 1, ceil(log10(largest)))
@@ -52,8 +57,8 @@ struct LogBarChart {
 }
 
 /// A self-contained page: inline style, no scripts, nothing fetched.
-enum HTMLPage {
-    static func render(title: String, sections: [(heading: String, body: String)]) -> String {
+package enum HTMLPage {
+    package static func render(title: String, sections: [(heading: String, body: String)]) -> String {
         """
         <!DOCTYPE html>
         <html lang="en"><head><meta charset="utf-8"><title>\(HTML.escape(title))</title>

@@ -1,13 +1,19 @@
 /// A table of text, drawn for a terminal, as Markdown, or as HTML: the reports build their
 /// tables once and every format draws the same rows.
-struct TextTable {
-    var headers: [String]
-    var rows: [[String]]
+package struct TextTable {
+    package var headers: [String]
+    package var rows: [[String]]
     /// Columns whose cells are numbers, aligned right.
-    var numericColumns: Set<Int> = []
+    package var numericColumns: Set<Int> = []
+
+    package init(headers: [String], rows: [[String]], numericColumns: Set<Int> = []) {
+        self.headers = headers
+        self.rows = rows
+        self.numericColumns = numericColumns
+    }
 
     /// Padded columns (by display width, so Japanese lines up), a rule under the header.
-    func terminal(_ terminal: Terminal) -> String {
+    package func text(_ style: TextStyle) -> String {
         let widths = headers.indices.map { column in
             ([headers[column]] + rows.map { $0[column] }).map(Self.width).max() ?? 0
         }
@@ -18,17 +24,17 @@ struct TextTable {
             }.joined(separator: "  ").replacingOccurrences(of: " +$", with: "", options: .regularExpression)
         }
         let rule = widths.map { String(repeating: "─", count: $0) }.joined(separator: "  ")
-        return ([terminal.bold(line(headers)), terminal.dim(rule)] + rows.map(line)).joined(separator: "\n")
+        return ([style.bold(line(headers)), style.dim(rule)] + rows.map(line)).joined(separator: "\n")
     }
 
-    var markdown: String {
+    package var markdown: String {
         let escape = { (cell: String) in cell.replacingOccurrences(of: "|", with: "\\|") }
         let alignment = headers.indices.map { numericColumns.contains($0) ? "---:" : "---" }
         return ([headers.map(escape), alignment] + rows.map { $0.map(escape) })
             .map { "| " + $0.joined(separator: " | ") + " |" }.joined(separator: "\n")
     }
 
-    var html: String {
+    package var html: String {
         let head = headers.enumerated().map { column, cell in
             "<th\(numericColumns.contains(column) ? " class=\"n\"" : "")>\(HTML.escape(cell))</th>"
         }.joined()
@@ -44,8 +50,8 @@ struct TextTable {
     private static func width(_ text: String) -> Int { DisplayWidth.of(text) }
 }
 
-enum HTML {
-    static func escape(_ text: String) -> String {
+package enum HTML {
+    package static func escape(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Numbers and days as people read them.
-enum Formatting {
+package enum Formatting {
     /// 1234567 → "1,234,567".
-    static func grouped(_ value: Int) -> String {
+    package static func grouped(_ value: Int) -> String {
         let digits = String(value.magnitude)
         var result = ""
         for (index, digit) in digits.enumerated() {
@@ -14,11 +14,11 @@ enum Formatting {
     }
 
     /// "1 entry", "1,234 entries".
-    static func count(_ value: Int, _ singular: String, _ plural: String) -> String {
+    package static func count(_ value: Int, _ singular: String, _ plural: String) -> String {
         "\(grouped(value)) \(value == 1 ? singular : plural)"
     }
 
-    static func bytes(_ value: Int) -> String {
+    package static func bytes(_ value: Int) -> String {
         let units = ["B", "KB", "MB", "GB", "TB"]
         var amount = Double(value)
         var unit = 0
@@ -30,18 +30,18 @@ enum Formatting {
     }
 
     /// "25 November".
-    static func dayOfYear(month: Int, day: Int) -> String {
+    package static func dayOfYear(month: Int, day: Int) -> String {
         let months = [
             "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December",
         ]
         return "\(day) \(months.indices.contains(month - 1) ? months[month - 1] : "month \(month)")"
     }
 
-    static func seconds(_ value: Double) -> String {
+    package static func seconds(_ value: Double) -> String {
         value < 1 ? milliseconds(value) : String(format: "%.1f s", value)
     }
 
-    static func milliseconds(_ seconds: Double) -> String {
+    package static func milliseconds(_ seconds: Double) -> String {
         let ms = seconds * 1000
         return ms < 10 ? String(format: "%.2f ms", ms) : String(format: "%.0f ms", ms)
     }

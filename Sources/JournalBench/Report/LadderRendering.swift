@@ -1,46 +1,26 @@
-import JournalBench
 import JournalKit
+import TextReport
 
 /// `journal compare --ladder`'s report in every format.
-struct LadderRendering {
-    let report: LadderReport
-    let context: ReportContext
+package struct LadderRendering: SectionedReport {
+    package let report: LadderReport
+    package let context: ReportContext
 
-    func render(_ format: ReportFormat, terminal: Terminal) -> String {
-        switch format {
-        case .table:
-            return
-                ([facts.joined(separator: "\n"), grid.terminal(terminal), others.terminal(terminal)]
-                + [verdictLines(yes: terminal.bold("holds"), no: terminal.bold("does not hold")).joined(separator: "\n")])
-                .joined(separator: "\n\n")
-        case .markdown:
-            return
-                ([
-                    "## journal compare --ladder", facts.map { "- " + $0 }.joined(separator: "\n"),
-                    "Median full-scan time in milliseconds (entries matched):", grid.markdown, others.markdown, "### The talk's claims",
-                ]
-                + [verdictLines(yes: "**holds**", no: "**does not hold**").map { "- " + $0 }.joined(separator: "\n")])
-                .joined(separator: "\n\n")
-        case .json:
-            return json.serialized
-        case .html:
-            return HTMLPage.render(
-                title: "journal compare --ladder",
-                sections: [
-                    ("", "<ul>" + facts.map { "<li>\(HTML.escape($0))</li>" }.joined() + "</ul>"),
-                    ("Median full-scan time in milliseconds (entries matched)", grid.html + others.html),
-                    (
-                        "The talk's claims",
-                        "<ul>"
-                            + report.verdicts.map { verdict in
-                                "<li>\(HTML.escape(verdict.claim)): <strong class=\"\(verdict.holds ? "yes" : "no")\">\(verdict.holds ? "holds" : "does not hold")</strong> — \(HTML.escape(verdict.detail))</li>"
-                            }.joined() + "</ul>"
-                    ),
-                ])
-        }
+    package init(report: LadderReport, context: ReportContext) {
+        self.report = report
+        self.context = context
     }
 
-    private var facts: [String] {
+    package let title = "journal compare --ladder"
+
+    package var sections: [ReportSection] {
+        [
+            ReportSection("Median full-scan time in milliseconds (entries matched)", [.table(grid), .table(others)]),
+            ReportSection("The talk's claims", [.table(verdicts)], isVerdict: true),
+        ]
+    }
+
+    package var facts: [String] {
         [
             "predicates compared with \"\(report.query)\" over every one of \(Formatting.count(report.entries, "entry", "entries")) (SELECT count(*) FROM entry WHERE …), median of \(report.runs) runs",
             "[c], [d], [cd] fold every row at query time; [n] compares the canonical text stored at write time",
@@ -73,11 +53,13 @@ struct LadderRendering {
             numericColumns: [1])
     }
 
-    private func verdictLines(yes: String, no: String) -> [String] {
-        report.verdicts.map { "\($0.claim): \($0.holds ? yes : no) (\($0.detail))" }
+    private var verdicts: TextTable {
+        TextTable(
+            headers: ["claim", "", "measured"],
+            rows: report.verdicts.map { [$0.claim, $0.holds ? "holds" : "DOES NOT HOLD", $0.detail] })
     }
 
-    private var json: JSONValue {
+    package var json: JSONValue {
         func timing(_ timing: LadderReport.Timing) -> JSONValue {
             .object([
                 "median_ms": ReportNumbers.milliseconds(json: timing.latency.median),
