@@ -1,4 +1,3 @@
-import CFileExchange
 import Foundation
 
 /// What a conversion (``Journal/encrypt(_:passphrase:cost:progress:)``,
@@ -28,7 +27,7 @@ extension Journal {
         let source = try Journal(directory: directory, create: false)
         let dataKey = try GuardedBytes.random(count: JournalKeyFile.keyBytes)
         let keyFile = try JournalKeyFile.wrapping(dataKey, passphrase: passphrase, cost: cost)
-        return try convert(source, to: StoreEncryption(key: dataKey), keyFile: keyFile, progress: progress)
+        return try source.stores.convert(to: StoreEncryption(key: dataKey), keyFile: keyFile, progress: progress)
     }
 
     /// Decrypts the encrypted journal in `directory` back to plain text, all or nothing, as
@@ -39,7 +38,7 @@ extension Journal {
     ) throws(JournalError) -> ConversionReport {
         guard directory.isEncrypted else { throw .usage("the journal in \(directory.url.path) is not encrypted") }
         let source = try Journal(directory: directory, create: false, passphrase: passphrase)
-        return try convert(source, to: nil, keyFile: nil, progress: progress)
+        return try source.stores.convert(to: nil, keyFile: nil, progress: progress)
     }
 
     /// Re-encrypts the encrypted journal in `directory` under a new data key, drawn at random,
@@ -62,7 +61,7 @@ extension Journal {
         let kept = try KeyDerivationCost(passes: current.derivation.passes, memoryBytes: current.derivation.memoryBytes)
         let dataKey = try GuardedBytes.random(count: JournalKeyFile.keyBytes)
         let keyFile = try JournalKeyFile.wrapping(dataKey, passphrase: newPassphrase ?? passphrase, cost: cost ?? kept)
-        return try convert(source, to: StoreEncryption(key: dataKey), keyFile: keyFile, progress: progress)
+        return try source.stores.convert(to: StoreEncryption(key: dataKey), keyFile: keyFile, progress: progress)
     }
 
     /// Changes an encrypted journal's passphrase from `old` to `new`, at `cost` (by default the
@@ -89,100 +88,5 @@ extension Journal {
             throw .usage("the journal in \(directory.url.path) is not encrypted")
         }
         _ = try keyFile.unwrap(passphrase)
-    }
-
-    /// Copies `source`'s stores into a new folder beside it, through `encryption` (nil: plain
-    /// text) with `keyFile`, while holding its main store's write lock and its catch-up lock;
-    /// checks the copy; swaps the two folders in one step; removes the old one.
-    private static func convert(
-        _ source: Journal, to encryption: StoreEncryption?, keyFile: JournalKeyFile?, progress: ProgressHandler?
-    ) throws(JournalError) -> ConversionReport {
-        let directory = source.directory
-        if let reason = source.readOnlyReason { throw .store(reason) }
-        let staging = StoreDirectory(
-            directory.url.deletingLastPathComponent().appendingPathComponent(".\(directory.url.lastPathComponent).converting"))
-        if FileManager.default.fileExists(atPath: staging.url.path) {
-            // A conversion cut short: its half-built copy.
-            do { try FileManager.default.removeItem(at: staging.url) } catch {
-                throw .store("cannot remove \(staging.url.path), left by a conversion cut short: \(error.localizedDescription)")
-            }
-        }
-        try DurableFiles.createFolder(staging.url)
-        var swapped = false
-        // Before the swap, the staging path holds the half-built copy; after, the old journal,
-        // removed below where the outcome is told.
-        defer { if !swapped { try? FileManager.default.removeItem(at: staging.url) } }
-        defer { try? source.close() }
-        let lock = try CatchUpLock.acquire(besides: source.search.url, timeout: StoreDatabase.busyTimeout)
-        defer { lock.release() }
-        let sourceEncryption = source.encryption
-        var otherFiles: [String] = []
-        try StoreDatabase.guarded(source.main.url) {
-            try source.main.pool.writeWithoutTransaction { db in
-                try db.execute(sql: "BEGIN IMMEDIATE")
-                defer { try? db.execute(sql: "ROLLBACK") }
-                let entries = try source.main.count()
-                let total = StoreDirectory.fileBytes(source.main.url) + StoreDirectory.fileBytes(source.search.url)
-                let mainBytes = StoreDirectory.fileBytes(source.main.url)
-                try StoreCopy.copy(
-                    source.main.url, encryption: sourceEncryption, identity: .mainStore, to: staging.mainStoreURL, encryption: encryption
-                ) { done, _ in progress?(JournalProgress(phase: .converting, done: done, total: total)) }
-                try StoreCopy.copy(
-                    source.search.url, encryption: sourceEncryption, identity: .searchStore, to: staging.searchStoreURL,
-                    encryption: encryption
-                ) { done, _ in progress?(JournalProgress(phase: .converting, done: mainBytes + done, total: total)) }
-                try keyFile?.write(to: staging.keyFileURL)
-                otherFiles = try linkOtherFiles(from: directory, to: staging)
-                let copy = try Journal(directory: staging, unwritable: nil, encryption: encryption, use: .kept, progress: nil)
-                // The prefix table file stays behind: an encrypted journal has none, and a
-                // journal in plain text saves its own when it next catches up.
-                try copy.search.pool.write { db in try db.execute(sql: "DELETE FROM prefix_snapshot") }
-                let copied = try copy.main.count()
-                try copy.close()
-                guard copied == entries else {
-                    throw JournalError.store("the converted copy holds \(copied) entries, not \(entries): nothing was changed")
-                }
-                try DurableFiles.syncFolder(staging.url)
-                guard file_exchange(staging.url.path, directory.url.path) == 0 else {
-                    throw JournalError.store(
-                        "cannot put the converted journal in place of \(directory.url.path): \(String(cString: strerror(errno))); nothing was changed"
-                    )
-                }
-                swapped = true
-                try DurableFiles.syncFolder(directory.url.deletingLastPathComponent())
-            }
-        }
-        try? source.close()
-        do {
-            try FileManager.default.removeItem(at: staging.url)
-        } catch {
-            return ConversionReport(otherFiles: otherFiles, leftOver: staging.url)
-        }
-        return ConversionReport(otherFiles: otherFiles, leftOver: nil)
-    }
-
-    /// Links the files of `directory` that are not the journal's own into `staging` (both on one
-    /// file system), so the swap keeps them, and returns their names; a folder inside is an error.
-    private static func linkOtherFiles(from directory: StoreDirectory, to staging: StoreDirectory) throws(JournalError) -> [String] {
-        // The journal's own files, and what an edit cut short left (the edited text, in plain
-        // text: removed with the old folder, not carried into the new one).
-        let own = ["journal.sqlite", "search.sqlite", "journal.key", "journal-edit"]
-        let names: [String]
-        do { names = try FileManager.default.contentsOfDirectory(atPath: directory.url.path) } catch {
-            throw .store("cannot list \(directory.url.path): \(error.localizedDescription)")
-        }
-        let others = names.filter { name in !own.contains(where: { name == $0 || name.hasPrefix($0 + "-") || name.hasPrefix("." + $0) }) }
-        for name in others {
-            let path = directory.url.appendingPathComponent(name).path
-            var isFolder: ObjCBool = false
-            _ = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
-            guard !isFolder.boolValue else {
-                throw .usage("\(directory.url.path) holds a folder, \(name), besides the journal: move it out first; nothing was changed")
-            }
-            guard link(path, staging.url.appendingPathComponent(name).path) == 0 else {
-                throw .store("cannot keep \(path) through the conversion: \(String(cString: strerror(errno))); nothing was changed")
-            }
-        }
-        return others.sorted()
     }
 }

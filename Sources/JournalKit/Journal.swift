@@ -12,11 +12,11 @@ import JournalText
 public final class Journal: Sendable {
     /// The folder the journal lives in.
     public let directory: StoreDirectory
-    package let main: MainStore
-    package let search: SearchStore
+    /// Its files, opened (``JournalStores``).
+    let stores: JournalStores
+    package var main: MainStore { stores.main }
+    package var search: SearchStore { stores.search }
     package let prefixTables: PrefixTableCache
-    /// The encrypting file layer of an encrypted journal; nil for a journal in plain text.
-    let encryption: StoreEncryption?
     let dateOrders = DateOrderCache()
     /// What happened while opening that the user should hear about: a search store replaced
     /// because it was damaged, or an index left behind the entries because it could not be
@@ -48,46 +48,19 @@ public final class Journal: Sendable {
         directory: StoreDirectory, create: Bool = true, passphrase: Passphrase? = nil, use: JournalUse = .kept,
         progress: ProgressHandler? = nil
     ) throws(JournalError) {
-        let unwritable = try directory.prepare(create: create)
-        try self.init(
-            directory: directory, unwritable: unwritable, encryption: Self.encryption(of: directory, passphrase: passphrase), use: use,
-            progress: progress)
+        try self.init(JournalStores.open(directory, create: create, passphrase: passphrase, use: use), use: use, progress: progress)
     }
 
-    /// Opens the journal in `directory` through `encryption`, `unwritable` saying why it can't be
-    /// written (nil when it can).
-    init(
-        directory: StoreDirectory, unwritable: String?, encryption: StoreEncryption?, use: JournalUse, progress: ProgressHandler?
-    ) throws(JournalError) {
-        self.directory = directory
-        var unwritable = unwritable
-        self.encryption = encryption
-        // An empty main store is a journal whose creation was cut short, unless its search store
-        // holds what was indexed from it: then its entries are missing, not yet to be written.
-        if StoreDirectory.fileSize(atPath: directory.mainStoreURL.path) == 0,
-            StoreDirectory.fileBytes(directory.searchStoreURL) > 0
-        {
-            throw .store(
-                "\(directory.mainStoreURL.path) is empty while the search store beside it is not: its entries are missing (the file was emptied or cut short)",
-                file: directory.mainStoreURL.path)
-        }
+    /// The journal of `stores`, its search store brought up to date (when it can be written).
+    init(_ stores: JournalStores, use: JournalUse, progress: ProgressHandler?) throws(JournalError) {
+        self.stores = stores
+        directory = stores.directory
         prefixTables = PrefixTableCache(mode: use == .kept ? .inMemory : .mapped)
-        let readers: StoreDatabase.Readers = use == .kept ? .pool : .one
-        var stores: (MainStore, SearchStore)
-        do {
-            stores = try Self.openStores(in: directory, encryption: encryption, readOnly: unwritable != nil, readers: readers)
-        } catch  where unwritable == nil && error.kind == .store && FileManager.default.fileExists(atPath: directory.mainStoreURL.path) {
-            // Opening for writing writes (the WAL, its index), which a full disk refuses.
-            guard let readOnly = try? Self.openStores(in: directory, encryption: encryption, readOnly: true, readers: readers) else {
-                throw error
-            }
-            stores = readOnly
-            unwritable = error.message
-        }
-        (main, search) = stores
-        readOnlyReason = unwritable.map { "the journal in \(directory.url.path) cannot be written: \($0)" }
-        var notices = search.rebuildReason.map { ["rebuilding the search store \(directory.searchStoreURL.path): \($0)"] } ?? []
-        let indexer = SearchIndexer(main: main, search: search)
+        let readOnlyReason = stores.unwritable.map { "the journal in \(stores.directory.url.path) cannot be written: \($0)" }
+        self.readOnlyReason = readOnlyReason
+        var notices =
+            stores.search.rebuildReason.map { ["rebuilding the search store \(stores.directory.searchStoreURL.path): \($0)"] } ?? []
+        let indexer = SearchIndexer(main: stores.main, search: stores.search)
         if let readOnlyReason {
             let (position, standing) = try indexer.currentStanding()
             if case .mustRebuild(let why) = standing, !position.isFresh {
@@ -98,7 +71,7 @@ public final class Journal: Sendable {
         } else {
             do {
                 if let why = try indexer.catchUp(progress: progress) {
-                    notices.append("rebuilt the search store \(directory.searchStoreURL.path): \(why)")
+                    notices.append("rebuilt the search store \(stores.directory.searchStoreURL.path): \(why)")
                 }
             } catch  where error.kind == .store {
                 notices.append("the search index could not be brought up to date (\(error.message)); searches answer from what is indexed")
@@ -107,51 +80,17 @@ public final class Journal: Sendable {
         self.notices = notices
     }
 
-    private static func openStores(
-        in directory: StoreDirectory, encryption: StoreEncryption?, readOnly: Bool, readers: StoreDatabase.Readers
-    ) throws(JournalError) -> (MainStore, SearchStore) {
-        let main = try MainStore(url: directory.mainStoreURL, encryption: encryption, readOnly: readOnly, readers: readers)
-        return (
-            main,
-            try SearchStore(
-                url: directory.searchStoreURL, mainStoreID: main.storeID, encryption: encryption, readOnly: readOnly, readers: readers)
-        )
-    }
-
-    /// The encrypting file layer of the journal in `directory`, its data key unwrapped with
-    /// `passphrase`; nil when the journal is in plain text.
-    private static func encryption(of directory: StoreDirectory, passphrase: Passphrase?) throws(JournalError) -> StoreEncryption? {
-        guard let keyFile = try JournalKeyFile.read(at: directory.keyFileURL) else {
-            guard passphrase == nil else {
-                throw .usage("the journal in \(directory.url.path) is not encrypted: it takes no passphrase")
-            }
-            return nil
-        }
-        guard let passphrase else {
-            throw JournalError(.passphraseRequired, "the journal in \(directory.url.path) is encrypted: its passphrase is needed")
-        }
-        return try StoreEncryption(key: keyFile.unwrap(passphrase))
-    }
-
     /// Creates an encrypted journal in `directory` (created when missing, and which must hold no
     /// journal yet), its data key drawn at random and wrapped under `passphrase` with Argon2id at
     /// `cost`, and opens it.
     public static func create(
         in directory: StoreDirectory, passphrase: Passphrase, cost: KeyDerivationCost = .moderate, progress: ProgressHandler? = nil
     ) throws(JournalError) -> Journal {
-        let unwritable = try directory.prepare(create: true)
-        guard !FileManager.default.fileExists(atPath: directory.mainStoreURL.path), !directory.isEncrypted else {
-            throw .usage("\(directory.url.path) already holds a journal")
-        }
-        let dataKey = try GuardedBytes.random(count: JournalKeyFile.keyBytes)
-        try JournalKeyFile.wrapping(dataKey, passphrase: passphrase, cost: cost).write(to: directory.keyFileURL)
-        return try Journal(
-            directory: directory, unwritable: unwritable, encryption: StoreEncryption(key: dataKey), use: .kept,
-            progress: progress)
+        try Journal(JournalStores.createEncrypted(in: directory, passphrase: passphrase, cost: cost), use: .kept, progress: progress)
     }
 
     /// Whether the journal is encrypted at rest.
-    public var isEncrypted: Bool { encryption != nil }
+    public var isEncrypted: Bool { stores.encryption != nil }
 
     /// How far the search store has applied the entries' change history.
     public func indexStatus() throws(JournalError) -> IndexStatus {
@@ -160,7 +99,7 @@ public final class Journal: Sendable {
 
     private static func indexStatus(main: MainStore, search: SearchStore) throws(JournalError) -> IndexStatus {
         let (position, standing) = try SearchIndexer(main: main, search: search).currentStanding()
-        let latest = try StoreDatabase.guarded(main.url) { try main.pool.read(MainStore.lastChange(in:)) }
+        let latest = try main.lastChange()
         let applied: Int64
         switch standing {
         case .current: applied = latest
@@ -181,7 +120,7 @@ public final class Journal: Sendable {
     private func catchUpThroughLatestChange(
         progress: ProgressHandler? = nil, holding lock: CatchUpLock? = nil, cancellation: Cancellation? = nil
     ) throws(JournalError) {
-        let latest = try StoreDatabase.guarded(main.url) { try main.pool.read(MainStore.lastChange(in:)) }
+        let latest = try main.lastChange()
         var indexer = self.indexer
         indexer.cancellation = cancellation
         try indexer.catchUp(progress: progress, holding: lock, waitingFor: latest)
@@ -200,7 +139,7 @@ public final class Journal: Sendable {
         progress: ProgressHandler? = nil, _ body: (MainStore.WriteHooks) throws(JournalError) -> T
     ) throws(JournalError) -> T {
         try checkWritable()
-        let applied = try StoreDatabase.guarded(search.url) { try search.pool.read(SearchStore.position(in:)).appliedChange }
+        let applied = try search.position().appliedChange
         let searchURL = search.url
         var lock: CatchUpLock?
         let result = try body(
@@ -435,7 +374,7 @@ public final class Journal: Sendable {
 
     func verify(progress: ProgressHandler?, cancellation: Cancellation?) throws(JournalError) -> VerificationReport {
         if readOnlyReason == nil { try catchUpThroughLatestChange(cancellation: cancellation) }
-        return try JournalVerifier(main: main, search: search, cancellation: cancellation).run(progress: progress)
+        return try JournalVerifier(stores: stores, cancellation: cancellation).run(progress: progress)
     }
 
     /// Rebuilds everything derived from the entries' text: the canonical text where it is
@@ -449,12 +388,7 @@ public final class Journal: Sendable {
     func reindex(progress: ProgressHandler?, cancellation: Cancellation?) throws(JournalError) {
         if let readOnlyReason { throw .store(readOnlyReason, file: directory.url.path) }
         try main.repairDerivedColumns(cancellation: cancellation)
-        try StoreDatabase.guarded(search.url) {
-            try search.pool.write { searchDB in
-                try main.pool.read { mainDB in try SearchStore.reset(in: searchDB, from: mainDB) }
-                try searchDB.execute(sql: "DELETE FROM prefix_snapshot")
-            }
-        }
+        try search.resetForRebuild(from: main)
         try catchUpThroughLatestChange(progress: progress, cancellation: cancellation)
         try cancellation?.check()
         if try FTS5Peer.isBuilt(in: main) { _ = try FTS5Peer.rebuild(in: main) }
@@ -464,8 +398,7 @@ public final class Journal: Sendable {
     /// the last reference goes; on the last close of a store, SQLite folds its WAL back into
     /// it. Optional: releasing the journal closes it too. The journal can't be used after.
     public func close() throws(JournalError) {
-        try StoreDatabase.guarded(main.url) { try main.pool.close() }
-        try StoreDatabase.guarded(search.url) { try search.pool.close() }
+        try stores.close()
     }
 
     /// Counts and sizes, for `journal stats`.

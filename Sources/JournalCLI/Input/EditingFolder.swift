@@ -23,7 +23,7 @@ struct EditingFolder {
     init(text: String, journalFolder: URL, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         let parent = Self.runtimeFolder(environment) ?? journalFolder
         if parent == journalFolder { try DurableFiles.createFolder(journalFolder) }
-        var template = Array(parent.appendingPathComponent(".journal-edit-XXXXXX").path.utf8CString)
+        var template = Array(parent.appendingPathComponent(StoreDirectory.editingFolderTemplate).path.utf8CString)
         guard let made = mkdtemp(&template) else {
             throw JournalError(.store, "cannot make a private folder for the editor in \(parent.path): \(String(cString: strerror(errno)))")
         }

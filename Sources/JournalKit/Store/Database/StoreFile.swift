@@ -30,6 +30,12 @@ extension StoreFile {
     package func write<T>(_ body: (Database) throws -> T) throws(JournalError) -> T {
         try StoreDatabase.guarded(url) { try pool.write(body) }
     }
+
+    /// Closes the store's connections now, on the calling thread; on the last close of a store,
+    /// SQLite folds its WAL back into it.
+    package func close() throws(JournalError) {
+        try StoreDatabase.guarded(url) { try pool.close() }
+    }
 }
 
 extension Cancellation {

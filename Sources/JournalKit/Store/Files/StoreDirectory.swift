@@ -25,6 +25,21 @@ public struct StoreDirectory: Sendable, Equatable {
     /// An encrypted journal's key file: its data key, wrapped under the passphrase.
     public var keyFileURL: URL { url.appendingPathComponent("journal.key") }
 
+    /// The name of the private folder an entry being edited is written in while the editor has
+    /// it, `XXXXXX` to be made unique (`mkdtemp`): in the journal's folder only when there is no
+    /// private runtime folder.
+    public static let editingFolderTemplate = ".journal-edit-XXXXXX"
+
+    /// Whether the file or folder called `name` in the folder is the journal's own: a store with
+    /// its WAL, shared memory and side files, the key file, or an edit's file cut short (in plain
+    /// text: removed with the journal's old files in a conversion, not carried into the new
+    /// folder).
+    func isOwnFile(_ name: String) -> Bool {
+        let own = [mainStoreURL, searchStoreURL, keyFileURL].map(\.lastPathComponent)
+        let editing = Self.editingFolderTemplate.replacingOccurrences(of: "XXXXXX", with: "")
+        return name.hasPrefix(editing) || own.contains { name == $0 || name.hasPrefix($0 + "-") || name.hasPrefix("." + $0) }
+    }
+
     /// Whether the folder holds an encrypted journal (it has a key file).
     public var isEncrypted: Bool { FileManager.default.fileExists(atPath: keyFileURL.path) }
 

@@ -492,6 +492,23 @@ package final class MainStore: StoreFile {
         try Int64.fetchOne(db.cachedStatement(sql: "SELECT tag FROM change WHERE seq = ?"), arguments: [sequence])
     }
 
+    /// The sequence number of the newest change, pruned or not.
+    func lastChange() throws(JournalError) -> Int64 {
+        try read(Self.lastChange(in:))
+    }
+
+    /// Runs `body` holding the store's write lock (a write transaction that writes nothing and is
+    /// rolled back): no other connection commits to the store meanwhile.
+    func holdingWriteLock<T>(_ body: () throws(JournalError) -> T) throws(JournalError) -> T {
+        try StoreDatabase.guarded(url) {
+            try pool.writeWithoutTransaction { db in
+                try db.execute(sql: "BEGIN IMMEDIATE")
+                defer { try? db.execute(sql: "ROLLBACK") }
+                return try body()
+            }
+        }
+    }
+
     /// The sequence number of the newest change, pruned or not (AUTOINCREMENT keeps it).
     static func lastChange(in db: Database) throws -> Int64 {
         try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'change'") ?? 0

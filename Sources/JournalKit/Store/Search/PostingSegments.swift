@@ -193,4 +193,13 @@ struct PostingSegments: Sendable, Equatable {
         while let row = try rows.next() { counts[row[0]] = row[1] }
         return counts
     }
+
+    /// Hands `body` every (owner, entry) link of the table, segment by segment.
+    func forEachLink(in db: Database, _ body: (_ owner: Int64, _ entry: Int64) -> Void) throws {
+        let rows = try Row.fetchCursor(db, sql: "SELECT id >> 32, documents FROM \(table)")
+        while let row = try rows.next() {
+            let owner: Int64 = row[0]
+            DeltaList.forEach(in: row[1] as Data? ?? Data()) { body(owner, $0) }
+        }
+    }
 }

@@ -257,6 +257,30 @@ package final class SearchStore: StoreFile {
                 """)
     }
 
+    /// How far the store has applied the main store's change history.
+    func position() throws(JournalError) -> Position {
+        try read(Self.position(in:))
+    }
+
+    /// Empties the store, and forgets the prefix table's file, to rebuild everything from the
+    /// entries of `main`, starting at its newest change.
+    func resetForRebuild(from main: MainStore) throws(JournalError) {
+        try write { searchDB in
+            try main.pool.read { mainDB in try Self.reset(in: searchDB, from: mainDB) }
+            try Self.forgetPrefixTableFile(in: searchDB)
+        }
+    }
+
+    /// Forgets the prefix table's file: the next catch-up saves a new one (a copy of the store
+    /// made under another key, or none, can't use the old file).
+    func forgetPrefixTableFile() throws(JournalError) {
+        try write(Self.forgetPrefixTableFile(in:))
+    }
+
+    private static func forgetPrefixTableFile(in db: Database) throws {
+        try db.execute(sql: "DELETE FROM prefix_snapshot")
+    }
+
     /// Empties the store and starts a full rebuild at the newest change of the main store read
     /// in `mainDB`.
     static func reset(in db: Database, from mainDB: Database) throws {

@@ -1,0 +1,39 @@
+import Foundation
+import GRDB
+
+/// The search store's documents, tokens and prefix keys read whole, as a check of the store
+/// against the entries reads them (``JournalVerifier``).
+extension SearchStore {
+    /// One document as stored: its entry number, URI, date, token ids (a ``DeltaList``) and
+    /// words in order (``WordOrder``).
+    struct StoredDocument {
+        let number: Int64
+        let uri: String
+        let date: Int64?
+        let tokens: Data
+        let words: Data
+    }
+
+    /// Every document, in entry-number order.
+    static func documentsInNumberOrder(in db: Database) throws -> MapCursor<RowCursor, StoredDocument> {
+        try Row.fetchCursor(db, sql: "SELECT id, uri, tokens, date, words FROM document ORDER BY id").map { row in
+            StoredDocument(
+                number: row[0], uri: row[1] as String? ?? "", date: row[3], tokens: row[2] as Data? ?? Data(),
+                words: row[4] as Data? ?? Data())
+        }
+    }
+
+    /// Every token's text, by id.
+    static func tokenTexts(in db: Database) throws -> [Int64: String] {
+        var texts: [Int64: String] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT id, text FROM token") { texts[row[0]] = row[1] }
+        return texts
+    }
+
+    /// Every prefix key's id, by its text.
+    static func prefixKeyIDs(in db: Database) throws -> [String: Int64] {
+        var ids: [String: Int64] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT id, text FROM prefix_key") { ids[row[1]] = row[0] }
+        return ids
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import GRDB
+import JournalText
+
+/// Each entry against its document in the search store, read side by side in number order: its
+/// canonical text and text tags against its text, its document's URI, date, tokens and words in
+/// order against the entry, and a document for every entry and no other. What the documents
+/// say of the postings, prefix keys and days is tallied for the checks of those.
+struct EntryDocumentCheck {
+    /// The links the documents imply, for ``PostingCheck`` and ``DateBucketCheck``.
+    struct Tallies {
+        var tokens = LinkTally()
+        var prefixKeys = LinkTally()
+        var days = LinkTally()
+    }
+
+    let storeID: UUID
+    let tokenTexts: [Int64: String]
+    let prefixKeyIDs: [CodePointKey: Int64]
+
+    /// Checks every entry in `mainDB` against `searchDB`; returns how many were checked and the
+    /// tallies.
+    func run(
+        main mainDB: Database, search searchDB: Database, progress: ProgressHandler?, problems: inout ProblemLog
+    ) throws -> (checked: Int, tallies: Tallies) {
+        let total = try MainStore.count(in: mainDB)
+        let entries = try MainStore.entriesInNumberOrder(in: mainDB)
+        let documents = try SearchStore.documentsInNumberOrder(in: searchDB)
+        let textTags = try MainStore.textTagsInNumberOrder(in: mainDB)
+        var document = try documents.next()
+        var tagRow = try textTags.next()
+        var tallies = Tallies()
+        var checked = 0
+        var ranks: [Int32] = []
+        while let entry = try entries.next() {
+            let number = entry.number
+            if entry.canonical != Fold.canonical(entry.text) {
+                problems.add("canonical", "p\(number): its canonical text is not canonical(text)")
+            }
+            var storedTags = ""
+            while let row = tagRow, row.entry <= number {
+                if row.entry == number { storedTags = row.tags }
+                tagRow = try textTags.next()
+            }
+            let tagsOfText = Tags.inText(entry.text).sorted { $0.name < $1.name }.map { $0.name + "\u{1E}" + $0.written }
+            if storedTags != tagsOfText.joined(separator: "\u{1F}") {
+                problems.add("tags", "p\(number): its tags written in the text are not those of its text")
+            }
+            while let orphan = document, orphan.number < number {
+                problems.add("orphan", "the search store has a document for p\(orphan.number), which the main store doesn't have")
+                document = try documents.next()
+            }
+            guard let found = document, found.number == number else {
+                problems.add("missing", "p\(number) is not in the search store")
+                continue
+            }
+            document = try documents.next()
+            check(entry, against: found, tallies: &tallies, ranks: &ranks, problems: &problems)
+            checked += 1
+            if checked % 10_000 == 0 { progress?(JournalProgress(phase: .verifying, done: checked, total: total)) }
+        }
+        while let orphan = document {
+            problems.add("orphan", "the search store has a document for p\(orphan.number), which the main store doesn't have")
+            document = try documents.next()
+        }
+        return (checked, tallies)
+    }
+
+    /// One entry's document: URI, date, tokens, words in order and prefix keys.
+    private func check(
+        _ entry: MainStore.StoredEntry, against document: SearchStore.StoredDocument, tallies: inout Tallies, ranks: inout [Int32],
+        problems: inout ProblemLog
+    ) {
+        let number = entry.number
+        if document.uri != EntryID(storeID: storeID, number: number).uri {
+            problems.add("uri", "p\(number): the search store names it \"\(document.uri)\"")
+        }
+        if document.date != entry.date { problems.add("date", "p\(number): the search store has another date for it") }
+        tallies.days.add(owner: DateBuckets.day(of: entry.date), entry: number)
+        let ids = DeltaList.decode(document.tokens)
+        let indexed = ids.map { tokenTexts[$0] ?? "" }
+        let (expected, order) = Tokens.withOrder(canonical: Fold.canonical(entry.text))
+        if Set(indexed.map(CodePointKey.init)) != Set(expected.map(CodePointKey.init)) {
+            problems.add("tokens", "p\(number): the search store's tokens are not tokens(e)")
+        }
+        WordOrder.decode(document.words, into: &ranks)
+        if ranks.count != order.count
+            || zip(ranks, order).contains(where: { rank, position in
+                !indexed.indices.contains(Int(rank)) || CodePointKey(indexed[Int(rank)]) != CodePointKey(expected[Int(position)])
+            })
+        {
+            problems.add("words", "p\(number): the search store's words in order are not words(canonical(text))")
+        }
+        for id in ids { tallies.tokens.add(owner: id, entry: number) }
+        for key in Tokens.prefixKeys(of: indexed) {
+            if let id = prefixKeyIDs[CodePointKey(key)] {
+                tallies.prefixKeys.add(owner: id, entry: number)
+            } else {
+                problems.add("keys", "p\(number): its prefix key \"\(key)\" is missing")
+            }
+        }
+    }
+}

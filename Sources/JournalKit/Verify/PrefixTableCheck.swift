@@ -1,0 +1,33 @@
+import GRDB
+
+/// The prefix table against the token table: its saved file (every token it holds as the token
+/// table has it, its seal intact, every token up to its last found), and the table as loaded
+/// into memory (every token found).
+enum PrefixTableCheck {
+    static func run(tokenTexts: [Int64: String], search: SearchStore, in db: Database, problems: inout ProblemLog) throws {
+        if try PrefixSnapshot.record(in: db) != nil {
+            let path = PrefixSnapshot.fileURL(besides: search.url).path
+            if let file = try PrefixSnapshot.mapped(in: db, searchStore: search) {
+                file.forEachToken { id, utf8 in
+                    if let text = tokenTexts[id], !utf8.elementsEqual(text.utf8) {
+                        problems.add(
+                            "prefix table", "\(path) holds token \(id) as \"\(String(decoding: utf8, as: UTF8.self))\", not \"\(text)\"")
+                    }
+                }
+                if file.isDamaged {
+                    problems.add("prefix table", "\(path) fails authentication: it was altered or damaged")
+                } else {
+                    for (id, text) in tokenTexts where id <= file.maxTokenID && !file.holds(id: id, utf8: text.utf8) {
+                        problems.add("prefix table", "\(path) doesn't find the token \"\(text)\"")
+                    }
+                }
+            } else {
+                problems.add("prefix table", "\(path) is missing, damaged, or not the file the search store names")
+            }
+        }
+        let table = try PrefixSnapshot.load(from: db, searchStore: search).table
+        for (id, text) in tokenTexts where !table.holds(id: id, utf8: text.utf8) {
+            problems.add("prefix table", "the prefix table doesn't find the token \"\(text)\"")
+        }
+    }
+}

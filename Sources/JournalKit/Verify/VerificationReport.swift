@@ -1,0 +1,9 @@
+/// What `journal verify` found: nothing, or one line per problem (the first few of each kind).
+public struct VerificationReport: Sendable, Equatable, Codable {
+    /// The entries checked.
+    public let entries: Int
+    /// What disagrees, a line each (a few examples of each kind), or nothing.
+    public let problems: [String]
+    /// Whether everything agrees with the entries.
+    public var isConsistent: Bool { problems.isEmpty }
+}
