@@ -48,7 +48,7 @@ let package = Package(
         .target(
             name: "JournalKit",
             dependencies: [
-                "JournalText", "CICU", "CSodium", "CEncryptedVFS", "CFileExchange",
+                "JournalText", "TextReport", "CICU", "CSodium", "CEncryptedVFS", "CFileExchange",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Algorithms", package: "swift-algorithms"),

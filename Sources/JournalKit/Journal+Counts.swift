@@ -36,7 +36,7 @@ extension Journal {
     }
 }
 
-/// The periods ``Journal/entryCounts(by:_:strategy:timeZone:)`` counts by.
+/// The periods ``Journal/entryCounts(by:_:strategy:timeZone:)-2vheu`` counts by.
 public enum CountingPeriod: String, Sendable, CaseIterable, Codable {
     case year, month
 }

@@ -42,7 +42,7 @@ struct AddCommand: ParsableCommand {
         let entry = try opened.add(NewEntry(date: date ?? .now, text: text, tags: tags, starred: starred))
         JournalCommand.noteIndexBehind(opened)
         if output.json {
-            JSONOutput.print(JSONOutput.entry(entry))
+            JSONOutput.print(entry.json)
         } else {
             print("added \(entry.id.shortName) \(entry.id.uri)")
         }

@@ -35,7 +35,7 @@ struct EditCommand: ParsableCommand {
         let entry = try journal.edit(id, text: text, date: date)
         JournalCommand.noteIndexBehind(journal)
         if output.json {
-            JSONOutput.print(JSONOutput.entry(entry))
+            JSONOutput.print(entry.json)
         } else {
             print("edited \(entry.id.shortName)")
         }

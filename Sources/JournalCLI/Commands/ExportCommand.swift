@@ -83,12 +83,12 @@ struct ExportCommand: ParsableCommand {
             if let age { try age.write(data) } else { try output(data) }
         }
         var written = 0
-        var renderer = ExportRenderer(format)
+        var renderer = ExportWriter(format)
         var failure: (any Error)?
         try sink(Data(renderer.header.utf8))
         try journal.forEachEntry(filter: filter) { batch throws(JournalError) in
             var text = ""
-            for entry in batch { text += renderer.render(entry) }
+            for entry in batch { text += renderer.write(entry) }
             do {
                 try sink(Data(text.utf8))
             } catch {

@@ -13,7 +13,7 @@ struct ShowCommand: ParsableCommand {
         let journal = try self.journal.openJournal()
         let entry = try journal.entry(self.entry.resolve(in: journal))
         if output.json {
-            JSONOutput.print(JSONOutput.entry(entry))
+            JSONOutput.print(entry.json)
         } else {
             print(EntryRendering.full(entry, terminal: .standardOutput))
         }

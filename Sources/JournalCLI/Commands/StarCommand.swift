@@ -24,7 +24,7 @@ struct StarCommand: ParsableCommand {
         let verb = starred ? "starred" : "unstarred"
         guard selection.choosesASet else {
             let changed = try journal.setStarred(starred, for: ids[0])
-            if output.json { JSONOutput.print(JSONOutput.entry(changed)) } else { print("\(verb) \(changed.id.shortName)") }
+            if output.json { JSONOutput.print(changed.json) } else { print("\(verb) \(changed.id.shortName)") }
             return
         }
         try selection.confirm(starred ? "star them" : "unstar them", ids: ids, in: journal)

@@ -36,7 +36,7 @@ struct TagCommand: ParsableCommand {
                     "journal: #\(shown) is written in the text of \(changed.id.shortName); edit the text to remove it\n")
             }
             if output.json {
-                JSONOutput.print(JSONOutput.entry(changed))
+                JSONOutput.print(changed.json)
             } else {
                 print("\(changed.id.shortName): \(changed.tags.isEmpty ? "no tags" : EntryRendering.tagList(changed.tags))")
             }

@@ -1,4 +1,5 @@
 import JournalKit
+import JournalText
 import TextReport
 
 /// What the full-screen search shows and how keys change it: the query line, a status line,
@@ -303,9 +304,9 @@ struct SearchScreen {
             return (terminal.highlight(DisplayWidth.clip(question, to: terminal.width)), nil)
         case .tags:
             let question = "tags for \(name) (name adds, -name removes, Enter, Esc): "
-            let typed = EntryRendering.visible(prompt.line.text, keepingNewlines: false)
+            let typed = prompt.line.text.withControlPictures(keepingNewlines: false)
             let line = DisplayWidth.clip(question + typed, to: terminal.width)
-            let before = EntryRendering.visible(String(prompt.line.beforeCursor), keepingNewlines: false)
+            let before = String(prompt.line.beforeCursor).withControlPictures(keepingNewlines: false)
             return (terminal.bold(line), min(terminal.width - 1, DisplayWidth.of(question + before)))
         }
     }
@@ -340,8 +341,8 @@ struct SearchScreen {
             shown.removeFirst()
             cut = true
         }
-        let beforeCursor = (cut ? "…" : "") + EntryRendering.visible(shown, keepingNewlines: false)
-        let afterCursor = EntryRendering.visible(String(query.text.dropFirst(query.cursor)), keepingNewlines: false)
+        let beforeCursor = (cut ? "…" : "") + shown.withControlPictures(keepingNewlines: false)
+        let afterCursor = String(query.text.dropFirst(query.cursor)).withControlPictures(keepingNewlines: false)
         let queryLine = prompt + DisplayWidth.clip(beforeCursor + afterCursor, to: width - 2)
         var lines = [queryLine, statusLine()]
         for row in firstRow..<min(rendered.count, firstRow + pageSize) {
@@ -390,12 +391,11 @@ struct SearchScreen {
     /// The entry as `journal show` prints it, wrapped to the width.
     private func entryLines(_ entry: Entry) -> [String] {
         let width = max(10, terminal.width)
-        var lines = [terminal.bold("\(entry.id.shortName)  \(EntryRendering.localDate(entry.date))\(entry.starred ? "  ★" : "")")]
+        var lines = [terminal.bold("\(entry.id.shortName)  \(entry.date.localDayAndMinute)\(entry.starred ? "  ★" : "")")]
         lines.append(terminal.dim(DisplayWidth.clip(entry.id.uri, to: width)))
         if !entry.tags.isEmpty { lines.append(terminal.dim(DisplayWidth.clip(EntryRendering.tagList(entry.tags), to: width))) }
         lines.append("")
-        for paragraph in EntryRendering.visible(entry.text, keepingNewlines: true).split(separator: "\n", omittingEmptySubsequences: false)
-        {
+        for paragraph in entry.text.withControlPictures(keepingNewlines: true).split(separator: "\n", omittingEmptySubsequences: false) {
             lines += Self.wrap(paragraph.replacingOccurrences(of: "\t", with: "    "), width: width)
         }
         return lines

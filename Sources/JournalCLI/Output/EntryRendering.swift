@@ -10,7 +10,7 @@ enum EntryRendering {
     /// the snippet would have).
     static func line(_ entry: Entry, highlights: [Range<String.Index>], terminal: Terminal, withTags: Bool = false) -> String {
         let head =
-            "\(entry.id.shortName.padding(toLength: 7, withPad: " ", startingAt: 0)) \(localDate(entry.date)) \(entry.starred ? "★" : " ") "
+            "\(entry.id.shortName.padding(toLength: 7, withPad: " ", startingAt: 0)) \(entry.date.localDayAndMinute) \(entry.starred ? "★" : " ") "
         let room = max(20, terminal.width - head.count)
         let tags = withTags && !entry.tags.isEmpty ? DisplayWidth.clip(tagList(entry.tags), to: room / 3 - 2) : ""
         let snippetWidth = tags.isEmpty ? room : room - DisplayWidth.of(tags) - 2
@@ -20,9 +20,9 @@ enum EntryRendering {
 
     /// The whole entry, for `journal show`: a header (star and tags included), then the text.
     static func full(_ entry: Entry, terminal: Terminal) -> String {
-        let text = terminal.isTerminal ? visible(entry.text, keepingNewlines: true) : entry.text
+        let text = terminal.isTerminal ? entry.text.withControlPictures(keepingNewlines: true) : entry.text
         var header =
-            terminal.bold("\(entry.id.shortName)  \(localDate(entry.date))\(entry.starred ? "  ★" : "")") + "\n"
+            terminal.bold("\(entry.id.shortName)  \(entry.date.localDayAndMinute)\(entry.starred ? "  ★" : "")") + "\n"
             + terminal.dim(entry.id.uri) + "\n"
         if !entry.tags.isEmpty { header += terminal.dim(tagList(entry.tags)) + "\n" }
         return header + "\n" + text
@@ -30,7 +30,7 @@ enum EntryRendering {
 
     /// Tags as people write them: "#Café #東京".
     static func tagList(_ tags: [Tag]) -> String {
-        tags.map { "#" + visible($0.written, keepingNewlines: false) }.joined(separator: " ")
+        tags.map { "#" + $0.written.withControlPictures(keepingNewlines: false) }.joined(separator: " ")
     }
 
     /// "20 of 1,234 entries", "entries 21–40 of 1,234", "no entries".
@@ -40,19 +40,6 @@ enum EntryRendering {
         if offset == 0 { return "\(Formatting.grouped(shown)) of \(Formatting.count(total, "entry", "entries"))" }
         return "entries \(Formatting.grouped(offset + 1))–\(Formatting.grouped(offset + shown)) of \(Formatting.grouped(total))"
     }
-
-    /// A date in the local time zone: "2024-05-01 10:30".
-    static func localDate(_ date: JournalDate) -> String {
-        localDateFormatter.string(from: date.date)
-    }
-
-    // Made once: a formatter is dear to create, and formatting with one is thread-safe.
-    private static let localDateFormatter: DateFormatter = {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm"
-        return formatter
-    }()
 
     /// At most `width` columns of `text` on one line, starting a little before the first
     /// highlight, runs of white space shown as one space, cut ends marked with "…".
@@ -93,7 +80,7 @@ enum EntryRendering {
             while next < highlights.endIndex && highlights[next].upperBound <= index { next += 1 }
             let highlighted = next < highlights.endIndex && highlights[next].contains(index)
             let runEnd = highlighted ? highlights[next].upperBound : text.index(after: index)
-            let piece = visible(String(text[index..<runEnd]), keepingNewlines: false)
+            let piece = String(text[index..<runEnd]).withControlPictures(keepingNewlines: false)
             let columns = piece.reduce(0) { $0 + DisplayWidth.of($1) } + (pendingSpace ? 1 : 0)
             if used + columns > width - 1 {
                 output += "…"
@@ -105,21 +92,5 @@ enum EntryRendering {
             index = runEnd
         }
         return output
-    }
-
-    /// Text safe to print on a terminal: control characters (which could move the cursor or
-    /// change colours) shown as their visible pictures, ␀ for NUL.
-    static func visible(_ text: String, keepingNewlines: Bool) -> String {
-        var output = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0x0A where keepingNewlines, 0x09 where keepingNewlines: output.append(scalar)
-            case 0x00...0x1F: output.append(Unicode.Scalar(0x2400 + scalar.value)!)
-            case 0x7F: output.append("\u{2421}")
-            case 0x80...0x9F: output.append("\u{FFFD}")
-            default: output.append(scalar)
-            }
-        }
-        return String(output)
     }
 }

@@ -6,24 +6,12 @@ import TextReport
 enum JSONOutput {
     static func print(_ value: JSONValue) { Swift.print(value.serialized) }
 
-    /// An entry: its `tags` as the journal shows them and, in the same order, their canonical
-    /// `tag_names`, which say which tag each is; `origin` only for an imported entry that has one.
-    static func entry(_ entry: Entry) -> JSONValue {
-        var fields: [(String, JSONValue)] = [
-            ("id", .string(entry.id.uri)), ("date", .string(entry.date.iso8601)), ("text", .string(entry.text)),
-            ("tags", .array(entry.tags.map { .string($0.written) })), ("tag_names", .array(entry.tags.map { .string($0.name) })),
-            ("starred", .bool(entry.starred)),
-        ]
-        if let origin = entry.origin { fields.append(("origin", .string(origin))) }
-        return .fields(fields)
-    }
-
     static func search(_ results: SearchResults, seconds: Double) -> JSONValue {
         .object([
             "query": .string(results.query),
             "strategy": .string(results.strategy),
             "total": .integer(results.total),
-            "results": .array(results.entries.map(entry)),
+            "results": .array(results.entries.map(\.json)),
             "limit": .integer(results.page.limit),
             "offset": .integer(results.page.offset),
             "milliseconds": .number((seconds * 1e6).rounded() / 1e3),
@@ -36,7 +24,7 @@ enum JSONOutput {
             "total": .integer(total),
             "results": .array(
                 entries.map { item in
-                    guard let onThisDay, case .fields(let fields) = entry(item) else { return entry(item) }
+                    guard let onThisDay, case .fields(let fields) = item.json else { return item.json }
                     return .fields(fields + [("years_ago", .integer(onThisDay.yearsAgo(item.date)))])
                 }),
             "limit": .integer(page.limit),

@@ -48,3 +48,6 @@ struct OutputFileOptions: ParsableArguments {
 
 /// `--format`: how a report is written.
 extension ReportFormat: ExpressibleByArgument {}
+
+/// `journal export --format`.
+extension ExportFormat: ExpressibleByArgument {}

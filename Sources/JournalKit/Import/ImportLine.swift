@@ -1,9 +1,9 @@
 import Foundation
 
-/// One line of an import: `{"id": "x-journal://…", "date": "2024-05-01T08:30:00Z", "text": "…",
-/// "tags": ["…"], "starred": true, "origin": "dayone:…"}`, all but `text` optional; `id` is the
-/// entry's URI in the journal it was exported from, `origin` its identity in the application
-/// it was first imported from.
+/// One line of an import, an entry's JSON (``Entry/Field``): `{"id": "x-journal://…",
+/// "date": "2024-05-01T08:30:00Z", "text": "…", "tags": ["…"], "starred": true,
+/// "origin": "dayone:…"}`, all but `text` optional; `id` is the entry's URI in the journal it
+/// was exported from, `origin` its identity in the application it was first imported from.
 package struct ImportLine: Decodable {
     let id: String?
     let date: String?
@@ -12,12 +12,24 @@ package struct ImportLine: Decodable {
     let starred: Bool?
     let origin: String?
 
+    /// Reads the fields of ``Entry/Field`` a line may have; `tag_names` is not read (the tags'
+    /// names follow from their forms).
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Entry.Field.self)
+        id = try container.decodeIfPresent(String.self, forKey: .id)
+        date = try container.decodeIfPresent(String.self, forKey: .date)
+        text = try container.decode(String.self, forKey: .text)
+        tags = try container.decodeIfPresent([String].self, forKey: .tags)
+        starred = try container.decodeIfPresent(Bool.self, forKey: .starred)
+        origin = try container.decodeIfPresent(String.self, forKey: .origin)
+    }
+
     /// What a value of `key` must be, for the message when it is not.
     private static func expected(for key: String) -> String {
-        switch key {
-        case "tags": "an array of strings"
-        case "starred": "true or false"
-        default: "a string"
+        switch Entry.Field(stringValue: key) {
+        case .tags: "an array of strings"
+        case .starred: "true or false"
+        case .id, .date, .text, .tagNames, .origin, nil: "a string"
         }
     }
 

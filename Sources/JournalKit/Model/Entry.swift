@@ -1,4 +1,5 @@
 import JournalText
+import TextReport
 
 /// A journal entry as stored: its identity, its date, its text exactly as it was given, its
 /// tags, whether it is starred and, for an imported entry, where it came from.
@@ -31,29 +32,53 @@ public struct Entry: Hashable, Sendable, Codable {
 }
 
 extension Entry {
-    private enum CodingKeys: String, CodingKey {
+    /// The fields of an entry in JSON, in the order written: the one schema of `--json`, of
+    /// `journal export --format jsonl`, and of what `journal import` reads (every field but
+    /// `text` optional there, `tag_names` not read).
+    enum Field: String, CodingKey, CaseIterable {
         case id, date, text, tags
         case tagNames = "tag_names"
         case starred, origin
     }
 
-    /// Encodes as a line of `journal export --format jsonl`: `tags` as shown, `tag_names`
-    /// beside them, so that the encoding imports back.
+    /// The entry as one JSON object of ``Field``s, in their order: `tags` as shown, `tag_names`
+    /// beside them; `origin` only when it has one.
+    package var json: JSONValue {
+        .fields(
+            Field.allCases.compactMap { field -> (String, JSONValue)? in
+                switch field {
+                case .id: (field.rawValue, .string(id.uri))
+                case .date: (field.rawValue, .string(date.iso8601))
+                case .text: (field.rawValue, .string(text))
+                case .tags: (field.rawValue, .array(tags.map { .string($0.written) }))
+                case .tagNames: (field.rawValue, .array(tags.map { .string($0.name) }))
+                case .starred: (field.rawValue, .bool(starred))
+                case .origin: origin.map { (field.rawValue, .string($0)) }
+                }
+            })
+    }
+
+    /// Encodes as the JSON Lines export writes it: a line of `journal export --format jsonl`, which imports
+    /// back.
     public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(date, forKey: .date)
-        try container.encode(text, forKey: .text)
-        try container.encode(tags.map(\.written), forKey: .tags)
-        try container.encode(tags.map(\.name), forKey: .tagNames)
-        try container.encode(starred, forKey: .starred)
-        try container.encodeIfPresent(origin, forKey: .origin)
+        var container = encoder.container(keyedBy: Field.self)
+        for field in Field.allCases {
+            switch field {
+            case .id: try container.encode(id, forKey: field)
+            case .date: try container.encode(date, forKey: field)
+            case .text: try container.encode(text, forKey: field)
+            case .tags: try container.encode(tags.map(\.written), forKey: field)
+            case .tagNames: try container.encode(tags.map(\.name), forKey: field)
+            case .starred: try container.encode(starred, forKey: field)
+            case .origin: try container.encodeIfPresent(origin, forKey: field)
+            }
+        }
     }
 
     /// Decodes what ``encode(to:)`` writes; without `tag_names`, each tag's name is that of
     /// its form.
     public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let container = try decoder.container(keyedBy: Field.self)
         let written = try container.decodeIfPresent([String].self, forKey: .tags) ?? []
         let names = try container.decodeIfPresent([String].self, forKey: .tagNames) ?? written.map { Tags.canonicalName($0) ?? $0 }
         guard names.count == written.count else {

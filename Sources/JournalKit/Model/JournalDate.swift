@@ -43,6 +43,17 @@ public struct JournalDate: Hashable, Comparable, Sendable, CustomStringConvertib
     /// The ISO 8601 form in UTC.
     public var description: String { iso8601 }
 
+    /// The day and the minute in the local time zone, as people write them: `2024-05-01 10:30`.
+    public var localDayAndMinute: String { Self.localFormatter.string(from: date) }
+
+    // Made once: a formatter is dear to create, and formatting with one is thread-safe.
+    private static let localFormatter: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        return formatter
+    }()
+
     private static func pad(_ value: Int64, _ width: Int) -> String {
         let digits = String(value.magnitude)
         let sign = value < 0 ? "-" : ""

@@ -11,7 +11,7 @@ import Foundation
 /// delivered: every answer is for the newest request at the time it finished, and answers
 /// arrive in the order of their requests. The caller never waits for a stale search.
 ///
-/// A query of filters alone (what ``SearchQuery/typed(_:filter:)`` makes of an empty text)
+/// A query of filters alone (what ``SearchQuery/typed(_:filter:now:timeZone:)`` makes of an empty text)
 /// answers with the newest entries that pass them, so that a screen has something to show
 /// before the first key.
 ///

@@ -1,11 +1,9 @@
-import ArgumentParser
 import Foundation
-import JournalKit
 import JournalText
 import TextReport
 
-/// The formats `journal export` writes, oldest entry first.
-enum ExportFormat: String, CaseIterable, ExpressibleByArgument {
+/// The formats a journal is exported in, oldest entry first (``ExportWriter``).
+public enum ExportFormat: String, CaseIterable, Sendable {
     /// This project's JSON Lines: what `journal import` reads back.
     case jsonl
     /// jrnl's JSON export, for tools written for jrnl.
@@ -19,17 +17,26 @@ enum ExportFormat: String, CaseIterable, ExpressibleByArgument {
 /// Writes entries in an ``ExportFormat``, a batch at a time: what goes before the first entry,
 /// each entry, and what goes after the last (jrnl's JSON ends with its tag counts, gathered on
 /// the way, so that nothing but the counts is held in memory).
-struct ExportRenderer {
-    let format: ExportFormat
+///
+/// ```swift
+/// var writer = ExportWriter(.markdown)
+/// var text = writer.header
+/// try journal.forEachEntry { batch in for entry in batch { text += writer.write(entry) } }
+/// text += writer.footer
+/// ```
+public struct ExportWriter: Sendable {
+    /// The format written.
+    public let format: ExportFormat
     private var previous: Entry?
     private var tagCounts: [String: Int] = [:]
     /// What the format could not keep, entry by entry, for the user to hear about.
-    private(set) var losses: [String] = []
+    public private(set) var losses: [String] = []
 
-    init(_ format: ExportFormat) { self.format = format }
+    /// A writer of `format`.
+    public init(_ format: ExportFormat) { self.format = format }
 
     /// What goes before the first entry.
-    var header: String {
+    public var header: String {
         switch format {
         case .jsonl, .txt: ""
         case .json: "{\"entries\": ["
@@ -38,16 +45,16 @@ struct ExportRenderer {
     }
 
     /// `entry` as the format writes it.
-    mutating func render(_ entry: Entry) -> String {
+    public mutating func write(_ entry: Entry) -> String {
         defer { previous = entry }
         switch format {
         case .jsonl:
-            return JSONOutput.entry(entry).serialized + "\n"
+            return entry.json.serialized + "\n"
         case .json:
             let tags = Self.jrnlTags(of: entry)
             for tag in tags { tagCounts[tag, default: 0] += 1 }
             let (title, body) = Self.titleAndBody(entry.text)
-            let local = EntryRendering.localDate(entry.date)
+            let local = entry.date.localDayAndMinute
             let object = JSONValue.object([
                 "title": .string(title), "body": .string(body), "date": .string(String(local.prefix(10))),
                 "time": .string(String(local.dropFirst(11))), "tags": .array(tags.map(JSONValue.string)),
@@ -62,7 +69,7 @@ struct ExportRenderer {
             let written = Set(Tags.names(inText: entry.text))
             let untold = entry.tags.filter { !written.contains($0.name) }
             if !untold.isEmpty {
-                losses.append("p\(entry.id.number): jrnl's text keeps only the tags written in it, not \(EntryRendering.tagList(untold))")
+                losses.append("p\(entry.id.number): jrnl's text keeps only the tags written in it, not \(Self.tagList(untold))")
             }
             if body.split(separator: "\n").contains(where: { JrnlText.header($0, timeZone: .current) != nil }) {
                 losses.append("p\(entry.id.number): a line of it starts with a [date], where jrnl starts a new entry")
@@ -70,18 +77,18 @@ struct ExportRenderer {
             let date = Self.jrnlDateFormatter.string(from: entry.date.date)
             return (previous == nil ? "" : "\n") + "[\(date)] \(title)\(entry.starred ? " *" : "")\n" + (body.isEmpty ? "" : body + "\n")
         case .markdown:
-            let day = String(EntryRendering.localDate(entry.date).prefix(10))
-            let time = String(EntryRendering.localDate(entry.date).dropFirst(11))
+            let day = String(entry.date.localDayAndMinute.prefix(10))
+            let time = String(entry.date.localDayAndMinute.dropFirst(11))
             var text = ""
-            if previous.map({ EntryRendering.localDate($0.date).prefix(10) }) != Substring(day) { text += "\n## \(day)\n" }
+            if previous.map({ $0.date.localDayAndMinute.prefix(10) }) != Substring(day) { text += "\n## \(day)\n" }
             text += "\n### \(time)\(entry.starred ? " ★" : "")\n\n"
-            if !entry.tags.isEmpty { text += EntryRendering.tagList(entry.tags) + "\n\n" }
+            if !entry.tags.isEmpty { text += Self.tagList(entry.tags) + "\n\n" }
             return text + entry.text + (entry.text.hasSuffix("\n") ? "" : "\n")
         }
     }
 
     /// What goes after the last entry.
-    var footer: String {
+    public var footer: String {
         switch format {
         case .jsonl, .txt, .markdown:
             return ""
@@ -90,6 +97,11 @@ struct ExportRenderer {
             let tags = JSONValue.fields(counts.map { ($0.key, .integer($0.value)) })
             return (previous == nil ? "" : "\n") + "], \"tags\": \(tags.serialized)}\n"
         }
+    }
+
+    /// Tags as a line of text: `#Cooking #dessert`, control characters shown as their pictures.
+    private static func tagList(_ tags: [Tag]) -> String {
+        tags.map { "#" + $0.written.withControlPictures(keepingNewlines: false) }.joined(separator: " ")
     }
 
     /// An entry's tags as jrnl names them: those jrnl reads in its text, then those only given
