@@ -65,7 +65,8 @@ let package = Package(
         .target(
             name: "JournalBench",
             dependencies: [
-                "JournalKit", "JournalText", "TextReport", "CPseudoTerminal", .product(name: "GRDB", package: "GRDB.swift"),
+                "JournalKit", "JournalText", "TextReport", "CPseudoTerminal",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         // The `journal` command. swiftc exports every symbol of an executable for dynamic
@@ -96,7 +97,8 @@ let package = Package(
         .testTarget(
             name: "JournalKitTests",
             dependencies: [
-                "JournalKit", "JournalBench", "ReleaseStress", "EncryptedVFSProbe", .product(name: "GRDB", package: "GRDB.swift"),
+                "JournalKit", "JournalBench", "ReleaseStress", "EncryptedVFSProbe",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]),
         .testTarget(name: "JournalBenchTests", dependencies: ["JournalBench", "JournalKit"]),

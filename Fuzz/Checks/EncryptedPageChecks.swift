@@ -39,7 +39,8 @@ package enum EncryptedPageChecks {
         let replacement = bytes.dropFirst().prefix(pageBytes)
         var store = fixture.store
         store.replaceSubrange(start..<(start + replacement.count), with: replacement)
-        let folder = StoreDirectory(FileManager.default.temporaryDirectory.appendingPathComponent("journal-fuzz-page-\(UUID().uuidString)"))
+        let folder = StoreDirectory(
+            FileManager.default.temporaryDirectory.appendingPathComponent("journal-fuzz-page-\(UUID().uuidString)"))
         defer { try? FileManager.default.removeItem(at: folder.url) }
         do {
             try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
@@ -56,6 +57,7 @@ package enum EncryptedPageChecks {
         } catch {
             return store == fixture.store ? ["the unaltered journal was refused: \(error.message)"] : []
         }
-        return texts == fixture.texts ? [] : ["an altered store was read as other entries (\(texts.count) of \(fixture.texts.count))"]
+        return texts == fixture.texts
+            ? [] : ["an altered store was read as other entries (\(texts.count) of \(fixture.texts.count))"]
     }
 }

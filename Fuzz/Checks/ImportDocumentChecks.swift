@@ -29,7 +29,9 @@ package enum ImportDocumentChecks {
                     } catch {
                         problems.append("\(name): \(imported.location) can't be held: \(error.message)")
                     }
-                    if imported.entry.origin?.isEmpty == true { problems.append("\(name): \(imported.location) has an empty origin") }
+                    if imported.entry.origin?.isEmpty == true {
+                        problems.append("\(name): \(imported.location) has an empty origin")
+                    }
                 }
             } catch  where error.kind != .invalidInput {
                 problems.append("\(name) failed with \(error.kind.rawValue), not invalid input: \(error.message)")

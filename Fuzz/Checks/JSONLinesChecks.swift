@@ -21,7 +21,9 @@ package enum JSONLinesChecks {
             // Small batches, so that lines cross batch boundaries as they do in large files.
             while let batch = try reader.nextBatch(targetBytes: 64, maxLines: 3) {
                 for line in batch {
-                    if line.number <= lastNumber { problems.append("line \(line.number) came after line \(lastNumber)") }
+                    if line.number <= lastNumber {
+                        problems.append("line \(line.number) came after line \(lastNumber)")
+                    }
                     lastNumber = line.number
                     if line.bytes.contains(0x0A) { problems.append("line \(line.number) holds a newline") }
                     problems += checkParse(line, now: now)
@@ -39,10 +41,13 @@ package enum JSONLinesChecks {
     private static func checkParse(_ line: NumberedLine, now: JournalDate) -> [String] {
         switch ImportLine.parse(line, defaultDate: now) {
         case .failure(let error):
-            return error.message.hasPrefix("line \(line.number): ") ? [] : ["an error that does not name its line: \(error.message)"]
+            return error.message.hasPrefix("line \(line.number): ")
+                ? [] : ["an error that does not name its line: \(error.message)"]
         case .success(let entry):
             var problems: [String] = []
-            do { try NewEntry.validate(text: entry.text) } catch { problems.append("an invalid entry was accepted: \(error.message)") }
+            do { try NewEntry.validate(text: entry.text) } catch {
+                problems.append("an invalid entry was accepted: \(error.message)")
+            }
             guard let json = try? JSONEncoder().encode(["date": entry.date.iso8601, "text": entry.text]) else {
                 return problems + ["an accepted text cannot be written as JSON"]
             }
@@ -71,7 +76,9 @@ package enum JSONLinesChecks {
             }
             descriptor = Self.shared
             guard ftruncate(descriptor, 0) == 0, lseek(descriptor, 0, SEEK_SET) == 0 else { return nil }
-            if let base = bytes.baseAddress, bytes.count > 0, write(descriptor, base, bytes.count) != bytes.count { return nil }
+            if let base = bytes.baseAddress, bytes.count > 0, write(descriptor, base, bytes.count) != bytes.count {
+                return nil
+            }
             guard lseek(descriptor, 0, SEEK_SET) == 0 else { return nil }
         }
     }

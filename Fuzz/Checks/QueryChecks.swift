@@ -19,15 +19,22 @@ package enum QueryChecks {
         switch query.parsed {
         case .failure(let problem):
             if problem.message.isEmpty { problems.append("a syntax error without a message") }
-            if problem.characters.lowerBound < 0 || problem.characters.upperBound > (query.text ?? "").count || problem.characters.isEmpty {
-                problems.append("the error's place \(problem.characters) is outside the query's \((query.text ?? "").count) characters")
+            if problem.characters.lowerBound < 0 || problem.characters.upperBound > (query.text ?? "").count
+                || problem.characters.isEmpty
+            {
+                problems.append(
+                    "the error's place \(problem.characters) is outside the query's \((query.text ?? "").count) characters"
+                )
             }
         case .success(let term):
             problems += check(term)
             do {
                 let plan = try SearchPlan(query, family: .wordPrefix, earliestDate: JournalDate(microseconds: 0))
-                let fts5 = FTS5Query(plan.condition, schema: .init(table: "t", rowid: "t.rowid", date: "d", starred: "s", tags: "tag"))
-                if fts5.match == nil && fts5.condition == "1" { problems.append("FTS5 was given no condition for \(term)") }
+                let fts5 = FTS5Query(
+                    plan.condition, schema: .init(table: "t", rowid: "t.rowid", date: "d", starred: "s", tags: "tag"))
+                if fts5.match == nil && fts5.condition == "1" {
+                    problems.append("FTS5 was given no condition for \(term)")
+                }
             } catch {
                 problems.append("a query that reads could not be planned: \(error.message)")
             }

@@ -22,7 +22,9 @@ package enum TextChecks {
         }
         for token in tokens {
             if token.isEmpty { problems.append("an empty token") }
-            if !contains(canonical, token) { problems.append("token \(token.debugDescription) is not in the canonical text") }
+            if !contains(canonical, token) {
+                problems.append("token \(token.debugDescription) is not in the canonical text")
+            }
             do {
                 if try !RegexMatcher(pattern: token, options: .literal).matches(canonical) {
                     problems.append("the literal matcher does not find token \(token.debugDescription)")
@@ -42,7 +44,9 @@ package enum TextChecks {
                 break
             }
             previousEnd = range.upperBound
-            if Array(utf16[range]) != Array(word.utf16) { problems.append("word offsets \(range) do not hold \(word.debugDescription)") }
+            if Array(utf16[range]) != Array(word.utf16) {
+                problems.append("word offsets \(range) do not hold \(word.debugDescription)")
+            }
         }
 
         let keys = Tokens.prefixKeys(of: tokens)
@@ -57,7 +61,8 @@ package enum TextChecks {
                 var prefix = String.UnicodeScalarView()
                 prefix.append(contentsOf: scalars[..<length])
                 if !keySet.contains(CodePointKey(String(prefix))) {
-                    problems.append("prefix \(String(prefix).debugDescription) of \(token.debugDescription) is not a key")
+                    problems.append(
+                        "prefix \(String(prefix).debugDescription) of \(token.debugDescription) is not a key")
                 }
             }
         }

@@ -51,19 +51,26 @@ struct JournalCommand: ParsableCommand {
             """,
         version: "journal 0.1.0",
         subcommands: [
-            InitCommand.self, AddCommand.self, ImportCommand.self, SearchCommand.self, ListCommand.self, TagsCommand.self,
+            InitCommand.self, AddCommand.self, ImportCommand.self, SearchCommand.self, ListCommand.self,
+            TagsCommand.self,
             TagCommand.self, UntagCommand.self, StarCommand.self, UnstarCommand.self, ExportCommand.self,
-            ShowCommand.self, EditCommand.self, DeleteCommand.self, StatsCommand.self, VerifyCommand.self, ReindexCommand.self,
-            EncryptCommand.self, DecryptCommand.self, PassphraseCommand.self, RekeyCommand.self, JournalsCommand.self, CompareCommand.self,
+            ShowCommand.self, EditCommand.self, DeleteCommand.self, StatsCommand.self, VerifyCommand.self,
+            ReindexCommand.self,
+            EncryptCommand.self, DecryptCommand.self, PassphraseCommand.self, RekeyCommand.self, JournalsCommand.self,
+            CompareCommand.self,
             GenerateCommand.self, BenchCommand.self,
         ])
 
-    @Option(name: .long, help: ArgumentHelp("The journal's folder (add and import create it when missing).", valueName: "DIR"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The journal's folder (add and import create it when missing).", valueName: "DIR"))
     var store: String?
 
     @Option(
         name: [.customShort("j"), .customLong("journal")],
-        help: ArgumentHelp("The journal NAME of the configuration file's [journals] (`journal journals` lists them).", valueName: "NAME"))
+        help: ArgumentHelp(
+            "The journal NAME of the configuration file's [journals] (`journal journals` lists them).",
+            valueName: "NAME"))
     var journalName: String?
 
     /// The journal chosen by --store, $JOURNAL_STORE or the XDG default, opened and caught up;
@@ -98,8 +105,12 @@ struct JournalCommand: ParsableCommand {
             let configuration = try ConfigurationFile.current.get()
             if let journalName { return StoreDirectory(path: try configuration.folder(ofJournal: journalName)) }
             if let store = environment["JOURNAL_STORE"], !store.isEmpty { return StoreDirectory(path: store) }
-            if let name = environment["JOURNAL"], !name.isEmpty { return StoreDirectory(path: try configuration.folder(ofJournal: name)) }
-            if let name = configuration.defaultJournal { return StoreDirectory(path: try configuration.folder(ofJournal: name)) }
+            if let name = environment["JOURNAL"], !name.isEmpty {
+                return StoreDirectory(path: try configuration.folder(ofJournal: name))
+            }
+            if let name = configuration.defaultJournal {
+                return StoreDirectory(path: try configuration.folder(ofJournal: name))
+            }
             return StoreDirectory.defaultDirectory(environment: environment)
         }
     }
@@ -115,7 +126,8 @@ struct JournalCommand: ParsableCommand {
     /// searchable: the search store could not be brought up to date (a full disk, say).
     static func noteIndexBehind(_ journal: Journal) {
         guard let status = try? journal.indexStatus(), !status.isCurrent else { return }
-        Terminal.standardError.write("journal: saved; the search index is behind and will catch up on the next command that can write\n")
+        Terminal.standardError.write(
+            "journal: saved; the search index is behind and will catch up on the next command that can write\n")
     }
 
     /// The journal a command opened, closed once its output is written: the process ends with

@@ -18,8 +18,9 @@ extension Journal {
     }
 
     /// Imports JSON Lines, all or nothing; cancelled before its commit, it writes nothing.
-    public func importJSONLines(from reader: JSONLinesReader, progress: ProgressHandler? = nil) async throws(JournalError) -> ImportSummary
-    {
+    public func importJSONLines(
+        from reader: JSONLinesReader, progress: ProgressHandler? = nil
+    ) async throws(JournalError) -> ImportSummary {
         nonisolated(unsafe) let reader = reader
         return try await Self.offThePool { cancellation throws(JournalError) in
             try self.importEntries(from: reader, progress: progress, cancellation: cancellation)
@@ -34,7 +35,8 @@ extension Journal {
         -> ImportSummary
     {
         try await Self.offThePool { cancellation throws(JournalError) in
-            try self.importFile(atPath: path, format: format, password: password, progress: progress, cancellation: cancellation)
+            try self.importFile(
+                atPath: path, format: format, password: password, progress: progress, cancellation: cancellation)
         }
     }
 
@@ -64,18 +66,25 @@ extension Journal {
     /// Gives the entries `ids` the tags `adding` and takes the given tags `removing` away, in
     /// one write; for each entry there was, the names of `removing` written in its text.
     @discardableResult
-    public func changeTags(of ids: [EntryID], adding: [String], removing: [String]) async throws(JournalError) -> [EntryID: [String]] {
-        try await Self.offThePool { _ throws(JournalError) in try self.changeTags(of: ids, adding: adding, removing: removing) }
+    public func changeTags(
+        of ids: [EntryID], adding: [String], removing: [String]
+    ) async throws(JournalError) -> [EntryID: [String]] {
+        try await Self.offThePool { _ throws(JournalError) in
+            try self.changeTags(of: ids, adding: adding, removing: removing)
+        }
     }
 
     /// The tags of the entries `query` finds, with how many of them have each.
-    public func tags(_ query: SearchQuery, strategy: SearchStrategy = SearchStrategies.standard) async throws(JournalError) -> [TagCount] {
+    public func tags(
+        _ query: SearchQuery, strategy: SearchStrategy = SearchStrategies.standard
+    ) async throws(JournalError) -> [TagCount] {
         try await Self.offThePool { _ throws(JournalError) in try self.tags(query, strategy: strategy) }
     }
 
     /// How many of the entries `query` finds fall in each `period`.
     public func entryCounts(
-        by period: CountingPeriod, _ query: SearchQuery = SearchQuery(filter: .none), strategy: SearchStrategy = SearchStrategies.standard,
+        by period: CountingPeriod, _ query: SearchQuery = SearchQuery(filter: .none),
+        strategy: SearchStrategy = SearchStrategies.standard,
         timeZone: TimeZone = .current
     ) async throws(JournalError) -> [PeriodCount] {
         try await Self.offThePool { _ throws(JournalError) in
@@ -95,14 +104,16 @@ extension Journal {
     /// Reads `text` as a query within `filter` and searches it with `strategy`; a cancelled task
     /// stops the scan.
     public func search(
-        _ text: String, strategy: SearchStrategy = SearchStrategies.standard, page: PageRequest = .first, filter: EntryFilter = .none
+        _ text: String, strategy: SearchStrategy = SearchStrategies.standard, page: PageRequest = .first,
+        filter: EntryFilter = .none
     ) async throws(JournalError) -> SearchResults {
         try await search(SearchQuery(text, filter: filter), strategy: strategy, page: page)
     }
 
     /// Entries newest first.
-    public func list(_ page: PageRequest = .first, filter: EntryFilter = .none) async throws(JournalError) -> (total: Int, entries: [Entry])
-    {
+    public func list(
+        _ page: PageRequest = .first, filter: EntryFilter = .none
+    ) async throws(JournalError) -> (total: Int, entries: [Entry]) {
         let listed = try await Self.offThePool { _ throws(JournalError) in
             let (total, entries) = try self.list(page, filter: filter)
             return Listed(total: total, entries: entries)
@@ -112,13 +123,17 @@ extension Journal {
 
     /// Checks every derived structure against the entries; a cancelled task stops the check.
     public func verify(progress: ProgressHandler? = nil) async throws(JournalError) -> VerificationReport {
-        try await Self.offThePool { cancellation throws(JournalError) in try self.verify(progress: progress, cancellation: cancellation) }
+        try await Self.offThePool { cancellation throws(JournalError) in
+            try self.verify(progress: progress, cancellation: cancellation)
+        }
     }
 
     /// Rebuilds everything derived from the entries' text; a cancelled task stops it between
     /// batches.
     public func reindex(progress: ProgressHandler? = nil) async throws(JournalError) {
-        try await Self.offThePool { cancellation throws(JournalError) in try self.reindex(progress: progress, cancellation: cancellation) }
+        try await Self.offThePool { cancellation throws(JournalError) in
+            try self.reindex(progress: progress, cancellation: cancellation)
+        }
     }
 
     private struct Listed: Sendable {

@@ -5,16 +5,21 @@ import Foundation
 extension Journal {
     /// Every tag of the entries `query` finds, with how many of them have it, most used first
     /// (ties by name), each in the form the journal shows it in.
-    public func tags(_ query: SearchQuery, strategy: SearchStrategy = SearchStrategies.standard) throws(JournalError) -> [TagCount] {
+    public func tags(
+        _ query: SearchQuery, strategy: SearchStrategy = SearchStrategies.standard
+    ) throws(JournalError) -> [TagCount] {
         if query.text == nil && query.filter.isEmpty { return try tags() }
-        return try main.tagCounts(of: matchingNumbers(query, strategy: strategy)).map { TagCount(tag: $0.tag, entries: $0.entries) }
+        return try main.tagCounts(of: matchingNumbers(query, strategy: strategy)).map {
+            TagCount(tag: $0.tag, entries: $0.entries)
+        }
     }
 
     /// How many of the entries `query` finds fall in each `period` (in `timeZone`), oldest
     /// first, from the first period that has one to the last, the periods between included
     /// with 0.
     public func entryCounts(
-        by period: CountingPeriod, _ query: SearchQuery = SearchQuery(filter: .none), strategy: SearchStrategy = SearchStrategies.standard,
+        by period: CountingPeriod, _ query: SearchQuery = SearchQuery(filter: .none),
+        strategy: SearchStrategy = SearchStrategies.standard,
         timeZone: TimeZone = .current
     ) throws(JournalError) -> [PeriodCount] {
         let dates =
@@ -26,7 +31,9 @@ extension Journal {
 
     /// The entries `query` finds with `strategy`, newest first: what a command acts on or
     /// counts, without reading the entries themselves.
-    public func entryIDs(_ query: SearchQuery, strategy: SearchStrategy = SearchStrategies.standard) throws(JournalError) -> [EntryID] {
+    public func entryIDs(
+        _ query: SearchQuery, strategy: SearchStrategy = SearchStrategies.standard
+    ) throws(JournalError) -> [EntryID] {
         try matchingNumbers(query, strategy: strategy).map { EntryID(storeID: storeID, number: $0) }
     }
 
@@ -62,7 +69,8 @@ public struct PeriodCount: Sendable, Equatable, Codable {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let component: Calendar.Component = period == .year ? .year : .month
-        guard var start = calendar.dateInterval(of: component, for: JournalDate(microseconds: earliest).date)?.start else { return [] }
+        guard var start = calendar.dateInterval(of: component, for: JournalDate(microseconds: earliest).date)?.start
+        else { return [] }
         var starts: [(year: Int, month: Int, start: Int64)] = []
         while JournalDate(start).microseconds <= latest {
             let parts = calendar.dateComponents([.year, .month], from: start)

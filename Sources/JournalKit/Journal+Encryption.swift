@@ -21,7 +21,8 @@ extension Journal {
     /// on the disk until overwritten, and copies made before (backups) stay in plain text.
     @discardableResult
     public static func encrypt(
-        _ directory: StoreDirectory, passphrase: Passphrase, cost: KeyDerivationCost = .moderate, progress: ProgressHandler? = nil
+        _ directory: StoreDirectory, passphrase: Passphrase, cost: KeyDerivationCost = .moderate,
+        progress: ProgressHandler? = nil
     ) throws(JournalError) -> ConversionReport {
         guard !directory.isEncrypted else { throw .usage("the journal in \(directory.url.path) is encrypted already") }
         let source = try Journal(directory: directory, create: false)
@@ -51,7 +52,8 @@ extension Journal {
     /// (``changePassphrase(of:from:to:cost:)``) cannot do.
     @discardableResult
     public static func rekey(
-        _ directory: StoreDirectory, passphrase: Passphrase, newPassphrase: Passphrase? = nil, cost: KeyDerivationCost? = nil,
+        _ directory: StoreDirectory, passphrase: Passphrase, newPassphrase: Passphrase? = nil,
+        cost: KeyDerivationCost? = nil,
         progress: ProgressHandler? = nil
     ) throws(JournalError) -> ConversionReport {
         guard let current = try JournalKeyFile.read(at: directory.keyFileURL) else {
@@ -77,7 +79,8 @@ extension Journal {
         let dataKey = try keyFile.unwrap(old)
         let kept = try KeyDerivationCost(passes: keyFile.derivation.passes, memoryBytes: keyFile.derivation.memoryBytes)
         let cost = cost ?? kept
-        try JournalKeyFile.wrapping(dataKey, journal: keyFile.journal, passphrase: new, cost: cost).write(to: directory.keyFileURL)
+        try JournalKeyFile.wrapping(dataKey, journal: keyFile.journal, passphrase: new, cost: cost).write(
+            to: directory.keyFileURL)
     }
 
     /// Checks `passphrase` against the encrypted journal in `directory` without opening it:

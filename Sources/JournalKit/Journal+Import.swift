@@ -9,7 +9,9 @@ import Foundation
 /// counted (``ImportSummary/alreadyPresent``), so importing the same file twice adds nothing.
 extension Journal {
     /// Imports JSON Lines, all or nothing.
-    public func importJSONLines(from reader: JSONLinesReader, progress: ProgressHandler? = nil) throws(JournalError) -> ImportSummary {
+    public func importJSONLines(
+        from reader: JSONLinesReader, progress: ProgressHandler? = nil
+    ) throws(JournalError) -> ImportSummary {
         try importEntries(from: reader, progress: progress, cancellation: nil)
     }
 
@@ -28,7 +30,8 @@ extension Journal {
     }
 
     func importFile(
-        atPath path: String, format: ImportFormat?, password: Passphrase?, progress: ProgressHandler?, cancellation: Cancellation?
+        atPath path: String, format: ImportFormat?, password: Passphrase?, progress: ProgressHandler?,
+        cancellation: Cancellation?
     ) throws(JournalError) -> ImportSummary {
         let reader = try JSONLinesReader(path: path)
         let prefix = try reader.peek(1 << 16)
@@ -56,13 +59,16 @@ extension Journal {
             entries = try JrnlJSON.entries(in: wholeDocument())
         case .jrnlEncrypted:
             guard let password else {
-                throw JournalError(.passphraseRequired, "\(path) is an encrypted jrnl journal: its password is needed", file: path)
+                throw JournalError(
+                    .passphraseRequired, "\(path) is an encrypted jrnl journal: its password is needed", file: path)
             }
             entries = try JrnlText.entries(in: JrnlEncrypted.decrypt(wholeDocument(), password: password, file: path))
         case .dayOne where !DayOneArchive.isArchive(prefix):
             entries = try DayOneJSON.entries(in: wholeDocument())
         case .dayOne:
-            entries = try path == "-" ? DayOneArchive.entries(in: wholeDocument()) : DayOneArchive.entries(at: URL(fileURLWithPath: path))
+            entries =
+                try path == "-"
+                ? DayOneArchive.entries(in: wholeDocument()) : DayOneArchive.entries(at: URL(fileURLWithPath: path))
         }
         let source = DocumentSource(entries.map { .success($0) }, bytes: reader.totalBytes ?? document?.count ?? 0)
         return try importEntries(from: source, progress: progress, cancellation: cancellation)
@@ -87,7 +93,9 @@ extension Journal {
                             return Result { () throws(JournalError) in
                                 var prepared = try Self.prepare(imported.entry)
                                 // An entry exported from this journal is left out while it is still here.
-                                if let source = imported.exportedFrom, source.storeID == storeID { prepared.exportedFrom = source.number }
+                                if let source = imported.exportedFrom, source.storeID == storeID {
+                                    prepared.exportedFrom = source.number
+                                }
                                 prepared.sameDateAndText = imported.sameDateAndText
                                 return prepared
                             }.mapError { imported.error($0.message) }
@@ -117,6 +125,7 @@ extension Journal {
             }
         }
         return ImportSummary(
-            count: count - alreadyPresent, ids: numbers, bytes: source.bytesRead, alreadyPresent: alreadyPresent, empty: empty)
+            count: count - alreadyPresent, ids: numbers, bytes: source.bytesRead, alreadyPresent: alreadyPresent,
+            empty: empty)
     }
 }

@@ -48,7 +48,9 @@ public final class Journal: Sendable {
         directory: StoreDirectory, create: Bool = true, passphrase: Passphrase? = nil, use: JournalUse = .kept,
         progress: ProgressHandler? = nil
     ) throws(JournalError) {
-        try self.init(JournalStores.open(directory, create: create, passphrase: passphrase, use: use), use: use, progress: progress)
+        try self.init(
+            JournalStores.open(directory, create: create, passphrase: passphrase, use: use), use: use,
+            progress: progress)
     }
 
     /// The journal of `stores`, its search store brought up to date (when it can be written).
@@ -56,17 +58,25 @@ public final class Journal: Sendable {
         self.stores = stores
         directory = stores.directory
         prefixTables = PrefixTableCache(mode: use == .kept ? .inMemory : .mapped)
-        let readOnlyReason = stores.unwritable.map { "the journal in \(stores.directory.url.path) cannot be written: \($0)" }
+        let readOnlyReason = stores.unwritable.map {
+            "the journal in \(stores.directory.url.path) cannot be written: \($0)"
+        }
         self.readOnlyReason = readOnlyReason
         var notices =
-            stores.search.rebuildReason.map { ["rebuilding the search store \(stores.directory.searchStoreURL.path): \($0)"] } ?? []
+            stores.search.rebuildReason.map {
+                ["rebuilding the search store \(stores.directory.searchStoreURL.path): \($0)"]
+            } ?? []
         let indexer = SearchIndexer(main: stores.main, search: stores.search)
         if let readOnlyReason {
             let (position, standing) = try indexer.currentStanding()
             if case .mustRebuild(let why) = standing, !position.isFresh {
-                notices.append("\(readOnlyReason); the search index does not match the entries (\(why)), and searches answer from it")
+                notices.append(
+                    "\(readOnlyReason); the search index does not match the entries (\(why)), and searches answer from it"
+                )
             } else if standing != .current {
-                notices.append("\(readOnlyReason); the search index is behind the entries, and searches answer from what is indexed")
+                notices.append(
+                    "\(readOnlyReason); the search index is behind the entries, and searches answer from what is indexed"
+                )
             }
         } else {
             do {
@@ -74,7 +84,9 @@ public final class Journal: Sendable {
                     notices.append("rebuilt the search store \(stores.directory.searchStoreURL.path): \(why)")
                 }
             } catch  where error.kind == .store {
-                notices.append("the search index could not be brought up to date (\(error.message)); searches answer from what is indexed")
+                notices.append(
+                    "the search index could not be brought up to date (\(error.message)); searches answer from what is indexed"
+                )
             }
         }
         self.notices = notices
@@ -84,9 +96,12 @@ public final class Journal: Sendable {
     /// journal yet), its data key drawn at random and wrapped under `passphrase` with Argon2id at
     /// `cost`, and opens it.
     public static func create(
-        in directory: StoreDirectory, passphrase: Passphrase, cost: KeyDerivationCost = .moderate, progress: ProgressHandler? = nil
+        in directory: StoreDirectory, passphrase: Passphrase, cost: KeyDerivationCost = .moderate,
+        progress: ProgressHandler? = nil
     ) throws(JournalError) -> Journal {
-        try Journal(JournalStores.createEncrypted(in: directory, passphrase: passphrase, cost: cost), use: .kept, progress: progress)
+        try Journal(
+            JournalStores.createEncrypted(in: directory, passphrase: passphrase, cost: cost), use: .kept,
+            progress: progress)
     }
 
     /// Whether the journal is encrypted at rest.
@@ -103,7 +118,8 @@ public final class Journal: Sendable {
         let applied: Int64
         switch standing {
         case .current: applied = latest
-        case .behind: applied = position.rebuildFrom == nil && position.resumeAfterEntry == 0 ? position.appliedChange : -1
+        case .behind:
+            applied = position.rebuildFrom == nil && position.resumeAfterEntry == 0 ? position.appliedChange : -1
         case .mustRebuild: applied = -1
         }
         return IndexStatus(appliedChange: max(applied, -1), latestChange: latest)
@@ -161,7 +177,8 @@ public final class Journal: Sendable {
         try NewEntry.validate(text: entry.text)
         if entry.origin?.isEmpty == true { throw .invalidInput("an origin, when given, may not be empty") }
         return PreparedEntry(
-            date: entry.date, text: entry.text, canonical: Fold.canonical(entry.text), textTags: Tags.inText(entry.text),
+            date: entry.date, text: entry.text, canonical: Fold.canonical(entry.text),
+            textTags: Tags.inText(entry.text),
             givenTags: try NewEntry.givenTags(entry.tags), starred: entry.starred, origin: entry.origin)
     }
 
@@ -170,7 +187,9 @@ public final class Journal: Sendable {
     @discardableResult
     public func add(_ entry: NewEntry) throws(JournalError) -> Entry {
         let prepared = try Self.prepare(entry)
-        let inserted = try write { hooks throws(JournalError) in try main.insert(hooks) { insert in try insert(prepared) } }
+        let inserted = try write { hooks throws(JournalError) in
+            try main.insert(hooks) { insert in try insert(prepared) }
+        }
         guard let numbers = inserted.numbers else {
             throw .invalidInput("an entry of origin \(entry.origin ?? "") is in the journal already")
         }
@@ -225,7 +244,9 @@ public final class Journal: Sendable {
     /// Takes the given tags `tags` away from an entry. A tag written in its text stays (only
     /// editing the text removes it): `keptInText` names those.
     @discardableResult
-    public func removeTags(_ tags: [String], from id: EntryID) throws(JournalError) -> (entry: Entry, keptInText: [String]) {
+    public func removeTags(
+        _ tags: [String], from id: EntryID
+    ) throws(JournalError) -> (entry: Entry, keptInText: [String]) {
         try changeTags(of: id, adding: [], removing: tags)
     }
 
@@ -235,7 +256,9 @@ public final class Journal: Sendable {
     public func changeTags(
         of id: EntryID, adding: [String], removing: [String]
     ) throws(JournalError) -> (entry: Entry, keptInText: [String]) {
-        guard let kept = try changeTags(of: [id], adding: adding, removing: removing)[id] else { throw Self.notFound(id) }
+        guard let kept = try changeTags(of: [id], adding: adding, removing: removing)[id] else {
+            throw Self.notFound(id)
+        }
         return (try entry(id), kept)
     }
 
@@ -248,7 +271,8 @@ public final class Journal: Sendable {
     ) throws(JournalError) -> [EntryID: [String]] {
         try checkWritable()
         for id in ids { try checkOwnership(id) }
-        let kept = try main.changeTags(ids.map(\.number), add: NewEntry.givenTags(adding), remove: NewEntry.tagNames(removing))
+        let kept = try main.changeTags(
+            ids.map(\.number), add: NewEntry.givenTags(adding), remove: NewEntry.tagNames(removing))
         return Dictionary(uniqueKeysWithValues: kept.map { (EntryID(storeID: storeID, number: $0.key), $0.value) })
     }
 
@@ -285,13 +309,17 @@ public final class Journal: Sendable {
     }
 
     /// Entries newest first.
-    public func list(_ page: PageRequest = .first, filter: EntryFilter = .none) throws(JournalError) -> (total: Int, entries: [Entry]) {
+    public func list(
+        _ page: PageRequest = .first, filter: EntryFilter = .none
+    ) throws(JournalError) -> (total: Int, entries: [Entry]) {
         try main.newestFirst(page, meeting: plan(SearchQuery(filter: filter), family: .substring).restriction)
     }
 
     /// Every entry that passes `filter`, oldest first, handed to `body` a batch at a time: for
     /// an export, in bounded memory whatever the journal's size.
-    public func forEachEntry(filter: EntryFilter = .none, _ body: ([Entry]) throws(JournalError) -> Void) throws(JournalError) {
+    public func forEachEntry(
+        filter: EntryFilter = .none, _ body: ([Entry]) throws(JournalError) -> Void
+    ) throws(JournalError) {
         try main.forEachOldestFirst(meeting: plan(SearchQuery(filter: filter), family: .substring).restriction, body)
     }
 
@@ -308,13 +336,15 @@ public final class Journal: Sendable {
     /// Reads `text` as a query within `filter` (``SearchQuery/init(_:filter:now:timeZone:)``)
     /// and searches it with `strategy`.
     public func search(
-        _ text: String, strategy: SearchStrategy = SearchStrategies.standard, page: PageRequest = .first, filter: EntryFilter = .none
+        _ text: String, strategy: SearchStrategy = SearchStrategies.standard, page: PageRequest = .first,
+        filter: EntryFilter = .none
     ) throws(JournalError) -> SearchResults {
         try search(SearchQuery(text, filter: filter), strategy: strategy, page: page)
     }
 
     func search(
-        _ query: SearchQuery, strategy: SearchStrategy, page: PageRequest, progress: ProgressHandler?, cancellation: Cancellation?
+        _ query: SearchQuery, strategy: SearchStrategy, page: PageRequest, progress: ProgressHandler?,
+        cancellation: Cancellation?
     ) throws(JournalError) -> SearchResults {
         let answer = try answer(query, strategy: strategy, page: page, progress: progress, cancellation: cancellation)
         return try results(of: answer, query: query.text ?? "", strategy: strategy.name, page: page)
@@ -322,7 +352,8 @@ public final class Journal: Sendable {
 
     /// `query` planned for `strategy` and answered: one page of entry numbers and the total.
     func answer(
-        _ query: SearchQuery, strategy: SearchStrategy, page: PageRequest, progress: ProgressHandler?, cancellation: Cancellation?
+        _ query: SearchQuery, strategy: SearchStrategy, page: PageRequest, progress: ProgressHandler?,
+        cancellation: Cancellation?
     ) throws(JournalError) -> StrategyAnswer {
         try strategy.validate(query)
         let plan = try plan(query, family: strategy.family)
@@ -348,13 +379,15 @@ public final class Journal: Sendable {
     }
 
     func search(
-        regex pattern: String, caseInsensitive: Bool, page: PageRequest, filter: EntryFilter = .none, cancellation: Cancellation?
+        regex pattern: String, caseInsensitive: Bool, page: PageRequest, filter: EntryFilter = .none,
+        cancellation: Cancellation?
     ) throws(JournalError) -> SearchResults {
         let matcher = try RegexSearch.matcher(pattern: pattern, caseInsensitive: caseInsensitive)
         let restriction = try plan(SearchQuery(filter: filter), family: .substring).restriction
         let (total, numbers) = try main.newestFirst(
             matching: .pattern(matcher, nil), restriction: restriction, page: page, cancellation: cancellation)
-        return try results(of: StrategyAnswer(total: total, numbers: numbers), query: pattern, strategy: RegexSearch.name, page: page)
+        return try results(
+            of: StrategyAnswer(total: total, numbers: numbers), query: pattern, strategy: RegexSearch.name, page: page)
     }
 
     /// A strategy's page resolved to entries in one query, in the strategy's order.
@@ -363,7 +396,8 @@ public final class Journal: Sendable {
     ) throws(JournalError) -> SearchResults {
         let found = try main.entries(numbered: answer.numbers)
         return SearchResults(
-            query: query, strategy: strategy, total: answer.total, page: page, entries: answer.numbers.compactMap { found[$0] })
+            query: query, strategy: strategy, total: answer.total, page: page,
+            entries: answer.numbers.compactMap { found[$0] })
     }
 
     /// Checks, reading only, that everything derived from the main store agrees with it (see
@@ -409,7 +443,8 @@ public final class Journal: Sendable {
             tokens: try search.tokenCount(),
             mainStoreBytes: StoreDirectory.fileBytes(directory.mainStoreURL),
             searchStoreBytes: StoreDirectory.fileBytes(directory.searchStoreURL),
-            prefixTableBytes: StoreDirectory.fileSize(atPath: PrefixSnapshot.fileURL(besides: directory.searchStoreURL).path) ?? 0)
+            prefixTableBytes: StoreDirectory.fileSize(
+                atPath: PrefixSnapshot.fileURL(besides: directory.searchStoreURL).path) ?? 0)
     }
 
     /// Loads what a journal that searches at every keystroke keeps in memory: the prefix table
@@ -426,12 +461,14 @@ public final class Journal: Sendable {
     /// The stores as strategies see them.
     package func searchContext(progress: ProgressHandler?, cancellation: Cancellation? = nil) -> SearchContext {
         SearchContext(
-            main: main, search: search, prefixTables: prefixTables, dateOrders: dateOrders, progress: progress, cancellation: cancellation)
+            main: main, search: search, prefixTables: prefixTables, dateOrders: dateOrders, progress: progress,
+            cancellation: cancellation)
     }
 
     private func checkOwnership(_ id: EntryID) throws(JournalError) {
         guard id.storeID == storeID else {
-            throw JournalError(.notFound, "\(id.uri) belongs to another journal (this one is \(storeID.uuidString))", entry: id)
+            throw JournalError(
+                .notFound, "\(id.uri) belongs to another journal (this one is \(storeID.uuidString))", entry: id)
         }
     }
 

@@ -66,6 +66,8 @@ public struct JournalError: Error, CustomStringConvertible, Sendable, Equatable,
     package static func invalidInput(_ message: String, line: Int? = nil, file: String? = nil) -> JournalError {
         JournalError(.invalidInput, message, line: line, file: file)
     }
-    package static func store(_ message: String, file: String? = nil) -> JournalError { JournalError(.store, message, file: file) }
+    package static func store(_ message: String, file: String? = nil) -> JournalError {
+        JournalError(.store, message, file: file)
+    }
     package static let cancelled = JournalError(.cancelled, "cancelled; nothing was written")
 }

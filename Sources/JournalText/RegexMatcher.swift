@@ -44,7 +44,10 @@ public final class RegexMatcher: @unchecked Sendable {
             })
         else {
             var reason = String(cString: cicu_error_name(error))
-            if error == 2 { reason += ": ICU's regular expressions (\(String(cString: cicu_regex_library_name()))) could not be loaded" }
+            if error == 2 {
+                reason +=
+                    ": ICU's regular expressions (\(String(cString: cicu_regex_library_name()))) could not be loaded"
+            }
             let characterOffset = offset >= 0 ? String(decoding: units.prefix(Int(offset)), as: UTF16.self).count : nil
             throw InvalidPattern(reason: reason, offset: characterOffset)
         }

@@ -30,7 +30,8 @@ public enum Tags {
         var index = 0
         while index < scalars.count {
             let scalar = scalars[index]
-            let startsTag = (scalar == "#" || scalar == "@") && (index == 0 || scalars[index - 1].properties.isWhitespace)
+            let startsTag =
+                (scalar == "#" || scalar == "@") && (index == 0 || scalars[index - 1].properties.isWhitespace)
             index += 1
             guard startsTag else { continue }
             let (end, tag) = run(in: scalars, from: index)

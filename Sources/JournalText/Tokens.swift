@@ -24,7 +24,8 @@ public enum Tokens {
                 var end = 0
                 for _ in 0..<3 where end < utf8.count {
                     end += UTF8Length.ofSequence(startingWith: utf8[end])
-                    let key = String(decoding: UnsafeBufferPointer(rebasing: utf8[..<min(end, utf8.count)]), as: UTF8.self)
+                    let key = String(
+                        decoding: UnsafeBufferPointer(rebasing: utf8[..<min(end, utf8.count)]), as: UTF8.self)
                     if seen.insert(CodePointKey(key)).inserted { keys.append(key) }
                 }
             }

@@ -52,7 +52,8 @@ final class UTF16Scratch {
     /// Runs one pipeline step from `current` into `spare`, then makes the result `current`.
     func step(
         _ produce: (
-            _ src: UnsafePointer<UInt16>, _ length: Int32, _ dest: UnsafeMutablePointer<UInt16>, _ capacity: Int32, _ error: inout Int32
+            _ src: UnsafePointer<UInt16>, _ length: Int32, _ dest: UnsafeMutablePointer<UInt16>, _ capacity: Int32,
+            _ error: inout Int32
         ) -> Int32
     ) {
         let source = current

@@ -32,7 +32,8 @@ package enum Formatting {
     /// "25 November".
     package static func dayOfYear(month: Int, day: Int) -> String {
         let months = [
-            "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December",
+            "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+            "November", "December",
         ]
         return "\(day) \(months.indices.contains(month - 1) ? months[month - 1] : "month \(month)")"
     }

@@ -57,7 +57,9 @@ package enum JSONValue {
         string.withUTF8 { bytes in
             var start = 0
             func flush(upTo end: Int) {
-                if start < end { output += String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self) }
+                if start < end {
+                    output += String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+                }
             }
             var index = 0
             while index < bytes.count {
@@ -72,7 +74,8 @@ package enum JSONValue {
                 case 0x09: escape = "\\t"
                 case 0x00...0x1F, 0x7F: escape = unicodeEscape(UInt32(byte))
                 case 0xE2
-                where index + 2 < bytes.count && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
+                where index + 2 < bytes.count && bytes[index + 1] == 0x80
+                    && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
                     escape = unicodeEscape(bytes[index + 2] == 0xA8 ? 0x2028 : 0x2029)
                     width = 3
                 default: escape = nil

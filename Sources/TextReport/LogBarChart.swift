@@ -8,7 +8,9 @@ package struct LogBarChart {
     /// What each colour means.
     package let legend: [(color: String, meaning: String)]
 
-    package init(bars: [(label: String, median: Double, p95: Double, color: String)], legend: [(color: String, meaning: String)]) {
+    package init(
+        bars: [(label: String, median: Double, p95: Double, color: String)], legend: [(color: String, meaning: String)]
+    ) {
         self.bars = bars
         self.legend = legend
     }
@@ -25,8 +27,11 @@ package struct LogBarChart {
         ]
         for exponent in Int(low)...Int(high) {
             let position = x(pow(10, Double(exponent)))
-            parts.append("<line x1=\"\(position)\" y1=\"\(top)\" x2=\"\(position)\" y2=\"\(height - 45)\" stroke=\"#ddd\"/>")
-            parts.append("<text x=\"\(position)\" y=\"\(height - 30)\" text-anchor=\"middle\" fill=\"#555\">\(Self.label(exponent))</text>")
+            parts.append(
+                "<line x1=\"\(position)\" y1=\"\(top)\" x2=\"\(position)\" y2=\"\(height - 45)\" stroke=\"#ddd\"/>")
+            parts.append(
+                "<text x=\"\(position)\" y=\"\(height - 30)\" text-anchor=\"middle\" fill=\"#555\">\(Self.label(exponent))</text>"
+            )
         }
         for (index, bar) in bars.enumerated() {
             let y = top + Double(index) * row

@@ -44,14 +44,16 @@ package struct LogLineChart {
         ]
         for exponent in Int(lowX)...Int(highX) {
             let position = x(pow(10, Double(exponent)))
-            parts.append("<line x1=\"\(position)\" y1=\"\(top)\" x2=\"\(position)\" y2=\"\(top + height)\" stroke=\"#ddd\"/>")
+            parts.append(
+                "<line x1=\"\(position)\" y1=\"\(top)\" x2=\"\(position)\" y2=\"\(top + height)\" stroke=\"#ddd\"/>")
             parts.append(
                 "<text x=\"\(position)\" y=\"\(top + height + 18)\" text-anchor=\"middle\" fill=\"#555\">\(HTML.escape(xLabel(pow(10, Double(exponent)))))</text>"
             )
         }
         for exponent in Int(lowY)...Int(highY) {
             let position = y(pow(10, Double(exponent)))
-            parts.append("<line x1=\"\(left)\" y1=\"\(position)\" x2=\"\(left + width)\" y2=\"\(position)\" stroke=\"#ddd\"/>")
+            parts.append(
+                "<line x1=\"\(left)\" y1=\"\(position)\" x2=\"\(left + width)\" y2=\"\(position)\" stroke=\"#ddd\"/>")
             parts.append(
                 "<text x=\"\(left - 6)\" y=\"\(position + 4)\" text-anchor=\"end\" fill=\"#555\">\(HTML.escape(yLabel(pow(10, Double(exponent)))))</text>"
             )
@@ -60,7 +62,8 @@ package struct LogLineChart {
             let visible = line.points.filter { $0.y > 0 && $0.x > 0 }
             let path = visible.map { "\(x($0.x)),\(y($0.y))" }.joined(separator: " ")
             let dash = line.dashed ? " stroke-dasharray=\"5 3\"" : ""
-            parts.append("<polyline points=\"\(path)\" fill=\"none\" stroke=\"\(line.color)\" stroke-width=\"2\"\(dash)/>")
+            parts.append(
+                "<polyline points=\"\(path)\" fill=\"none\" stroke=\"\(line.color)\" stroke-width=\"2\"\(dash)/>")
             for point in visible {
                 parts.append(
                     "<circle cx=\"\(x(point.x))\" cy=\"\(y(point.y))\" r=\"3\" fill=\"\(line.color)\"><title>\(HTML.escape(line.label)): \(HTML.escape(yLabel(point.y))) at \(HTML.escape(xLabel(point.x)))</title></circle>"

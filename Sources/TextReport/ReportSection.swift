@@ -24,13 +24,19 @@ package struct ReportSection {
         }
 
         /// A table in every format.
-        package static func table(_ table: TextTable) -> Part { Part(content: .table(table), formats: [.table, .markdown, .html]) }
+        package static func table(_ table: TextTable) -> Part {
+            Part(content: .table(table), formats: [.table, .markdown, .html])
+        }
 
         /// A table for the files only (Markdown and HTML): detail a terminal need not scroll past.
-        package static func detail(_ table: TextTable) -> Part { Part(content: .table(table), formats: [.markdown, .html]) }
+        package static func detail(_ table: TextTable) -> Part {
+            Part(content: .table(table), formats: [.markdown, .html])
+        }
 
         /// A paragraph in every format.
-        package static func paragraph(_ text: String) -> Part { Part(content: .paragraph(text), formats: [.table, .markdown, .html]) }
+        package static func paragraph(_ text: String) -> Part {
+            Part(content: .paragraph(text), formats: [.table, .markdown, .html])
+        }
 
         /// A figure for the page.
         package static func figure(_ html: String) -> Part { Part(content: .html(html), formats: [.html]) }
@@ -51,7 +57,9 @@ package struct ReportSection {
     /// Whether the section draws anything in `format`.
     fileprivate func isDrawn(in format: ReportFormat) -> Bool { parts.contains { $0.formats.contains(format) } }
 
-    fileprivate func parts(in format: ReportFormat) -> [Content] { parts.filter { $0.formats.contains(format) }.map(\.content) }
+    fileprivate func parts(in format: ReportFormat) -> [Content] {
+        parts.filter { $0.formats.contains(format) }.map(\.content)
+    }
 }
 
 /// A report made of facts (where and how it was measured) and sections: drawn for a terminal,

@@ -6,7 +6,8 @@ import Testing
 /// (`Fuzz/Seeds/<target>/`), every input fuzzing once failed on (`Fuzz/Regressions/<target>/`),
 /// and the sample corpus, whole and line by line.
 @Suite struct FuzzRegressionTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// The files of `Fuzz/<kind>/<target>`; a folder that is missing or unreadable fails the
     /// test rather than replaying nothing.
@@ -16,7 +17,9 @@ import Testing
         return names.filter { !$0.hasPrefix(".") }.sorted().map { directory.appendingPathComponent($0) }
     }
 
-    @Test(arguments: ["text", "jsonlines", "documents", "queries", "pages"]) func seedsAndRegressionsAreThere(_ target: String) throws {
+    @Test(arguments: ["text", "jsonlines", "documents", "queries", "pages"]) func seedsAndRegressionsAreThere(
+        _ target: String
+    ) throws {
         #expect(try Self.inputs("Seeds", target).count >= 5, "the fuzzer's seeds for \(target) are missing")
         _ = try Self.inputs("Regressions", target)
     }
@@ -29,25 +32,33 @@ import Testing
 
     @Test func textSeedsAndRegressionsPassTheTextChecks() throws {
         for input in try Self.inputs("Seeds", "text") + Self.inputs("Regressions", "text") {
-            #expect(Self.problems(try Data(contentsOf: input), TextChecks.problems(in:)) == [], "\(input.lastPathComponent)")
+            #expect(
+                Self.problems(try Data(contentsOf: input), TextChecks.problems(in:)) == [], "\(input.lastPathComponent)"
+            )
         }
     }
 
     @Test func jsonLinesSeedsAndRegressionsPassTheReaderChecks() throws {
         for input in try Self.inputs("Seeds", "jsonlines") + Self.inputs("Regressions", "jsonlines") {
-            #expect(Self.problems(try Data(contentsOf: input), JSONLinesChecks.problems(in:)) == [], "\(input.lastPathComponent)")
+            #expect(
+                Self.problems(try Data(contentsOf: input), JSONLinesChecks.problems(in:)) == [],
+                "\(input.lastPathComponent)")
         }
     }
 
     @Test func documentSeedsAndRegressionsPassTheImportChecks() throws {
         for input in try Self.inputs("Seeds", "documents") + Self.inputs("Regressions", "documents") {
-            #expect(Self.problems(try Data(contentsOf: input), ImportDocumentChecks.problems(in:)) == [], "\(input.lastPathComponent)")
+            #expect(
+                Self.problems(try Data(contentsOf: input), ImportDocumentChecks.problems(in:)) == [],
+                "\(input.lastPathComponent)")
         }
     }
 
     @Test func querySeedsAndRegressionsPassTheQueryChecks() throws {
         for input in try Self.inputs("Seeds", "queries") + Self.inputs("Regressions", "queries") {
-            #expect(Self.problems(try Data(contentsOf: input), QueryChecks.problems(in:)) == [], "\(input.lastPathComponent)")
+            #expect(
+                Self.problems(try Data(contentsOf: input), QueryChecks.problems(in:)) == [],
+                "\(input.lastPathComponent)")
         }
         for line in Self.sample.split(separator: 0x0A).prefix(200) {
             #expect(Self.problems(Data(line), QueryChecks.problems(in:)) == [])
@@ -56,7 +67,9 @@ import Testing
 
     @Test func pageSeedsAndRegressionsPassTheEncryptedPageChecks() throws {
         for input in try Self.inputs("Seeds", "pages") + Self.inputs("Regressions", "pages") {
-            #expect(Self.problems(try Data(contentsOf: input), EncryptedPageChecks.problems(in:)) == [], "\(input.lastPathComponent)")
+            #expect(
+                Self.problems(try Data(contentsOf: input), EncryptedPageChecks.problems(in:)) == [],
+                "\(input.lastPathComponent)")
         }
     }
 

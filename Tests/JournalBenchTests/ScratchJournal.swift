@@ -9,7 +9,8 @@ final class ScratchJournal {
     let journal: Journal
 
     init() throws {
-        directory = StoreDirectory(FileManager.default.temporaryDirectory.appendingPathComponent("journal-bench-test-\(UUID().uuidString)"))
+        directory = StoreDirectory(
+            FileManager.default.temporaryDirectory.appendingPathComponent("journal-bench-test-\(UUID().uuidString)"))
         journal = try Journal(directory: directory)
     }
 

@@ -9,10 +9,12 @@ import Testing
     private static func journal() throws -> JournalProcess {
         let journal = JournalProcess()
         for (year, text) in [
-            (2020, "tokyo in spring"), (2021, "kyoto temples #Japan"), (2022, "tokyo again, work"), (2023, "paris, work"),
+            (2020, "tokyo in spring"), (2021, "kyoto temples #Japan"), (2022, "tokyo again, work"),
+            (2023, "paris, work"),
             (2024, "tokyo with Ana"), (2025, "lisbon #travel"),
         ] {
-            #expect(try journal.run(["add", "--date", "\(year)-04-01 10:00", text], environment: ["TZ": "UTC"]).status == 0)
+            #expect(
+                try journal.run(["add", "--date", "\(year)-04-01 10:00", text], environment: ["TZ": "UTC"]).status == 0)
         }
         return journal
     }
@@ -34,14 +36,22 @@ import Testing
         // tokyo from 2021: p3, p5.
         #expect(
             try ids(
-                journal.run(["tag", "--query", "tokyo", "--from", "2021", "Voyage", "#Été", "--yes", "--json"], environment: utc), "tagged")
+                journal.run(
+                    ["tag", "--query", "tokyo", "--from", "2021", "Voyage", "#Été", "--yes", "--json"], environment: utc
+                ), "tagged")
                 == ["p5", "p3"])
         #expect(try tagged(journal, "voyage") == ["p5", "p3"])
         let shown = try journal.run(["show", "p3", "--json"]).json()
         #expect(shown["tags"] as? [String] == ["Été", "Voyage"], "kept as given")
         // (tokyo OR kyoto) -work: p1, p2, p5.
-        #expect(try ids(journal.run(["star", "--query", "(tokyo OR kyoto) -work", "-y", "--json"]), "starred") == ["p5", "p2", "p1"])
-        #expect(try ids(journal.run(["unstar", "--starred", "--from", "2024", "-y", "--json"], environment: utc), "unstarred") == ["p5"])
+        #expect(
+            try ids(journal.run(["star", "--query", "(tokyo OR kyoto) -work", "-y", "--json"]), "starred") == [
+                "p5", "p2", "p1",
+            ])
+        #expect(
+            try ids(
+                journal.run(["unstar", "--starred", "--from", "2024", "-y", "--json"], environment: utc), "unstarred")
+                == ["p5"])
         // A filter alone chooses too: every entry tagged voyage.
         let untag = try journal.run(["untag", "--tag", "voyage", "voyage", "--yes"])
         #expect(untag.output == "untagged 2 entries from #voyage\n")
@@ -56,7 +66,8 @@ import Testing
         #expect(try journal.run(["list", "--json"]).json()["total"] as? Int == 4)
         #expect(try journal.run(["verify"]).status == 0)
         // Nothing found: nothing to do, and it says so.
-        #expect(try journal.run(["star", "--query", "reykjavik", "--yes"]).output == "no entries found; nothing starred\n")
+        #expect(
+            try journal.run(["star", "--query", "reykjavik", "--yes"]).output == "no entries found; nothing starred\n")
     }
 
     @Test func withoutATerminalOrAnIdentifierNothingIsWritten() throws {
@@ -66,9 +77,12 @@ import Testing
         let unasked = try journal.run(["delete", "--query", "tokyo"])
         #expect(unasked.status == 2)
         #expect(
-            unasked.error == "journal: 3 entries found; add --yes to delete them without being asked (there is no terminal to ask on)\n")
+            unasked.error
+                == "journal: 3 entries found; add --yes to delete them without being asked (there is no terminal to ask on)\n"
+        )
         for bad in [
-            ["tag", "--query", "tokyo"], ["tag", "p1"], ["tag"], ["star"], ["star", "p1", "--starred"], ["untag", "--query", "x", "#"],
+            ["tag", "--query", "tokyo"], ["tag", "p1"], ["tag"], ["star"], ["star", "p1", "--starred"],
+            ["untag", "--query", "x", "#"],
             ["delete", "p1", "--query", "tokyo"], ["star", "--query", "tokyo", "--on-this-day=someday", "--yes"],
         ] {
             let refused = try journal.run(bad)
@@ -82,7 +96,9 @@ import Testing
     @Test func onATerminalItAsksFirst() throws {
         let journal = try Self.journal()
         defer { journal.removeStore() }
-        let command = [JournalProcess.executable.path, "--store", journal.store.path, "tag", "--query", "tokyo", "Voyage"]
+        let command = [
+            JournalProcess.executable.path, "--store", journal.store.path, "tag", "--query", "tokyo", "Voyage",
+        ]
         let refused = try TmuxSession(command)
         let asked = try refused.waitFor("3 entries found. Tag them with #Voyage? [y/N]")
         #expect(asked.contains { $0.hasPrefix("p5 ") && $0.contains("tokyo with Ana") })

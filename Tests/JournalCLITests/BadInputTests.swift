@@ -21,33 +21,41 @@ import Testing
 
     static let cases: [Case] = [
         Case(
-            name: "malformed JSON line", arguments: ["import"], lines: [#"{"text": "fine"}"#, #"{"text": "broken"#], status: 1,
+            name: "malformed JSON line", arguments: ["import"], lines: [#"{"text": "fine"}"#, #"{"text": "broken"#],
+            status: 1,
             message: "line 2: malformed JSON"),
         Case(
-            name: "file cut off mid-line", arguments: ["import"], rawInput: Array("{\"text\": \"ok\"}\n{\"text\": \"cut of".utf8),
+            name: "file cut off mid-line", arguments: ["import"],
+            rawInput: Array("{\"text\": \"ok\"}\n{\"text\": \"cut of".utf8),
             status: 1, message: "line 2: malformed JSON"),
         Case(
             name: "invalid UTF-8", arguments: ["import"],
-            rawInput: Array(#"{"text": "ok"}"#.utf8) + [0x0A] + Array(#"{"text": ""#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8), status: 1,
+            rawInput: Array(#"{"text": "ok"}"#.utf8) + [0x0A] + Array(#"{"text": ""#.utf8) + [0xC3, 0x28]
+                + Array(#""}"#.utf8), status: 1,
             message: "line 2: invalid UTF-8"),
         Case(
-            name: "missing text", arguments: ["import"], lines: [#"{"text": "fine"}"#, #"{"date": "2024-01-01"}"#], status: 1,
+            name: "missing text", arguments: ["import"], lines: [#"{"text": "fine"}"#, #"{"date": "2024-01-01"}"#],
+            status: 1,
             message: #"line 2: missing "text""#),
         Case(
             name: "text not a string", arguments: ["import"], lines: [#"{"text": ["a"]}"#], status: 1,
             message: #"line 1: "text" must be a string"#),
         Case(
             name: "bad date in import", arguments: ["import"],
-            lines: [#"{"text": "a"}"#, #"{"text": "b", "date": "2024-02-30T10:00:00Z"}"#], status: 1, message: "line 2: bad date"),
+            lines: [#"{"text": "a"}"#, #"{"text": "b", "date": "2024-02-30T10:00:00Z"}"#], status: 1,
+            message: "line 2: bad date"),
         Case(
-            name: "raw NUL byte", arguments: ["import"], rawInput: Array(#"{"text": "a"#.utf8) + [0x00] + Array(#"b"}"#.utf8), status: 1,
+            name: "raw NUL byte", arguments: ["import"],
+            rawInput: Array(#"{"text": "a"#.utf8) + [0x00] + Array(#"b"}"#.utf8), status: 1,
             message: "line 1: malformed JSON"),
         Case(
             name: "jrnl file with text before its first entry", arguments: ["import", "--format", "txt"],
-            rawInput: Array("notes\n[2020-08-29 11:11] Entry.\n".utf8), status: 1, message: "line 1: text before the first entry"),
+            rawInput: Array("notes\n[2020-08-29 11:11] Entry.\n".utf8), status: 1,
+            message: "line 1: text before the first entry"),
         Case(
             name: "jrnl JSON with a bad date", arguments: ["import"],
-            rawInput: Array(#"{"tags": {}, "entries": [{"title": "a", "date": "2020-01-01", "time": "25:00"}]}"#.utf8), status: 1,
+            rawInput: Array(#"{"tags": {}, "entries": [{"title": "a", "date": "2020-01-01", "time": "25:00"}]}"#.utf8),
+            status: 1,
             message: #"entry 1: bad date "2020-01-01 25:00""#),
         Case(
             name: "Day One JSON without a creation date", arguments: ["import"],
@@ -56,10 +64,12 @@ import Testing
                     .utf8),
             status: 1, message: #"entry 2 (uuid B2): missing "creationDate""#),
         Case(
-            name: "zip that is not Day One's", arguments: ["import"], rawInput: [0x50, 0x4B, 0x03, 0x04] + Array(repeating: 0, count: 60),
+            name: "zip that is not Day One's", arguments: ["import"],
+            rawInput: [0x50, 0x4B, 0x03, 0x04] + Array(repeating: 0, count: 60),
             status: 1, message: "not a readable zip archive"),
         Case(
-            name: "unknown import format", arguments: ["import", "--format", "csv"], lines: [#"{"text": "a"}"#], status: 2, message: "csv"),
+            name: "unknown import format", arguments: ["import", "--format", "csv"], lines: [#"{"text": "a"}"#],
+            status: 2, message: "csv"),
         Case(
             name: "missing import file", arguments: ["import", "/nonexistent/entries.jsonl"], status: 1,
             message: "cannot read /nonexistent/entries.jsonl"),
@@ -68,14 +78,18 @@ import Testing
         Case(name: "empty query", arguments: ["search", " "], status: 2, message: "the query is empty"),
         Case(name: "no query", arguments: ["search"], status: 2, message: "the query is empty"),
         Case(name: "query with no words", arguments: ["search", "?!…"], status: 2, message: "has no words"),
-        Case(name: "unknown strategy", arguments: ["search", "x", "--strategy", "grep"], status: 2, message: #"unknown strategy "grep""#),
+        Case(
+            name: "unknown strategy", arguments: ["search", "x", "--strategy", "grep"], status: 2,
+            message: #"unknown strategy "grep""#),
         Case(name: "negative limit", arguments: ["search", "x", "--limit", "-1"], status: 2, message: "--limit"),
         Case(name: "negative offset", arguments: ["list", "--offset", "-3"], status: 2, message: "--offset"),
         Case(name: "non-numeric limit", arguments: ["search", "x", "--limit", "many"], status: 2, message: "many"),
         Case(
             name: "limit beyond any integer", arguments: ["search", "x", "--limit", "99999999999999999999"], status: 2,
             message: "99999999999999999999"),
-        Case(name: "invalid regex", arguments: ["search", "--regex", "("], status: 2, message: "invalid regular expression"),
+        Case(
+            name: "invalid regex", arguments: ["search", "--regex", "("], status: 2,
+            message: "invalid regular expression"),
         Case(name: "unknown option to verify", arguments: ["verify", "--deep"], status: 2, message: "--deep"),
         Case(name: "argument to reindex", arguments: ["reindex", "extra"], status: 2, message: "extra"),
         Case(name: "unknown option", arguments: ["search", "x", "--fuzzy"], status: 2, message: "--fuzzy"),
@@ -83,7 +97,8 @@ import Testing
         Case(name: "bad identifier", arguments: ["show", "first"], status: 2, message: "not an entry identifier"),
         Case(name: "missing entry", arguments: ["edit", "p999", "--text", "x"], status: 1, message: "no entry"),
         Case(
-            name: "another journal's entry", arguments: ["delete", "x-journal://00000000-0000-0000-0000-000000000000/Entry/p1"], status: 1,
+            name: "another journal's entry",
+            arguments: ["delete", "x-journal://00000000-0000-0000-0000-000000000000/Entry/p1"], status: 1,
             message: "belongs to another journal"),
     ]
 
@@ -130,7 +145,8 @@ import Testing
             #expect(!FileManager.default.fileExists(atPath: journal.store.path), "\(arguments) created the journal")
         }
         #expect(
-            try journal.run(["list"]).error == "journal: no journal in \(journal.store.path) (journal add or journal import creates one)\n")
+            try journal.run(["list"]).error
+                == "journal: no journal in \(journal.store.path) (journal add or journal import creates one)\n")
         #expect(try journal.run(["add", "first"]).status == 0)
         #expect(try journal.run(["list"]).status == 0)
     }
@@ -157,13 +173,16 @@ import Testing
     /// Every character SQL `LIKE`, `GLOB` or a regular expression treats specially, alone and in
     /// combinations that would match anything if they were not literal.
     static let metacharacters = [
-        "%", "_", "\\", "*", "?", "[", "]", "^", "$", ".", "+", "(", ")", "{", "}", "|", "\\E", "%_", ".*", "[a-z]", "\\Q", "'", "\"",
+        "%", "_", "\\", "*", "?", "[", "]", "^", "$", ".", "+", "(", ")", "{", "}", "|", "\\E", "%_", ".*", "[a-z]",
+        "\\Q", "'", "\"",
     ]
 
     @Test func metacharactersAreLiteralInEveryStrategy() throws {
         let journal = JournalProcess()
         defer { journal.removeStore() }
-        let texts = [#"meta %_\*?[]^$.+(){}|' end \E \Q "quoted""#, "plain entry without symbols", "100% sure", "a.b and x*y"]
+        let texts = [
+            #"meta %_\*?[]^$.+(){}|' end \E \Q "quoted""#, "plain entry without symbols", "100% sure", "a.b and x*y",
+        ]
         for text in texts { #expect(try journal.run(["add", text]).status == 0) }
         for query in Self.metacharacters {
             let expected = texts.filter { Array($0.utf8).firstRange(of: Array(query.utf8)) != nil }.count
@@ -198,7 +217,9 @@ import Testing
         let id = try #require(try added.json()["id"] as? String)
         #expect(try journal.run(["show", id, "--json"]).json()["text"] as? String == big)
         #expect(try journal.run(["search", "needle", "--json"]).json()["total"] as? Int == 1)
-        #expect(try journal.run(["search", "needle", "--strategy", StrategyID.containsN.name, "--json"]).json()["total"] as? Int == 1)
+        #expect(
+            try journal.run(["search", "needle", "--strategy", StrategyID.containsN.name, "--json"]).json()["total"]
+                as? Int == 1)
         let before = try journal.fingerprint()
 
         let tooBig = String(repeating: "x", count: (64 << 20) + 1)
@@ -214,7 +235,8 @@ import Testing
         defer { journal.removeStore() }
         #expect(try journal.run(["add", "kept"]).status == 0)
         let before = try journal.fingerprint()
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("journal-million-\(UUID().uuidString).jsonl")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "journal-million-\(UUID().uuidString).jsonl")
         defer { try? FileManager.default.removeItem(at: url) }
         var data = Data()
         data.reserveCapacity(24_000_000)
@@ -235,7 +257,9 @@ import Testing
     /// Every file of the store and its bytes, to show that nothing changed.
     static func snapshot(_ folder: URL) throws -> [String: Data] {
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-        return try Dictionary(uniqueKeysWithValues: names.map { ($0, try JournalProcess.contents(of: folder.appendingPathComponent($0))) })
+        return try Dictionary(
+            uniqueKeysWithValues: names.map { ($0, try JournalProcess.contents(of: folder.appendingPathComponent($0))) }
+        )
     }
 
     /// Reads answer from what is stored; writes are refused with one line; no file changes.
@@ -252,7 +276,9 @@ import Testing
         for arguments in [["add", "more"], ["import", "-"], ["reindex"]] {
             let outcome = try journal.run(arguments, input: Data(#"{"text": "x"}"#.utf8), launcher: user)
             #expect(outcome.status == 1, "\(arguments): \(outcome.error)")
-            #expect(outcome.error == "journal: the journal in \(journal.store.path) cannot be written: Permission denied\n", "\(arguments)")
+            #expect(
+                outcome.error == "journal: the journal in \(journal.store.path) cannot be written: Permission denied\n",
+                "\(arguments)")
         }
         let found = try journal.run(["search", "written", "--json"], launcher: user)
         #expect(found.status == 0 && found.error.isEmpty, "\(found.error)")
@@ -273,6 +299,8 @@ import Testing
         #expect(add.status == 1, "\(add.error)")
         #expect(add.error.contains(journal.store.path), "\(add.error)")
         #expect(add.error.split(separator: "\n").count == 1, "\(add.error)")
-        #expect(try Self.snapshot(journal.store).filter { $0.key.hasSuffix(".sqlite") } == readOnly.filter { $0.key.hasSuffix(".sqlite") })
+        #expect(
+            try Self.snapshot(journal.store).filter { $0.key.hasSuffix(".sqlite") }
+                == readOnly.filter { $0.key.hasSuffix(".sqlite") })
     }
 }

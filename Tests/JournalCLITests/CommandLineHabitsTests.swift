@@ -80,7 +80,10 @@ import Testing
             (["export", "--output=-", "--format", "jsonl"], { $0 == plain.output }),
             (["generate", "--entries", "3", "-o", "-"], { $0.split(separator: "\n").count == 3 }),
             (
-                ["compare", "--strategies", StrategyID.prefix.name, "--runs", "1", "--no-build-times", "--format", "json", "-o", "-"],
+                [
+                    "compare", "--strategies", StrategyID.prefix.name, "--runs", "1", "--no-build-times", "--format",
+                    "json", "-o", "-",
+                ],
                 { $0.hasPrefix("{") }
             ),
         ]
@@ -105,8 +108,11 @@ import Testing
         for text in ["coffee with Ana", "tea alone"] {
             #expect(try journal.run(["add", "--date", "\(lastYear)T10:00:00Z", text], environment: utc).status == 0)
         }
-        #expect(try journal.run(["add", "--date", "2020-01-10T10:00:00Z", "coffee in January"], environment: utc).status == 0)
-        #expect(try journal.run(["add", "--date", "2021-01-10T10:00:00Z", "tea in January"], environment: utc).status == 0)
+        #expect(
+            try journal.run(["add", "--date", "2020-01-10T10:00:00Z", "coffee in January"], environment: utc).status
+                == 0)
+        #expect(
+            try journal.run(["add", "--date", "2021-01-10T10:00:00Z", "tea in January"], environment: utc).status == 0)
         let cases: [([String], Set<String>)] = [
             (["search", "--on-this-day", "coffee"], ["p1"]),
             (["search", "coffee", "--on-this-day"], ["p1"]),
@@ -142,7 +148,8 @@ import Testing
         try Data("one variable for everything\n".utf8).write(to: secret)
         let only = ["JOURNAL_PASSPHRASE_FILE": secret.path]
         let noTerminal = ["/usr/bin/setsid", "--wait"]
-        let created = try journal.run(["init", "--encrypt", "--kdf", "interactive"], environment: only, launcher: noTerminal)
+        let created = try journal.run(
+            ["init", "--encrypt", "--kdf", "interactive"], environment: only, launcher: noTerminal)
         #expect(created.status == 0, "\(created.error)")
         #expect(try journal.run(["add", "a secret entry"], environment: only).status == 0)
         #expect(try journal.run(["decrypt"], environment: only).status == 0)
@@ -151,7 +158,8 @@ import Testing
         #expect(try journal.run(["list", "--json"], environment: only).json()["total"] as? Int == 1)
         let export = journal.store.appendingPathExtension("age")
         defer { try? FileManager.default.removeItem(at: export) }
-        let exported = try journal.run(["export", "--encrypt", "-o", export.path], environment: only, launcher: noTerminal)
+        let exported = try journal.run(
+            ["export", "--encrypt", "-o", export.path], environment: only, launcher: noTerminal)
         #expect(exported.status == 0, "\(exported.error)")
         #expect(try Data(contentsOf: export).starts(with: Data("age-encryption.org/v1\n".utf8)))
         // A change of passphrase never takes the current one as the new one.
@@ -201,16 +209,20 @@ import Testing
             .deletingLastPathComponent().appendingPathComponent("Sources")
         var read = Set<String>()
         for folder in ["JournalCLI", "JournalKit"] {
-            let files = try #require(FileManager.default.enumerator(atPath: sources.appendingPathComponent(folder).path))
+            let files = try #require(
+                FileManager.default.enumerator(atPath: sources.appendingPathComponent(folder).path))
             for case let file as String in files where file.hasSuffix(".swift") {
-                let text = try String(contentsOf: sources.appendingPathComponent(folder).appendingPathComponent(file), encoding: .utf8)
+                let text = try String(
+                    contentsOf: sources.appendingPathComponent(folder).appendingPathComponent(file), encoding: .utf8)
                 for match in text.matches(of: /environment\["([A-Z_]+)"\]|"(JOURNAL_[A-Z_]+)"/) {
                     read.insert(String(match.1 ?? match.2 ?? ""))
                 }
             }
         }
         read.subtract(["HOME", "PATH"])
-        #expect(read.isSuperset(of: ["JOURNAL_STORE", "JOURNAL_PASSPHRASE_FILE", "NO_COLOR"]), "the scan finds the variables")
+        #expect(
+            read.isSuperset(of: ["JOURNAL_STORE", "JOURNAL_PASSPHRASE_FILE", "NO_COLOR"]),
+            "the scan finds the variables")
         let help = try JournalProcess().run(["--help"], useStore: false).output
         for name in read.sorted() {
             #expect(help.contains(name), "journal --help does not name $\(name)")

@@ -25,7 +25,10 @@ import Testing
         #expect(object["total"] as? Int == 2)
         let results = try #require(object["results"] as? [[String: Any]])
         #expect(results.count == 2)
-        #expect(results.map { $0["text"] as? String } == ["crème fraîche 50% off_sale (a.b) \\ \u{0} end", "Thé Crème BRÛLÉE, deux fois"])
+        #expect(
+            results.map { $0["text"] as? String } == [
+                "crème fraîche 50% off_sale (a.b) \\ \u{0} end", "Thé Crème BRÛLÉE, deux fois",
+            ])
         #expect(results.map { $0["date"] as? String } == ["2024-05-03T00:00:00Z", "2024-05-01T06:30:00Z"])
         let ids = results.compactMap { $0["id"] as? String }
         #expect(ids.count == 2)
@@ -50,12 +53,16 @@ import Testing
     @Test func pagesNewestFirstWithExactTotals() throws {
         let journal = JournalProcess()
         defer { journal.removeStore() }
-        let lines = (1...25).map { #"{"date": "2024-01-\#(String(format: "%02d", $0))T12:00:00Z", "text": "day \#($0) walk"}"# }
+        let lines = (1...25).map {
+            #"{"date": "2024-01-\#(String(format: "%02d", $0))T12:00:00Z", "text": "day \#($0) walk"}"#
+        }
         #expect(try journal.run(["import", journal.file(lines)]).status == 0)
 
         let page = try journal.run(["search", "walk", "--limit", "10", "--offset", "20", "--json"]).json()
         #expect(page["total"] as? Int == 25)
-        #expect((page["results"] as? [[String: Any]])?.map { $0["text"] as? String } == (1...5).reversed().map { "day \($0) walk" })
+        #expect(
+            (page["results"] as? [[String: Any]])?.map { $0["text"] as? String }
+                == (1...5).reversed().map { "day \($0) walk" })
 
         let all = try journal.run(["search", "walk", "--limit", "0", "--json"]).json()
         #expect((all["results"] as? [Any])?.count == 25)
@@ -69,7 +76,10 @@ import Testing
         #expect(text.output.split(separator: "\n").first?.contains("day 25 walk") == true)
 
         let listed = try journal.run(["list", "--limit", "3", "--offset", "1", "--json"]).json()
-        #expect((listed["results"] as? [[String: Any]])?.map { $0["text"] as? String } == ["day 24 walk", "day 23 walk", "day 22 walk"])
+        #expect(
+            (listed["results"] as? [[String: Any]])?.map { $0["text"] as? String } == [
+                "day 24 walk", "day 23 walk", "day 22 walk",
+            ])
         #expect(listed["total"] as? Int == 25)
     }
 
@@ -102,14 +112,19 @@ import Testing
         let journal = JournalProcess()
         defer { journal.removeStore() }
         let tokyo = ["TZ": "Asia/Tokyo"]
-        let added = try journal.run(["add", "--date", "2024-05-01 9:30", "--json", "morning"], environment: tokyo).json()
-        #expect(added["date"] as? String == "2024-05-01T00:30:00Z")
-        let evening = try journal.run(["add", "--date", "1 may 2024 9pm", "--json", "evening"], environment: ["TZ": "America/New_York"])
+        let added = try journal.run(["add", "--date", "2024-05-01 9:30", "--json", "morning"], environment: tokyo)
             .json()
+        #expect(added["date"] as? String == "2024-05-01T00:30:00Z")
+        let evening = try journal.run(
+            ["add", "--date", "1 may 2024 9pm", "--json", "evening"], environment: ["TZ": "America/New_York"]
+        )
+        .json()
         #expect(evening["date"] as? String == "2024-05-02T01:00:00Z")
         let edited = try journal.run(["edit", "p1", "--date", "may 2 2024", "--json"], environment: tokyo).json()
         #expect(edited["date"] as? String == "2024-05-01T15:00:00Z")
-        let exact = try journal.run(["add", "--date", "2024-05-01T08:30:00+02:00", "--json", "exact"], environment: tokyo).json()
+        let exact = try journal.run(
+            ["add", "--date", "2024-05-01T08:30:00+02:00", "--json", "exact"], environment: tokyo
+        ).json()
         #expect(exact["date"] as? String == "2024-05-01T06:30:00Z", "an offset is kept whatever TZ says")
     }
 
@@ -119,7 +134,8 @@ import Testing
         let utc = ["TZ": "UTC"]
         for (date, text, extra) in [
             ("2023-05-01T10:00", "walk in may last year", ["--star"]), ("2024-05-01T10:00", "walk in may #rain", []),
-            ("2024-05-31T22:00", "walk late in may", ["--tag", "rain"]), ("2024-06-01T10:00", "walk in june", ["--star"]),
+            ("2024-05-31T22:00", "walk late in may", ["--tag", "rain"]),
+            ("2024-06-01T10:00", "walk in june", ["--star"]),
         ] {
             #expect(try journal.run(["add", "--date", date] + extra + [text], environment: utc).status == 0)
         }
@@ -128,10 +144,13 @@ import Testing
             #expect(outcome.status == 0, "\(arguments): \(outcome.error)")
             return try outcome.json()["total"] as? Int
         }
-        for strategy in [SearchStrategies[.prefix], SearchStrategies[.containsN], SearchStrategies[.fts5]].map(\.alias) {
+        for strategy in [SearchStrategies[.prefix], SearchStrategies[.containsN], SearchStrategies[.fts5]].map(\.alias)
+        {
             let search = ["search", "walk", "--strategy", strategy]
             #expect(try total(search + ["--on", "may 2024"]) == 2, "\(strategy)")
-            #expect(try total(search + ["--from", "2024", "--to", "2024-05-31"]) == 2, "\(strategy): a day means the whole day")
+            #expect(
+                try total(search + ["--from", "2024", "--to", "2024-05-31"]) == 2,
+                "\(strategy): a day means the whole day")
             #expect(try total(search + ["--to", "2023"]) == 1, "\(strategy)")
             #expect(try total(search + ["--tag", "#Rain"]) == 2, "\(strategy)")
             #expect(try total(search + ["--starred", "--from", "2024"]) == 1, "\(strategy)")
@@ -149,16 +168,21 @@ import Testing
                 "1 year ago", "p2 2024-05-01 10:00", "2 years ago", "p1 2023-05-01 10:00", "2 of 2",
             ])
         let mayJSON = try #require(
-            try journal.run(["list", "--on-this-day=2025-05-01", "--json"], environment: utc).json()["results"] as? [[String: Any]])
+            try journal.run(["list", "--on-this-day=2025-05-01", "--json"], environment: utc).json()["results"]
+                as? [[String: Any]])
         #expect(mayJSON.map { $0["years_ago"] as? Int } == [1, 2])
         #expect(try total(["list", "--on-this-day=2025-05-01", "--starred"]) == 1)
         #expect(try total(["list", "--on-this-day", "--starred"]) == 0, "today, then another option")
-        #expect(try total(["search", "walk", "--on-this-day=2025-06-01"]) == 1, "31 May 22:00 UTC is not 1 June in UTC")
+        #expect(
+            try total(["search", "walk", "--on-this-day=2025-06-01"]) == 1, "31 May 22:00 UTC is not 1 June in UTC")
         #expect(try total(["search", "walk", "--on-this-day=2025-06-01", "--tag", "rain"]) == 0)
         #expect(
-            try journal.run(["list", "--on-this-day=2025-06-01"], environment: ["TZ": "Europe/Paris"]).output.contains("p3"),
+            try journal.run(["list", "--on-this-day=2025-06-01"], environment: ["TZ": "Europe/Paris"]).output.contains(
+                "p3"),
             "it is in Paris")
-        #expect(try journal.run(["list", "--on-this-day=2025-02-14"]).output == "no entries on 14 February in earlier years\n")
+        #expect(
+            try journal.run(["list", "--on-this-day=2025-02-14"]).output
+                == "no entries on 14 February in earlier years\n")
         let noDate = try journal.run(["list", "--on-this-day=someday"])
         #expect(noDate.status == 2 && noDate.error.contains("\"someday\""), "\(noDate.error)")
     }
@@ -169,17 +193,22 @@ import Testing
         let utc = ["TZ": "UTC"]
         #expect(try journal.run(["import", JournalProcess.sampleCorpus.path]).status == 0)
         #expect(
-            try journal.run(["add", "--date", "2024-07-01 9:00", "--tag", "Cooking", "--star", "Crème brûlée #dessert"], environment: utc)
-                .status == 0)
+            try journal.run(
+                ["add", "--date", "2024-07-01 9:00", "--tag", "Cooking", "--star", "Crème brûlée #dessert"],
+                environment: utc
+            )
+            .status == 0)
         #expect(try journal.run(["add", "--date", "2024-07-01 21:00", "second entry"], environment: utc).status == 0)
 
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("journal-export-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "journal-export-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("all.jsonl")
         let exported = try journal.run(["export", "-o", file.path])
         #expect(exported.status == 0 && exported.error == "exported 302 entries to \(file.path)\n", "\(exported.error)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["all.jsonl"], "no partial file left")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["all.jsonl"], "no partial file left")
         #expect((try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int) == 0o600)
 
         // Imported into an empty journal, it gives the same journal back.
@@ -242,7 +271,10 @@ import Testing
         // As jrnl names them: the tags it reads in the text, sign kept, lowercased; then the given one.
         #expect(document["tags"] as? [String: Int] == ["#dessert": 2, "#cooking": 1, "@ana": 1])
         let entries = try #require(document["entries"] as? [[String: Any]])
-        #expect(entries.map { $0["title"] as? String } == ["Crème brûlée #dessert", "Coffee, then work. #dessert", "Five stars *"])
+        #expect(
+            entries.map { $0["title"] as? String } == [
+                "Crème brûlée #dessert", "Coffee, then work. #dessert", "Five stars *",
+            ])
         #expect(entries.map { $0["body"] as? String } == ["\nWith @Ana.", "", ""])
         #expect(entries.map { $0["date"] as? String } == ["2024-07-01", "2024-07-02", "2024-07-03"])
         #expect(entries.map { $0["time"] as? String } == ["21:05", "08:00", "12:00"])
@@ -273,15 +305,21 @@ import Testing
             let imported = try copy.run(["import", "-", "--json"], input: Data(output.utf8), environment: paris).json()
             #expect(imported["imported"] as? Int == 3, "\(format)")
             let listed = try #require(try copy.run(["list", "--json"]).json()["results"] as? [[String: Any]])
-            #expect(listed.map { $0["date"] as? String } == ["2024-07-03T10:00:00Z", "2024-07-02T06:00:00Z", "2024-07-01T19:05:00Z"])
+            #expect(
+                listed.map { $0["date"] as? String } == [
+                    "2024-07-03T10:00:00Z", "2024-07-02T06:00:00Z", "2024-07-01T19:05:00Z",
+                ])
             #expect(listed.map { $0["starred"] as? Bool } == [format == "txt", false, true], "\(format)")
             #expect(listed.last?["text"] as? String == "Crème brûlée #dessert\n\nWith @Ana.")
-            #expect(listed.last?["tag_names"] as? [String] == (format == "json" ? ["ana", "cooking", "dessert"] : ["ana", "dessert"]))
+            #expect(
+                listed.last?["tag_names"] as? [String]
+                    == (format == "json" ? ["ana", "cooking", "dessert"] : ["ana", "dessert"]))
         }
         // Imported into the journal they came from, they add nothing.
         for output in [json.output, text.output] {
             let again = try journal.run(["import", "-", "--json"], input: Data(output.utf8), environment: paris).json()
-            #expect(again["imported"] as? Int == (output == text.output ? 1 : 0), "all but the entry jrnl reads as starred")
+            #expect(
+                again["imported"] as? Int == (output == text.output ? 1 : 0), "all but the entry jrnl reads as starred")
         }
     }
 
@@ -291,15 +329,19 @@ import Testing
         defer { journal.removeStore() }
         let utc = ["TZ": "UTC"]
         for (date, text) in [
-            ("2023-01-15", "tokyo #Trip #art"), ("2023-03-02", "paris #trip"), ("2024-06-01", "kyoto #trip #japan"), ("2024-06-02", "home"),
+            ("2023-01-15", "tokyo #Trip #art"), ("2023-03-02", "paris #trip"), ("2024-06-01", "kyoto #trip #japan"),
+            ("2024-06-02", "home"),
         ] {
             #expect(try journal.run(["add", "--date", date + " 10:00", text], environment: utc).status == 0)
         }
         // #trip is written twice, #Trip once: the journal shows #trip.
         #expect(try journal.run(["tags", "--query", "tokyo OR kyoto"]).output == "2  #trip\n1  #art\n1  #japan\n")
-        #expect(try journal.run(["tags", "--from", "2024", "--query", "#trip"], environment: utc).output == "1  #japan\n1  #trip\n")
+        #expect(
+            try journal.run(["tags", "--from", "2024", "--query", "#trip"], environment: utc).output
+                == "1  #japan\n1  #trip\n")
         #expect(try journal.run(["tags", "--query", "nowhere"]).output == "no tags among the entries found\n")
-        let byYear = try journal.run(["stats", "--by", "year", "--query", "#trip"], environment: utc.merging(["COLUMNS": "40"]) { $1 })
+        let byYear = try journal.run(
+            ["stats", "--by", "year", "--query", "#trip"], environment: utc.merging(["COLUMNS": "40"]) { $1 })
         let chart = byYear.output.split(separator: "\n").suffix(3).map(String.init)
         #expect(chart[0] == "entries by year · “#trip”")
         #expect(chart[1].hasPrefix("2023  ██") && chart[1].hasSuffix("  2"))
@@ -319,7 +361,9 @@ import Testing
     @Test func tagsAndStarsFromAddToListing() throws {
         let journal = JournalProcess()
         defer { journal.removeStore() }
-        let added = try journal.run(["add", "--tag", "Work", "--tag", "@idea-box", "--star", "--json", "Lunch at #Café with @Ana"]).json()
+        let added = try journal.run([
+            "add", "--tag", "Work", "--tag", "@idea-box", "--star", "--json", "Lunch at #Café with @Ana",
+        ]).json()
         #expect(added["tags"] as? [String] == ["Ana", "Café", "idea-box", "Work"], "as written")
         #expect(added["tag_names"] as? [String] == ["ana", "cafe", "idea-box", "work"])
         #expect(added["starred"] as? Bool == true)
@@ -339,7 +383,8 @@ import Testing
         let results = try #require(listed["results"] as? [[String: Any]])
         #expect(results.map { $0["starred"] as? Bool } == [true, false])
         #expect(try journal.run(["show", "p2"]).output.contains("#Café #東京"))
-        #expect(try journal.run(["list"]).output.split(separator: "\n").first?.contains("★ another #cafe visit") == true)
+        #expect(
+            try journal.run(["list"]).output.split(separator: "\n").first?.contains("★ another #cafe visit") == true)
 
         for bad in [["tag", "p1", "#"], ["add", "--tag", "--", "x"], ["tag", "p9", "x"]] {
             let refused = try journal.run(bad)
@@ -380,7 +425,8 @@ import Testing
         let journal = JournalProcess()
         defer { journal.removeStore() }
         #expect(try journal.run(["add", "an old entry"]).status == 0)
-        let editor = FileManager.default.temporaryDirectory.appendingPathComponent("journal-editor-\(UUID().uuidString)")
+        let editor = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "journal-editor-\(UUID().uuidString)")
         try Data("#!/bin/sh\nsed -i 's/old/new/' \"$1\"\n".utf8).write(to: editor)
         defer { try? FileManager.default.removeItem(at: editor) }
         try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: editor.path)
@@ -406,7 +452,9 @@ import Testing
         #expect(listed == SearchStrategies.all.map(\.name))
 
         #expect(
-            try journal.run(["add", "via environment"], environment: ["JOURNAL_STORE": journal.store.path], useStore: false).status == 0)
+            try journal.run(
+                ["add", "via environment"], environment: ["JOURNAL_STORE": journal.store.path], useStore: false
+            ).status == 0)
         #expect(try journal.run(["search", "environment", "--json"]).json()["total"] as? Int == 1)
 
         let help = try journal.run(["--help"])
@@ -421,7 +469,8 @@ import Testing
         defer { journal.removeStore() }
         let first = try journal.run(["generate", "--entries", "30", "--seed", "4"], useStore: false)
         #expect(first.status == 0)
-        #expect(first.output == (try journal.run(["generate", "--entries", "30", "--seed", "4"], useStore: false)).output)
+        #expect(
+            first.output == (try journal.run(["generate", "--entries", "30", "--seed", "4"], useStore: false)).output)
         let lines = first.output.split(separator: "\n")
         #expect(lines.count == 30)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("generated-\(UUID().uuidString).jsonl")
@@ -454,7 +503,9 @@ import Testing
 
         let page = FileManager.default.temporaryDirectory.appendingPathComponent("compare-\(UUID().uuidString).html")
         defer { try? FileManager.default.removeItem(at: page) }
-        #expect(try journal.run(["compare", "--runs", "1", "--no-build-times", "--format", "html", "-o", page.path]).status == 0)
+        #expect(
+            try journal.run(["compare", "--runs", "1", "--no-build-times", "--format", "html", "-o", page.path]).status
+                == 0)
         let html = try String(contentsOf: page, encoding: .utf8)
         #expect(html.hasPrefix("<!DOCTYPE html>") && html.contains("<svg") && html.contains("class=\"matrix\""))
         #expect(html.matches(of: /https?:\/\//).count == 1, "nothing to fetch: only the SVG namespace")
@@ -465,10 +516,12 @@ import Testing
 
         let queries = try journal.file(["the", "crème"])
         let fromFile = try journal.run([
-            "compare", "--runs", "1", "--no-build-times", "--queries", queries, "--strategies", SearchStrategies[.containsCD].alias,
+            "compare", "--runs", "1", "--no-build-times", "--queries", queries, "--strategies",
+            SearchStrategies[.containsCD].alias,
             "--format", "json",
         ])
-        #expect((try fromFile.json()["queries"] as? [[String: Any]])?.map { $0["text"] as? String } == ["the", "crème"])
+        #expect(
+            (try fromFile.json()["queries"] as? [[String: Any]])?.map { $0["text"] as? String } == ["the", "crème"])
 
         for bad in [
             ["compare", "--strategies", "token,grep"], ["compare", "--strategies", " , "], ["compare", "--query", "x"],
@@ -488,21 +541,27 @@ import Testing
         let outcome = try journal.run(
             [
                 "bench", "--sizes", "300,600", "--runs", "1", "--cold-runs", "1", "--budget", "5",
-                "--strategies", "contains,contains-n,token,prefix,fts5", "--work", work.path, "--format", "json", "--html", page.path,
+                "--strategies", "contains,contains-n,token,prefix,fts5", "--work", work.path, "--format", "json",
+                "--html", page.path,
             ], useStore: false)
         #expect(outcome.status == 0, "\(outcome.error)")
         let report = try outcome.json()
         // Start-up: three journal processes that open no journal, each timed, beside sqlite3's.
         let startup = try #require(report["startup"] as? [String: Any])
         let processes = try #require(startup["processes"] as? [[String: Any]])
-        #expect(processes.map { $0["command"] as? String } == ["journal --version", "journal --help", "journal search --strategy list"])
+        #expect(
+            processes.map { $0["command"] as? String } == [
+                "journal --version", "journal --help", "journal search --strategy list",
+            ])
         #expect(processes.allSatisfy { ($0["median_ms"] as? Double ?? 0) > 0 })
         #expect((startup["sqlite3_ms"] as? Double ?? 0) > 0)
         let sizes = try #require(report["sizes"] as? [[String: Any]])
         #expect(sizes.map { $0["entries"] as? Int } == [300, 600])
         for size in sizes {
             for key in ["import_seconds", "fts5_index_seconds"] { #expect((size[key] as? Double ?? 0) > 0, "\(key)") }
-            for key in ["import_peak_bytes", "main_store_bytes", "search_store_bytes", "fts5_index_bytes", "prefix_table_bytes"] {
+            for key in [
+                "import_peak_bytes", "main_store_bytes", "search_store_bytes", "fts5_index_bytes", "prefix_table_bytes",
+            ] {
                 #expect((size[key] as? Int ?? 0) > 0, "\(key)")
             }
             let typing = try #require(size["typing"] as? [[String: Any]])
@@ -515,9 +574,13 @@ import Testing
             let onThisDay = try #require(size["on_this_day"] as? [String: Any])
             #expect((onThisDay["days"] as? [String])?.count == 13 && (onThisDay["found"] as? [Int])?.count == 13)
             #expect((onThisDay["found"] as? [Int] ?? []).reduce(0, +) > 0, "a journal of many years has some")
-            for key in ["median_ms", "scan_median_ms", "process_ms"] { #expect((onThisDay[key] as? Double ?? 0) > 0, "\(key)") }
+            for key in ["median_ms", "scan_median_ms", "process_ms"] {
+                #expect((onThisDay[key] as? Double ?? 0) > 0, "\(key)")
+            }
             let warm = try #require(size["warm"] as? [[String: Any]])
-            #expect(warm.map { $0["strategy"] as? String } == [StrategyID.contains, .containsN, .token, .prefix, .fts5].map(\.name))
+            #expect(
+                warm.map { $0["strategy"] as? String }
+                    == [StrategyID.contains, .containsN, .token, .prefix, .fts5].map(\.name))
             // token and prefix are meant to find the same entries: the benchmark's totals say whether they did.
             func totals(_ strategy: StrategyID) -> [Int?] {
                 (warm.first { $0["strategy"] as? String == strategy.name }?["queries"] as? [[String: Any]] ?? []).map {
@@ -532,14 +595,19 @@ import Testing
             let indexBytes = try #require(best["index_bytes"] as? Int)
             #expect(indexBytes > 0 && indexBytes < best["bytes"] as? Int ?? 0)
             let bestWarm = try #require(best["warm"] as? [[String: Any]])
-            #expect(bestWarm.contains { $0["query"] as? String == "the" } && bestWarm.allSatisfy { ($0["median_ms"] as? Double ?? 0) > 0 })
-            #expect((best["cold"] as? [[String: Any]] ?? []).count == bestWarm.count, "sqlite3 answers every query FTS5 can")
+            #expect(
+                bestWarm.contains { $0["query"] as? String == "the" }
+                    && bestWarm.allSatisfy { ($0["median_ms"] as? Double ?? 0) > 0 })
+            #expect(
+                (best["cold"] as? [[String: Any]] ?? []).count == bestWarm.count, "sqlite3 answers every query FTS5 can"
+            )
             // The default strategy limited to a year and contains[n] to a month, each beside itself unlimited.
             let filtered = try #require(size["filtered"] as? [[String: Any]])
             #expect(filtered.map { $0["strategy"] as? String } == [StrategyID.prefix.name, StrategyID.containsN.name])
             #expect(filtered.map { ($0["limited_to"] as? String)?.count } == [4, 7], "a year, then a month")
             for row in filtered {
-                #expect((row["passing"] as? Int ?? 0) > 0 && (row["passing"] as? Int ?? 0) < (size["entries"] as? Int ?? 0))
+                #expect(
+                    (row["passing"] as? Int ?? 0) > 0 && (row["passing"] as? Int ?? 0) < (size["entries"] as? Int ?? 0))
                 #expect(!(row["queries"] as? [String] ?? []).isEmpty)
             }
             let cold = try #require(size["cold"] as? [[String: Any]])
@@ -550,11 +618,15 @@ import Testing
             FileManager.default.fileExists(
                 atPath: work.appendingPathComponent("journal-600-seed2013-\(SyntheticJournal.version).jsonl").path),
             "inputs kept for the next run")
-        #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("store-600").path), "stores removed")
+        #expect(
+            !FileManager.default.fileExists(atPath: work.appendingPathComponent("store-600").path), "stores removed")
         let html = try String(contentsOf: page, encoding: .utf8)
         #expect(html.hasPrefix("<!DOCTYPE html>") && html.contains("<polyline"))
 
-        for bad in [["bench", "--sizes", "0"], ["bench", "--sizes", "ten"], ["bench", "--budget", "0"], ["bench", "--runs", "0"]] {
+        for bad in [
+            ["bench", "--sizes", "0"], ["bench", "--sizes", "ten"], ["bench", "--budget", "0"],
+            ["bench", "--runs", "0"],
+        ] {
             let refused = try journal.run(bad, useStore: false)
             #expect(refused.status == 2, "\(bad): \(refused.error)")
             #expect(refused.error.split(separator: "\n").count == 1)
@@ -572,9 +644,12 @@ import Testing
         let reindexed = try journal.run(["reindex"])
         #expect(reindexed.status == 0 && reindexed.output.hasPrefix("reindexed 300 entries in "), "\(reindexed.error)")
         let json = try journal.run(["verify", "--json"]).json()
-        #expect(json["consistent"] as? Bool == true && json["entries"] as? Int == 300 && (json["problems"] as? [Any])?.isEmpty == true)
+        #expect(
+            json["consistent"] as? Bool == true && json["entries"] as? Int == 300
+                && (json["problems"] as? [Any])?.isEmpty == true)
         #expect(
             try journal.run(["search", "crème", "--json"]).json()["total"] as? Int
-                == (try journal.run(["search", "creme", "--strategy", StrategyID.token.name, "--json"]).json()["total"] as? Int))
+                == (try journal.run(["search", "creme", "--strategy", StrategyID.token.name, "--json"]).json()["total"]
+                    as? Int))
     }
 }

@@ -79,7 +79,9 @@ import Testing
         let importers = files.map { file in
             Worker {
                 let start = ContinuousClock.now
-                imports.record((try? journal.run(["import", file])) ?? .init(status: -1, output: "", error: "not run"), since: start)
+                imports.record(
+                    (try? journal.run(["import", file])) ?? .init(status: -1, output: "", error: "not run"),
+                    since: start)
             }
         }
         let adder = Worker {
@@ -96,7 +98,8 @@ import Testing
             while !importsDone.isSet {
                 let start = ContinuousClock.now
                 searches.record(
-                    (try? journal.run(["search", "the", "--limit", "20"])) ?? .init(status: -1, output: "", error: "not run"), since: start)
+                    (try? journal.run(["search", "the", "--limit", "20"]))
+                        ?? .init(status: -1, output: "", error: "not run"), since: start)
             }
         }
         for importer in importers { importer.wait() }
@@ -109,7 +112,8 @@ import Testing
         #expect(searches.failures == [])
         #expect(searches.all.count > 0)
         let ids = adds.all.compactMap { add in
-            (try? JSONSerialization.jsonObject(with: Data(add.detail.utf8))).flatMap { $0 as? [String: Any] }?["id"] as? String
+            (try? JSONSerialization.jsonObject(with: Data(add.detail.utf8))).flatMap { $0 as? [String: Any] }?["id"]
+                as? String
         }
         #expect(ids.count == adds.all.count)
 

@@ -14,12 +14,16 @@ import Testing
         var environment: [String: String] { ["HOME": url.path, "XDG_CONFIG_HOME": "", "XDG_DATA_HOME": ""] }
 
         init(_ config: String?) throws {
-            try FileManager.default.createDirectory(at: configuration.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: configuration.deletingLastPathComponent(), withIntermediateDirectories: true)
             if let config { try Data(config.utf8).write(to: configuration) }
         }
 
-        func run(_ arguments: [String], _ extra: [String: String] = [:], input: Data = Data()) throws -> JournalProcess.Outcome {
-            try JournalProcess(store: url).run(arguments, input: input, environment: environment.merging(extra) { $1 }, useStore: false)
+        func run(
+            _ arguments: [String], _ extra: [String: String] = [:], input: Data = Data()
+        ) throws -> JournalProcess.Outcome {
+            try JournalProcess(store: url).run(
+                arguments, input: input, environment: environment.merging(extra) { $1 }, useStore: false)
         }
 
         func texts(in folder: String) throws -> [String] {
@@ -50,10 +54,13 @@ import Testing
         #expect(try home.run(["-j", "work", "add", "work, by -j"]).status == 0)
         #expect(try home.run(["add", "work, by JOURNAL"], ["JOURNAL": "work"]).status == 0)
         #expect(
-            try home.run(["--journal", "personal", "add", "personal, by --journal"], ["JOURNAL": "work"]).status == 0, "-j beats JOURNAL")
+            try home.run(["--journal", "personal", "add", "personal, by --journal"], ["JOURNAL": "work"]).status == 0,
+            "-j beats JOURNAL")
         let elsewhere = home.url.appendingPathComponent("elsewhere").path
         #expect(try home.run(["--store", elsewhere, "-j", "work", "add", "elsewhere, --store wins"]).status == 0)
-        #expect(try home.run(["add", "elsewhere, by JOURNAL_STORE"], ["JOURNAL_STORE": elsewhere, "JOURNAL": "work"]).status == 0)
+        #expect(
+            try home.run(["add", "elsewhere, by JOURNAL_STORE"], ["JOURNAL_STORE": elsewhere, "JOURNAL": "work"]).status
+                == 0)
         #expect(try home.texts(in: personal) == ["personal, by --journal", "personal, by default"])
         #expect(try home.texts(in: work) == ["work, by JOURNAL", "work, by -j"])
         #expect(try home.texts(in: elsewhere) == ["elsewhere, by JOURNAL_STORE", "elsewhere, --store wins"])
@@ -82,7 +89,8 @@ import Testing
         #expect(unknown.status == 2)
         #expect(
             unknown.error
-                == "journal: no journal named \"holiday\" in \(home.configuration.path) (it names personal, side project, work)\n")
+                == "journal: no journal named \"holiday\" in \(home.configuration.path) (it names personal, side project, work)\n"
+        )
         #expect(try home.run(["list"], ["JOURNAL": "holiday"]).status == 2)
     }
 
@@ -90,19 +98,25 @@ import Testing
         let home = try Home(nil)
         defer { home.remove() }
         #expect(try home.run(["add", "in the default place"]).status == 0)
-        #expect(try home.texts(in: home.url.appendingPathComponent(".local/share/journal").path) == ["in the default place"])
+        #expect(
+            try home.texts(in: home.url.appendingPathComponent(".local/share/journal").path) == ["in the default place"]
+        )
         let named = try home.run(["-j", "work", "list"])
         #expect(named.status == 2 && named.error.contains("name it in \(home.configuration.path)"), "\(named.error)")
         let listed = try home.run(["journals"]).output
         #expect(listed.contains("no configuration file (\(home.configuration.path))"))
-        #expect(try home.run(["search", "place", "--json"]).json()["strategy"] as? String == SearchStrategies.standard.name)
+        #expect(
+            try home.run(["search", "place", "--json"]).json()["strategy"] as? String == SearchStrategies.standard.name)
     }
 
     /// Each bad file: the line and what is wrong, worked out by hand; exit 2; nothing written.
     @Test(arguments: [
         ("default = \"personal\"\n[journals]\npersonal = 3\n", 3, "journal \"personal\" needs a folder as a string"),
         ("colors = \"never\"\n", 1, "unknown setting \"colors\""),
-        ("editor = \"vi\"\ndefault = \"x\"\n[journals]\nwork = \"w\"\n", 2, "the default journal \"x\" is not under [journals]"),
+        (
+            "editor = \"vi\"\ndefault = \"x\"\n[journals]\nwork = \"w\"\n", 2,
+            "the default journal \"x\" is not under [journals]"
+        ),
         ("\n\nstrategy = \"fastest\"\n", 3, "strategy \"fastest\" is not one of journal's"),
         ("color = \"sometimes\"\n", 1, "color must be auto, always or never"),
         ("[journals\nwork = \"w\"\n", 1, "error while parsing table header"),
@@ -132,7 +146,8 @@ import Testing
         let store = home.url.appendingPathComponent("store").path
         #expect(try home.run(["--store", store, "add", "plain"], ["EDITOR": "false", "VISUAL": "false"]).status == 0)
         #expect(
-            try home.run(["--store", store, "edit", "p1"], ["EDITOR": "false", "VISUAL": "false"]).status == 0, "the file's editor first")
+            try home.run(["--store", store, "edit", "p1"], ["EDITOR": "false", "VISUAL": "false"]).status == 0,
+            "the file's editor first")
         #expect(try home.texts(in: store) == ["edited:plain"])
         #expect(
             try home.run(["--store", store, "list"], ["NO_COLOR": "1"]).output.contains("\u{1B}["),

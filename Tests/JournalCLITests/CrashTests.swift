@@ -31,9 +31,11 @@ import Testing
 
     @Test func anImportKilledAnywhereIsWhollyThereOrWhollyAbsent() throws {
         let generator = JournalProcess()
-        let input = FileManager.default.temporaryDirectory.appendingPathComponent("journal-kill-\(UUID().uuidString).jsonl")
+        let input = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "journal-kill-\(UUID().uuidString).jsonl")
         defer { try? FileManager.default.removeItem(at: input) }
-        let generated = try generator.run(["generate", "--entries", "12000", "--seed", "9", "-o", input.path], useStore: false)
+        let generated = try generator.run(
+            ["generate", "--entries", "12000", "--seed", "9", "-o", input.path], useStore: false)
         #expect(generated.status == 0)
 
         var outcomes: [String] = []

@@ -21,7 +21,9 @@ import Testing
     static func unsyncedAtFirstOutput(_ trace: String) -> Set<String>? {
         var dirty = Set<String>()
         for line in trace.split(separator: "\n") {
-            guard let call = line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first else { continue }
+            guard let call = line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first else {
+                continue
+            }
             if call.hasPrefix("write(1<") { return dirty }
             guard let file = mainStoreFile(in: call.hasPrefix("<...") ? "" : line) else { continue }
             if call.hasPrefix("pwrite64(") || call.hasPrefix("write(") || call.hasPrefix("ftruncate(") {
@@ -66,9 +68,15 @@ import Testing
         }
         let isSync = { (line: Substring) in line.contains(" fsync(") || line.contains(" fdatasync(") }
         let synced = first(after: -1) { isSync($0) && $0.contains(".backup.jsonl.partial-") }
-        let renamed = synced.flatMap { synced in first(after: synced) { $0.contains(" rename(") && $0.contains("backup.jsonl\")") } }
-        let folderSynced = renamed.flatMap { renamed in first(after: renamed) { isSync($0) && $0.contains("<\(folder.path)>") } }
-        let reported = folderSynced.flatMap { synced in first(after: synced) { $0.contains(" write(2<") && $0.contains("exported") } }
+        let renamed = synced.flatMap { synced in
+            first(after: synced) { $0.contains(" rename(") && $0.contains("backup.jsonl\")") }
+        }
+        let folderSynced = renamed.flatMap { renamed in
+            first(after: renamed) { isSync($0) && $0.contains("<\(folder.path)>") }
+        }
+        let reported = folderSynced.flatMap { synced in
+            first(after: synced) { $0.contains(" write(2<") && $0.contains("exported") }
+        }
         #expect(
             reported != nil,
             "sync \(synced.map(String.init) ?? "–"), rename \(renamed.map(String.init) ?? "–"), folder \(folderSynced.map(String.init) ?? "–")"
@@ -90,12 +98,17 @@ import Testing
         let trace = journal.store.appendingPathExtension("trace")
         defer { try? FileManager.default.removeItem(at: trace) }
         for command in commands {
-            let strace = ["strace", "-f", "-y", "-qq", "-e", "trace=write,pwrite64,ftruncate,fsync,fdatasync", "-o", trace.path]
+            let strace = [
+                "strace", "-f", "-y", "-qq", "-e", "trace=write,pwrite64,ftruncate,fsync,fdatasync", "-o", trace.path,
+            ]
             let run = try journal.run(command, launcher: ["/usr/bin/env"] + strace + ["stdbuf", "-oL"])
             try #require(run.status == 0, "\(command): \(run.error)")
-            let unsynced = Self.unsyncedAtFirstOutput(String(decoding: try JournalProcess.contents(of: trace), as: UTF8.self))
+            let unsynced = Self.unsyncedAtFirstOutput(
+                String(decoding: try JournalProcess.contents(of: trace), as: UTF8.self))
             #expect(unsynced != nil, "\(command) printed nothing")
-            #expect(unsynced?.isEmpty == true, "\(command)\(held ? ", journal held open" : ""): unsynced before success: \(unsynced ?? [])")
+            #expect(
+                unsynced?.isEmpty == true,
+                "\(command)\(held ? ", journal held open" : ""): unsynced before success: \(unsynced ?? [])")
         }
     }
 }

@@ -29,22 +29,27 @@ import Testing
         defer { journal.removeStore() }
         let right = try passphraseFile("a long and right passphrase", for: journal)
         let wrong = try passphraseFile("a wrong one", for: journal)
-        let created = try journal.run(["init", "--encrypt", "--kdf", "interactive"], environment: ["JOURNAL_NEW_PASSPHRASE_FILE": right])
+        let created = try journal.run(
+            ["init", "--encrypt", "--kdf", "interactive"], environment: ["JOURNAL_NEW_PASSPHRASE_FILE": right])
         #expect(created.status == 0, "\(created.error)")
         #expect(created.output.contains("created an encrypted journal"))
         let unlocked = ["JOURNAL_PASSPHRASE_FILE": right]
-        #expect(try journal.run(["add", "Walked to the lighthouse with Ingrid #coast"], environment: unlocked).status == 0)
+        #expect(
+            try journal.run(["add", "Walked to the lighthouse with Ingrid #coast"], environment: unlocked).status == 0)
         #expect(try journal.run(["add", "Quiet morning, wrote letters"], environment: unlocked).status == 0)
         for strategy in [StrategyID.prefix, .token, .fts5, .containsCD].map(\.name) {
-            let found = try journal.run(["search", "--json", "--strategy", strategy, "lighthouse"], environment: unlocked)
+            let found = try journal.run(
+                ["search", "--json", "--strategy", strategy, "lighthouse"], environment: unlocked)
             #expect(found.status == 0, "\(strategy): \(found.error)")
             #expect(try found.json()["total"] as? Int == 1, "\(strategy)")
         }
         #expect(try journal.run(["verify"], environment: unlocked).status == 0)
         #expect(try journal.run(["reindex"], environment: unlocked).status == 0)
-        let filtered = try journal.run(["search", "--json", "--tag", "coast", "--on", "today", "lighthouse"], environment: unlocked)
+        let filtered = try journal.run(
+            ["search", "--json", "--tag", "coast", "--on", "today", "lighthouse"], environment: unlocked)
         #expect(try filtered.json()["total"] as? Int == 1, "\(filtered.error)")
-        let compared = try journal.run(["compare", "--strategies", "prefix,token,fts5", "--format", "json"], environment: unlocked)
+        let compared = try journal.run(
+            ["compare", "--strategies", "prefix,token,fts5", "--format", "json"], environment: unlocked)
         #expect(compared.status == 0, "\(compared.error)")
 
         let refused = try journal.run(["search", "lighthouse"], environment: ["JOURNAL_PASSPHRASE_FILE": wrong])
@@ -72,12 +77,14 @@ import Testing
         let second = try passphraseFile("second passphrase", for: journal)
         #expect(try allBytes(of: journal).range(of: Data("the".utf8)) != nil)
 
-        let encrypted = try journal.run(["encrypt", "--kdf", "interactive"], environment: ["JOURNAL_NEW_PASSPHRASE_FILE": first])
+        let encrypted = try journal.run(
+            ["encrypt", "--kdf", "interactive"], environment: ["JOURNAL_NEW_PASSPHRASE_FILE": first])
         #expect(encrypted.status == 0, "\(encrypted.error)")
         #expect(encrypted.error.contains("deleted, not wiped"))
         let withoutPassphrase = try journal.run(["list"], launcher: ["/usr/bin/setsid", "--wait"])
         #expect(withoutPassphrase.status == 1)
-        let after = try journal.run(["search", "--json", "--limit", "0", "the"], environment: ["JOURNAL_PASSPHRASE_FILE": first])
+        let after = try journal.run(
+            ["search", "--json", "--limit", "0", "the"], environment: ["JOURNAL_PASSPHRASE_FILE": first])
         #expect(try after.json()["total"] as? Int == before)
         #expect(try journal.run(["verify"], environment: ["JOURNAL_PASSPHRASE_FILE": first]).status == 0)
 
@@ -99,7 +106,9 @@ import Testing
         defer { journal.removeStore() }
         let secret = try passphraseFile("secret", for: journal)
         #expect(
-            try journal.run(["init", "--encrypt", "--kdf", "interactive"], environment: ["JOURNAL_NEW_PASSPHRASE_FILE": secret]).status == 0
+            try journal.run(
+                ["init", "--encrypt", "--kdf", "interactive"], environment: ["JOURNAL_NEW_PASSPHRASE_FILE": secret]
+            ).status == 0
         )
         let outcome = try journal.run(["list"], launcher: ["/usr/bin/setsid", "--wait"])
         #expect(outcome.status == 1)
@@ -118,10 +127,14 @@ import Testing
         let secret = try passphraseFile("killed mid-import", for: journal)
         let unlocked = ["JOURNAL_PASSPHRASE_FILE": secret]
         #expect(
-            try journal.run(["init", "--encrypt", "--kdf", "interactive"], environment: ["JOURNAL_NEW_PASSPHRASE_FILE": secret]).status
+            try journal.run(
+                ["init", "--encrypt", "--kdf", "interactive"], environment: ["JOURNAL_NEW_PASSPHRASE_FILE": secret]
+            ).status
                 == 0)
         let filler = String(repeating: "the river was wide and slow that morning, ", count: 6)
-        let lines = (0..<12_000).map { "{\"text\": \"entry \($0) of the quetzalcoatlus survey, page \($0 % 97): \(filler)\"}" }
+        let lines = (0..<12_000).map {
+            "{\"text\": \"entry \($0) of the quetzalcoatlus survey, page \($0 % 97): \(filler)\"}"
+        }
         let input = try journal.file(lines)
         for moment in [CrashTests.Moment.midImport(bytes: 2 << 20), .midIndexing(bytes: 1 << 20)] {
             let importer = try journal.start(["import", input], environment: unlocked)
@@ -133,7 +146,8 @@ import Testing
             #expect(try allBytes(of: journal).range(of: Data("quetzalcoatlus".utf8)) == nil, "killed \(moment)")
             let verified = try journal.run(["verify"], environment: unlocked)
             #expect(verified.status == 0, "killed \(moment): \(verified.output)\(verified.error)")
-            let entries = try #require(try journal.run(["stats", "--json"], environment: unlocked).json()["entries"] as? Int)
+            let entries = try #require(
+                try journal.run(["stats", "--json"], environment: unlocked).json()["entries"] as? Int)
             #expect(entries == 0 || entries == 12_000, "killed \(moment): \(entries) entries")
         }
         #expect(try allBytes(of: journal).range(of: Data("quetzalcoatlus".utf8)) == nil, "after the catch-up")
@@ -148,10 +162,12 @@ import Testing
         let plain = try journal.run(["export", "--format", "jsonl"])
         #expect(plain.status == 0)
         let secret = try passphraseFile("an export passphrase", for: journal)
-        let file = journal.store.deletingLastPathComponent().appendingPathComponent("\(journal.store.lastPathComponent).age")
+        let file = journal.store.deletingLastPathComponent().appendingPathComponent(
+            "\(journal.store.lastPathComponent).age")
         defer { try? FileManager.default.removeItem(at: file) }
         let exported = try journal.run(
-            ["export", "--format", "jsonl", "--encrypt", "-o", file.path], environment: ["JOURNAL_EXPORT_PASSPHRASE_FILE": secret])
+            ["export", "--format", "jsonl", "--encrypt", "-o", file.path],
+            environment: ["JOURNAL_EXPORT_PASSPHRASE_FILE": secret])
         #expect(exported.status == 0, "\(exported.error)")
         let bytes = try Data(contentsOf: file)
         #expect(bytes.starts(with: Data("age-encryption.org/v1\n-> scrypt ".utf8)))
@@ -180,10 +196,13 @@ import Testing
     @Test func nothingOfAnEncryptedJournalLandsOutsideItsFolder() throws {
         let journal = JournalProcess()
         defer { journal.removeStore() }
-        let scratch = journal.store.deletingLastPathComponent().appendingPathComponent("\(journal.store.lastPathComponent).scratch")
+        let scratch = journal.store.deletingLastPathComponent().appendingPathComponent(
+            "\(journal.store.lastPathComponent).scratch")
         let temporary = scratch.appendingPathComponent("tmp")
         let runtime = scratch.appendingPathComponent("runtime")
-        for folder in [temporary, runtime] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        for folder in [temporary, runtime] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
         chmod(runtime.path, 0o700)
         defer { try? FileManager.default.removeItem(at: scratch) }
         let secret = try passphraseFile("nothing leaks", for: journal)
@@ -222,7 +241,8 @@ import Testing
                 (["add"], Data("ブルーベリー from standard input".utf8)),
                 (["import", "-", "--format", "dayone"], try Data(contentsOf: zip)),
                 (["edit", "p1"], Data()),
-                (["search", "quokka"], Data()), (["search", "--strategy", SearchStrategies[.containsCD].alias, "vindo"], Data()),
+                (["search", "quokka"], Data()),
+                (["search", "--strategy", SearchStrategies[.containsCD].alias, "vindo"], Data()),
                 (["list"], Data()),
                 (["show", "p2"], Data()), (["tags"], Data()), (["stats", "--query", "quokka"], Data()),
                 (["compare", "--runs", "1"], Data()), (["verify"], Data()), (["reindex"], Data()),
@@ -230,12 +250,14 @@ import Testing
                 (["export", "--encrypt", "-o", scratch.appendingPathComponent("out.age").path], Data()),
             ]
             let needles = Set(secrets.flatMap { [$0, $0.lowercased()] })
-            let recorder = JournalProcess.executable.deletingLastPathComponent().appendingPathComponent("libPowerCutRecorder.so")
+            let recorder = JournalProcess.executable.deletingLastPathComponent().appendingPathComponent(
+                "libPowerCutRecorder.so")
             let log = scratch.appendingPathComponent("writes.log")
             for (arguments, input) in commands where !(useRuntime && arguments.first == "init") {
                 try? FileManager.default.removeItem(at: log)
-                let recorded = environment.merging(["POWERCUT_ROOT": temporary.path, "POWERCUT_LOG": log.path, "LD_PRELOAD": recorder.path])
-                {
+                let recorded = environment.merging([
+                    "POWERCUT_ROOT": temporary.path, "POWERCUT_LOG": log.path, "LD_PRELOAD": recorder.path,
+                ]) {
                     $1
                 }
                 let outcome = try journal.run(arguments, input: input, environment: recorded)
@@ -243,7 +265,9 @@ import Testing
                 let calls = FileManager.default.fileExists(atPath: log.path) ? try RecordedCall.read(log) : []
                 for case .write(_, _, let bytes) in calls {
                     for needle in needles {
-                        #expect(Data(bytes).range(of: Data(needle.utf8)) == nil, "\(arguments) wrote \(needle) to the temporary folder")
+                        #expect(
+                            Data(bytes).range(of: Data(needle.utf8)) == nil,
+                            "\(arguments) wrote \(needle) to the temporary folder")
                     }
                 }
             }
@@ -253,11 +277,15 @@ import Testing
                 for name in files {
                     let bytes = (try? Data(contentsOf: folder.appendingPathComponent(name))) ?? Data()
                     for needle in needles {
-                        #expect(bytes.range(of: Data(needle.utf8)) == nil, "\(folder.lastPathComponent)/\(name) holds \(needle)")
+                        #expect(
+                            bytes.range(of: Data(needle.utf8)) == nil,
+                            "\(folder.lastPathComponent)/\(name) holds \(needle)")
                     }
                 }
             }
-            #expect((try FileManager.default.contentsOfDirectory(atPath: runtime.path)).isEmpty, "the editing folder is removed")
+            #expect(
+                (try FileManager.default.contentsOfDirectory(atPath: runtime.path)).isEmpty,
+                "the editing folder is removed")
         }
     }
 }

@@ -41,7 +41,8 @@ struct JournalProcess {
         try Data("an encrypted test journal\n".utf8).write(to: passphrase)
         let journal = JournalProcess(store: store, environment: ["JOURNAL_PASSPHRASE_FILE": passphrase.path])
         let created = try journal.run(
-            ["init", "--encrypt", "--kdf", "interactive"], environment: ["JOURNAL_NEW_PASSPHRASE_FILE": passphrase.path])
+            ["init", "--encrypt", "--kdf", "interactive"], environment: ["JOURNAL_NEW_PASSPHRASE_FILE": passphrase.path]
+        )
         #expect(created.status == 0, "\(created.error)")
         return journal
     }
@@ -62,9 +63,11 @@ struct JournalProcess {
 
     /// The `journal` executable built beside the test bundle.
     static let executable: URL = {
-        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("journal")
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+            "journal")
         if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
-        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent(".build/debug/journal")
     }()
 
@@ -73,7 +76,8 @@ struct JournalProcess {
     /// to drop root, for a test of permissions).
     @discardableResult
     func run(
-        _ arguments: [String], input: Data = Data(), environment: [String: String] = [:], useStore: Bool = true, launcher: [String] = [],
+        _ arguments: [String], input: Data = Data(), environment: [String: String] = [:], useStore: Bool = true,
+        launcher: [String] = [],
         workingDirectory: URL? = nil
     ) throws -> Outcome {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("journal-run-\(UUID().uuidString)")
@@ -128,7 +132,9 @@ struct JournalProcess {
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = ["--store", store.path] + arguments
-        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

@@ -9,7 +9,8 @@ import Testing
     /// Runs `python3 -m jrnl ARGUMENTS…` with its configuration in `home`, on `journalFile`.
     private func jrnl(_ arguments: [String], home: URL, journalFile: URL) throws -> (status: Int32, output: String) {
         let configuration = home.appendingPathComponent(".config/jrnl/jrnl.yaml")
-        try FileManager.default.createDirectory(at: configuration.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: configuration.deletingLastPathComponent(), withIntermediateDirectories: true)
         try """
         colors: {body: none, date: none, tags: none, title: none}
         default_hour: 9
@@ -29,9 +30,11 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-m", "jrnl"] + arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(["HOME": home.path, "TZ": "Europe/Paris", "NO_COLOR": "1"]) { $1 }
+        process.environment = ProcessInfo.processInfo.environment.merging([
+            "HOME": home.path, "TZ": "Europe/Paris", "NO_COLOR": "1",
+        ]) { $1 }
         let output = home.appendingPathComponent("jrnl-output")
-        FileManager.default.createFile(atPath: output.path, contents: nil)
+        #expect(FileManager.default.createFile(atPath: output.path, contents: nil))
         let handle = try FileHandle(forWritingTo: output)
         process.standardOutput = handle
         process.standardError = FileHandle.nullDevice
@@ -46,7 +49,9 @@ import Testing
     /// as jrnl's own JSON export does, jrnl reading `journal export --format txt` as its journal.
     private func exportedTags(
         of journal: JournalProcess, home: URL, environment: [String: String]
-    ) throws -> (ours: (entries: [Set<String>], counts: [String: Int]), jrnl: (entries: [Set<String>], counts: [String: Int])) {
+    ) throws -> (
+        ours: (entries: [Set<String>], counts: [String: Int]), jrnl: (entries: [Set<String>], counts: [String: Int])
+    ) {
         let file = home.appendingPathComponent("journal.txt")
         #expect(try journal.run(["export", "--format", "txt", "-o", file.path], environment: environment).status == 0)
         let theirs = try jrnl(["--export", "json"], home: home, journalFile: file)
@@ -56,7 +61,9 @@ import Testing
         func tags(_ json: String) throws -> (entries: [Set<String>], counts: [String: Int]) {
             let document = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
             let entries = try #require(document["entries"] as? [[String: Any]])
-            return (entries.map { Set($0["tags"] as? [String] ?? []) }, try #require(document["tags"] as? [String: Int]))
+            return (
+                entries.map { Set($0["tags"] as? [String] ?? []) }, try #require(document["tags"] as? [String: Int])
+            )
         }
         return (try tags(ours.output), try tags(theirs.output))
     }
@@ -75,7 +82,10 @@ import Testing
         let journal = JournalProcess()
         defer { journal.removeStore() }
         for arguments in [
-            ["add", "--date", "2024-07-01 21:15", "--star", "Crème brûlée, second try #dessert\n\nBetter than the first."],
+            [
+                "add", "--date", "2024-07-01 21:15", "--star",
+                "Crème brûlée, second try #dessert\n\nBetter than the first.",
+            ],
             ["add", "--date", "2024-07-02 08:00:30", "東京タワーに行きました。 @travel"],
             ["add", "--date", "2024-07-03 12:00", "Lunch with Ana, then a long walk by the river."],
         ] {
@@ -87,11 +97,13 @@ import Testing
         // jrnl reads the file as its journal: every entry, its date and time, title, star and tags.
         let exported = try jrnl(["--export", "json"], home: home, journalFile: file)
         #expect(exported.status == 0, "is jrnl installed? scripts/test installs it with pip")
-        let document = try #require(try JSONSerialization.jsonObject(with: Data(exported.output.utf8)) as? [String: Any])
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(exported.output.utf8)) as? [String: Any])
         let entries = try #require(document["entries"] as? [[String: Any]])
         #expect(
             entries.map { $0["title"] as? String } == [
-                "Crème brûlée, second try #dessert", "東京タワーに行きました。 @travel", "Lunch with Ana, then a long walk by the river.",
+                "Crème brûlée, second try #dessert", "東京タワーに行きました。 @travel",
+                "Lunch with Ana, then a long walk by the river.",
             ])
         #expect(entries.map { $0["body"] as? String } == ["Better than the first.", "", ""])
         #expect(
@@ -104,7 +116,8 @@ import Testing
         // jrnl's JSON export, imported into an empty journal, gives the same entries.
         let copy = JournalProcess()
         defer { copy.removeStore() }
-        let imported = try copy.run(["import", "-", "--json"], input: Data(exported.output.utf8), environment: paris).json()
+        let imported = try copy.run(["import", "-", "--json"], input: Data(exported.output.utf8), environment: paris)
+            .json()
         #expect(imported["imported"] as? Int == 3)
         let original = try #require(try journal.run(["list", "--json"]).json()["results"] as? [[String: Any]])
         let fromJrnl = try #require(try copy.run(["list", "--json"]).json()["results"] as? [[String: Any]])
@@ -120,7 +133,8 @@ import Testing
         #expect(try jrnl(["2024-07-04 09:00: Went out. Had fun. @friends"], home: home, journalFile: file).status == 0)
         let again = try journal.run(["import", file.path, "--json"], environment: paris).json()
         #expect(again["imported"] as? Int == 1 && again["already_present"] as? Int == 3)
-        let added = try #require(try journal.run(["list", "--limit", "1", "--json"]).json()["results"] as? [[String: Any]])
+        let added = try #require(
+            try journal.run(["list", "--limit", "1", "--json"]).json()["results"] as? [[String: Any]])
         #expect(added.first?["text"] as? String == "Went out.\nHad fun. @friends")
         #expect(added.first?["date"] as? String == "2024-07-04T07:00:00Z")
         #expect(added.first?["tags"] as? [String] == ["friends"])
@@ -137,22 +151,28 @@ import Testing
         defer { journal.removeStore() }
         let texts = [
             "Un #Café avec @Zoë, puis #Crème-Brûlée.", "Encore le #café. #ÉLAN retrouvé", "#Straße und #Übung, @Zoë",
-            "Phở ở #HàNội với #Bạn-Bè", "Ein #Café-Besuch #c++ #Tag- #ΟΔΟΣ", "No tags, only me@example.com and # heading",
+            "Phở ở #HàNội với #Bạn-Bè", "Ein #Café-Besuch #c++ #Tag- #ΟΔΟΣ",
+            "No tags, only me@example.com and # heading",
         ]
         for (day, text) in texts.enumerated() {
-            #expect(try journal.run(["add", "--date", "2024-03-0\(day + 1) 10:00", text], environment: paris).status == 0)
+            #expect(
+                try journal.run(["add", "--date", "2024-03-0\(day + 1) 10:00", text], environment: paris).status == 0)
         }
-        let ((ourEntries, ourCounts), (jrnlEntries, jrnlCounts)) = try exportedTags(of: journal, home: home, environment: paris)
+        let ((ourEntries, ourCounts), (jrnlEntries, jrnlCounts)) = try exportedTags(
+            of: journal, home: home, environment: paris)
         #expect(ourEntries == jrnlEntries)
         #expect(ourCounts == jrnlCounts)
         #expect(jrnlEntries[0] == ["#café", "@zoë", "#crème-brûlée"], "worked by hand from jrnl's rule")
-        #expect(jrnlEntries[4] == ["#café-besuch", "#c++", "#tag-", "#οδος"], "jrnl keeps + and a trailing -, and ends Σ as ς")
+        #expect(
+            jrnlEntries[4] == ["#café-besuch", "#c++", "#tag-", "#οδος"],
+            "jrnl keeps + and a trailing -, and ends Σ as ς")
 
         // journal shows each tag in its most used form, ties to the earliest entry's.
         let listed = try journal.run(["tags", "--json"]).jsonArray()
         #expect(
             listed.map { $0["tag"] as? String ?? "" } == [
-                "Café", "Zoë", "Bạn-Bè", "c", "Café-Besuch", "Crème-Brûlée", "ÉLAN", "HàNội", "Straße", "Tag", "Übung", "ΟΔΟΣ",
+                "Café", "Zoë", "Bạn-Bè", "c", "Café-Besuch", "Crème-Brûlée", "ÉLAN", "HàNội", "Straße", "Tag", "Übung",
+                "ΟΔΟΣ",
             ])
     }
 
@@ -163,7 +183,8 @@ import Testing
         let home = try Self.temporaryHome()
         defer { try? FileManager.default.removeItem(at: home) }
         let awkward = [
-            "#Café", "#café", "#CAFÉ", "@Zoë", "#Crème-Brûlée", "#ÉLAN", "#Straße", "#Übung", "#HàNội", "#Bạn-Bè", "#東京", "#İstanbul",
+            "#Café", "#café", "#CAFÉ", "@Zoë", "#Crème-Brûlée", "#ÉLAN", "#Straße", "#Übung", "#HàNội", "#Bạn-Bè",
+            "#東京", "#İstanbul",
             "#ΟΔΟΣ", "#Ñandú", "#naïve", "@José", "#c++", "#tag-", "#Cafe\u{301}", "#a/B/c", "#Year2024", "#日記",
         ]
         let words = ["le", "matin", "café", "thé", "rue", "Straße", "über", "ça", "très", "où"]
@@ -175,7 +196,8 @@ import Testing
                 let tag = awkward.randomElement(using: &random)! + ["", ",", ".", "!"].randomElement(using: &random)!
                 parts.insert(tag, at: Int.random(in: 0...parts.count, using: &random))
             }
-            let day = String(format: "20%02d-%02d-%02dT%02d:00:00Z", 10 + index % 14, 1 + index % 12, 1 + index % 28, index % 24)
+            let day = String(
+                format: "20%02d-%02d-%02dT%02d:00:00Z", 10 + index % 14, 1 + index % 12, 1 + index % 28, index % 24)
             let object = try JSONSerialization.data(withJSONObject: ["text": parts.joined(separator: " "), "date": day])
             lines += String(decoding: object, as: UTF8.self) + "\n"
         }
@@ -183,7 +205,8 @@ import Testing
         let journal = JournalProcess()
         defer { journal.removeStore() }
         #expect(try journal.run(["import", "-"], input: Data(lines.utf8), environment: paris).status == 0)
-        let ((ourEntries, ourCounts), (jrnlEntries, jrnlCounts)) = try exportedTags(of: journal, home: home, environment: paris)
+        let ((ourEntries, ourCounts), (jrnlEntries, jrnlCounts)) = try exportedTags(
+            of: journal, home: home, environment: paris)
         #expect(jrnlEntries.count == 1_000 && ourEntries.count == 1_000)
         #expect(zip(ourEntries, jrnlEntries).filter { $0 != $1 }.count == 0)
         #expect(ourCounts == jrnlCounts)
@@ -208,7 +231,8 @@ import Testing
     /// and version 2 (what jrnl 2 wrote: a Fernet token under its fixed salt, which jrnl 4.6's
     /// own class reads back here), imported with their password.
     @Test func importReadsJrnlsEncryptedJournals() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("jrnl-encrypted-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "jrnl-encrypted-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let plain = folder.appendingPathComponent("journal.txt")
@@ -241,7 +265,8 @@ import Testing
             v2.password = "correct horse"
             print(v2.decrypt(token) == text and v3.decrypt(open(sys.argv[2], "rb").read()) == text)
             """, arguments: [plain.path, version3.path, version2.path])
-        #expect(written.status == 0 && written.output == "True\n", "is jrnl installed? scripts/test installs it with pip")
+        #expect(
+            written.status == 0 && written.output == "True\n", "is jrnl installed? scripts/test installs it with pip")
         let password = folder.appendingPathComponent("password")
         try Data("correct horse\n".utf8).write(to: password)
         let wrong = folder.appendingPathComponent("wrong")
@@ -249,11 +274,13 @@ import Testing
         for file in [version3, version2] {
             let journal = JournalProcess()
             defer { journal.removeStore() }
-            let refused = try journal.run(["import", file.path], environment: ["JOURNAL_IMPORT_PASSWORD_FILE": wrong.path])
+            let refused = try journal.run(
+                ["import", file.path], environment: ["JOURNAL_IMPORT_PASSWORD_FILE": wrong.path])
             #expect(refused.status == 1)
             #expect(refused.error == "journal: wrong password for the jrnl journal \(file.path)\n")
             let imported = try journal.run(
-                ["import", file.path, "--json"], environment: ["JOURNAL_IMPORT_PASSWORD_FILE": password.path, "TZ": "Europe/Paris"])
+                ["import", file.path, "--json"],
+                environment: ["JOURNAL_IMPORT_PASSWORD_FILE": password.path, "TZ": "Europe/Paris"])
             #expect(imported.status == 0, "\(imported.error)")
             #expect(try imported.json()["imported"] as? Int == 2)
             let listed = try #require(try journal.run(["list", "--json"]).json()["results"] as? [[String: Any]])

@@ -47,7 +47,9 @@ import Testing
         let journal = try journal()
         defer { journal.removeStore() }
         #expect(try journal.run(["add", "--date", "2024-06-01", "say \"new york\" -york (sic)"]).status == 0)
-        let outcome = try journal.run(["search", "--json", "--strategy", SearchStrategies[.containsCD].alias, "\"new york\" -york (sic)"])
+        let outcome = try journal.run([
+            "search", "--json", "--strategy", SearchStrategies[.containsCD].alias, "\"new york\" -york (sic)",
+        ])
         #expect(try numbers(outcome) == ["p5"])
     }
 

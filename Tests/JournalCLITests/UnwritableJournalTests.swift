@@ -30,8 +30,10 @@ struct UnwritableJournalTests {
         try disk.makeReadOnly()
         let found = try journal.run(["search", "東京", "--json"])
         #expect(found.status == 0 && found.error.isEmpty, "\(found.error)")
-        #expect(try found.json()["total"] as? Int == (try sample.run(["search", "東京", "--json"]).json()["total"] as? Int))
-        #expect(try journal.run(["search", "cafe", "--strategy", SearchStrategies[.containsN].alias, "--json"]).status == 0)
+        #expect(
+            try found.json()["total"] as? Int == (try sample.run(["search", "東京", "--json"]).json()["total"] as? Int))
+        #expect(
+            try journal.run(["search", "cafe", "--strategy", SearchStrategies[.containsN].alias, "--json"]).status == 0)
         #expect(try journal.run(["list", "--json"]).json()["total"] as? Int == 300)
         #expect(try journal.run(["show", "p300"]).status == 0)
         #expect(try journal.run(["stats", "--json"]).json()["entries"] as? Int == 300)
@@ -39,7 +41,10 @@ struct UnwritableJournalTests {
         for write in [["add", "x"], ["delete", "p1"], ["edit", "p1", "--text", "y"], ["reindex"]] {
             let refused = try journal.run(write)
             #expect(refused.status == 1, "\(write)")
-            #expect(refused.error == "journal: the journal in \(journal.store.path) cannot be written: Read-only file system\n", "\(write)")
+            #expect(
+                refused.error
+                    == "journal: the journal in \(journal.store.path) cannot be written: Read-only file system\n",
+                "\(write)")
         }
     }
 
@@ -63,7 +68,9 @@ struct UnwritableJournalTests {
         defer { disk.remove() }
         let journal = try disk.copy(sample)
         try disk.makeReadOnly()
-        let ids = { (answer: [String: Any]) in (answer["results"] as? [[String: Any]])?.compactMap { $0["id"] as? String } }
+        let ids = { (answer: [String: Any]) in
+            (answer["results"] as? [[String: Any]])?.compactMap { $0["id"] as? String }
+        }
         for (query, reference) in zip(queries, references) {
             let found = try journal.run(["search", query, "--limit", "3", "--json"])
             #expect(found.status == 0 && found.error.isEmpty, "\(query): \(found.error)")
@@ -81,7 +88,8 @@ struct UnwritableJournalTests {
         try disk.fill(leaving: 0)
         let found = try journal.run(["search", "café", "--json"])
         #expect(found.status == 0, "\(found.error)")
-        #expect(try found.json()["total"] as? Int == (try sample.run(["search", "café", "--json"]).json()["total"] as? Int))
+        #expect(
+            try found.json()["total"] as? Int == (try sample.run(["search", "café", "--json"]).json()["total"] as? Int))
         #expect(try journal.run(["list", "--json"]).json()["total"] as? Int == 300)
         #expect(try journal.run(["show", "p1"]).status == 0)
         #expect(try journal.run(["stats", "--json"]).json()["entries"] as? Int == 300)
@@ -103,7 +111,8 @@ struct UnwritableJournalTests {
         defer { disk.remove() }
         var random = SystemRandomNumberGenerator()
         let words = (0..<3_000).map { index in
-            "w\(index)" + String((0..<8).map { _ in Character(Unicode.Scalar(UInt8.random(in: 97...122, using: &random))) })
+            "w\(index)"
+                + String((0..<8).map { _ in Character(Unicode.Scalar(UInt8.random(in: 97...122, using: &random))) })
         }
         var refused = 0
         var savedBehind = 0
@@ -119,7 +128,9 @@ struct UnwritableJournalTests {
                 #expect(listed["total"] as? Int == 301, "room \(room) KB: reported saved")
                 #expect(newest.hasPrefix(marker), "room \(room) KB")
                 if add.error.contains("the search index is behind") { savedBehind += 1 }
-                #expect(try journal.run(["search", marker, "--json"]).json()["total"] as? Int == 1, "room \(room) KB: caught up")
+                #expect(
+                    try journal.run(["search", marker, "--json"]).json()["total"] as? Int == 1,
+                    "room \(room) KB: caught up")
             } else {
                 refused += 1
                 #expect(add.status == 1 && add.error.split(separator: "\n").count == 1, "room \(room) KB: \(add.error)")
@@ -144,7 +155,8 @@ struct SmallFileSystem {
     }()
 
     init(kilobytes: Int) throws {
-        mountPoint = FileManager.default.temporaryDirectory.appendingPathComponent("journal-small-fs-\(UUID().uuidString)")
+        mountPoint = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "journal-small-fs-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: true)
         guard mount("tmpfs", mountPoint.path, "tmpfs", 0, "size=\(kilobytes)k") == 0 else {
             let reason = String(cString: strerror(errno))
@@ -168,7 +180,7 @@ struct SmallFileSystem {
         guard statvfs(mountPoint.path, &stats) == 0 else { throw CocoaError(.fileReadUnknown) }
         let room = Int(stats.f_bavail) * Int(stats.f_frsize) - kilobytes * 1024
         guard room > 0 else { return }
-        FileManager.default.createFile(atPath: filler.path, contents: Data(count: room))
+        #expect(FileManager.default.createFile(atPath: filler.path, contents: Data(count: room)))
     }
 
     /// Remounts the file system read-only.
@@ -181,7 +193,9 @@ struct SmallFileSystem {
             guard errno == EBUSY else { break }
             usleep(100_000)
         }
-        throw CocoaError(.fileWriteNoPermission, userInfo: [NSLocalizedDescriptionKey: "remount: \(String(cString: strerror(errno)))"])
+        throw CocoaError(
+            .fileWriteNoPermission,
+            userInfo: [NSLocalizedDescriptionKey: "remount: \(String(cString: strerror(errno)))"])
     }
 
     func emptyFiller() throws { try? FileManager.default.removeItem(at: filler) }

@@ -13,7 +13,9 @@ import Testing
         let entry = try await journal.add(NewEntry(text: "Thé Crème BRÛLÉE"))
         let found = try await journal.search("bru cre")
         #expect(
-            found == (try store.journal.search(SearchQuery("bru cre"), strategy: SearchStrategies.standard, page: .first, progress: nil)))
+            found
+                == (try store.journal.search(
+                    SearchQuery("bru cre"), strategy: SearchStrategies.standard, page: .first, progress: nil)))
         #expect(found.entries.map(\.id) == [entry.id])
         #expect(try await journal.search("crème", strategy: SearchStrategies[.containsN]).total == 1)
         #expect(try await journal.list().total == 1)
@@ -29,14 +31,19 @@ import Testing
     @Test func asyncActionsAndCountsOnASet() async throws {
         let store = try TemporaryJournal()
         let journal: Journal = store.journal
-        let first = try await journal.add(NewEntry(date: JournalDate(iso8601: "2023-05-01T10:00:00Z")!, text: "walk #Rain"))
-        let second = try await journal.add(NewEntry(date: JournalDate(iso8601: "2024-05-01T10:00:00Z")!, text: "walk again"))
+        let first = try await journal.add(
+            NewEntry(date: JournalDate(iso8601: "2023-05-01T10:00:00Z")!, text: "walk #Rain"))
+        let second = try await journal.add(
+            NewEntry(date: JournalDate(iso8601: "2024-05-01T10:00:00Z")!, text: "walk again"))
         #expect(try await journal.setStarred(true, for: [first.id, second.id]) == 2)
         #expect(
             try await journal.changeTags(of: [first.id, second.id], adding: ["Park"], removing: ["rain"]) == [
                 first.id: ["rain"], second.id: [],
             ])
-        #expect(try await journal.tags(SearchQuery("walk")).map { "\($0.tag.written) \($0.entries)" } == ["Park 2", "Rain 1"])
+        #expect(
+            try await journal.tags(SearchQuery("walk")).map { "\($0.tag.written) \($0.entries)" } == [
+                "Park 2", "Rain 1",
+            ])
         let utc = TimeZone(identifier: "UTC")!
         #expect(try await journal.entryCounts(by: .year, SearchQuery("walk"), timeZone: utc).map(\.entries) == [1, 1])
         #expect(try await journal.delete([first.id, second.id, first.id]) == 2)
@@ -88,7 +95,10 @@ import Testing
         #expect(throws: JournalError.cancelled) {
             try context.readMain { db in
                 try Int.fetchOne(
-                    db, sql: "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n LIMIT 10000000000) SELECT count(*) FROM n")
+                    db,
+                    sql:
+                        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n LIMIT 10000000000) SELECT count(*) FROM n"
+                )
             }
         }
         // The connections are usable afterwards: the handler is gone.
@@ -103,7 +113,8 @@ import Testing
         cancellation.cancel()
         for strategy in SearchStrategies.all {
             #expect(throws: JournalError.cancelled, "\(strategy.name)") {
-                try store.journal.search(SearchQuery("cafe"), strategy: strategy, page: .first, progress: nil, cancellation: cancellation)
+                try store.journal.search(
+                    SearchQuery("cafe"), strategy: strategy, page: .first, progress: nil, cancellation: cancellation)
             }
         }
     }

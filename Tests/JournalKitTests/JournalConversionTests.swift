@@ -12,10 +12,11 @@ import Testing
         let journal = try TemporaryJournal(passphrase: "the old one")
         try journal.importTexts((0..<1_500).map { "entry \($0) mentions zorblax\($0) and the rekeyed archive" })
         journal.close()
+        let oldPassphrase = try #require(journal.passphrase)
         let oldKeyFile = try Data(contentsOf: journal.directory.keyFileURL)
-        let oldKey = try #require(try JournalKeyFile.read(at: journal.directory.keyFileURL)).unwrap(#require(journal.passphrase))
+        let oldKey = try #require(try JournalKeyFile.read(at: journal.directory.keyFileURL)).unwrap(oldPassphrase)
         let new = try Passphrase("the new one")
-        let report = try Journal.rekey(journal.directory, passphrase: #require(journal.passphrase), newPassphrase: new)
+        let report = try Journal.rekey(journal.directory, passphrase: oldPassphrase, newPassphrase: new)
         #expect(report.leftOver == nil && report.otherFiles.isEmpty)
 
         // The journal opens with the new passphrase, whole.
@@ -31,11 +32,13 @@ import Testing
         let newKeyFile = try Data(contentsOf: journal.directory.keyFileURL)
         try oldKeyFile.write(to: journal.directory.keyFileURL)
         let refused = #expect(throws: JournalError.self) {
-            try Journal(directory: journal.directory, create: false, passphrase: #require(journal.passphrase))
+            try Journal(directory: journal.directory, create: false, passphrase: oldPassphrase)
         }
         #expect(refused?.kind == .store, "\(refused?.message ?? "")")
         let old = try StoreEncryption(key: oldKey)
-        #expect(throws: JournalError.self) { try MainStore(url: journal.directory.mainStoreURL, encryption: old, readOnly: true) }
+        #expect(throws: JournalError.self) {
+            try MainStore(url: journal.directory.mainStoreURL, encryption: old, readOnly: true)
+        }
         #expect(throws: JournalError.self) {
             try SearchStore(url: journal.directory.searchStoreURL, mainStoreID: UUID(), encryption: old, readOnly: true)
         }
@@ -49,7 +52,9 @@ import Testing
         func opens(_ sealing: ChunkSealing) -> Bool {
             var content = [UInt8](repeating: 0, count: ChunkSealing.contentBytes)
             return stored.withUnsafeBytes { bytes in
-                content.withUnsafeMutableBytes { out in sealing.open(bytes.baseAddress!, index: 0, tag: tag, into: out.baseAddress!) }
+                content.withUnsafeMutableBytes { out in
+                    sealing.open(bytes.baseAddress!, index: 0, tag: tag, into: out.baseAddress!)
+                }
             }
         }
         #expect(opens(try StoreEncryption(key: newKey).sealing(.prefixTableFile)))

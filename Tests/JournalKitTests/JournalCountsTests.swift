@@ -46,15 +46,21 @@ import Testing
         #expect(try counts(nil, try EntryFilter(tags: ["japan"])) == ["Japan 2", "Trip 1"])
         #expect(try counts("nothing").isEmpty)
         for strategy in SearchStrategies.all where strategy.family == .wordPrefix {
-            #expect(try journal.tags(SearchQuery("japan -#art"), strategy: strategy).map(\.name) == ["japan", "trip"], "\(strategy)")
+            #expect(
+                try journal.tags(SearchQuery("japan -#art"), strategy: strategy).map(\.name) == ["japan", "trip"],
+                "\(strategy)")
         }
     }
 
     @Test func entriesByYearAndMonthInATimeZone() throws {
         let store = try journal()
         let journal: Journal = store.journal
-        func counts(_ period: CountingPeriod, _ query: String? = nil, in zone: TimeZone = JournalCountsTests.utc) throws -> [String] {
-            try journal.entryCounts(by: period, query.map { try SearchQuery($0) } ?? SearchQuery(filter: .none), timeZone: zone).map {
+        func counts(
+            _ period: CountingPeriod, _ query: String? = nil, in zone: TimeZone = JournalCountsTests.utc
+        ) throws -> [String] {
+            try journal.entryCounts(
+                by: period, query.map { try SearchQuery($0) } ?? SearchQuery(filter: .none), timeZone: zone
+            ).map {
                 "\($0.label) \($0.entries)"
             }
         }

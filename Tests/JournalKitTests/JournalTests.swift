@@ -54,7 +54,8 @@ import Testing
         let expected = [newer.id, b.id, a.id, older.id]
         #expect(try store.journal.search("tie").entries.map(\.id) == expected)
         #expect(try store.journal.list().entries.map(\.id) == expected)
-        #expect(try store.journal.search("tie", page: PageRequest(limit: 2, offset: 1)).entries.map(\.id) == [b.id, a.id])
+        #expect(
+            try store.journal.search("tie", page: PageRequest(limit: 2, offset: 1)).entries.map(\.id) == [b.id, a.id])
         #expect(try store.journal.search("tie", page: PageRequest(limit: 2, offset: 1)).total == 4)
         #expect(try store.journal.search("tie", page: PageRequest(limit: 9, offset: 9)).entries.isEmpty)
     }
@@ -148,7 +149,9 @@ import Testing
         _ = try store.journal.main.update(5, PreparedEntry(text: "edited"), Self.diesAfterWriting)
         _ = try store.journal.main.delete([7], Self.diesAfterWriting)
         let recorder = ProgressRecorder()
-        try SearchIndexer(main: store.journal.main, search: store.journal.search, batchSize: 4).catchUp { recorder.record($0) }
+        try SearchIndexer(main: store.journal.main, search: store.journal.search, batchSize: 4).catchUp {
+            recorder.record($0)
+        }
         let reports = recorder.done
         #expect(reports.count >= 6)
         #expect(reports == reports.sorted())
@@ -159,7 +162,8 @@ import Testing
     @Test func prunesTheHistoryTheSearchStoreHasApplied() throws {
         let store = try TemporaryJournal()
         func history() throws -> [Int64] {
-            try store.journal.main.pool.read { db in try Int64.fetchAll(db, sql: "SELECT seq FROM change ORDER BY seq") }
+            try store.journal.main.pool.read { db in try Int64.fetchAll(db, sql: "SELECT seq FROM change ORDER BY seq")
+            }
         }
         let first = try store.journal.add(NewEntry(text: "one"))
         try store.journal.add(NewEntry(text: "two"))
@@ -257,7 +261,8 @@ import Testing
     }
 
     @Test func refusesACorruptOrForeignMainStore() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("journal-bad-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "journal-bad-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let main = directory.appendingPathComponent("journal.sqlite")
@@ -279,7 +284,8 @@ import Testing
             let mode = try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int
             #expect(mode == 0o600)
         }
-        let folderMode = try FileManager.default.attributesOfItem(atPath: store.directory.url.path)[.posixPermissions] as? Int
+        let folderMode =
+            try FileManager.default.attributesOfItem(atPath: store.directory.url.path)[.posixPermissions] as? Int
         #expect(folderMode == 0o700)
     }
 }

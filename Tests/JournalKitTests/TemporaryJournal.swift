@@ -17,7 +17,8 @@ final class TemporaryJournal {
     /// A journal in plain text, or encrypted under `passphrase` (at the cheapest Argon2id cost,
     /// which tests can afford to pay at every opening).
     init(passphrase: String? = nil) throws {
-        directory = StoreDirectory(FileManager.default.temporaryDirectory.appendingPathComponent("journal-test-\(UUID().uuidString)"))
+        directory = StoreDirectory(
+            FileManager.default.temporaryDirectory.appendingPathComponent("journal-test-\(UUID().uuidString)"))
         self.passphrase = try passphrase.map { text throws(JournalError) in try Passphrase(text) }
         if let passphrase = self.passphrase {
             journal = try Journal.create(in: directory, passphrase: passphrase, cost: .cheapestForTests)
@@ -69,7 +70,9 @@ final class TemporaryJournal {
         }
         // Tokens of each document as the postings have them, and as its own token list has them.
         let (indexed, listed, orphanTokens) = try journal.search.pool.read { db in
-            let texts = try Row.fetchAll(db, sql: "SELECT id, text FROM token").reduce(into: [Int64: String]()) { $0[$1[0]] = $1[1] }
+            let texts = try Row.fetchAll(db, sql: "SELECT id, text FROM token").reduce(into: [Int64: String]()) {
+                $0[$1[0]] = $1[1]
+            }
             var indexed: [Int64: (uri: String, tokens: Set<String>)] = [:]
             var listed: [Int64: Set<String>] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT id, uri, tokens FROM document") {
@@ -80,13 +83,17 @@ final class TemporaryJournal {
             for row in try Row.fetchAll(db, sql: "SELECT id >> 32, documents FROM posting") {
                 let token: Int64 = row[0]
                 used.insert(token)
-                for number in DeltaList.decode(row[1]) { indexed[number, default: ("missing", [])].tokens.insert(texts[token] ?? "?") }
+                for number in DeltaList.decode(row[1]) {
+                    indexed[number, default: ("missing", [])].tokens.insert(texts[token] ?? "?")
+                }
             }
             return (indexed, listed, Set(texts.keys).subtracting(used).count)
         }
         // Each document's prefix keys as the key postings have them.
         let (keyed, orphanKeys) = try journal.search.pool.read { db in
-            let texts = try Row.fetchAll(db, sql: "SELECT id, text FROM prefix_key").reduce(into: [Int64: String]()) { $0[$1[0]] = $1[1] }
+            let texts = try Row.fetchAll(db, sql: "SELECT id, text FROM prefix_key").reduce(into: [Int64: String]()) {
+                $0[$1[0]] = $1[1]
+            }
             var keyed: [Int64: Set<String>] = [:]
             var used = Set<Int64>()
             for row in try Row.fetchAll(db, sql: "SELECT id >> 32, documents FROM prefix_posting") {
@@ -108,9 +115,12 @@ final class TemporaryJournal {
             #expect(
                 indexed[entry.id.number]?.tokens == Set(Tokens.of(text: entry.text)), "\(entry.id.shortName)",
                 sourceLocation: sourceLocation)
-            #expect(listed[entry.id.number] == Set(Tokens.of(text: entry.text)), "\(entry.id.shortName)", sourceLocation: sourceLocation)
             #expect(
-                keyed[entry.id.number] == Set(Tokens.prefixKeys(of: Tokens.of(text: entry.text))), "\(entry.id.shortName)",
+                listed[entry.id.number] == Set(Tokens.of(text: entry.text)), "\(entry.id.shortName)",
+                sourceLocation: sourceLocation)
+            #expect(
+                keyed[entry.id.number] == Set(Tokens.prefixKeys(of: Tokens.of(text: entry.text))),
+                "\(entry.id.shortName)",
                 sourceLocation: sourceLocation)
         }
     }
@@ -122,7 +132,9 @@ extension KeyDerivationCost {
 }
 
 /// Expects `body` to throw a `JournalError` of `kind`.
-func expectError<T>(_ kind: JournalError.Kind, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> T) {
+func expectError<T>(
+    _ kind: JournalError.Kind, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> T
+) {
     let error = #expect(throws: JournalError.self, sourceLocation: sourceLocation) { _ = try body() }
     #expect(error?.kind == kind, "\(error?.message ?? "")", sourceLocation: sourceLocation)
 }
@@ -132,7 +144,8 @@ extension PreparedEntry {
     /// main store directly.
     init(text: String) {
         self.init(
-            date: .now, text: text, canonical: Fold.canonical(text), textTags: Tags.inText(text), givenTags: [], starred: false, origin: nil
+            date: .now, text: text, canonical: Fold.canonical(text), textTags: Tags.inText(text), givenTags: [],
+            starred: false, origin: nil
         )
     }
 }

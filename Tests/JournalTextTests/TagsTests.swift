@@ -35,7 +35,10 @@ import Testing
         ("decomposed #Cafe\u{301}", [JournalText.Tag(name: "cafe", written: "Café")]),
         (
             "#Crème-Brûlée- and #Straße",
-            [JournalText.Tag(name: "creme-brulee", written: "Crème-Brûlée"), JournalText.Tag(name: "strasse", written: "Straße")]
+            [
+                JournalText.Tag(name: "creme-brulee", written: "Crème-Brûlée"),
+                JournalText.Tag(name: "strasse", written: "Straße"),
+            ]
         ),
         ("#東京/Shibuya", [JournalText.Tag(name: "東京/shibuya", written: "東京/Shibuya")]),
     ])

@@ -4,7 +4,10 @@ import Testing
 
 @Suite struct WordBreakerTests {
     @Test func keepsWordsAndNumbersDropsPunctuationSymbolsAndEmoji() {
-        #expect(WordBreaker.words(in: "Hello, world! 42 times — ok? 🎉 #tag $5") == ["Hello", "world", "42", "times", "ok", "tag", "5"])
+        #expect(
+            WordBreaker.words(in: "Hello, world! 42 times — ok? 🎉 #tag $5") == [
+                "Hello", "world", "42", "times", "ok", "tag", "5",
+            ])
     }
 
     @Test func segmentsJapaneseWithTheDictionary() {
@@ -107,7 +110,9 @@ import Testing
     }
 
     @Test func reportsAnInvalidPatternAndWhere() {
-        #expect(throws: InvalidPattern(reason: "U_REGEX_MISMATCHED_PAREN", offset: 4)) { try RegexMatcher(pattern: "ab(c") }
+        #expect(throws: InvalidPattern(reason: "U_REGEX_MISMATCHED_PAREN", offset: 4)) {
+            try RegexMatcher(pattern: "ab(c")
+        }
         #expect(throws: InvalidPattern.self) { try RegexMatcher(pattern: "[z-a]") }
         #expect(throws: InvalidPattern.self) { try RegexMatcher(pattern: "*") }
     }

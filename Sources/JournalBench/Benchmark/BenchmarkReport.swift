@@ -79,7 +79,8 @@ public struct BenchmarkReport {
         /// queries both answered.
         public func versusBestFTS5(_ id: StrategyID) -> (mine: LatencySummary, best: LatencySummary)? {
             guard let best = fts5Best, let result = warm.strategy(id) else { return nil }
-            let bestByQuery = Dictionary(best.warm.map { ($0.query, $0.seconds) }, uniquingKeysWith: { first, _ in first })
+            let bestByQuery = Dictionary(
+                best.warm.map { ($0.query, $0.seconds) }, uniquingKeysWith: { first, _ in first })
             let pairs = result.queries.compactMap { query in
                 query.medianSeconds.flatMap { mine in bestByQuery[query.query].map { (mine, $0) } }
             }
@@ -91,12 +92,15 @@ public struct BenchmarkReport {
         /// setup, for the queries both answered.
         public var coldRatiosVersusBestFTS5: [(query: String, ratio: Double)] {
             guard let best = fts5Best else { return [] }
-            let bestByQuery = Dictionary(best.cold.map { ($0.query, $0.seconds) }, uniquingKeysWith: { first, _ in first })
+            let bestByQuery = Dictionary(
+                best.cold.map { ($0.query, $0.seconds) }, uniquingKeysWith: { first, _ in first })
             return cold.compactMap { cold in bestByQuery[cold.query].map { (cold.query, cold.journalSeconds / $0) } }
         }
 
         /// `result`'s and fts5's latencies over the queries both were timed on.
-        public func versusFTS5(_ result: ComparisonReport.StrategyResult) -> (mine: LatencySummary, fts5: LatencySummary)? {
+        public func versusFTS5(
+            _ result: ComparisonReport.StrategyResult
+        ) -> (mine: LatencySummary, fts5: LatencySummary)? {
             guard let fts5 = fts5Warm else { return nil }
             let shared = result.timedQueries.intersection(fts5.timedQueries)
             guard !shared.isEmpty else { return nil }
@@ -122,8 +126,10 @@ public struct BenchmarkReport {
     public var startup: StartupCost?
 
     /// A report of these settings, filled in size by size.
-    public init(date: JournalDate, seed: UInt64, runs: Int, coldRuns: Int, budgetSeconds: Double, queries: [ComparisonQuery], sizes: [Size])
-    {
+    public init(
+        date: JournalDate, seed: UInt64, runs: Int, coldRuns: Int, budgetSeconds: Double, queries: [ComparisonQuery],
+        sizes: [Size]
+    ) {
         self.date = date
         self.seed = seed
         self.runs = runs

@@ -32,7 +32,8 @@ public struct BenchmarkRun: Sendable {
     /// A run with these settings.
     public init(
         folder: URL, seed: UInt64, strategies: [SearchStrategy], runs: Int, coldRuns: Int, budgetSeconds: Double,
-        keepStores: Bool, discardInputs: Bool = false, encrypted: Bool = false, progress: @escaping @Sendable (String) -> Void
+        keepStores: Bool, discardInputs: Bool = false, encrypted: Bool = false,
+        progress: @escaping @Sendable (String) -> Void
     ) {
         self.folder = folder
         self.seed = seed
@@ -53,7 +54,8 @@ public struct BenchmarkRun: Sendable {
         guard !FileManager.default.fileExists(atPath: file.path) else { return file }
         progress("generating \(entries) entries…")
         let partial = file.appendingPathExtension("partial")
-        guard FileManager.default.createFile(atPath: partial.path, contents: nil), let sink = FileHandle(forWritingAtPath: partial.path)
+        guard FileManager.default.createFile(atPath: partial.path, contents: nil),
+            let sink = FileHandle(forWritingAtPath: partial.path)
         else {
             throw JournalError(.invalidInput, "cannot write \(partial.path)")
         }
@@ -96,14 +98,17 @@ public struct BenchmarkRun: Sendable {
         comparison.budgetSeconds = budgetSeconds
         let warm = try comparison.run(on: journal) { progress("\(entries) entries: \($0)") }
 
-        let filtered = try filteredSearches(in: journal, queries: chosen.map(\.text)) { progress("\(entries) entries: \($0)") }
+        let filtered = try filteredSearches(in: journal, queries: chosen.map(\.text)) {
+            progress("\(entries) entries: \($0)")
+        }
         progress("\(entries) entries: FTS5 in its best setup…")
         let (best, syntax) = try fts5Best(from: journal, store: store, queries: chosen.map(\.text)) {
             progress("\(entries) entries: \($0)")
         }
 
         progress("\(entries) entries: on this day, through the date index and by a scan…")
-        let onThisDay = try OnThisDayCost.measure(journal: journal, store: store, executable: executable, runs: runs, coldRuns: coldRuns)
+        let onThisDay = try OnThisDayCost.measure(
+            journal: journal, store: store, executable: executable, runs: runs, coldRuns: coldRuns)
         let fts5 = warm.strategy(.fts5)?.structure
         let cold = try chosen.map { query in
             progress("\(entries) entries: cold processes for \"\(query.text)\"…")
@@ -111,26 +116,31 @@ public struct BenchmarkRun: Sendable {
         }
         let typing = try strategies.filter { Self.typedStrategies.contains($0.id) }.map { strategy in
             progress("\(entries) entries: typing the queries into journal search --interactive (\(strategy.name))…")
-            return try TypingSession.measure(executable: executable, store: store, strategy: strategy.id, queries: chosen.map(\.text))
+            return try TypingSession.measure(
+                executable: executable, store: store, strategy: strategy.id, queries: chosen.map(\.text))
         }
         var encryption: EncryptionCost?
         if encrypted {
             let encryptedStore = folder.appendingPathComponent("store-\(entries)-encrypted")
             defer { if !keepStores { try? FileManager.default.removeItem(at: encryptedStore) } }
             encryption = try EncryptionCost.measure(
-                input: file, store: encryptedStore, plainJournal: journal, plainStore: store, plainImportSeconds: imported.seconds,
+                input: file, store: encryptedStore, plainJournal: journal, plainStore: store,
+                plainImportSeconds: imported.seconds,
                 queries: chosen.map(\.text), runs: runs, coldRuns: coldRuns, executable: executable
             ) { progress("\(entries) entries: \($0)") }
         }
         if discardInputs { try? FileManager.default.removeItem(at: file) }
         // Last, so that every search above sees the journal as imported.
         progress("\(entries) entries: \(Self.timedAdds) single adds in this process, then as journal add processes…")
-        let writes = try WriteLatency.measure(journal: journal, store: store, executable: executable, count: Self.timedAdds)
+        let writes = try WriteLatency.measure(
+            journal: journal, store: store, executable: executable, count: Self.timedAdds)
         return BenchmarkReport.Size(
-            entries: entries, inputBytes: inputBytes, importSeconds: imported.seconds, importPeakBytes: imported.peakBytes,
+            entries: entries, inputBytes: inputBytes, importSeconds: imported.seconds,
+            importPeakBytes: imported.peakBytes,
             fts5IndexSeconds: fts5?.buildSeconds, distinctTokens: before.tokens, mainStoreBytes: before.mainStoreBytes,
             searchStoreBytes: before.searchStoreBytes + before.prefixTableBytes,
-            fts5IndexBytes: fts5?.bytes, prefixTableBytes: warm.strategy(.prefix)?.structure.bytes, warm: warm, filtered: filtered,
+            fts5IndexBytes: fts5?.bytes, prefixTableBytes: warm.strategy(.prefix)?.structure.bytes, warm: warm,
+            filtered: filtered,
             fts5Best: best, syntax: syntax, cold: cold, typing: typing, writes: writes, encryption: encryption,
             onThisDay: onThisDay)
     }
@@ -149,19 +159,29 @@ public struct BenchmarkRun: Sendable {
         for query in queries {
             if let median = try setup.medianSeconds(of: query, runs: runs, in: queue) { warm.append((query, median)) }
         }
-        let syntax = try SyntaxSearch.measure(SearchStrategies.standard, journal: journal, best: queue, runs: runs, progress: progress)
+        let syntax = try SyntaxSearch.measure(
+            SearchStrategies.standard, journal: journal, best: queue, runs: runs, progress: progress)
         try queue.close()
         var cold: [(query: String, seconds: Double)] = []
         if let sqlite3 = ChildProcess.find("sqlite3") {
             for query in queries {
                 guard
                     let arguments = Self.sqlite3Arguments(
-                        database: file, query: query, statements: [FTS5BestSetup.countSQL + ";", FTS5BestSetup.pageSQL + ";"])
+                        database: file, query: query,
+                        statements: [FTS5BestSetup.countSQL + ";", FTS5BestSetup.pageSQL + ";"])
                 else { continue }
-                cold.append((query, try medianProcessSeconds(sqlite3, arguments, failing: "sqlite3 on FTS5's best setup for \(query)")))
+                cold.append(
+                    (
+                        query,
+                        try medianProcessSeconds(
+                            sqlite3, arguments, failing: "sqlite3 on FTS5's best setup for \(query)")
+                    ))
             }
         }
-        return (BenchmarkReport.FTS5Best(buildSeconds: seconds, bytes: bytes, indexBytes: indexBytes, warm: warm, cold: cold), syntax)
+        return (
+            BenchmarkReport.FTS5Best(
+                buildSeconds: seconds, bytes: bytes, indexBytes: indexBytes, warm: warm, cold: cold), syntax
+        )
     }
 
     /// The default strategy limited to a year, and a substring strategy limited to a month, each
@@ -190,7 +210,8 @@ public struct BenchmarkRun: Sendable {
             progress("timing \(id) limited to \(label) and unlimited…")
             measured.append(
                 try FilteredSearch.measure(
-                    strategy, filter: filter, describedAs: label, queries: queries, runs: runs, budgetSeconds: budgetSeconds, in: journal))
+                    strategy, filter: filter, describedAs: label, queries: queries, runs: runs,
+                    budgetSeconds: budgetSeconds, in: journal))
         }
         return measured
     }
@@ -207,9 +228,12 @@ public struct BenchmarkRun: Sendable {
 
     /// `naivePeer`: whether the `fts5` strategy built its index in the main store, for the naive
     /// `sqlite3` process to query.
-    private func coldQuery(_ query: String, store: URL, executable: String, naivePeer: Bool) throws -> BenchmarkReport.ColdQuery {
+    private func coldQuery(
+        _ query: String, store: URL, executable: String, naivePeer: Bool
+    ) throws -> BenchmarkReport.ColdQuery {
         let journalSeconds = try medianProcessSeconds(
-            executable, ["--store", store.path, "search", query, "--limit", "20", "--json"], failing: "journal search \(query)")
+            executable, ["--store", store.path, "search", query, "--limit", "20", "--json"],
+            failing: "journal search \(query)")
         var sqliteSeconds: Double?
         if naivePeer, let sqlite3 = ChildProcess.find("sqlite3"),
             let arguments = Self.sqlite3Arguments(
@@ -222,7 +246,8 @@ public struct BenchmarkRun: Sendable {
                     """,
                 ])
         {
-            sqliteSeconds = try medianProcessSeconds(sqlite3, arguments, failing: "sqlite3 on the FTS5 query for \(query)")
+            sqliteSeconds = try medianProcessSeconds(
+                sqlite3, arguments, failing: "sqlite3 on the FTS5 query for \(query)")
         }
         return BenchmarkReport.ColdQuery(query: query, journalSeconds: journalSeconds, sqliteSeconds: sqliteSeconds)
     }
@@ -233,7 +258,9 @@ public struct BenchmarkRun: Sendable {
         var times: [Double] = []
         for _ in 0..<coldRuns {
             let outcome = try ChildProcess.run(executable, arguments)
-            guard outcome.status == 0 else { throw JournalError(.store, "\(failing) failed (exit status \(outcome.status))") }
+            guard outcome.status == 0 else {
+                throw JournalError(.store, "\(failing) failed (exit status \(outcome.status))")
+            }
             times.append(outcome.seconds)
         }
         return LatencySummary(times).median
@@ -243,7 +270,9 @@ public struct BenchmarkRun: Sendable {
     /// `query` to `:q` (a parameter, never spliced into the SQL; `.parameter set` reads an SQL
     /// literal) and runs `statements`; nil when the query is not one `MATCH` expression.
     static func sqlite3Arguments(database: URL, query: String, statements: [String]) -> [String]? {
-        guard let fts5 = FTS5BestSetup.query(query), fts5.condition == "1", let expression = fts5.match else { return nil }
+        guard let fts5 = FTS5BestSetup.query(query), fts5.condition == "1", let expression = fts5.match else {
+            return nil
+        }
         let literal = "'" + expression.replacingOccurrences(of: "'", with: "''") + "'"
         return ["-readonly", database.path, ".parameter set :q \(literal)"] + statements
     }

@@ -25,7 +25,8 @@ package struct BenchmarkTarget: Sendable {
 
     /// A strategy's warm latency within `limit` seconds: `percentile` picks median or p95.
     private static func latency(
-        _ id: StrategyID, _ name: String, atMost limit: Double, _ percentile: @escaping @Sendable (LatencySummary) -> Double
+        _ id: StrategyID, _ name: String, atMost limit: Double,
+        _ percentile: @escaping @Sendable (LatencySummary) -> Double
     ) -> BenchmarkTarget {
         BenchmarkTarget("\(id) \(name) ≤ \(ReportNumbers.milliseconds(limit)) ms") { size in
             let result = size.warm.strategy(id)
@@ -37,7 +38,8 @@ package struct BenchmarkTarget: Sendable {
 
     /// `id` at least `factor` times faster than the FTS5 peer in the same process.
     private static func fasterThanFTS5(
-        _ id: StrategyID, by factor: Double, _ name: String, _ percentile: @escaping @Sendable (LatencySummary) -> Double
+        _ id: StrategyID, by factor: Double, _ name: String,
+        _ percentile: @escaping @Sendable (LatencySummary) -> Double
     ) -> BenchmarkTarget {
         BenchmarkTarget("\(id) ≥ \(Int(factor))× faster than fts5 (\(name))") { size in
             let versus = size.warm.strategy(id).flatMap(size.versusFTS5)
@@ -49,7 +51,8 @@ package struct BenchmarkTarget: Sendable {
 
     /// `id` at least `factor` times faster than FTS5 in its best setup.
     private static func fasterThanBestFTS5(
-        _ id: StrategyID, by factor: Double, _ name: String, _ percentile: @escaping @Sendable (LatencySummary) -> Double
+        _ id: StrategyID, by factor: Double, _ name: String,
+        _ percentile: @escaping @Sendable (LatencySummary) -> Double
     ) -> BenchmarkTarget {
         BenchmarkTarget("\(id) ≥ \(Int(factor))× faster than FTS5's best setup (\(name))") { size in
             let best = size.versusBestFTS5(id)
@@ -61,11 +64,13 @@ package struct BenchmarkTarget: Sendable {
 
     /// A ratio of two figures at most (or, with `atLeast`, at least) `limit`.
     private static func ratio(
-        _ label: String, _ limit: Double, atLeast: Bool = false, _ value: @escaping @Sendable (BenchmarkReport.Size) -> Double?
+        _ label: String, _ limit: Double, atLeast: Bool = false,
+        _ value: @escaping @Sendable (BenchmarkReport.Size) -> Double?
     ) -> BenchmarkTarget {
         BenchmarkTarget(label) { size in
             let ratio = value(size)
-            return Outcome(measured: ratio.map(Self.format) ?? "–", met: ratio.map { atLeast ? $0 >= limit : $0 <= limit })
+            return Outcome(
+                measured: ratio.map(Self.format) ?? "–", met: ratio.map { atLeast ? $0 >= limit : $0 <= limit })
         }
     }
 
@@ -94,17 +99,22 @@ package struct BenchmarkTarget: Sendable {
         BenchmarkTarget("\(StrategyID.token) median no slower than fts5") { size in
             let versus = size.warm.strategy(.token).flatMap(size.versusFTS5)
             return Outcome(
-                measured: versus.map { "\(ReportNumbers.milliseconds($0.mine.median)) vs \(ReportNumbers.milliseconds($0.fts5.median)) ms" }
+                measured: versus.map {
+                    "\(ReportNumbers.milliseconds($0.mine.median)) vs \(ReportNumbers.milliseconds($0.fts5.median)) ms"
+                }
                     ?? "–",
                 met: versus.map { $0.mine.median <= $0.fts5.median })
         },
         BenchmarkTarget("\(StrategyID.containsN) ≥ 3× faster than \(StrategyID.containsCD)") { size in
-            guard let stored = size.warm.strategy(.containsN), let folded = size.warm.strategy(.containsCD) else { return nil }
+            guard let stored = size.warm.strategy(.containsN), let folded = size.warm.strategy(.containsCD) else {
+                return nil
+            }
             let shared = stored.timedQueries.intersection(folded.timedQueries)
             let (n, cd) = (stored.latency(on: shared).median, folded.latency(on: shared).median)
             return Outcome(
                 measured: shared.isEmpty
-                    ? "–" : String(format: "%.1f× ", cd / n) + "(\(Formatting.count(shared.count, "query", "queries")))",
+                    ? "–"
+                    : String(format: "%.1f× ", cd / n) + "(\(Formatting.count(shared.count, "query", "queries")))",
                 met: shared.isEmpty ? nil : cd >= 3 * n)
         },
         ratio("import at least as fast as FTS5 indexing alone", 1, atLeast: true) { size in
@@ -115,7 +125,9 @@ package struct BenchmarkTarget: Sendable {
         },
         BenchmarkTarget("cold journal search the --limit 20 --json ≤ 30 ms") { size in
             let the = size.coldThe
-            return Outcome(measured: ReportNumbers.milliseconds(the?.journalSeconds) + " ms", met: the.map { $0.journalSeconds <= 0.030 })
+            return Outcome(
+                measured: ReportNumbers.milliseconds(the?.journalSeconds) + " ms",
+                met: the.map { $0.journalSeconds <= 0.030 })
         },
         ratio("cold within 1.5× of the sqlite3 process", 1.5) { size in
             size.coldThe.flatMap { cold in cold.sqliteSeconds.map { cold.journalSeconds / $0 } }
@@ -140,13 +152,21 @@ package struct BenchmarkTarget: Sendable {
         },
         typing(.prefix, "median", median),
         typing(.prefix, "p95", p95),
-        encrypted("encrypted import ≤ 1.5× the plain one", atMost: 1.5) { $0.encryptedImportSeconds / $0.plainImportSeconds },
+        encrypted("encrypted import ≤ 1.5× the plain one", atMost: 1.5) {
+            $0.encryptedImportSeconds / $0.plainImportSeconds
+        },
         encrypted("encrypted journal ≤ 1.1× the plain one on disk", atMost: 1.1) {
             Double($0.encryptedBytes) / Double(max($0.plainBytes, 1))
         },
-        encrypted("encrypted warm search ≤ 1.3× plain (median)", atMost: 1.3) { $0.encryptedWarm.median / max($0.plainWarm.median, 1e-9) },
-        encrypted("encrypted warm search ≤ 1.3× plain (p95)", atMost: 1.3) { $0.encryptedWarm.p95 / max($0.plainWarm.p95, 1e-9) },
-        encrypted("encrypted cold search, KDF excluded, ≤ 1.5× plain", atMost: 1.5) { $0.encryptedCold / max($0.plainCold, 1e-9) },
+        encrypted("encrypted warm search ≤ 1.3× plain (median)", atMost: 1.3) {
+            $0.encryptedWarm.median / max($0.plainWarm.median, 1e-9)
+        },
+        encrypted("encrypted warm search ≤ 1.3× plain (p95)", atMost: 1.3) {
+            $0.encryptedWarm.p95 / max($0.plainWarm.p95, 1e-9)
+        },
+        encrypted("encrypted cold search, KDF excluded, ≤ 1.5× plain", atMost: 1.5) {
+            $0.encryptedCold / max($0.plainCold, 1e-9)
+        },
         ratio("\(SearchStrategies.standard.id) limited to a year no slower than unlimited (median)", 1) { size in
             size.filtered.first { $0.strategy == SearchStrategies.standard.id }?.ratio
         },
@@ -165,7 +185,9 @@ package struct BenchmarkTarget: Sendable {
     ) -> BenchmarkTarget {
         BenchmarkTarget("\(id): key press → redrawn screen ≤ 16 ms (\(name))") { size in
             let typed = size.typing.first { $0.strategy == id }?.latency
-            return Outcome(measured: ReportNumbers.milliseconds(typed.map(percentile)) + " ms", met: typed.map { percentile($0) <= 0.016 })
+            return Outcome(
+                measured: ReportNumbers.milliseconds(typed.map(percentile)) + " ms",
+                met: typed.map { percentile($0) <= 0.016 })
         }
     }
 }

@@ -31,7 +31,9 @@ public struct ChildProcess {
         defer { posix_spawn_file_actions_destroy(&actions) }
         var pipe: [Int32] = [-1, -1]
         if captureOutput {
-            guard Glibc.pipe(&pipe) == 0 else { throw JournalError(.store, "cannot create a pipe: \(String(cString: strerror(errno)))") }
+            guard Glibc.pipe(&pipe) == 0 else {
+                throw JournalError(.store, "cannot create a pipe: \(String(cString: strerror(errno)))")
+            }
             posix_spawn_file_actions_adddup2(&actions, pipe[1], STDOUT_FILENO)
             posix_spawn_file_actions_addclose(&actions, pipe[0])
         } else {
@@ -46,14 +48,20 @@ public struct ChildProcess {
         var pid: pid_t = 0
         let start = ContinuousClock.now
         let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
-        guard spawned == 0 else { throw JournalError(.store, "cannot run \(executable): \(String(cString: strerror(spawned)))") }
+        guard spawned == 0 else {
+            throw JournalError(.store, "cannot run \(executable): \(String(cString: strerror(spawned)))")
+        }
         var output = Data()
         if captureOutput {
             close(pipe[1])
             var chunk = [UInt8](repeating: 0, count: 1 << 16)
             while true {
                 let count = read(pipe[0], &chunk, chunk.count)
-                if count > 0 { output.append(contentsOf: chunk[..<count]) } else if count == 0 || errno != EINTR { break }
+                if count > 0 {
+                    output.append(contentsOf: chunk[..<count])
+                } else if count == 0 || errno != EINTR {
+                    break
+                }
             }
             close(pipe[0])
         }
@@ -74,6 +82,8 @@ public struct ChildProcess {
     /// The first executable called `name` on `PATH`.
     public static func find(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        return path.split(separator: ":").map { "\($0)/\(name)" }.first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
     }
 }

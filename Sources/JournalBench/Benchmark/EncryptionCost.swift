@@ -39,11 +39,13 @@ public struct EncryptionCost: Sendable {
     /// Imports `input` into a new encrypted journal at `store`, and times it against the plain
     /// `plainJournal` (at `plainStore`, imported in `plainImportSeconds`) on `queries`.
     static func measure(
-        input: URL, store: URL, plainJournal: Journal, plainStore: URL, plainImportSeconds: Double, queries: [String], runs: Int,
+        input: URL, store: URL, plainJournal: Journal, plainStore: URL, plainImportSeconds: Double, queries: [String],
+        runs: Int,
         coldRuns: Int, executable: String, progress: (String) -> Void
     ) throws -> EncryptionCost {
         try? FileManager.default.removeItem(at: store)
-        let passphraseFile = store.deletingLastPathComponent().appendingPathComponent(store.lastPathComponent + ".passphrase")
+        let passphraseFile = store.deletingLastPathComponent().appendingPathComponent(
+            store.lastPathComponent + ".passphrase")
         try Data((passphrase + "\n").utf8).write(to: passphraseFile)
         defer { try? FileManager.default.removeItem(at: passphraseFile) }
         let environment = ["JOURNAL_PASSPHRASE_FILE": passphraseFile.path]
@@ -51,9 +53,11 @@ public struct EncryptionCost: Sendable {
         progress("an encrypted journal: journal import (a separate process)…")
         let least = try KeyDerivationCost(passes: 1, memoryBytes: 8192)
         try Journal.create(in: StoreDirectory(store), passphrase: Passphrase(passphrase), cost: least).close()
-        let imported = try ChildProcess.run(executable, ["--store", store.path, "import", input.path], environment: environment)
+        let imported = try ChildProcess.run(
+            executable, ["--store", store.path, "import", input.path], environment: environment)
         guard imported.status == 0 else {
-            throw JournalError(.store, "journal import into an encrypted journal failed (exit status \(imported.status))")
+            throw JournalError(
+                .store, "journal import into an encrypted journal failed (exit status \(imported.status))")
         }
 
         progress("an encrypted journal: the key derivation, warm searches…")
@@ -82,7 +86,8 @@ public struct EncryptionCost: Sendable {
                 try queries.map { query in
                     let times = try (0..<coldRuns).map { _ in
                         let outcome = try ChildProcess.run(
-                            executable, ["--store", store.path, "search", query, "--limit", "20", "--json"], environment: environment)
+                            executable, ["--store", store.path, "search", query, "--limit", "20", "--json"],
+                            environment: environment)
                         guard outcome.status == 0 else {
                             throw JournalError(.store, "journal search \(query) failed (exit status \(outcome.status))")
                         }
@@ -103,7 +108,8 @@ public struct EncryptionCost: Sendable {
 
     /// One key derivation at the default cost, in a journal made for it and removed after.
     private static func timeKeyDerivation() throws -> (seconds: Double, cost: KeyDerivationCost) {
-        let folder = StoreDirectory(FileManager.default.temporaryDirectory.appendingPathComponent("journal-bench-kdf-\(UUID().uuidString)"))
+        let folder = StoreDirectory(
+            FileManager.default.temporaryDirectory.appendingPathComponent("journal-bench-kdf-\(UUID().uuidString)"))
         defer { try? FileManager.default.removeItem(at: folder.url) }
         let cost = KeyDerivationCost.moderate
         try Journal.create(in: folder, passphrase: Passphrase(passphrase), cost: cost).close()

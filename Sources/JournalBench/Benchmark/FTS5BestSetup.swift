@@ -4,10 +4,10 @@ import JournalKit
 
 /// SQLite FTS5 as the users who care most would set it up for a journal, so that the benchmark
 /// measures the engine and not a setup: a file of its own, the entries inserted oldest first so
-/// that rowid order is date order (newest first is a backward walk of the index, no sort), the
-/// text kept in the FTS5 table, each entry's tags in an indexed table beside it, the same tokenizer and prefix index as the `fts5` strategy, and
-/// `optimize` after the build. A query is what a search shows: the count, then the newest 20
-/// with their date and text.
+/// that rowid order is date order (newest first is a backward walk of the index, no sort), the text
+/// kept in the FTS5 table, each entry's tags in an indexed table beside it, the same tokenizer and
+/// prefix index as the `fts5` strategy, and `optimize` after the build. A query is what a search
+/// shows: the count, then the newest 20 with their date and text.
 public struct FTS5BestSetup {
     /// The SQLite file.
     public let url: URL
@@ -25,7 +25,8 @@ public struct FTS5BestSetup {
     /// The count of a plain `MATCH` query's matches (`:q`), for a `sqlite3` process.
     public static let countSQL = "SELECT count(*) FROM journal WHERE journal MATCH :q"
     /// The newest 20 matches of a plain `MATCH` query with their date and text.
-    public static let pageSQL = "SELECT rowid, date, text FROM journal WHERE journal MATCH :q ORDER BY rowid DESC LIMIT 20"
+    public static let pageSQL =
+        "SELECT rowid, date, text FROM journal WHERE journal MATCH :q ORDER BY rowid DESC LIMIT 20"
 
     /// The count of a query's matches, and its newest 20 with their date and text, the match
     /// expression (if any) bound first and then the query's arguments.
@@ -50,7 +51,9 @@ public struct FTS5BestSetup {
     public static func build(
         from journal: Journal, at url: URL
     ) throws -> (setup: FTS5BestSetup, seconds: Double, bytes: Int, indexBytes: Int?) {
-        for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            try? FileManager.default.removeItem(atPath: url.path + suffix)
+        }
         let queue = try DatabaseQueue(path: url.path)
         let start = ContinuousClock.now
         try queue.writeWithoutTransaction { db in

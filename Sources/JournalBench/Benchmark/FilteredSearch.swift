@@ -63,7 +63,8 @@ public struct FilteredSearch: Sendable {
             }
         }
         return FilteredSearch(
-            strategy: strategy.id, filter: description, passing: passing, entries: entries, queries: timed, unlimited: unlimited,
+            strategy: strategy.id, filter: description, passing: passing, entries: entries, queries: timed,
+            unlimited: unlimited,
             limited: limited)
     }
 }

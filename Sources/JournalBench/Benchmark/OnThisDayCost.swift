@@ -35,7 +35,8 @@ public struct OnThisDayCost: Sendable {
         let days = (1...12).map { String(format: "%04d-%02d-15", year, $0) } + ["2024-02-29"]
         var configuration = Configuration()
         configuration.readonly = true
-        let queue = try DatabaseQueue(path: store.appendingPathComponent("journal.sqlite").path, configuration: configuration)
+        let queue = try DatabaseQueue(
+            path: store.appendingPathComponent("journal.sqlite").path, configuration: configuration)
         defer { try? queue.close() }
         func median(_ body: () throws -> Void) throws -> Double {
             try body()
@@ -67,14 +68,19 @@ public struct OnThisDayCost: Sendable {
                 try median {
                     try queue.read { db in
                         scanTotal =
-                            try Int.fetchOne(db, sql: "SELECT count(*) FROM entry WHERE \(condition)", arguments: [monthDay, before]) ?? 0
+                            try Int.fetchOne(
+                                db, sql: "SELECT count(*) FROM entry WHERE \(condition)", arguments: [monthDay, before])
+                            ?? 0
                         _ = try Row.fetchAll(
-                            db, sql: "SELECT n, date, text FROM entry WHERE \(condition) ORDER BY date DESC, n DESC LIMIT 20",
+                            db,
+                            sql:
+                                "SELECT n, date, text FROM entry WHERE \(condition) ORDER BY date DESC, n DESC LIMIT 20",
                             arguments: [monthDay, before])
                     }
                 })
             guard scanTotal == found.last else {
-                throw JournalError(.store, "on \(day), the journal found \(found.last ?? 0) entries and the scan \(scanTotal)")
+                throw JournalError(
+                    .store, "on \(day), the journal found \(found.last ?? 0) entries and the scan \(scanTotal)")
             }
         }
         let newestList = try median { _ = try journal.list(PageRequest(limit: 20)) }
@@ -88,6 +94,7 @@ public struct OnThisDayCost: Sendable {
             processes.append(outcome.seconds)
         }
         return OnThisDayCost(
-            days: days, found: found, onThisDay: timed, scan: scanned, newestList: newestList, process: LatencySummary(processes).median)
+            days: days, found: found, onThisDay: timed, scan: scanned, newestList: newestList,
+            process: LatencySummary(processes).median)
     }
 }

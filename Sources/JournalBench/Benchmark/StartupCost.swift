@@ -36,13 +36,16 @@ public struct StartupCost {
             for (index, arguments) in commands.enumerated() {
                 let outcome = try ChildProcess.run(executable, arguments)
                 guard outcome.status == 0 else {
-                    throw JournalError(.store, "journal \(arguments.joined(separator: " ")) failed (exit status \(outcome.status))")
+                    throw JournalError(
+                        .store, "journal \(arguments.joined(separator: " ")) failed (exit status \(outcome.status))")
                 }
                 journalTimes[index].append(outcome.seconds)
             }
             if let sqlite3 {
                 let outcome = try ChildProcess.run(sqlite3, [":memory:", "select 1"])
-                guard outcome.status == 0 else { throw JournalError(.store, "sqlite3 failed (exit status \(outcome.status))") }
+                guard outcome.status == 0 else {
+                    throw JournalError(.store, "sqlite3 failed (exit status \(outcome.status))")
+                }
                 sqliteTimes.append(outcome.seconds)
             }
         }
@@ -50,7 +53,8 @@ public struct StartupCost {
             rows: zip(commands, journalTimes).map {
                 Row(command: "journal " + $0.joined(separator: " "), seconds: LatencySummary($1).median)
             },
-            sqlite: sqliteTimes.isEmpty ? nil : Row(command: "sqlite3 :memory: 'select 1'", seconds: LatencySummary(sqliteTimes).median),
+            sqlite: sqliteTimes.isEmpty
+                ? nil : Row(command: "sqlite3 :memory: 'select 1'", seconds: LatencySummary(sqliteTimes).median),
             runs: runs)
     }
 }

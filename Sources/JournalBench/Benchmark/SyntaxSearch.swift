@@ -62,7 +62,8 @@ public struct SyntaxSearch: Sendable {
                         _ = try Row.fetchAll(db, sql: page, arguments: arguments)
                     }
                 }
-                measured.append(Query(text: text, total: total, fts5Total: fts5Total, seconds: seconds, fts5Seconds: fts5Seconds))
+                measured.append(
+                    Query(text: text, total: total, fts5Total: fts5Total, seconds: seconds, fts5Seconds: fts5Seconds))
             }
             if !measured.isEmpty { kinds.append(Kind(name: name, queries: measured)) }
         }
@@ -96,12 +97,16 @@ public struct SyntaxSearch: Sendable {
         func isCJK(_ word: String) -> Bool {
             word.unicodeScalars.contains { $0.properties.isIdeographic || (0x3040...0x30FF).contains($0.value) }
         }
-        func isPlain(_ word: String) -> Bool { word.unicodeScalars.count >= 2 && word.unicodeScalars.allSatisfy(\.properties.isAlphabetic) }
+        func isPlain(_ word: String) -> Bool {
+            word.unicodeScalars.count >= 2 && word.unicodeScalars.allSatisfy(\.properties.isAlphabetic)
+        }
         func phrases(_ runs: [[String]: Int], cjk: Bool, common: Bool) -> [String] {
             let eligible = runs.filter { run, count in
                 (cjk ? run.allSatisfy(isCJK) : run.allSatisfy { isPlain($0) && !isCJK($0) }) && (common || count == 1)
             }
-            let ordered = eligible.sorted { ($0.value, $0.key.joined(separator: " ")) > ($1.value, $1.key.joined(separator: " ")) }
+            let ordered = eligible.sorted {
+                ($0.value, $0.key.joined(separator: " ")) > ($1.value, $1.key.joined(separator: " "))
+            }
             let chosen =
                 common || cjk
                 ? Array(ordered.prefix(cjk ? 2 : 5)) + (cjk ? Array(ordered.filter { $0.value == 1 }.prefix(3)) : [])
@@ -126,7 +131,10 @@ public struct SyntaxSearch: Sendable {
             ),
             (
                 "a word minus a common word",
-                ["\(words[30].text) -\(words[0].text)", "\(words[100].text) -\(words[1].text)", "\(words[300].text) -\(words[2].text)"]
+                [
+                    "\(words[30].text) -\(words[0].text)", "\(words[100].text) -\(words[1].text)",
+                    "\(words[300].text) -\(words[2].text)",
+                ]
                     + rare.prefix(2).map { "\($0) -\(words[0].text)" }
             ),
         ]
@@ -134,7 +142,9 @@ public struct SyntaxSearch: Sendable {
             kinds.append(
                 (
                     "a tag and a word",
-                    zip(tags.prefix(5), [words[30], words[100], words[0], words[300], words[5]]).map { "#\($0) \($1.text)" }
+                    zip(tags.prefix(5), [words[30], words[100], words[0], words[300], words[5]]).map {
+                        "#\($0) \($1.text)"
+                    }
                 ))
         }
         return kinds.filter { !$0.queries.isEmpty }

@@ -31,7 +31,8 @@ public struct TypingLatency: Sendable {
 /// The whole set is typed twice: first as a user would after opening the journal, then again.
 enum TypingSession {
     /// Types `queries` into `executable --store store search --interactive --strategy strategy`.
-    static func measure(executable: String, store: URL, strategy: StrategyID, queries: [String]) throws -> TypingLatency {
+    static func measure(executable: String, store: URL, strategy: StrategyID, queries: [String]) throws -> TypingLatency
+    {
         let terminal = try PseudoTerminal(columns: 120, rows: 40)
         defer { terminal.close() }
         let child = try terminal.spawn(
@@ -71,7 +72,9 @@ private final class PseudoTerminal {
     init(columns: Int, rows: Int) throws {
         var path = [CChar](repeating: 0, count: 256)
         master = journal_open_pseudo_terminal(&path, path.count)
-        guard master >= 0 else { throw JournalError(.store, "cannot open a pseudo-terminal: \(String(cString: strerror(errno)))") }
+        guard master >= 0 else {
+            throw JournalError(.store, "cannot open a pseudo-terminal: \(String(cString: strerror(errno)))")
+        }
         slavePath = String(decoding: path.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var size = winsize(ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
         _ = ioctl(master, UInt(TIOCSWINSZ), &size)
@@ -92,7 +95,9 @@ private final class PseudoTerminal {
         defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
-        guard spawned == 0 else { throw JournalError(.store, "cannot run \(executable): \(String(cString: strerror(spawned)))") }
+        guard spawned == 0 else {
+            throw JournalError(.store, "cannot run \(executable): \(String(cString: strerror(spawned)))")
+        }
         return pid
     }
 
@@ -116,10 +121,13 @@ private final class PseudoTerminal {
             }
             var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
             guard poll(&descriptor, 1, seconds * 1000) > 0 else {
-                throw JournalError(.store, "journal search --interactive drew no answer for \"\(query)\" within \(seconds) s")
+                throw JournalError(
+                    .store, "journal search --interactive drew no answer for \"\(query)\" within \(seconds) s")
             }
             let count = read(master, &buffer, buffer.count)
-            guard count > 0 else { throw JournalError(.store, "journal search --interactive ended while typing \"\(query)\"") }
+            guard count > 0 else {
+                throw JournalError(.store, "journal search --interactive ended while typing \"\(query)\"")
+            }
             output += buffer[..<count]
         }
     }
@@ -129,7 +137,8 @@ private final class PseudoTerminal {
     private static func shows(_ text: String, query: String) -> Bool {
         guard let start = text.range(of: "\u{1B}[H", options: .backwards) else { return false }
         // The terminal may turn each "\n" into "\r\n" on its way: carriage returns mean nothing here.
-        let lines = plain(String(text[start.upperBound...])).replacingOccurrences(of: "\r", with: "").components(separatedBy: "\n")
+        let lines = plain(String(text[start.upperBound...])).replacingOccurrences(of: "\r", with: "").components(
+            separatedBy: "\n")
         guard lines.count > 1 else { return false }
         let trim = { (line: String) in String(line.reversed().drop { $0 == " " }.reversed()) }
         return trim(lines[0]) == trim("> " + query) && !lines[1].contains("searching")
@@ -169,7 +178,8 @@ extension [UInt8] {
     /// The last place `needle` occurs.
     fileprivate func lastRange(of needle: [UInt8]) -> Range<Int>? {
         guard count >= needle.count else { return nil }
-        for start in stride(from: count - needle.count, through: 0, by: -1) where self[start..<start + needle.count].elementsEqual(needle) {
+        for start in stride(from: count - needle.count, through: 0, by: -1)
+        where self[start..<start + needle.count].elementsEqual(needle) {
             return start..<start + needle.count
         }
         return nil

@@ -29,8 +29,11 @@ public struct WriteLatency: Sendable {
         }
         var process: [Double] = []
         for index in 0..<count {
-            let outcome = try ChildProcess.run(executable, ["--store", store.path, "add", text(count + index, "command")])
-            guard outcome.status == 0 else { throw JournalError(.store, "journal add failed (exit status \(outcome.status))") }
+            let outcome = try ChildProcess.run(
+                executable, ["--store", store.path, "add", text(count + index, "command")])
+            guard outcome.status == 0 else {
+                throw JournalError(.store, "journal add failed (exit status \(outcome.status))")
+            }
             process.append(outcome.seconds)
         }
         return WriteLatency(inProcess: LatencySummary(inProcess), process: LatencySummary(process))

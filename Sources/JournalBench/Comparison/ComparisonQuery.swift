@@ -21,7 +21,9 @@ public struct ComparisonQuery: Sendable, Equatable {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .invalidInput("cannot read the query file \(path)")
         }
-        guard let text = String(validating: data, as: UTF8.self) else { throw .invalidInput("\(path) is not valid UTF-8") }
+        guard let text = String(validating: data, as: UTF8.self) else {
+            throw .invalidInput("\(path) is not valid UTF-8")
+        }
         let queries = text.split(whereSeparator: \.isNewline).map { String($0).trimmingWhiteSpace }
             .filter { !$0.isEmpty && !$0.hasPrefix("#") }
             .map { ComparisonQuery(text: $0, kind: "from file") }
@@ -37,7 +39,9 @@ extension Journal {
     /// written without spaces when the journal has one.
     public func builtInQueries() throws(JournalError) -> [ComparisonQuery] {
         let frequencies = try search.tokenFrequencies()
-        let words = frequencies.filter { $0.text.unicodeScalars.count >= 2 && $0.text.unicodeScalars.allSatisfy(\.properties.isAlphabetic) }
+        let words = frequencies.filter {
+            $0.text.unicodeScalars.count >= 2 && $0.text.unicodeScalars.allSatisfy(\.properties.isAlphabetic)
+        }
         guard words.count >= 3 else { return [] }
         var queries: [ComparisonQuery] = []
         func add(_ text: String, _ kind: String) {
@@ -46,7 +50,9 @@ extension Journal {
         for word in words.prefix(3) { add(word.text, "very common") }
         for rank in [30, 100, 300] where rank < words.count { add(words[rank].text, "common") }
         let rare = words.filter { (2...5).contains($0.documents) }
-        for index in stride(from: 0, to: rare.count, by: max(1, rare.count / 3)).prefix(3) { add(rare[index].text, "rare") }
+        for index in stride(from: 0, to: rare.count, by: max(1, rare.count / 3)).prefix(3) {
+            add(rare[index].text, "rare")
+        }
         var absent = "qzxj"
         while frequencies.contains(where: { $0.text.hasPrefix(absent) }) { absent += "q" }
         add(absent, "absent")
@@ -54,7 +60,9 @@ extension Journal {
         for word in words.prefix(2) { add(String(word.text.prefix(2)), "two-letter prefix") }
         add("\(words[0].text) \(words[min(30, words.count - 1)].text)", "two words")
         if let rareWord = rare.first { add("\(words[1].text) \(rareWord.text)", "common and rare") }
-        for variant in try typedVariants(of: Set(words.prefix(500).map(\.text))) { add(variant, "capitals and diacritics") }
+        for variant in try typedVariants(of: Set(words.prefix(500).map(\.text))) {
+            add(variant, "capitals and diacritics")
+        }
         if let unspaced = words.first(where: { $0.text.unicodeScalars.contains { $0.properties.isIdeographic } }) {
             add(unspaced.text, "ideographic")
         }
@@ -66,14 +74,17 @@ extension Journal {
     /// take them as written, quotes and all.
     public func syntaxQueries() throws(JournalError) -> [ComparisonQuery] {
         let words = try search.tokenFrequencies()
-            .filter { $0.text.unicodeScalars.count >= 2 && $0.text.unicodeScalars.allSatisfy(\.properties.isAlphabetic) }
+            .filter {
+                $0.text.unicodeScalars.count >= 2 && $0.text.unicodeScalars.allSatisfy(\.properties.isAlphabetic)
+            }
         guard words.count > 100 else { return [] }
         var queries = [
             ComparisonQuery(text: "\"\(words[0].text) \(words[1].text)\"", kind: "syntax: phrase"),
             ComparisonQuery(text: "\(words[30].text) OR \(words[100].text)", kind: "syntax: OR"),
             ComparisonQuery(text: "\(words[30].text) -\(words[0].text)", kind: "syntax: left out"),
             ComparisonQuery(
-                text: "(\(words[30].text) OR \(words[100].text)) -\"\(words[0].text) \(words[1].text)\"", kind: "syntax: group"),
+                text: "(\(words[30].text) OR \(words[100].text)) -\"\(words[0].text) \(words[1].text)\"",
+                kind: "syntax: group"),
         ]
         if let tag = try tags().first {
             queries.append(ComparisonQuery(text: "#\(tag.name) \(words[30].text)", kind: "syntax: tag"))

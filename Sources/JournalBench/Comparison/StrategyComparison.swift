@@ -31,16 +31,19 @@ public struct StrategyComparison: Sendable {
     static let references: [SearchFamily: StrategyID] = [.wordPrefix: .token, .substring: .containsCD]
 
     /// Measures; `progress` hears one line per step, for a terminal.
-    public func run(on journal: Journal, progress: @escaping @Sendable (String) -> Void = { _ in }) throws(JournalError) -> ComparisonReport
-    {
+    public func run(
+        on journal: Journal, progress: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws(JournalError) -> ComparisonReport {
         var structures: [StrategyID: StrategyStructure] = [:]
         for strategy in strategies {
             progress("measuring the structure of \(strategy.name)…")
-            structures[strategy.id] = try StrategyStructure.measure(strategy.structure, of: journal, rebuild: measureBuilds, progress: nil)
+            structures[strategy.id] = try StrategyStructure.measure(
+                strategy.structure, of: journal, rebuild: measureBuilds, progress: nil)
         }
 
         var referenceSets: [StrategyID: [String: [Int64]]] = [:]
-        for (family, id) in Self.references where checksAgreement && strategies.contains(where: { $0.family == family }) {
+        for (family, id) in Self.references where checksAgreement && strategies.contains(where: { $0.family == family })
+        {
             progress("collecting the reference answers of \(id)…")
             let reference = SearchStrategies[id]
             var sets: [String: [Int64]] = [:]
@@ -84,7 +87,9 @@ public struct StrategyComparison: Sendable {
                                 let missing = Set(expected).subtracting(ids).count
                                 let extra = Set(ids).subtracting(expected).count
                                 disagreements.append(
-                                    .init(query: query.text, expected: expected.count, found: ids.count, missing: missing, extra: extra))
+                                    .init(
+                                        query: query.text, expected: expected.count, found: ids.count, missing: missing,
+                                        extra: extra))
                             }
                         }
                     } else {
@@ -108,7 +113,8 @@ public struct StrategyComparison: Sendable {
             fingerprints.append(strategyFingerprints)
             results.append(
                 ComparisonReport.StrategyResult(
-                    id: strategy.id, family: strategy.family, equivalence: strategy.equivalence, summary: strategy.summary,
+                    id: strategy.id, family: strategy.family, equivalence: strategy.equivalence,
+                    summary: strategy.summary,
                     latency: LatencySummary(timings),
                     queries: queryResults, reference: reference, agreed: agreed, compared: compared,
                     disagreements: disagreements,
@@ -126,7 +132,9 @@ public struct StrategyComparison: Sendable {
     }
 
     /// Every entry a strategy finds for a query, newest first (one untimed run, which also warms it).
-    private func entrySet(of query: String, strategy: SearchStrategy, in journal: Journal) throws(JournalError) -> [Int64] {
+    private func entrySet(
+        of query: String, strategy: SearchStrategy, in journal: Journal
+    ) throws(JournalError) -> [Int64] {
         try journal.entryIDs(SearchQuery(query), strategy: strategy).map(\.number)
     }
 

@@ -40,13 +40,16 @@ public struct SyntheticJournal: Sequence, Sendable {
         private var date = start
         /// The mean gap between entries, in seconds.
         private let meanGap: Int
-        private let vocabularies: [(language: CorpusLanguage, words: [String], sampler: ZipfSampler, open: OpenVocabulary)]
+        private let vocabularies:
+            [(language: CorpusLanguage, words: [String], sampler: ZipfSampler, open: OpenVocabulary)]
         private let languagePicker: [Int]
         /// Draws the tags, apart from the words, so that the words are those of a journal without tags.
         private var tagRandom: SplitMix64
         private static let tags = [
-            "travel", "work", "family", "travel/japan", "health", "reading", "ideas", "work/meetings", "gratitude", "running",
-            "cooking", "travel/france", "music", "friends", "dreams", "garden", "projects/journal", "kids", "sleep", "books/fiction",
+            "travel", "work", "family", "travel/japan", "health", "reading", "ideas", "work/meetings", "gratitude",
+            "running",
+            "cooking", "travel/france", "music", "friends", "dreams", "garden", "projects/journal", "kids", "sleep",
+            "books/fiction",
         ]
         private static let tagSampler = ZipfSampler(count: tags.count)
 
@@ -59,12 +62,20 @@ public struct SyntheticJournal: Sequence, Sendable {
             vocabularies = CorpusLanguage.all.map { language in
                 var words = language.common
                 for _ in 0..<journal.tailWords {
-                    let pieces = vocabularyRandom.below(language.piecesPerWord.count) + language.piecesPerWord.lowerBound
-                    words.append((0..<pieces).map { _ in language.pieces[vocabularyRandom.below(language.pieces.count)] }.joined())
+                    let pieces =
+                        vocabularyRandom.below(language.piecesPerWord.count) + language.piecesPerWord.lowerBound
+                    words.append(
+                        (0..<pieces).map { _ in language.pieces[vocabularyRandom.below(language.pieces.count)] }
+                            .joined())
                 }
-                return (language, words, ZipfSampler(count: words.count), OpenVocabulary(language: language, seed: journal.seed ^ 0x0BE4))
+                return (
+                    language, words, ZipfSampler(count: words.count),
+                    OpenVocabulary(language: language, seed: journal.seed ^ 0x0BE4)
+                )
             }
-            languagePicker = CorpusLanguage.all.indices.flatMap { Array(repeating: $0, count: CorpusLanguage.all[$0].weight) }
+            languagePicker = CorpusLanguage.all.indices.flatMap {
+                Array(repeating: $0, count: CorpusLanguage.all[$0].weight)
+            }
         }
 
         /// The next entry, or nil after the last.

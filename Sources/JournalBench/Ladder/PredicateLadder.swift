@@ -55,13 +55,16 @@ public struct PredicateLadder: Sendable {
     public init(query: String) { self.query = query }
 
     /// Measures; `progress` hears one line per step.
-    public func run(on journal: Journal, progress: @escaping @Sendable (String) -> Void = { _ in }) throws(JournalError) -> LadderReport {
+    public func run(
+        on journal: Journal, progress: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws(JournalError) -> LadderReport {
         let main = journal.main
         return try StoreDatabase.guarded(main.url) {
             try main.pool.read { db in
                 let entries = try Int.fetchOne(db, sql: "SELECT count(*) FROM entry") ?? 0
                 let medianDate =
-                    try Int64.fetchOne(db, sql: "SELECT date FROM entry ORDER BY date LIMIT 1 OFFSET ?", arguments: [entries / 2]) ?? 0
+                    try Int64.fetchOne(
+                        db, sql: "SELECT date FROM entry ORDER BY date LIMIT 1 OFFSET ?", arguments: [entries / 2]) ?? 0
                 progress("timing the numeric baseline…")
                 // `+date`: evaluated on every row, as the text predicates are, not answered from the date index.
                 let numeric = try measure(db, "+date >= ?", [medianDate])
@@ -91,14 +94,17 @@ public struct PredicateLadder: Sendable {
         switch predicate {
         case .beginsWith:
             return .init(
-                predicate: predicate, modifier: modifier, timing: try measure(db, "substr(\(text), 1, ?) = ?", [bytes.count, bytes]))
+                predicate: predicate, modifier: modifier,
+                timing: try measure(db, "substr(\(text), 1, ?) = ?", [bytes.count, bytes]))
         case .endsWith:
             return .init(
-                predicate: predicate, modifier: modifier, timing: try measure(db, "substr(\(text), -?) = ?", [bytes.count, bytes]))
+                predicate: predicate, modifier: modifier,
+                timing: try measure(db, "substr(\(text), -?) = ?", [bytes.count, bytes]))
         case .equals:
             return .init(predicate: predicate, modifier: modifier, timing: try measure(db, "\(text) = ?", [bytes]))
         case .contains:
-            return .init(predicate: predicate, modifier: modifier, timing: try measure(db, "instr(\(text), ?) > 0", [bytes]))
+            return .init(
+                predicate: predicate, modifier: modifier, timing: try measure(db, "instr(\(text), ?) > 0", [bytes]))
         case .matches:
             let matcher = try RegexMatcher(pattern: needle, options: .literal)
             let function = DatabaseFunction("journal_ladder_matches", argumentCount: 1, pure: true) { values in
@@ -107,12 +113,16 @@ public struct PredicateLadder: Sendable {
             }
             db.add(function: function)
             defer { db.remove(function: function) }
-            return .init(predicate: predicate, modifier: modifier, timing: try measure(db, "journal_ladder_matches(\(text))", []))
+            return .init(
+                predicate: predicate, modifier: modifier, timing: try measure(db, "journal_ladder_matches(\(text))", [])
+            )
         }
     }
 
     /// Times `SELECT count(*) FROM entry WHERE condition` over the whole journal.
-    private func measure(_ db: Database, _ condition: String, _ arguments: StatementArguments) throws -> LadderReport.Timing {
+    private func measure(
+        _ db: Database, _ condition: String, _ arguments: StatementArguments
+    ) throws -> LadderReport.Timing {
         let statement = try db.makeStatement(sql: "SELECT count(*) FROM entry WHERE \(condition)")
         var matched = 0
         var seconds: [Double] = []
@@ -186,12 +196,14 @@ public struct LadderReport: Sendable {
         }
         func ratio(_ a: Double, _ b: Double) -> String { String(format: "%.2f×", b > 0 ? a / b : 0) }
         let text = PredicateLadder.Predicate.allCases.map { median($0) }
-        let plainOrder = PredicateLadder.Predicate.allCases.sorted { median($0) < median($1) }.map(\.rawValue).joined(separator: " < ")
+        let plainOrder = PredicateLadder.Predicate.allCases.sorted { median($0) < median($1) }.map(\.rawValue).joined(
+            separator: " < ")
         return [
             Verdict(
                 claim: "text predicates cost more than numeric ones",
                 holds: text.allSatisfy { $0 > numeric.latency.median },
-                detail: "the cheapest text predicate is \(ratio(text.min() ?? 0, numeric.latency.median)) the numeric one"),
+                detail:
+                    "the cheapest text predicate is \(ratio(text.min() ?? 0, numeric.latency.median)) the numeric one"),
             Verdict(
                 claim: "BEGINSWITH and ENDSWITH cost less than ==",
                 holds: median(.beginsWith) < median(.equals) && median(.endsWith) < median(.equals),
@@ -205,7 +217,9 @@ public struct LadderReport: Sendable {
             Verdict(
                 claim: "CONTAINS costs less than MATCHES",
                 holds: median(.contains) < median(.matches),
-                detail: "MATCHES is \(ratio(median(.matches), median(.contains))) of CONTAINS; measured order: \(plainOrder)"),
+                detail:
+                    "MATCHES is \(ratio(median(.matches), median(.contains))) of CONTAINS; measured order: \(plainOrder)"
+            ),
             Verdict(
                 claim: "[cd] costs more than plain",
                 holds: PredicateLadder.Predicate.allCases.allSatisfy { median($0, .cd) > median($0) },

@@ -25,11 +25,13 @@ package struct BenchmarkRendering: SectionedReport {
     package var importTable: TextTable {
         TextTable(
             headers: [
-                "entries", "input", "journal import", "entries/s", "MB/s", "peak memory", "FTS5 indexing alone", "FTS5 time / import time",
+                "entries", "input", "journal import", "entries/s", "MB/s", "peak memory", "FTS5 indexing alone",
+                "FTS5 time / import time",
             ],
             rows: report.sizes.map { size in
                 [
-                    Formatting.grouped(size.entries), Formatting.bytes(size.inputBytes), ReportNumbers.seconds(size.importSeconds),
+                    Formatting.grouped(size.entries), Formatting.bytes(size.inputBytes),
+                    ReportNumbers.seconds(size.importSeconds),
                     Formatting.grouped(Int((Double(size.entries) / size.importSeconds).rounded())),
                     String(format: "%.1f", Double(size.inputBytes) / 1e6 / size.importSeconds),
                     Formatting.bytes(size.importPeakBytes), ReportNumbers.seconds(size.fts5IndexSeconds),
@@ -42,12 +44,14 @@ package struct BenchmarkRendering: SectionedReport {
     package var sizesTable: TextTable {
         TextTable(
             headers: [
-                "entries", "distinct tokens", "main store B/entry", "search store B/entry", "FTS5 index B/entry", "search store / FTS5",
+                "entries", "distinct tokens", "main store B/entry", "search store B/entry", "FTS5 index B/entry",
+                "search store / FTS5",
                 "prefix table (memory)", "prefix table B/entry",
             ],
             rows: report.sizes.map { size in
                 [
-                    Formatting.grouped(size.entries), Formatting.grouped(size.distinctTokens), Self.perEntry(size.mainStoreBytes, size),
+                    Formatting.grouped(size.entries), Formatting.grouped(size.distinctTokens),
+                    Self.perEntry(size.mainStoreBytes, size),
                     Self.perEntry(size.searchStoreBytes, size),
                     Self.perEntry(size.fts5IndexBytes, size),
                     Self.ratio(size.fts5IndexBytes.map { Double(size.searchStoreBytes) / Double($0) }),
@@ -67,8 +71,10 @@ package struct BenchmarkRendering: SectionedReport {
                     result.name, timed == report.queries.count ? "\(timed)" : "\(timed) of \(report.queries.count)",
                     ReportNumbers.milliseconds(result.latency.median), ReportNumbers.milliseconds(result.latency.p95),
                     ReportNumbers.milliseconds(result.latency.max),
-                    result.id == .fts5 ? "peer" : versus.map { ReportNumbers.versus($0.mine.median, peer: $0.fts5.median) } ?? "–",
-                    result.id == .fts5 ? "peer" : versus.map { ReportNumbers.versus($0.mine.p95, peer: $0.fts5.p95) } ?? "–",
+                    result.id == .fts5
+                        ? "peer" : versus.map { ReportNumbers.versus($0.mine.median, peer: $0.fts5.median) } ?? "–",
+                    result.id == .fts5
+                        ? "peer" : versus.map { ReportNumbers.versus($0.mine.p95, peer: $0.fts5.p95) } ?? "–",
                 ]
             },
             numericColumns: [1, 2, 3, 4])
@@ -95,7 +101,8 @@ package struct BenchmarkRendering: SectionedReport {
                 size.cold.map { cold in
                     [
                         Formatting.grouped(size.entries), cold.query, ReportNumbers.milliseconds(cold.journalSeconds),
-                        ReportNumbers.milliseconds(cold.sqliteSeconds), Self.ratio(cold.sqliteSeconds.map { cold.journalSeconds / $0 }),
+                        ReportNumbers.milliseconds(cold.sqliteSeconds),
+                        Self.ratio(cold.sqliteSeconds.map { cold.journalSeconds / $0 }),
                     ]
                 }
             },
@@ -105,7 +112,8 @@ package struct BenchmarkRendering: SectionedReport {
     package var coldSummaryTable: TextTable {
         TextTable(
             headers: [
-                "entries", "journal search the", "sqlite3 the", "ratio", "journal median over queries", "sqlite3 median over queries",
+                "entries", "journal search the", "sqlite3 the", "ratio", "journal median over queries",
+                "sqlite3 median over queries",
             ],
             rows: report.sizes.map { size in
                 let the = size.coldThe
@@ -115,7 +123,8 @@ package struct BenchmarkRendering: SectionedReport {
                     Self.ratio(the.flatMap { cold in cold.sqliteSeconds.map { cold.journalSeconds / $0 } }),
                     ReportNumbers.milliseconds(LatencySummary(size.cold.map(\.journalSeconds)).median),
                     ReportNumbers.milliseconds(
-                        size.cold.compactMap(\.sqliteSeconds).isEmpty ? nil : LatencySummary(size.cold.compactMap(\.sqliteSeconds)).median),
+                        size.cold.compactMap(\.sqliteSeconds).isEmpty
+                            ? nil : LatencySummary(size.cold.compactMap(\.sqliteSeconds)).median),
                 ]
             },
             numericColumns: Set(0...5))
@@ -128,7 +137,10 @@ package struct BenchmarkRendering: SectionedReport {
         return TextTable(
             headers: ["process", "median ms", "ratio to sqlite3"],
             rows: rows.map { row in
-                [row.command, ReportNumbers.milliseconds(row.seconds), Self.ratio(sqlite.map { row.seconds / $0.seconds })]
+                [
+                    row.command, ReportNumbers.milliseconds(row.seconds),
+                    Self.ratio(sqlite.map { row.seconds / $0.seconds }),
+                ]
             },
             numericColumns: [1, 2])
     }
@@ -136,14 +148,19 @@ package struct BenchmarkRendering: SectionedReport {
     /// Keys typed into the full-screen search: from each key to the frame showing its answer.
     package var typingTable: TextTable {
         TextTable(
-            headers: ["entries", "strategy", "keys", "median ms", "p95 ms", "max ms", "typed again: median ms", "p95 ms", "max ms"],
+            headers: [
+                "entries", "strategy", "keys", "median ms", "p95 ms", "max ms", "typed again: median ms", "p95 ms",
+                "max ms",
+            ],
             rows: report.sizes.flatMap { size in
                 size.typing.map { typed in
                     [
                         Formatting.grouped(size.entries), typed.strategy.name, Formatting.grouped(typed.keys.count),
                         ReportNumbers.milliseconds(typed.latency.median), ReportNumbers.milliseconds(typed.latency.p95),
-                        ReportNumbers.milliseconds(typed.latency.max), ReportNumbers.milliseconds(typed.latencyAgain.median),
-                        ReportNumbers.milliseconds(typed.latencyAgain.p95), ReportNumbers.milliseconds(typed.latencyAgain.max),
+                        ReportNumbers.milliseconds(typed.latency.max),
+                        ReportNumbers.milliseconds(typed.latencyAgain.median),
+                        ReportNumbers.milliseconds(typed.latencyAgain.p95),
+                        ReportNumbers.milliseconds(typed.latencyAgain.max),
                     ]
                 }
             },
@@ -153,12 +170,16 @@ package struct BenchmarkRendering: SectionedReport {
     /// A single add, durable when it returns: in the benchmark's process, and as a whole process.
     package var writesTable: TextTable {
         TextTable(
-            headers: ["entries", "adds", "Journal.add median ms", "p95 ms", "max ms", "journal add process median ms", "p95 ms", "max ms"],
+            headers: [
+                "entries", "adds", "Journal.add median ms", "p95 ms", "max ms", "journal add process median ms",
+                "p95 ms", "max ms",
+            ],
             rows: report.sizes.compactMap { size in
                 guard let writes = size.writes else { return nil }
                 return [
                     Formatting.grouped(size.entries), Formatting.grouped(writes.inProcess.samples),
-                    ReportNumbers.milliseconds(writes.inProcess.median), ReportNumbers.milliseconds(writes.inProcess.p95),
+                    ReportNumbers.milliseconds(writes.inProcess.median),
+                    ReportNumbers.milliseconds(writes.inProcess.p95),
                     ReportNumbers.milliseconds(writes.inProcess.max), ReportNumbers.milliseconds(writes.process.median),
                     ReportNumbers.milliseconds(writes.process.p95), ReportNumbers.milliseconds(writes.process.max),
                 ]
@@ -171,7 +192,8 @@ package struct BenchmarkRendering: SectionedReport {
     package var onThisDayTable: TextTable {
         TextTable(
             headers: [
-                "entries", "days", "found (median)", "on this day ms (median)", "newest 20 ms", "ratio", "scan ms (median)",
+                "entries", "days", "found (median)", "on this day ms (median)", "newest 20 ms", "ratio",
+                "scan ms (median)",
                 "scan / on this day", "journal list --on-this-day process ms",
             ],
             rows: report.sizes.compactMap { size in
@@ -180,7 +202,8 @@ package struct BenchmarkRendering: SectionedReport {
                         Formatting.grouped(size.entries), String(cost.days.count),
                         Formatting.grouped(Int(LatencySummary(cost.found.map(Double.init)).median)),
                         ReportNumbers.milliseconds(cost.median), ReportNumbers.milliseconds(cost.newestList),
-                        Self.ratio(cost.median / max(cost.newestList, 1e-9)), ReportNumbers.milliseconds(cost.scanMedian),
+                        Self.ratio(cost.median / max(cost.newestList, 1e-9)),
+                        ReportNumbers.milliseconds(cost.scanMedian),
                         Self.ratio(cost.scanMedian / max(cost.median, 1e-9)), ReportNumbers.milliseconds(cost.process),
                     ]
                 }
@@ -193,8 +216,10 @@ package struct BenchmarkRendering: SectionedReport {
     package var encryptionTable: TextTable {
         TextTable(
             headers: [
-                "entries", "import s: plain", "encrypted", "ratio", "bytes: plain", "encrypted", "ratio", "warm median ms: plain",
-                "encrypted", "ratio", "warm p95 ms: plain", "encrypted", "ratio", "cold median ms: plain", "encrypted, KDF excluded",
+                "entries", "import s: plain", "encrypted", "ratio", "bytes: plain", "encrypted", "ratio",
+                "warm median ms: plain",
+                "encrypted", "ratio", "warm p95 ms: plain", "encrypted", "ratio", "cold median ms: plain",
+                "encrypted, KDF excluded",
                 "ratio", "KDF ms (Argon2id)",
             ],
             rows: report.sizes.compactMap { size in
@@ -205,11 +230,15 @@ package struct BenchmarkRendering: SectionedReport {
                         Self.ratio(cost.encryptedImportSeconds / cost.plainImportSeconds),
                         Formatting.bytes(cost.plainBytes), Formatting.bytes(cost.encryptedBytes),
                         Self.ratio(Double(cost.encryptedBytes) / Double(max(cost.plainBytes, 1))),
-                        ReportNumbers.milliseconds(cost.plainWarm.median), ReportNumbers.milliseconds(cost.encryptedWarm.median),
+                        ReportNumbers.milliseconds(cost.plainWarm.median),
+                        ReportNumbers.milliseconds(cost.encryptedWarm.median),
                         Self.ratio(cost.encryptedWarm.median / max(cost.plainWarm.median, 1e-9)),
-                        ReportNumbers.milliseconds(cost.plainWarm.p95), ReportNumbers.milliseconds(cost.encryptedWarm.p95),
-                        Self.ratio(cost.encryptedWarm.p95 / max(cost.plainWarm.p95, 1e-9)), ReportNumbers.milliseconds(cost.plainCold),
-                        ReportNumbers.milliseconds(cost.encryptedCold), Self.ratio(cost.encryptedCold / max(cost.plainCold, 1e-9)),
+                        ReportNumbers.milliseconds(cost.plainWarm.p95),
+                        ReportNumbers.milliseconds(cost.encryptedWarm.p95),
+                        Self.ratio(cost.encryptedWarm.p95 / max(cost.plainWarm.p95, 1e-9)),
+                        ReportNumbers.milliseconds(cost.plainCold),
+                        ReportNumbers.milliseconds(cost.encryptedCold),
+                        Self.ratio(cost.encryptedCold / max(cost.plainCold, 1e-9)),
                         ReportNumbers.milliseconds(cost.keyDerivationSeconds)
                             + " (\(cost.cost.passes) passes, \(cost.cost.memoryBytes >> 20) MiB)",
                     ]
@@ -223,7 +252,8 @@ package struct BenchmarkRendering: SectionedReport {
     package var syntaxTable: TextTable {
         TextTable(
             headers: [
-                "entries", "kind", "queries", "strategy median ms", "p95 ms", "FTS5 best median ms", "p95 ms", "FTS5 / strategy (median)",
+                "entries", "kind", "queries", "strategy median ms", "p95 ms", "FTS5 best median ms", "p95 ms",
+                "FTS5 / strategy (median)",
                 "(p95)",
             ],
             rows: report.sizes.flatMap { size in
@@ -264,15 +294,18 @@ package struct BenchmarkRendering: SectionedReport {
         let standard = SearchStrategies.standard.id
         return TextTable(
             headers: [
-                "entries", "build", "file B/entry", "best fts5 warm median ms", "p95 ms", "\(standard) median ms", "p95 ms",
-                "best fts5 / \(standard) (median)", "naive fts5 median ms", "cold: journal / sqlite3 best (median)", "worst query",
+                "entries", "build", "file B/entry", "best fts5 warm median ms", "p95 ms", "\(standard) median ms",
+                "p95 ms",
+                "best fts5 / \(standard) (median)", "naive fts5 median ms", "cold: journal / sqlite3 best (median)",
+                "worst query",
             ],
             rows: report.sizes.compactMap { size in
                 guard let best = size.fts5Best else { return nil }
                 let versus = size.versusBestFTS5(standard)
                 let cold = size.coldRatiosVersusBestFTS5.map(\.ratio)
                 return [
-                    Formatting.grouped(size.entries), ReportNumbers.seconds(best.buildSeconds), Self.perEntry(best.bytes, size),
+                    Formatting.grouped(size.entries), ReportNumbers.seconds(best.buildSeconds),
+                    Self.perEntry(best.bytes, size),
                     ReportNumbers.milliseconds(versus?.best.median), ReportNumbers.milliseconds(versus?.best.p95),
                     ReportNumbers.milliseconds(versus?.mine.median), ReportNumbers.milliseconds(versus?.mine.p95),
                     Self.ratio(versus.map { $0.best.median / $0.mine.median }),
@@ -286,7 +319,8 @@ package struct BenchmarkRendering: SectionedReport {
     package var filteredTable: TextTable {
         TextTable(
             headers: [
-                "entries", "strategy", "limited to", "entries passing", "queries", "unlimited median ms", "limited median ms",
+                "entries", "strategy", "limited to", "entries passing", "queries", "unlimited median ms",
+                "limited median ms",
                 "limited / unlimited", "worst query",
             ],
             rows: report.sizes.flatMap { size in
@@ -295,7 +329,8 @@ package struct BenchmarkRendering: SectionedReport {
                         Formatting.grouped(size.entries), search.strategy.name, search.filter,
                         "\(Formatting.grouped(search.passing)) (\(String(format: "%.1f", 100 * search.share))%)",
                         String(search.queries.count),
-                        ReportNumbers.milliseconds(search.unlimitedMedian), ReportNumbers.milliseconds(search.limitedMedian),
+                        ReportNumbers.milliseconds(search.unlimitedMedian),
+                        ReportNumbers.milliseconds(search.limitedMedian),
                         Self.ratio(search.ratio), Self.ratio(search.worstRatio),
                     ]
                 }
@@ -350,10 +385,12 @@ package struct BenchmarkRendering: SectionedReport {
             ReportSection("Median by journal size", [.figure(warmChart), .detail(growthTable)]),
             ReportSection("FTS5 in its best setup (same queries)", [.table(bestFTS5Table)]),
             ReportSection(
-                "The query syntax against FTS5's best setup (warm, in process)", [.table(syntaxTable), .detail(syntaxQueryTable)]),
+                "The query syntax against FTS5's best setup (warm, in process)",
+                [.table(syntaxTable), .detail(syntaxQueryTable)]),
             ReportSection("Filtered search (same process, same queries)", [.table(filteredTable)]),
             ReportSection("Start-up (whole processes, no journal)", [.table(startupTable)]),
-            ReportSection("Cold search (whole processes)", [.figure(coldChart), .table(coldSummaryTable), .detail(coldTable)]),
+            ReportSection(
+                "Cold search (whole processes)", [.figure(coldChart), .table(coldSummaryTable), .detail(coldTable)]),
             ReportSection("Typing in the full-screen search (key press → redrawn screen)", [.table(typingTable)]),
             ReportSection("On this day (same process)", [.table(onThisDayTable)]),
         ]
@@ -378,7 +415,10 @@ package struct BenchmarkRendering: SectionedReport {
                     "runs": .integer(startup.runs),
                     "processes": .array(
                         startup.rows.map {
-                            .object(["command": .string($0.command), "median_ms": ReportNumbers.milliseconds(json: $0.seconds)])
+                            .object([
+                                "command": .string($0.command),
+                                "median_ms": ReportNumbers.milliseconds(json: $0.seconds),
+                            ])
                         }),
                     "sqlite3_ms": startup.sqlite.map { ReportNumbers.milliseconds(json: $0.seconds) } ?? .null,
                 ])
@@ -405,12 +445,15 @@ package struct BenchmarkRendering: SectionedReport {
                                     "median_ms": ReportNumbers.milliseconds(json: result.latency.median),
                                     "p95_ms": ReportNumbers.milliseconds(json: result.latency.p95),
                                     "max_ms": ReportNumbers.milliseconds(json: result.latency.max),
-                                    "fts5_median_ms_same_queries": ReportNumbers.milliseconds(json: size.versusFTS5(result)?.fts5.median),
-                                    "fts5_p95_ms_same_queries": ReportNumbers.milliseconds(json: size.versusFTS5(result)?.fts5.p95),
+                                    "fts5_median_ms_same_queries": ReportNumbers.milliseconds(
+                                        json: size.versusFTS5(result)?.fts5.median),
+                                    "fts5_p95_ms_same_queries": ReportNumbers.milliseconds(
+                                        json: size.versusFTS5(result)?.fts5.p95),
                                     "queries": .array(
                                         result.queries.map {
                                             .object([
-                                                "query": .string($0.query), "total": $0.total.map(JSONValue.integer) ?? .null,
+                                                "query": .string($0.query),
+                                                "total": $0.total.map(JSONValue.integer) ?? .null,
                                                 "median_ms": ReportNumbers.milliseconds(json: $0.medianSeconds),
                                                 "skipped": .bool($0.skipped),
                                             ])
@@ -423,11 +466,17 @@ package struct BenchmarkRendering: SectionedReport {
                                 "index_bytes": best.indexBytes.map { .integer($0) } ?? .null,
                                 "warm": .array(
                                     best.warm.map {
-                                        .object(["query": .string($0.query), "median_ms": ReportNumbers.milliseconds(json: $0.seconds)])
+                                        .object([
+                                            "query": .string($0.query),
+                                            "median_ms": ReportNumbers.milliseconds(json: $0.seconds),
+                                        ])
                                     }),
                                 "cold": .array(
                                     best.cold.map {
-                                        .object(["query": .string($0.query), "sqlite3_ms": ReportNumbers.milliseconds(json: $0.seconds)])
+                                        .object([
+                                            "query": .string($0.query),
+                                            "sqlite3_ms": ReportNumbers.milliseconds(json: $0.seconds),
+                                        ])
                                     }),
                             ])
                         } ?? .null,
@@ -455,7 +504,8 @@ package struct BenchmarkRendering: SectionedReport {
                                                         "query": .string($0.text), "total": .integer($0.total),
                                                         "fts5_total": .integer($0.fts5Total),
                                                         "ms": ReportNumbers.milliseconds(json: $0.seconds),
-                                                        "fts5_best_ms": ReportNumbers.milliseconds(json: $0.fts5Seconds),
+                                                        "fts5_best_ms": ReportNumbers.milliseconds(
+                                                            json: $0.fts5Seconds),
                                                     ])
                                                 }),
                                         ])
@@ -466,20 +516,24 @@ package struct BenchmarkRendering: SectionedReport {
                             .object([
                                 "plain_import_s": .number(cost.plainImportSeconds),
                                 "encrypted_import_s": .number(cost.encryptedImportSeconds),
-                                "plain_bytes": .integer(cost.plainBytes), "encrypted_bytes": .integer(cost.encryptedBytes),
+                                "plain_bytes": .integer(cost.plainBytes),
+                                "encrypted_bytes": .integer(cost.encryptedBytes),
                                 "plain_warm_median_ms": ReportNumbers.milliseconds(json: cost.plainWarm.median),
                                 "encrypted_warm_median_ms": ReportNumbers.milliseconds(json: cost.encryptedWarm.median),
                                 "plain_warm_p95_ms": ReportNumbers.milliseconds(json: cost.plainWarm.p95),
                                 "encrypted_warm_p95_ms": ReportNumbers.milliseconds(json: cost.encryptedWarm.p95),
                                 "plain_cold_median_ms": ReportNumbers.milliseconds(json: cost.plainCold),
-                                "encrypted_cold_median_ms_without_kdf": ReportNumbers.milliseconds(json: cost.encryptedCold),
+                                "encrypted_cold_median_ms_without_kdf": ReportNumbers.milliseconds(
+                                    json: cost.encryptedCold),
                                 "kdf_ms": ReportNumbers.milliseconds(json: cost.keyDerivationSeconds),
-                                "kdf_passes": .integer(cost.cost.passes), "kdf_memory_bytes": .integer(cost.cost.memoryBytes),
+                                "kdf_passes": .integer(cost.cost.passes),
+                                "kdf_memory_bytes": .integer(cost.cost.memoryBytes),
                             ])
                         } ?? .null,
                         "on_this_day": size.onThisDay.map { cost in
                             .object([
-                                "days": .array(cost.days.map(JSONValue.string)), "found": .array(cost.found.map(JSONValue.integer)),
+                                "days": .array(cost.days.map(JSONValue.string)),
+                                "found": .array(cost.found.map(JSONValue.integer)),
                                 "median_ms": ReportNumbers.milliseconds(json: cost.median),
                                 "newest_list_ms": ReportNumbers.milliseconds(json: cost.newestList),
                                 "scan_median_ms": ReportNumbers.milliseconds(json: cost.scanMedian),
@@ -512,7 +566,8 @@ package struct BenchmarkRendering: SectionedReport {
                         "cold": .array(
                             size.cold.map {
                                 .object([
-                                    "query": .string($0.query), "journal_ms": ReportNumbers.milliseconds(json: $0.journalSeconds),
+                                    "query": .string($0.query),
+                                    "journal_ms": ReportNumbers.milliseconds(json: $0.journalSeconds),
                                     "sqlite3_ms": ReportNumbers.milliseconds(json: $0.sqliteSeconds),
                                 ])
                             }),
@@ -535,8 +590,12 @@ package struct BenchmarkRendering: SectionedReport {
         return chart(
             ids.enumerated().map { index, id in
                 LogLineChart.Series(
-                    label: id.name, color: Self.palette[(SearchStrategies.all.firstIndex { $0.id == id } ?? index) % Self.palette.count],
-                    points: report.sizes.compactMap { size in size.warm.strategy(id).map { (Double(size.entries), $0.latency.median) } },
+                    label: id.name,
+                    color: Self.palette[
+                        (SearchStrategies.all.firstIndex { $0.id == id } ?? index) % Self.palette.count],
+                    points: report.sizes.compactMap { size in
+                        size.warm.strategy(id).map { (Double(size.entries), $0.latency.median) }
+                    },
                     dashed: id == .fts5)
             }, y: { ReportNumbers.seconds($0) })
     }
@@ -544,19 +603,25 @@ package struct BenchmarkRendering: SectionedReport {
     private var importChart: String {
         chart(
             [
-                .init(label: "journal import", color: "#2b6cb0", points: report.sizes.map { (Double($0.entries), $0.importSeconds) }),
+                .init(
+                    label: "journal import", color: "#2b6cb0",
+                    points: report.sizes.map { (Double($0.entries), $0.importSeconds) }),
                 .init(
                     label: "FTS5 indexing alone", color: "#e53e3e",
-                    points: report.sizes.compactMap { size in size.fts5IndexSeconds.map { (Double(size.entries), $0) } }, dashed: true),
+                    points: report.sizes.compactMap { size in size.fts5IndexSeconds.map { (Double(size.entries), $0) }
+                    }, dashed: true),
             ], y: { ReportNumbers.seconds($0) })
     }
 
     private var sizeChart: String {
-        func series(_ label: String, _ color: String, _ bytes: (BenchmarkReport.Size) -> Int?, dashed: Bool = false) -> LogLineChart.Series
-        {
+        func series(
+            _ label: String, _ color: String, _ bytes: (BenchmarkReport.Size) -> Int?, dashed: Bool = false
+        ) -> LogLineChart.Series {
             .init(
                 label: label, color: color,
-                points: report.sizes.compactMap { size in bytes(size).map { (Double(size.entries), Double($0) / Double(size.entries)) } },
+                points: report.sizes.compactMap { size in
+                    bytes(size).map { (Double(size.entries), Double($0) / Double(size.entries)) }
+                },
                 dashed: dashed)
         }
         return chart(
@@ -573,10 +638,14 @@ package struct BenchmarkRendering: SectionedReport {
             [
                 .init(
                     label: "journal search the", color: "#2b6cb0",
-                    points: report.sizes.compactMap { size in size.coldThe.map { (Double(size.entries), $0.journalSeconds) } }),
+                    points: report.sizes.compactMap { size in
+                        size.coldThe.map { (Double(size.entries), $0.journalSeconds) }
+                    }),
                 .init(
                     label: "sqlite3 FTS5 the", color: "#e53e3e",
-                    points: report.sizes.compactMap { size in size.coldThe?.sqliteSeconds.map { (Double(size.entries), $0) } },
+                    points: report.sizes.compactMap { size in
+                        size.coldThe?.sqliteSeconds.map { (Double(size.entries), $0) }
+                    },
                     dashed: true),
             ], y: { ReportNumbers.seconds($0) })
     }

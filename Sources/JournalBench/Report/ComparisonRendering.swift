@@ -18,16 +18,22 @@ package struct ComparisonRendering: SectionedReport {
 
     package var strategiesTable: TextTable {
         TextTable(
-            headers: ["strategy", "family", "median ms", "p95 ms", "max ms", "vs fts5", "found", "agreement", "size", "build"],
+            headers: [
+                "strategy", "family", "median ms", "p95 ms", "max ms", "vs fts5", "found", "agreement", "size", "build",
+            ],
             rows: report.strategies.map { result in
                 [
                     result.name, result.family.rawValue,
                     ReportNumbers.milliseconds(result.latency.median), ReportNumbers.milliseconds(result.latency.p95),
                     ReportNumbers.milliseconds(result.latency.max),
-                    peer.map { result.id == .fts5 ? "peer" : ReportNumbers.versus(result.latency.median, peer: $0.latency.median) }
+                    peer.map {
+                        result.id == .fts5
+                            ? "peer" : ReportNumbers.versus(result.latency.median, peer: $0.latency.median)
+                    }
                         ?? "–",
                     Formatting.grouped(result.found), agreement(result),
-                    result.structure.bytes.map(Formatting.bytes) ?? "–", ReportNumbers.seconds(result.structure.buildSeconds),
+                    result.structure.bytes.map(Formatting.bytes) ?? "–",
+                    ReportNumbers.seconds(result.structure.buildSeconds),
                 ]
             },
             numericColumns: [2, 3, 4, 6, 8, 9])
@@ -72,7 +78,8 @@ package struct ComparisonRendering: SectionedReport {
             rows: report.queries.enumerated().map { index, query in
                 [query.text, query.kind]
                     + report.strategies.map { result in
-                        result.queries[index].total.map(Formatting.grouped) ?? (result.queries[index].skipped ? "skipped" : "refused")
+                        result.queries[index].total.map(Formatting.grouped)
+                            ?? (result.queries[index].skipped ? "skipped" : "refused")
                     }
             },
             numericColumns: Set(2..<(2 + report.strategies.count)))
@@ -82,13 +89,15 @@ package struct ComparisonRendering: SectionedReport {
         TextTable(
             headers: [""] + report.strategies.map(\.name),
             rows: report.strategies.enumerated().map { row, result in
-                [result.name] + report.agreement[row].map { share in share.map { String(format: "%.0f%%", $0 * 100) } ?? "–" }
+                [result.name]
+                    + report.agreement[row].map { share in share.map { String(format: "%.0f%%", $0 * 100) } ?? "–" }
             },
             numericColumns: Set(1...max(1, report.strategies.count)))
     }
 
     package var facts: [String] {
-        equivalenceLines.isEmpty ? baseFacts : baseFacts + ["meant to agree: " + equivalenceLines.joined(separator: "; ")]
+        equivalenceLines.isEmpty
+            ? baseFacts : baseFacts + ["meant to agree: " + equivalenceLines.joined(separator: "; ")]
     }
 
     private var baseFacts: [String] {
@@ -191,14 +200,17 @@ package struct ComparisonRendering: SectionedReport {
 
     private var chart: String {
         LogBarChart(
-            bars: report.strategies.map { ($0.name, $0.latency.median, $0.latency.p95, $0.family == .wordPrefix ? "#2b6cb0" : "#c05621") },
+            bars: report.strategies.map {
+                ($0.name, $0.latency.median, $0.latency.p95, $0.family == .wordPrefix ? "#2b6cb0" : "#c05621")
+            },
             legend: [("#c05621", "substring family"), ("#2b6cb0", "word-prefix family")]
         ).svg
     }
 
     private var agreementHTML: String {
         let names = report.strategies.map(\.name)
-        let head = "<tr><th></th>" + names.map { "<th class=\"v\"><span>\(HTML.escape($0))</span></th>" }.joined() + "</tr>"
+        let head =
+            "<tr><th></th>" + names.map { "<th class=\"v\"><span>\(HTML.escape($0))</span></th>" }.joined() + "</tr>"
         let rows = names.enumerated().map { row, name in
             "<tr><th>\(HTML.escape(name))</th>"
                 + report.agreement[row].map { share -> String in

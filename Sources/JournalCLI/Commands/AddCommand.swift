@@ -13,11 +13,14 @@ struct AddCommand: ParsableCommand {
 
     @ParentCommand var journal: JournalCommand
 
-    @Option(help: ArgumentHelp("The entry's date: yesterday, 'last monday 9pm', 'may 1', 2024-05-01T08:30:00+02:00, …", valueName: "DATE"))
+    @Option(
+        help: ArgumentHelp(
+            "The entry's date: yesterday, 'last monday 9pm', 'may 1', 2024-05-01T08:30:00+02:00, …", valueName: "DATE"))
     var date: String?
 
     @Option(
-        name: .customLong("tag"), help: ArgumentHelp("Give the entry this tag besides those in its text (repeatable).", valueName: "NAME"))
+        name: .customLong("tag"),
+        help: ArgumentHelp("Give the entry this tag besides those in its text (repeatable).", valueName: "NAME"))
     var tags: [String] = []
 
     @Flag(name: .customLong("star"), help: "Star the entry.")
@@ -35,7 +38,8 @@ struct AddCommand: ParsableCommand {
     func run() throws {
         let text =
             self.text.isEmpty
-            ? try TextInput.fromStandardInputOrEditor(journalFolder: journal.directory.url) : self.text.joined(separator: " ")
+            ? try TextInput.fromStandardInputOrEditor(journalFolder: journal.directory.url)
+            : self.text.joined(separator: " ")
         try NewEntry.validate(text: text)
         let date = try self.date.map { text throws(JournalError) in try DatePhrase(text).instant }
         let opened = try journal.openJournal(create: true)

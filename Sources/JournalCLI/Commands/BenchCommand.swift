@@ -34,7 +34,9 @@ struct BenchCommand: ParsableCommand {
             --keep-stores. --format html plots how each figure grows with the journal.
             """)
 
-    @Option(help: ArgumentHelp("Journal sizes, comma-separated, with k and m for thousands and millions.", valueName: "SIZES"))
+    @Option(
+        help: ArgumentHelp(
+            "Journal sizes, comma-separated, with k and m for thousands and millions.", valueName: "SIZES"))
     var sizes = "10k,100k,1m"
 
     @Flag(help: "Add a 10m-entry journal (11 GB of input, up to 70 GB of disk with the stores, and well over an hour).")
@@ -49,14 +51,18 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Whole processes per query, for the cold figures.")
     var coldRuns = 5
 
-    @Option(help: ArgumentHelp("Seconds a strategy may spend on one size before skipping its remaining queries.", valueName: "SECONDS"))
+    @Option(
+        help: ArgumentHelp(
+            "Seconds a strategy may spend on one size before skipping its remaining queries.", valueName: "SECONDS"))
     var budget: Double = 60
 
     @Option(help: "The generator's seed.")
     var seed: UInt64 = 2013
 
     @Option(
-        help: ArgumentHelp("Where generated journals and stores go (default: journal-bench in the temporary folder).", valueName: "DIR"))
+        help: ArgumentHelp(
+            "Where generated journals and stores go (default: journal-bench in the temporary folder).", valueName: "DIR"
+        ))
     var work: String?
 
     @Flag(help: "Keep each size's stores in the work folder.")
@@ -73,7 +79,8 @@ struct BenchCommand: ParsableCommand {
 
     @OptionGroup var output: OutputFileOptions
 
-    @Option(help: ArgumentHelp("Also write the report as an HTML page, with its growth charts, here.", valueName: "FILE"))
+    @Option(
+        help: ArgumentHelp("Also write the report as an HTML page, with its growth charts, here.", valueName: "FILE"))
     var html: String?
 
     /// The sizes to measure, smallest first.
@@ -81,7 +88,9 @@ struct BenchCommand: ParsableCommand {
         var counts = try sizes.split(separator: ",").map { item -> Int in
             let text = item.trimmingCharacters(in: .whitespaces).lowercased()
             let multiplier = text.hasSuffix("m") ? 1_000_000 : text.hasSuffix("k") ? 1_000 : 1
-            guard let number = Int(multiplier == 1 ? text : String(text.dropLast())), number > 0, number * multiplier <= 100_000_000 else {
+            guard let number = Int(multiplier == 1 ? text : String(text.dropLast())), number > 0,
+                number * multiplier <= 100_000_000
+            else {
                 throw ValidationError("--sizes: \"\(item)\" is not a size from 1 to 100m (like 10k or 1m)")
             }
             return number * multiplier
@@ -100,7 +109,9 @@ struct BenchCommand: ParsableCommand {
 
     func run() throws {
         let chosen = try StrategyList.parse(strategies)
-        let folder = URL(fileURLWithPath: work ?? FileManager.default.temporaryDirectory.appendingPathComponent("journal-bench").path)
+        let folder = URL(
+            fileURLWithPath: work ?? FileManager.default.temporaryDirectory.appendingPathComponent("journal-bench").path
+        )
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
@@ -111,7 +122,8 @@ struct BenchCommand: ParsableCommand {
             folder: folder, seed: seed, strategies: chosen, runs: runs, coldRuns: coldRuns,
             budgetSeconds: budget, keepStores: keepStores, discardInputs: discardInputs, encrypted: encrypted,
             progress: status.show)
-        var report = BenchmarkReport(date: .now, seed: seed, runs: runs, coldRuns: coldRuns, budgetSeconds: budget, queries: [], sizes: [])
+        var report = BenchmarkReport(
+            date: .now, seed: seed, runs: runs, coldRuns: coldRuns, budgetSeconds: budget, queries: [], sizes: [])
         report.startup = try StartupCost.measure(
             executable: ChildProcess.currentExecutable, runs: max(coldRuns * 4, 20), progress: status.show)
         for entries in try entryCounts() {

@@ -51,16 +51,22 @@ struct EntryArgument: ParsableArguments {
 /// --from, --to, --on, --tag and --starred: which entries `list` and `search` may show.
 struct FilterOptions: ParsableArguments {
     @Option(
-        help: ArgumentHelp("Only entries dated at or after the start of DATE (a day, a month, a year, or an instant).", valueName: "DATE"))
+        help: ArgumentHelp(
+            "Only entries dated at or after the start of DATE (a day, a month, a year, or an instant).",
+            valueName: "DATE"))
     var from: String?
 
-    @Option(help: ArgumentHelp("Only entries dated at or before the end of DATE: `--to may` takes all of May.", valueName: "DATE"))
+    @Option(
+        help: ArgumentHelp(
+            "Only entries dated at or before the end of DATE: `--to may` takes all of May.", valueName: "DATE"))
     var to: String?
 
     @Option(help: ArgumentHelp("Only entries dated within DATE: --from DATE --to DATE.", valueName: "DATE"))
     var on: String?
 
-    @Option(name: .customLong("tag"), help: ArgumentHelp("Only entries with this tag (repeatable: all of them).", valueName: "NAME"))
+    @Option(
+        name: .customLong("tag"),
+        help: ArgumentHelp("Only entries with this tag (repeatable: all of them).", valueName: "NAME"))
     var tags: [String] = []
 
     @Flag(help: "Only starred entries.")
@@ -74,7 +80,9 @@ struct FilterOptions: ParsableArguments {
     var onThisDay: String? = nil
 
     func validate() throws {
-        guard on == nil || (from == nil && to == nil) else { throw ValidationError("--on can't be combined with --from or --to") }
+        guard on == nil || (from == nil && to == nil) else {
+            throw ValidationError("--on can't be combined with --from or --to")
+        }
         do { _ = try NewEntry.tagNames(tags) } catch { throw ValidationError(error.message) }
     }
 
@@ -106,7 +114,8 @@ struct FilterOptions: ParsableArguments {
 struct FoundEntries: ParsableArguments {
     @Option(
         parsing: .unconditional,
-        help: ArgumentHelp("Only the entries this query finds (journal search's syntax), within the filters.", valueName: "QUERY"))
+        help: ArgumentHelp(
+            "Only the entries this query finds (journal search's syntax), within the filters.", valueName: "QUERY"))
     var query: String?
 
     @OptionGroup var filters: FilterOptions
@@ -117,12 +126,14 @@ struct FoundEntries: ParsableArguments {
     /// The query within the filters, read once; the filters alone without `--query`.
     func searchQuery() throws -> SearchQuery {
         let filter = try filters.filter()
-        return try query.map { text throws(JournalError) in try SearchQuery(text, filter: filter) } ?? SearchQuery(filter: filter)
+        return try query.map { text throws(JournalError) in try SearchQuery(text, filter: filter) }
+            ?? SearchQuery(filter: filter)
     }
 
     /// The query and filters as given, for a heading: "“#trip OR japan” · from 2024".
     var summary: String {
-        ([query.map { "“\($0)”" }] + [filters.summary]).compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " · ")
+        ([query.map { "“\($0)”" }] + [filters.summary]).compactMap { $0 }.filter { !$0.isEmpty }.joined(
+            separator: " · ")
     }
 }
 

@@ -38,7 +38,8 @@ struct CompareCommand: ParsableCommand {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "With --ladder: the text the predicates compare with (default: the journal's most common word).", valueName: "TEXT"))
+            "With --ladder: the text the predicates compare with (default: the journal's most common word).",
+            valueName: "TEXT"))
     var query: String?
 
     @Option(help: "table, markdown, json or html.")
@@ -48,7 +49,9 @@ struct CompareCommand: ParsableCommand {
 
     func validate() throws {
         guard (1...1_000).contains(runs) else { throw ValidationError("--runs must be from 1 to 1,000") }
-        if query != nil && !ladder { throw ValidationError("--query goes with --ladder (use --queries FILE for a query set)") }
+        if query != nil && !ladder {
+            throw ValidationError("--query goes with --ladder (use --queries FILE for a query set)")
+        }
         if ladder && (strategies != nil || queries != nil) {
             throw ValidationError("--ladder measures predicates, not strategies: drop --strategies and --queries")
         }
@@ -69,7 +72,8 @@ struct CompareCommand: ParsableCommand {
             measurement.runs = runs
             let report = try measurement.run(on: journal) { status.show($0) }
             status.finish()
-            rendered = LadderRendering(report: report, context: context).render(format, style: output.destination.terminal.style)
+            rendered = LadderRendering(report: report, context: context).render(
+                format, style: output.destination.terminal.style)
         } else {
             status.show("choosing queries from the journal's word frequencies…")
             let queries = try fileQueries ?? (journal.builtInQueries() + journal.syntaxQueries())
@@ -81,7 +85,8 @@ struct CompareCommand: ParsableCommand {
             comparison.measureBuilds = !noBuildTimes
             let report = try comparison.run(on: journal) { status.show($0) }
             status.finish()
-            rendered = ComparisonRendering(report: report, context: context).render(format, style: output.destination.terminal.style)
+            rendered = ComparisonRendering(report: report, context: context).render(
+                format, style: output.destination.terminal.style)
         }
         try output.destination.write(rendered)
     }

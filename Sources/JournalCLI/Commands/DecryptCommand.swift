@@ -22,7 +22,8 @@ struct DecryptCommand: ParsableCommand {
         progress.finish()
         print("decrypted the journal in \(directory.url.path): its files are in plain text now")
         if let leftOver = report.leftOver {
-            Terminal.standardError.write("journal: the old encrypted files could not be removed: delete \(leftOver.path) yourself\n")
+            Terminal.standardError.write(
+                "journal: the old encrypted files could not be removed: delete \(leftOver.path) yourself\n")
         }
     }
 }

@@ -4,7 +4,8 @@ import JournalKit
 struct DeleteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete",
-        abstract: "Delete an entry, or every entry a query and filters find, from both stores. Identifiers are never reused.",
+        abstract:
+            "Delete an entry, or every entry a query and filters find, from both stores. Identifiers are never reused.",
         discussion: "A set is deleted in one write, all of it or nothing, after a confirmation (--yes skips it).")
 
     @ParentCommand var journal: JournalCommand

@@ -26,7 +26,8 @@ struct EncryptCommand: ParsableCommand {
         JournalCommand.keepMemoryPrivate()
         let passphrase = try PassphraseInput.initial(for: directory.url.path)
         let progress = ProgressBar(label: "encrypting", unit: .bytes)
-        let report = try Journal.encrypt(directory, passphrase: passphrase, cost: keyDerivation.level.cost, progress: progress.handler)
+        let report = try Journal.encrypt(
+            directory, passphrase: passphrase, cost: keyDerivation.level.cost, progress: progress.handler)
         progress.finish()
         print("encrypted the journal in \(directory.url.path) (Argon2id, \(keyDerivation.level.summary))")
         Self.tell(report, replaced: "plain-text")
@@ -38,10 +39,12 @@ struct EncryptCommand: ParsableCommand {
     static func tell(_ report: ConversionReport, replaced: String) {
         if !report.otherFiles.isEmpty {
             Terminal.standardError.write(
-                "journal: not the journal's, kept as they were (in plain text): \(report.otherFiles.joined(separator: ", "))\n")
+                "journal: not the journal's, kept as they were (in plain text): \(report.otherFiles.joined(separator: ", "))\n"
+            )
         }
         if let leftOver = report.leftOver {
-            Terminal.standardError.write("journal: the old \(replaced) files could not be removed: delete \(leftOver.path) yourself\n")
+            Terminal.standardError.write(
+                "journal: the old \(replaced) files could not be removed: delete \(leftOver.path) yourself\n")
         } else {
             Terminal.standardError.write("journal: the old \(replaced) files were deleted, not wiped\n")
         }

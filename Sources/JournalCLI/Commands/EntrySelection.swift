@@ -37,10 +37,13 @@ struct EntrySelection: ParsableArguments {
         guard choosesASet, !yes, !entries.isEmpty else { return }
         let count = Formatting.count(entries.count, "entry", "entries")
         guard isatty(STDIN_FILENO) == 1 else {
-            throw JournalError(.usage, "\(count) found; add --yes to \(question) without being asked (there is no terminal to ask on)")
+            throw JournalError(
+                .usage, "\(count) found; add --yes to \(question) without being asked (there is no terminal to ask on)")
         }
         let error = Terminal.standardError
-        for id in entries.prefix(5) { error.write(EntryRendering.line(try journal.entry(id), highlights: [], terminal: error) + "\n") }
+        for id in entries.prefix(5) {
+            error.write(EntryRendering.line(try journal.entry(id), highlights: [], terminal: error) + "\n")
+        }
         if entries.count > 5 { error.write(error.dim("… and \(Formatting.grouped(entries.count - 5)) more") + "\n") }
         error.write("\(count) found. \(question.prefix(1).uppercased() + question.dropFirst())? [y/N] ")
         let answer = readLine(strippingNewline: true)?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""

@@ -45,17 +45,20 @@ struct ExportCommand: ParsableCommand {
     func run() throws {
         let filter = try filters.filter()
         if encrypt, output.destination == .standardOutput, Terminal.standardOutput.isTerminal {
-            throw JournalError(.usage, "an encrypted export is binary: write it with -o FILE or redirect standard output")
+            throw JournalError(
+                .usage, "an encrypted export is binary: write it with -o FILE or redirect standard output")
         }
         let journal = try self.journal.openJournal()
         if journal.isEncrypted, !encrypt {
             Terminal.standardError.write(
-                "journal: the journal is encrypted, and this export of it is in plain text (--encrypt writes age's format)\n")
+                "journal: the journal is encrypted, and this export of it is in plain text (--encrypt writes age's format)\n"
+            )
         }
         let passphrase = try encrypt ? PassphraseInput.export(for: output.destination.path ?? "the export") : nil
         let total = try journal.list(PageRequest(limit: 1), filter: filter).total
         guard let path = output.destination.path else {
-            try write(journal, filter: filter, total: total, progress: nil, passphrase: passphrase) { data throws(JournalError) in
+            try write(journal, filter: filter, total: total, progress: nil, passphrase: passphrase) {
+                data throws(JournalError) in
                 do { try FileHandle.standardOutput.write(contentsOf: data) } catch {
                     throw JournalError(.store, "cannot write the export: \(error.localizedDescription)")
                 }
@@ -64,7 +67,8 @@ struct ExportCommand: ParsableCommand {
         }
         let file = try ReplacementFile(replacing: URL(fileURLWithPath: path))
         let progress = ProgressBar(label: "exporting")
-        try write(journal, filter: filter, total: total, progress: progress, passphrase: passphrase) { data throws(JournalError) in
+        try write(journal, filter: filter, total: total, progress: progress, passphrase: passphrase) {
+            data throws(JournalError) in
             try file.write(data)
         }
         progress.finish()
@@ -78,7 +82,9 @@ struct ExportCommand: ParsableCommand {
         _ journal: Journal, filter: EntryFilter, total: Int, progress: ProgressBar?, passphrase: Passphrase?,
         to output: @escaping (Data) throws(JournalError) -> Void
     ) throws {
-        let age = try passphrase.map { passphrase throws(JournalError) in try AgeWriter(passphrase: passphrase, sink: output) }
+        let age = try passphrase.map { passphrase throws(JournalError) in
+            try AgeWriter(passphrase: passphrase, sink: output)
+        }
         let sink: (Data) throws(JournalError) -> Void = { data throws(JournalError) in
             if let age { try age.write(data) } else { try output(data) }
         }

@@ -26,13 +26,17 @@ struct GenerateCommand: ParsableCommand {
     @OptionGroup var output: OutputFileOptions
 
     func validate() throws {
-        guard (1...100_000_000).contains(entries) else { throw ValidationError("--entries must be from 1 to 100,000,000") }
+        guard (1...100_000_000).contains(entries) else {
+            throw ValidationError("--entries must be from 1 to 100,000,000")
+        }
     }
 
     func run() throws {
         let sink: FileHandle
         if let output = output.destination.path {
-            guard FileManager.default.createFile(atPath: output, contents: nil), let handle = FileHandle(forWritingAtPath: output) else {
+            guard FileManager.default.createFile(atPath: output, contents: nil),
+                let handle = FileHandle(forWritingAtPath: output)
+            else {
                 throw JournalError(.invalidInput, "cannot write \(output)")
             }
             sink = handle

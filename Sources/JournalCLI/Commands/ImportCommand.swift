@@ -41,7 +41,9 @@ struct ImportCommand: ParsableCommand {
     var file: String
 
     @Option(
-        help: "The file's format: jsonl, json (jrnl's), txt (jrnl's), jrnl-encrypted or dayone; by default, what its content shows.")
+        help:
+            "The file's format: jsonl, json (jrnl's), txt (jrnl's), jrnl-encrypted or dayone; by default, what its content shows."
+    )
     var format: ImportFormat?
 
     func run() throws {
@@ -75,7 +77,9 @@ struct ImportCommand: ParsableCommand {
             JSONOutput.print(JSONOutput.imported(summary, storeID: journal.storeID, seconds: seconds))
         } else {
             var line = "imported \(Formatting.count(summary.count, "entry", "entries"))"
-            if let ids = summary.ids { line += ids.count == 1 ? " (p\(ids.lowerBound))" : " (p\(ids.lowerBound)–p\(ids.upperBound))" }
+            if let ids = summary.ids {
+                line += ids.count == 1 ? " (p\(ids.lowerBound))" : " (p\(ids.lowerBound)–p\(ids.upperBound))"
+            }
             line += " in \(Formatting.seconds(seconds))"
             if summary.alreadyPresent > 0 {
                 line += "; left out \(summary.alreadyPresent) the journal holds already"

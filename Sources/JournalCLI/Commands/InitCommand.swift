@@ -44,7 +44,9 @@ struct InitCommand: ParsableCommand {
             try created.close()
         }
         if output.json {
-            var fields: [(String, JSONValue)] = [("journal", .string(directory.url.path)), ("encrypted", .bool(encrypt))]
+            var fields: [(String, JSONValue)] = [
+                ("journal", .string(directory.url.path)), ("encrypted", .bool(encrypt)),
+            ]
             if encrypt {
                 fields += [
                     (

@@ -31,7 +31,9 @@ struct JournalsCommand: ParsableCommand {
         let configuration = try ConfigurationFile.current.get()
         let current = try journal.directory.url.standardizedFileURL.path
         var listed = configuration.journals.map { Self.measure(name: $0.name, folder: $0.folder, current: current) }
-        if !listed.contains(where: \.inUse) { listed.append(Self.measure(name: nil, folder: current, current: current)) }
+        if !listed.contains(where: \.inUse) {
+            listed.append(Self.measure(name: nil, folder: current, current: current))
+        }
         if output.json {
             JSONOutput.print(
                 .object([
@@ -40,7 +42,8 @@ struct JournalsCommand: ParsableCommand {
                         listed.map { item in
                             .fields([
                                 ("name", item.name.map(JSONValue.string) ?? .null), ("folder", .string(item.folder)),
-                                ("in_use", .bool(item.inUse)), ("entries", item.entries.map(JSONValue.integer) ?? .null),
+                                ("in_use", .bool(item.inUse)),
+                                ("entries", item.entries.map(JSONValue.integer) ?? .null),
                                 ("bytes", .integer(item.bytes)), ("note", item.note.map(JSONValue.string) ?? .null),
                             ])
                         }),
@@ -52,7 +55,8 @@ struct JournalsCommand: ParsableCommand {
             headers: ["", "journal", "entries", "size", "folder"],
             rows: listed.map { item in
                 [
-                    item.inUse ? "*" : "", item.name ?? "(unnamed)", item.entries.map(Formatting.grouped) ?? (item.note ?? ""),
+                    item.inUse ? "*" : "", item.name ?? "(unnamed)",
+                    item.entries.map(Formatting.grouped) ?? (item.note ?? ""),
                     Formatting.bytes(item.bytes), item.folder,
                 ]
             },
@@ -62,7 +66,8 @@ struct JournalsCommand: ParsableCommand {
             terminal.dim(
                 configuration.exists
                     ? "configuration: \(configuration.url.path)"
-                    : "no configuration file (\(configuration.url.path)): name journals there, [journals] then work = \"~/Journals/work\""))
+                    : "no configuration file (\(configuration.url.path)): name journals there, [journals] then work = \"~/Journals/work\""
+            ))
     }
 
     /// The journal in `folder`: its entries (opened when in plain text) and its files' bytes.

@@ -15,7 +15,8 @@ struct ListCommand: ParsableCommand {
         let filter = try filters.filter()
         let (total, entries) = try journal.openJournal().list(request, filter: filter)
         if output.json {
-            JSONOutput.print(JSONOutput.list(total: total, entries: entries, page: request, onThisDay: filter.onThisDay))
+            JSONOutput.print(
+                JSONOutput.list(total: total, entries: entries, page: request, onThisDay: filter.onThisDay))
             return
         }
         let terminal = Terminal.standardOutput
@@ -29,7 +30,8 @@ struct ListCommand: ParsableCommand {
             print(EntryRendering.line(entry, highlights: [], terminal: terminal))
         }
         if let day = filter.onThisDay, total == 0 {
-            print(terminal.dim("no entries on \(Formatting.dayOfYear(month: day.month, day: day.day)) in earlier years"))
+            print(
+                terminal.dim("no entries on \(Formatting.dayOfYear(month: day.month, day: day.day)) in earlier years"))
             return
         }
         print(terminal.dim(EntryRendering.summary(shown: entries.count, total: total, offset: request.offset)))

@@ -23,7 +23,8 @@ struct PassphraseCommand: ParsableCommand {
     @Option(
         name: .customLong("kdf"),
         help: ArgumentHelp(
-            "A new Argon2id cost: interactive, moderate or sensitive (default: the journal's own).", valueName: "level"))
+            "A new Argon2id cost: interactive, moderate or sensitive (default: the journal's own).", valueName: "level")
+    )
     var level: KeyDerivationLevel?
 
     func run() throws {

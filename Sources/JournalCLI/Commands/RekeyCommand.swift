@@ -25,7 +25,8 @@ struct RekeyCommand: ParsableCommand {
     @Option(
         name: .customLong("kdf"),
         help: ArgumentHelp(
-            "A new Argon2id cost: interactive, moderate or sensitive (default: the journal's own).", valueName: "level"))
+            "A new Argon2id cost: interactive, moderate or sensitive (default: the journal's own).", valueName: "level")
+    )
     var level: KeyDerivationLevel?
 
     func run() throws {
@@ -34,7 +35,8 @@ struct RekeyCommand: ParsableCommand {
         let current = try PassphraseInput.current(for: directory.url.path)
         let new = try newPassphrase ? PassphraseInput.new(for: directory.url.path) : nil
         let progress = ProgressBar(label: "re-encrypting", unit: .bytes)
-        let report = try Journal.rekey(directory, passphrase: current, newPassphrase: new, cost: level?.cost, progress: progress.handler)
+        let report = try Journal.rekey(
+            directory, passphrase: current, newPassphrase: new, cost: level?.cost, progress: progress.handler)
         progress.finish()
         print("re-encrypted the journal in \(directory.url.path) under a new key\(new == nil ? "" : " and passphrase")")
         EncryptCommand.tell(report, replaced: "encrypted")

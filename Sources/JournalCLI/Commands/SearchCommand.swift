@@ -43,12 +43,15 @@ struct SearchCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "How to search: a name from `--strategy list` (default: the configuration's strategy, else prefix).", valueName: "NAME"))
+            "How to search: a name from `--strategy list` (default: the configuration's strategy, else prefix).",
+            valueName: "NAME"))
     var strategy: String?
 
     /// --strategy, else the configuration file's, else the standard one.
     private func chosenStrategy() throws -> SearchStrategy {
-        if let name = try strategy ?? ConfigurationFile.current.get().strategy { return try SearchStrategies.named(name) }
+        if let name = try strategy ?? ConfigurationFile.current.get().strategy {
+            return try SearchStrategies.named(name)
+        }
         return SearchStrategies.standard
     }
 
@@ -85,15 +88,28 @@ struct SearchCommand: ParsableCommand {
 
     func validate() throws {
         let beforeEndOfOptions = arguments.prefix { $0 != "--" }
-        if let option = beforeEndOfOptions.first(where: { $0.hasPrefix("--") && $0.dropFirst(2).first?.isLetter == true }) {
-            throw ValidationError("unknown option \(option) (to search for it, put it after --: journal search -- \(option))")
+        if let option = beforeEndOfOptions.first(where: {
+            $0.hasPrefix("--") && $0.dropFirst(2).first?.isLetter == true
+        }) {
+            throw ValidationError(
+                "unknown option \(option) (to search for it, put it after --: journal search -- \(option))")
         }
         if regex != nil && !query.isEmpty { throw ValidationError("give either a query or --regex PATTERN, not both") }
-        if regex != nil && strategy != nil { throw ValidationError("--regex is its own way of searching: drop --strategy") }
-        if ignoreCase && regex == nil { throw ValidationError("-i goes with --regex (every strategy states its own folding)") }
-        if interactive && regex != nil { throw ValidationError("--interactive searches as you type with a strategy: drop --regex") }
-        if interactive && output.json { throw ValidationError("--interactive is for a person at a terminal: drop --json") }
-        if interactive && !Self.onTerminal { throw ValidationError("--interactive needs a terminal for its input and output") }
+        if regex != nil && strategy != nil {
+            throw ValidationError("--regex is its own way of searching: drop --strategy")
+        }
+        if ignoreCase && regex == nil {
+            throw ValidationError("-i goes with --regex (every strategy states its own folding)")
+        }
+        if interactive && regex != nil {
+            throw ValidationError("--interactive searches as you type with a strategy: drop --regex")
+        }
+        if interactive && output.json {
+            throw ValidationError("--interactive is for a person at a terminal: drop --json")
+        }
+        if interactive && !Self.onTerminal {
+            throw ValidationError("--interactive needs a terminal for its input and output")
+        }
         if interactive && page.isGiven {
             throw ValidationError("--interactive pages a screen at a time: drop --limit and --offset")
         }
@@ -113,7 +129,8 @@ struct SearchCommand: ParsableCommand {
     private var runsInteractively: Bool {
         strategy != "list"
             && (interactive
-                || (query.isEmpty && regex == nil && !output.json && !page.isGiven && Self.onTerminal && !Self.terminalIsDumb))
+                || (query.isEmpty && regex == nil && !output.json && !page.isGiven && Self.onTerminal
+                    && !Self.terminalIsDumb))
     }
 
     func run() throws {
@@ -159,7 +176,8 @@ struct SearchCommand: ParsableCommand {
         var search = InteractiveSearch(
             journal: try journal.openJournal(use: .kept),
             screen: SearchScreen(
-                query: query.joined(separator: " "), strategy: strategy, filter: try filters.filter(), filterSummary: filters.summary,
+                query: query.joined(separator: " "), strategy: strategy, filter: try filters.filter(),
+                filterSummary: filters.summary,
                 terminal: .standardOutput, size: terminal.size))
         try search.run(on: terminal)
         // Ended by a signal rather than a key: the shell's convention, 128 + the signal.

@@ -35,7 +35,8 @@ struct StarCommand: ParsableCommand {
 
 struct UnstarCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "unstar", abstract: "Take the star away from an entry, or from every entry a query and filters find.")
+        commandName: "unstar",
+        abstract: "Take the star away from an entry, or from every entry a query and filters find.")
 
     @ParentCommand var journal: JournalCommand
     @OptionGroup var output: OutputOptions

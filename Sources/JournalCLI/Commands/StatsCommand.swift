@@ -4,7 +4,8 @@ import TextReport
 
 struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "stats", abstract: "Count entries and tokens, and size the stores; count what a query finds by year or month.",
+        commandName: "stats",
+        abstract: "Count entries and tokens, and size the stores; count what a query finds by year or month.",
         discussion: """
             With --query or filters, also says how many entries they find; --by year or --by month draws how many \
             fall in each (of those found, or of all): journal stats --query japan --by year.
@@ -35,7 +36,9 @@ struct StatsCommand: ParsableCommand {
             matching = try journal.search(query, page: one).total
         }
         if output.json {
-            guard case .object(let pairs) = JSONOutput.statistics(stats, directory: journal.directory.url.path) else { return }
+            guard case .object(let pairs) = JSONOutput.statistics(stats, directory: journal.directory.url.path) else {
+                return
+            }
             var fields = pairs.map { ($0.key, $0.value) }
             if let matching { fields.append(("found", .integer(matching))) }
             if let periods, let by {
@@ -45,7 +48,8 @@ struct StatsCommand: ParsableCommand {
                         .array(
                             periods.map {
                                 .fields([
-                                    ("period", .string($0.label)), ("start", .string($0.start.iso8601)), ("entries", .integer($0.entries)),
+                                    ("period", .string($0.label)), ("start", .string($0.start.iso8601)),
+                                    ("entries", .integer($0.entries)),
                                 ])
                             })
                     ))
@@ -65,7 +69,8 @@ struct StatsCommand: ParsableCommand {
             (
                 "prefix table",
                 stats.prefixTableBytes > 0
-                    ? Formatting.bytes(stats.prefixTableBytes) + "  search.sqlite-prefix" : "none yet (saved from 1,000 distinct tokens)"
+                    ? Formatting.bytes(stats.prefixTableBytes) + "  search.sqlite-prefix"
+                    : "none yet (saved from 1,000 distinct tokens)"
             ),
         ]
         for (label, value) in rows {
@@ -75,6 +80,8 @@ struct StatsCommand: ParsableCommand {
         let terminal = Terminal.standardOutput
         print("\n" + terminal.bold("entries by \(by.rawValue)" + (found.isGiven ? " · " + found.summary : "")))
         if periods.isEmpty { print("no entries") }
-        for line in BarChart.lines(periods.map { ($0.label, $0.entries) }, width: terminal.width, terminal: terminal) { print(line) }
+        for line in BarChart.lines(periods.map { ($0.label, $0.entries) }, width: terminal.width, terminal: terminal) {
+            print(line)
+        }
     }
 }

@@ -17,12 +17,15 @@ struct TagCommand: ParsableCommand {
     @OptionGroup var arguments: TaggingArguments
     @OptionGroup var selection: EntrySelection
 
-    func run() throws { try Self.change(adding: true, journal: journal, arguments: arguments, selection: selection, output: output) }
+    func run() throws {
+        try Self.change(adding: true, journal: journal, arguments: arguments, selection: selection, output: output)
+    }
 
     /// Gives (`adding`) or takes away the tags named to the entry or the entries chosen, in one
     /// write, and says so.
     static func change(
-        adding: Bool, journal command: JournalCommand, arguments: TaggingArguments, selection: EntrySelection, output: OutputOptions
+        adding: Bool, journal command: JournalCommand, arguments: TaggingArguments, selection: EntrySelection,
+        output: OutputOptions
     ) throws {
         let (id, names) = try arguments.split(choosingASet: selection.choosesASet)
         let journal = try command.openJournal()
@@ -33,12 +36,15 @@ struct TagCommand: ParsableCommand {
             for name in kept {
                 let shown = changed.tags.first { $0.name == name }?.written ?? name
                 Terminal.standardError.write(
-                    "journal: #\(shown) is written in the text of \(changed.id.shortName); edit the text to remove it\n")
+                    "journal: #\(shown) is written in the text of \(changed.id.shortName); edit the text to remove it\n"
+                )
             }
             if output.json {
                 JSONOutput.print(changed.json)
             } else {
-                print("\(changed.id.shortName): \(changed.tags.isEmpty ? "no tags" : EntryRendering.tagList(changed.tags))")
+                print(
+                    "\(changed.id.shortName): \(changed.tags.isEmpty ? "no tags" : EntryRendering.tagList(changed.tags))"
+                )
             }
             return
         }
@@ -48,7 +54,8 @@ struct TagCommand: ParsableCommand {
         let written = kept.values.filter { !$0.isEmpty }.count
         if written > 0 {
             Terminal.standardError.write(
-                "journal: \(Formatting.count(written, "entry has", "entries have")) one of these written in its text, where it stays\n")
+                "journal: \(Formatting.count(written, "entry has", "entries have")) one of these written in its text, where it stays\n"
+            )
         }
         EntrySelection.report(
             adding ? "tagged" : "untagged", ids, detail: adding ? " with \(shown)" : " from \(shown)", output: output)
@@ -58,7 +65,8 @@ struct TagCommand: ParsableCommand {
 struct UntagCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "untag",
-        abstract: "Take tags given with `journal tag` or `add --tag` away from an entry, or from every entry a query and filters find.",
+        abstract:
+            "Take tags given with `journal tag` or `add --tag` away from an entry, or from every entry a query and filters find.",
         discussion: "A tag written in an entry's text stays until the text is edited.")
 
     @ParentCommand var journal: JournalCommand
@@ -66,5 +74,8 @@ struct UntagCommand: ParsableCommand {
     @OptionGroup var arguments: TaggingArguments
     @OptionGroup var selection: EntrySelection
 
-    func run() throws { try TagCommand.change(adding: false, journal: journal, arguments: arguments, selection: selection, output: output) }
+    func run() throws {
+        try TagCommand.change(
+            adding: false, journal: journal, arguments: arguments, selection: selection, output: output)
+    }
 }

@@ -21,7 +21,12 @@ struct TagsCommand: ParsableCommand {
         if output.json {
             JSONOutput.print(
                 .array(
-                    tags.map { .fields([("tag", .string($0.tag.written)), ("name", .string($0.name)), ("entries", .integer($0.entries))]) }
+                    tags.map {
+                        .fields([
+                            ("tag", .string($0.tag.written)), ("name", .string($0.name)),
+                            ("entries", .integer($0.entries)),
+                        ])
+                    }
                 ))
             return
         }

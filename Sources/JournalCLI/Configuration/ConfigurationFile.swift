@@ -56,7 +56,8 @@ struct ConfigurationFile: Sendable {
         let base =
             environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
             ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.config")
-        try self.init(url: URL(fileURLWithPath: base).appendingPathComponent("journal/config.toml"), environment: environment)
+        try self.init(
+            url: URL(fileURLWithPath: base).appendingPathComponent("journal/config.toml"), environment: environment)
     }
 
     /// The configuration in the file at `url`.
@@ -70,7 +71,9 @@ struct ConfigurationFile: Sendable {
         let text: String
         do {
             let data = try Data(contentsOf: url)
-            guard let decoded = String(validating: data, as: UTF8.self) else { throw problem(1, "it is not valid UTF-8") }
+            guard let decoded = String(validating: data, as: UTF8.self) else {
+                throw problem(1, "it is not valid UTF-8")
+            }
             text = decoded
         } catch let error as JournalError {
             throw error
@@ -79,7 +82,8 @@ struct ConfigurationFile: Sendable {
         }
         let table: TOMLTable
         do { table = try TOMLTable(string: text) } catch let error as TOMLParseError {
-            throw problem(error.source.begin.line, error.description.prefix(1).lowercased() + error.description.dropFirst())
+            throw problem(
+                error.source.begin.line, error.description.prefix(1).lowercased() + error.description.dropFirst())
         } catch {
             throw problem(1, "\(error)")
         }
@@ -96,18 +100,22 @@ struct ConfigurationFile: Sendable {
                 for name in journals.keys.sorted() {
                     let line = lines.line(of: name, in: "journals")
                     guard let folder = journals[name]?.string, !folder.isEmpty else {
-                        throw problem(line, "journal \"\(name)\" needs a folder as a string: \(name) = \"~/Journals/\(name)\"")
+                        throw problem(
+                            line, "journal \"\(name)\" needs a folder as a string: \(name) = \"~/Journals/\(name)\"")
                     }
                     self.journals.append((name, Self.resolve(folder, home: home, besides: url)))
                 }
             case "default", "editor", "strategy", "color", "colour":
-                guard let string = value?.string, !string.isEmpty else { throw problem(line, "\(key) must be a non-empty string") }
+                guard let string = value?.string, !string.isEmpty else {
+                    throw problem(line, "\(key) must be a non-empty string")
+                }
                 switch key {
                 case "default": defaultJournal = string
                 case "editor": editor = string
                 case "strategy":
                     guard SearchStrategies.all.contains(where: { $0.name == string || $0.alias == string }) else {
-                        throw problem(line, "strategy \"\(string)\" is not one of journal's (journal search --strategy list)")
+                        throw problem(
+                            line, "strategy \"\(string)\" is not one of journal's (journal search --strategy list)")
                     }
                     strategy = string
                 default:
@@ -121,7 +129,8 @@ struct ConfigurationFile: Sendable {
             }
         }
         if let defaultJournal, !journals.contains(where: { $0.name == defaultJournal }) {
-            throw problem(lines.line(of: "default", in: nil), "the default journal \"\(defaultJournal)\" is not under [journals]")
+            throw problem(
+                lines.line(of: "default", in: nil), "the default journal \"\(defaultJournal)\" is not under [journals]")
         }
     }
 
@@ -135,7 +144,9 @@ struct ConfigurationFile: Sendable {
         if let journal = journals.first(where: { $0.name == name }) { return journal.folder }
         guard exists else {
             throw JournalError(
-                .usage, "no journal named \"\(name)\": name it in \(url.path) (create it: [journals] then \(name) = \"FOLDER\")")
+                .usage,
+                "no journal named \"\(name)\": name it in \(url.path) (create it: [journals] then \(name) = \"FOLDER\")"
+            )
         }
         let known = journals.isEmpty ? "it names none" : "it names " + journals.map(\.name).joined(separator: ", ")
         throw JournalError(.usage, "no journal named \"\(name)\" in \(url.path) (\(known))")
@@ -172,7 +183,9 @@ private struct KeyLines {
 
     /// A key without its quotes.
     private static func key(_ text: String) -> String {
-        guard text.count >= 2, let first = text.first, first == "\"" || first == "'", text.last == first else { return text }
+        guard text.count >= 2, let first = text.first, first == "\"" || first == "'", text.last == first else {
+            return text
+        }
         return String(text.dropFirst().dropLast())
     }
 

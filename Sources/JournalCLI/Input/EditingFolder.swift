@@ -25,7 +25,9 @@ struct EditingFolder {
         if parent == journalFolder { try DurableFiles.createFolder(journalFolder) }
         var template = Array(parent.appendingPathComponent(StoreDirectory.editingFolderTemplate).path.utf8CString)
         guard let made = mkdtemp(&template) else {
-            throw JournalError(.store, "cannot make a private folder for the editor in \(parent.path): \(String(cString: strerror(errno)))")
+            throw JournalError(
+                .store,
+                "cannot make a private folder for the editor in \(parent.path): \(String(cString: strerror(errno)))")
         }
         url = URL(fileURLWithPath: String(cString: made))
         file = url.appendingPathComponent("entry.txt")

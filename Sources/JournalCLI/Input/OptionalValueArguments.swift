@@ -25,7 +25,8 @@ enum OptionalValueArguments {
             if let value = defaults[argument] {
                 result.append("\(argument)=\(value)")
                 let next = index + 1
-                if next < arguments.endIndex, !arguments[next].hasPrefix("-"), (try? DatePhrase(arguments[next])) != nil {
+                if next < arguments.endIndex, !arguments[next].hasPrefix("-"), (try? DatePhrase(arguments[next])) != nil
+                {
                     notice(
                         "\(argument) alone means \(value); \"\(arguments[next])\" is not its value "
                             + "(for that day: \(argument)=\(arguments[next]))")

@@ -24,38 +24,55 @@ enum PassphraseInput {
         let command: String
 
         static let journal = Variables(file: "JOURNAL_PASSPHRASE_FILE", command: "JOURNAL_PASSPHRASE_COMMAND")
-        static let newJournal = Variables(file: "JOURNAL_NEW_PASSPHRASE_FILE", command: "JOURNAL_NEW_PASSPHRASE_COMMAND")
-        static let export = Variables(file: "JOURNAL_EXPORT_PASSPHRASE_FILE", command: "JOURNAL_EXPORT_PASSPHRASE_COMMAND")
-        static let jrnlImport = Variables(file: "JOURNAL_IMPORT_PASSWORD_FILE", command: "JOURNAL_IMPORT_PASSWORD_COMMAND")
+        static let newJournal = Variables(
+            file: "JOURNAL_NEW_PASSPHRASE_FILE", command: "JOURNAL_NEW_PASSPHRASE_COMMAND")
+        static let export = Variables(
+            file: "JOURNAL_EXPORT_PASSPHRASE_FILE", command: "JOURNAL_EXPORT_PASSPHRASE_COMMAND")
+        static let jrnlImport = Variables(
+            file: "JOURNAL_IMPORT_PASSWORD_FILE", command: "JOURNAL_IMPORT_PASSWORD_COMMAND")
     }
 
     /// The passphrase of the journal in `folder`.
-    static func current(for folder: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Passphrase {
+    static func current(
+        for folder: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> Passphrase {
         try read([.journal], environment: environment, prompt: "passphrase for \(folder): ", confirm: false)
     }
 
     /// The passphrase a journal is created or encrypted under, in `folder`.
-    static func initial(for folder: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Passphrase {
-        try read([.newJournal, .journal], environment: environment, prompt: "new passphrase for \(folder): ", confirm: true)
+    static func initial(
+        for folder: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> Passphrase {
+        try read(
+            [.newJournal, .journal], environment: environment, prompt: "new passphrase for \(folder): ", confirm: true)
     }
 
     /// The new passphrase that replaces the current one of the journal in `folder`.
-    static func new(for folder: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Passphrase {
+    static func new(
+        for folder: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> Passphrase {
         try read([.newJournal], environment: environment, prompt: "new passphrase for \(folder): ", confirm: true)
     }
 
     /// The passphrase an encrypted export is written under.
-    static func export(for file: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Passphrase {
+    static func export(
+        for file: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> Passphrase {
         try read([.export, .journal], environment: environment, prompt: "passphrase for \(file): ", confirm: true)
     }
 
     /// The password of the encrypted jrnl journal `file`, to import it.
-    static func jrnlPassword(for file: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Passphrase {
-        try read([.jrnlImport], environment: environment, prompt: "password of the jrnl journal \(file): ", confirm: false)
+    static func jrnlPassword(
+        for file: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> Passphrase {
+        try read(
+            [.jrnlImport], environment: environment, prompt: "password of the jrnl journal \(file): ", confirm: false)
     }
 
     /// From the first of `sources` that is set, else the terminal.
-    private static func read(_ sources: [Variables], environment: [String: String], prompt: String, confirm: Bool) throws -> Passphrase {
+    private static func read(
+        _ sources: [Variables], environment: [String: String], prompt: String, confirm: Bool
+    ) throws -> Passphrase {
         var bytes: [UInt8]
         let set = { (name: String) in environment[name].flatMap { $0.isEmpty ? nil : $0 } }
         if let source = sources.first(where: { set($0.file) != nil || set($0.command) != nil }) {

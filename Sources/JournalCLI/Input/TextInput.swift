@@ -25,7 +25,8 @@ enum TextInput {
     static func fromEditor(initialText: String, journalFolder: URL) throws -> String {
         let environment = ProcessInfo.processInfo.environment
         let configured = try ConfigurationFile.current.get().editor
-        let editor = [configured, environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
+        let editor =
+            [configured, environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
         let program = editor.split(separator: " ").first.map { String($0.split(separator: "/").last ?? $0) } ?? ""
         let noHistory = ["vi", "vim", "nvim", "view", "gvim"].contains(program) ? " -i NONE" : ""
         let folder = try EditingFolder(text: initialText, journalFolder: journalFolder, environment: environment)
@@ -38,7 +39,9 @@ enum TextInput {
         }
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw JournalError(.invalidInput, "the editor \"\(editor)\" failed (status \(process.terminationStatus)); nothing was saved")
+            throw JournalError(
+                .invalidInput,
+                "the editor \"\(editor)\" failed (status \(process.terminationStatus)); nothing was saved")
         }
         guard let data = folder.contents(), let text = String(validating: data, as: UTF8.self) else {
             throw JournalError(.invalidInput, "the edited text is not valid UTF-8; nothing was saved")

@@ -106,7 +106,10 @@ final class FullScreenTerminal {
     /// Waits for input or a wake-up, at most `timeout` milliseconds (-1: no limit); returns the
     /// bytes read (empty when none) and the wake-ups that came.
     func wait(timeout: Int32) -> (input: [UInt8], wakes: [Wake], inputClosed: Bool) {
-        var descriptors = [pollfd(fd: input, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+        var descriptors = [
+            pollfd(fd: input, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
+        ]
         let ready = poll(&descriptors, 2, timeout)
         guard ready > 0 else { return ([], [], false) }
         var wakes: [Wake] = []
@@ -123,7 +126,11 @@ final class FullScreenTerminal {
         if descriptors[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
             var buffer = [UInt8](repeating: 0, count: 4096)
             let count = read(input, &buffer, buffer.count)
-            if count > 0 { bytes = Array(buffer[..<count]) } else if count == 0 || (errno != EINTR && errno != EAGAIN) { closed = true }
+            if count > 0 {
+                bytes = Array(buffer[..<count])
+            } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
+                closed = true
+            }
         }
         return (bytes, wakes, closed)
     }

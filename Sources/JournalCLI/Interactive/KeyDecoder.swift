@@ -74,7 +74,9 @@ struct KeyDecoder {
         guard index + length <= pending.count else { return nil }
         let bytes = pending[index..<index + length]
         guard let text = String(validating: bytes, as: UTF8.self) else { return (nil, 1) }
-        guard let scalar = text.unicodeScalars.first, !(0x80...0x9F).contains(scalar.value) else { return (nil, length) }
+        guard let scalar = text.unicodeScalars.first, !(0x80...0x9F).contains(scalar.value) else {
+            return (nil, length)
+        }
         return (.text(text), length)
     }
 

@@ -91,7 +91,8 @@ struct SearchScreen {
     /// The search the screen wants now.
     var request: LiveSearch.Request {
         LiveSearch.Request(
-            query: .typed(query.text, filter: filter), strategy: strategies[strategyIndex], limit: limit, highlightWindow: terminal.width)
+            query: .typed(query.text, filter: filter), strategy: strategies[strategyIndex], limit: limit,
+            highlightWindow: terminal.width)
     }
 
     /// Rows of results on the screen.
@@ -125,7 +126,9 @@ struct SearchScreen {
         limit = max(limit, pageSize)
         scrollToSelection()
         render()
-        if case .entry(let entry, _, let firstLine) = mode { mode = .entry(entry, lines: entryLines(entry), firstLine: firstLine) }
+        if case .entry(let entry, _, let firstLine) = mode {
+            mode = .entry(entry, lines: entryLines(entry), firstLine: firstLine)
+        }
     }
 
     private mutating func render() {
@@ -134,7 +137,8 @@ struct SearchScreen {
         let highlights = answer?.highlights ?? []
         rendered = entries.indices.map { row in
             EntryRendering.line(
-                entries[row], highlights: highlights.indices.contains(row) ? highlights[row] : [], terminal: lineTerminal, withTags: true)
+                entries[row], highlights: highlights.indices.contains(row) ? highlights[row] : [],
+                terminal: lineTerminal, withTags: true)
         }
     }
 
@@ -229,7 +233,9 @@ struct SearchScreen {
             return act(on: entry, key: key)
         default: break
         }
-        if case .entry(_, let lines, _) = mode { mode = .entry(entry, lines: lines, firstLine: max(0, min(line, last))) }
+        if case .entry(_, let lines, _) = mode {
+            mode = .entry(entry, lines: lines, firstLine: max(0, min(line, last)))
+        }
         return .redraw
     }
 
@@ -383,19 +389,28 @@ struct SearchScreen {
         let page = max(1, rows - 1)
         var shown = Array(lines.dropFirst(firstLine).prefix(page))
         shown += Array(repeating: "", count: page - shown.count)
-        let span = lines.isEmpty ? "" : "lines \(firstLine + 1)–\(min(lines.count, firstLine + page)) of \(lines.count) · "
+        let span =
+            lines.isEmpty ? "" : "lines \(firstLine + 1)–\(min(lines.count, firstLine + page)) of \(lines.count) · "
         let status = "\(entry.id.shortName) · \(span)Esc back · e edit · s star · t tags · d delete · Ctrl-C quit"
-        return shown + [terminal.dim(DisplayWidth.clip(message.map { "\($0) · " + status } ?? status, to: terminal.width))]
+        return shown + [
+            terminal.dim(DisplayWidth.clip(message.map { "\($0) · " + status } ?? status, to: terminal.width))
+        ]
     }
 
     /// The entry as `journal show` prints it, wrapped to the width.
     private func entryLines(_ entry: Entry) -> [String] {
         let width = max(10, terminal.width)
-        var lines = [terminal.bold("\(entry.id.shortName)  \(entry.date.localDayAndMinute)\(entry.starred ? "  ★" : "")")]
+        var lines = [
+            terminal.bold("\(entry.id.shortName)  \(entry.date.localDayAndMinute)\(entry.starred ? "  ★" : "")")
+        ]
         lines.append(terminal.dim(DisplayWidth.clip(entry.id.uri, to: width)))
-        if !entry.tags.isEmpty { lines.append(terminal.dim(DisplayWidth.clip(EntryRendering.tagList(entry.tags), to: width))) }
+        if !entry.tags.isEmpty {
+            lines.append(terminal.dim(DisplayWidth.clip(EntryRendering.tagList(entry.tags), to: width)))
+        }
         lines.append("")
-        for paragraph in entry.text.withControlPictures(keepingNewlines: true).split(separator: "\n", omittingEmptySubsequences: false) {
+        for paragraph in entry.text.withControlPictures(keepingNewlines: true).split(
+            separator: "\n", omittingEmptySubsequences: false)
+        {
             lines += Self.wrap(paragraph.replacingOccurrences(of: "\t", with: "    "), width: width)
         }
         return lines

@@ -15,7 +15,8 @@ enum BarChart {
             if eighths % 8 > 0 { bar.append(partial[eighths % 8]) }
             let count = Formatting.grouped(row.count)
             let label = row.label + String(repeating: " ", count: labelWidth - DisplayWidth.of(row.label))
-            return label + "  " + terminal.highlight(bar) + String(repeating: " ", count: room - DisplayWidth.of(bar) + 2)
+            return label + "  " + terminal.highlight(bar)
+                + String(repeating: " ", count: room - DisplayWidth.of(bar) + 2)
                 + String(repeating: " ", count: countWidth - count.count) + count
         }
     }

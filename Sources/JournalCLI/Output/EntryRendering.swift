@@ -8,7 +8,9 @@ enum EntryRendering {
     /// One line: number, local date and time, a star when starred, and a snippet of the text
     /// around its first match; then, `withTags`, the entry's tags (in at most a third of what
     /// the snippet would have).
-    static func line(_ entry: Entry, highlights: [Range<String.Index>], terminal: Terminal, withTags: Bool = false) -> String {
+    static func line(
+        _ entry: Entry, highlights: [Range<String.Index>], terminal: Terminal, withTags: Bool = false
+    ) -> String {
         let head =
             "\(entry.id.shortName.padding(toLength: 7, withPad: " ", startingAt: 0)) \(entry.date.localDayAndMinute) \(entry.starred ? "★" : " ") "
         let room = max(20, terminal.width - head.count)
@@ -36,9 +38,12 @@ enum EntryRendering {
     /// "20 of 1,234 entries", "entries 21–40 of 1,234", "no entries".
     static func summary(shown: Int, total: Int, offset: Int) -> String {
         if total == 0 { return "no entries" }
-        if shown == 0 { return "none past \(Formatting.grouped(offset)) of \(Formatting.count(total, "entry", "entries"))" }
+        if shown == 0 {
+            return "none past \(Formatting.grouped(offset)) of \(Formatting.count(total, "entry", "entries"))"
+        }
         if offset == 0 { return "\(Formatting.grouped(shown)) of \(Formatting.count(total, "entry", "entries"))" }
-        return "entries \(Formatting.grouped(offset + 1))–\(Formatting.grouped(offset + shown)) of \(Formatting.grouped(total))"
+        return
+            "entries \(Formatting.grouped(offset + 1))–\(Formatting.grouped(offset + shown)) of \(Formatting.grouped(total))"
     }
 
     /// At most `width` columns of `text` on one line, starting a little before the first

@@ -39,7 +39,9 @@ enum OutputDestination: ExpressibleByArgument, Equatable {
 struct OutputFileOptions: ParsableArguments {
     @Option(
         name: [.customShort("o"), .customLong("output"), .customLong("out")],
-        help: ArgumentHelp("Write to FILE (whole, or not at all) instead of standard output; - is standard output.", valueName: "FILE"))
+        help: ArgumentHelp(
+            "Write to FILE (whole, or not at all) instead of standard output; - is standard output.", valueName: "FILE")
+    )
     var file: OutputDestination?
 
     /// Where the output goes.

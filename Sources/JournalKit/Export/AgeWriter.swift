@@ -22,8 +22,12 @@ public final class AgeWriter {
 
     /// A writer handing the file's bytes to `sink` as they are ready, the file key wrapped
     /// under `passphrase` with scrypt's work factor 2^`workFactor` (age's default, 18).
-    public init(passphrase: Passphrase, workFactor: Int = 18, sink: @escaping (Data) throws(JournalError) -> Void) throws(JournalError) {
-        guard (10...22).contains(workFactor) else { throw .usage("scrypt's work factor must be 10 to 22, not \(workFactor)") }
+    public init(
+        passphrase: Passphrase, workFactor: Int = 18, sink: @escaping (Data) throws(JournalError) -> Void
+    ) throws(JournalError) {
+        guard (10...22).contains(workFactor) else {
+            throw .usage("scrypt's work factor must be 10 to 22, not \(workFactor)")
+        }
         self.sink = sink
         let fileKey = SymmetricKey(size: .bits128)
         var salt = [UInt8](repeating: 0, count: 16)
@@ -32,24 +36,30 @@ public final class AgeWriter {
         defer { sodium_memzero(&wrapKey, wrapKey.count) }
         let scryptSalt = Array("age-encryption.org/v1/scrypt".utf8) + salt
         let derived = crypto_pwhash_scryptsalsa208sha256_ll(
-            passphrase.bytes.typed, passphrase.bytes.count, scryptSalt, scryptSalt.count, 1 << UInt64(workFactor), 8, 1, &wrapKey, 32)
-        guard derived == 0 else { throw .store("cannot derive the export's key: scrypt needs \((128 << workFactor) >> 20) MiB of memory") }
+            passphrase.bytes.typed, passphrase.bytes.count, scryptSalt, scryptSalt.count, 1 << UInt64(workFactor), 8, 1,
+            &wrapKey, 32)
+        guard derived == 0 else {
+            throw .store("cannot derive the export's key: scrypt needs \((128 << workFactor) >> 20) MiB of memory")
+        }
         let wrapped: Data
         do {
             let box = try fileKey.withUnsafeBytes { key in
-                try ChaChaPoly.seal(Data(key), using: SymmetricKey(data: wrapKey), nonce: ChaChaPoly.Nonce(data: Data(count: 12)))
+                try ChaChaPoly.seal(
+                    Data(key), using: SymmetricKey(data: wrapKey), nonce: ChaChaPoly.Nonce(data: Data(count: 12)))
             }
             wrapped = box.ciphertext + box.tag
         } catch {
             throw .store("cannot wrap the export's key: \(error)")
         }
-        var header = "age-encryption.org/v1\n-> scrypt \(Self.base64(Data(salt))) \(workFactor)\n\(Self.base64(wrapped))\n---"
+        var header =
+            "age-encryption.org/v1\n-> scrypt \(Self.base64(Data(salt))) \(workFactor)\n\(Self.base64(wrapped))\n---"
         let macKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: fileKey, info: Data("header".utf8), outputByteCount: 32)
         let mac = HMAC<SHA256>.authenticationCode(for: Data(header.utf8), using: macKey)
         header += " \(Self.base64(Data(mac)))\n"
         var nonce = Data(count: 16)
         nonce.withUnsafeMutableBytes { randombytes_buf($0.baseAddress!, 16) }
-        payloadKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: fileKey, salt: nonce, info: Data("payload".utf8), outputByteCount: 32)
+        payloadKey = HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: fileKey, salt: nonce, info: Data("payload".utf8), outputByteCount: 32)
         try sink(Data(header.utf8) + nonce)
     }
 

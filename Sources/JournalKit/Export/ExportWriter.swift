@@ -69,13 +69,15 @@ public struct ExportWriter: Sendable {
             let written = Set(Tags.names(inText: entry.text))
             let untold = entry.tags.filter { !written.contains($0.name) }
             if !untold.isEmpty {
-                losses.append("p\(entry.id.number): jrnl's text keeps only the tags written in it, not \(Self.tagList(untold))")
+                losses.append(
+                    "p\(entry.id.number): jrnl's text keeps only the tags written in it, not \(Self.tagList(untold))")
             }
             if body.split(separator: "\n").contains(where: { JrnlText.header($0, timeZone: .current) != nil }) {
                 losses.append("p\(entry.id.number): a line of it starts with a [date], where jrnl starts a new entry")
             }
             let date = Self.jrnlDateFormatter.string(from: entry.date.date)
-            return (previous == nil ? "" : "\n") + "[\(date)] \(title)\(entry.starred ? " *" : "")\n" + (body.isEmpty ? "" : body + "\n")
+            return (previous == nil ? "" : "\n") + "[\(date)] \(title)\(entry.starred ? " *" : "")\n"
+                + (body.isEmpty ? "" : body + "\n")
         case .markdown:
             let day = String(entry.date.localDayAndMinute.prefix(10))
             let time = String(entry.date.localDayAndMinute.dropFirst(11))
@@ -108,7 +110,8 @@ public struct ExportWriter: Sendable {
     /// (which jrnl can't read there) in jrnl's style, lowercased after a `#`.
     private static func jrnlTags(of entry: Entry) -> [String] {
         let written = Set(Tags.names(inText: entry.text))
-        return JrnlTags.inText(entry.text) + entry.tags.filter { !written.contains($0.name) }.map { "#" + $0.written.lowercased() }
+        return JrnlTags.inText(entry.text)
+            + entry.tags.filter { !written.contains($0.name) }.map { "#" + $0.written.lowercased() }
     }
 
     /// jrnl's title and body: the first line, and the lines after it without trailing white

@@ -13,7 +13,9 @@ public enum JrnlTags {
         var index = 0
         while index < scalars.count {
             defer { index += 1 }
-            guard scalars[index] == "#" || scalars[index] == "@", index == 0 || isSpace(scalars[index - 1]) else { continue }
+            guard scalars[index] == "#" || scalars[index] == "@", index == 0 || isSpace(scalars[index - 1]) else {
+                continue
+            }
             var end = index + 1
             while end < scalars.count, isTagCharacter(scalars[end]) { end += 1 }
             guard end > index + 1 else { continue }

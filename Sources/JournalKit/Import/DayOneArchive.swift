@@ -45,7 +45,8 @@ package enum DayOneArchive {
             return true
         }
         guard written else {
-            throw .invalidInput("cannot hold the archive from standard input in memory: \(String(cString: strerror(errno)))")
+            throw .invalidInput(
+                "cannot hold the archive from standard input in memory: \(String(cString: strerror(errno)))")
         }
         return try entries(at: URL(fileURLWithPath: "/proc/self/fd/\(descriptor)"))
     }
@@ -84,10 +85,14 @@ package enum DayOneArchive {
     /// the entry's local header is found by its signature and name, its bytes read by the size
     /// the central directory gives.
     private static func contents(of item: ZIPFoundation.Entry, in url: URL) throws(JournalError) -> Data {
-        func damaged(_ why: String) -> JournalError { .invalidInput("\(item.path): cannot be read from the archive (\(why))") }
+        func damaged(_ why: String) -> JournalError {
+            .invalidInput("\(item.path): cannot be read from the archive (\(why))")
+        }
         guard let file = FileHandle(forReadingAtPath: url.path) else { throw damaged("the archive cannot be opened") }
         defer { try? file.close() }
-        guard let (method, stored) = storedBytes(of: item, in: file) else { throw damaged("its local header is missing") }
+        guard let (method, stored) = storedBytes(of: item, in: file) else {
+            throw damaged("its local header is missing")
+        }
         guard item.uncompressedSize <= UInt64(JSONLinesReader.maximumDocumentBytes) else {
             throw damaged("it is larger than \(JSONLinesReader.maximumDocumentBytes) bytes")
         }
@@ -121,7 +126,9 @@ package enum DayOneArchive {
         default:
             throw damaged("it is compressed with method \(method), which is not supported")
         }
-        guard checksum == item.checksum, contents.count == Int(item.uncompressedSize) else { throw damaged("its checksum does not match") }
+        guard checksum == item.checksum, contents.count == Int(item.uncompressedSize) else {
+            throw damaged("its checksum does not match")
+        }
         return contents
     }
 
@@ -131,15 +138,20 @@ package enum DayOneArchive {
         let signature: [UInt8] = [0x50, 0x4B, 0x03, 0x04]
         let name = Data(item.path.utf8)
         func read(_ count: Int, at offset: UInt64) -> Data? {
-            guard (try? file.seek(toOffset: offset)) != nil, let data = try? file.read(upToCount: count), data.count == count else {
+            guard (try? file.seek(toOffset: offset)) != nil, let data = try? file.read(upToCount: count),
+                data.count == count
+            else {
                 return nil
             }
             return data
         }
-        func little(_ data: Data, _ at: Int) -> Int { Int(data[data.startIndex + at]) | Int(data[data.startIndex + at + 1]) << 8 }
+        func little(_ data: Data, _ at: Int) -> Int {
+            Int(data[data.startIndex + at]) | Int(data[data.startIndex + at + 1]) << 8
+        }
         var offset: UInt64 = 0
         let chunkSize = 1 << 20
-        while let chunk = read(chunkSize, at: offset) ?? (try? file.seek(toOffset: offset)).flatMap({ try? file.readToEnd() }),
+        while let chunk = read(chunkSize, at: offset)
+            ?? (try? file.seek(toOffset: offset)).flatMap({ try? file.readToEnd() }),
             chunk.count >= signature.count
         {
             var searchStart = chunk.startIndex
@@ -150,7 +162,9 @@ package enum DayOneArchive {
                 let nameLength = little(header, 26), extraLength = little(header, 28)
                 guard nameLength == name.count, read(nameLength, at: headerOffset + 30) == name else { continue }
                 let dataOffset = headerOffset + 30 + UInt64(nameLength + extraLength)
-                guard item.compressedSize <= UInt64(Int.max), let stored = read(Int(item.compressedSize), at: dataOffset) else {
+                guard item.compressedSize <= UInt64(Int.max),
+                    let stored = read(Int(item.compressedSize), at: dataOffset)
+                else {
                     return nil
                 }
                 return (UInt16(little(header, 8)), stored)

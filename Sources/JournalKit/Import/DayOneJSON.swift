@@ -29,16 +29,20 @@ package enum DayOneJSON {
         do {
             document = try JSONDecoder().decode(Document.self, from: data)
         } catch {
-            throw .invalidInput(prefix + DocumentError.message(error, format: "Day One JSON", entry: { "entry \($0 + 1)" }))
+            throw .invalidInput(
+                prefix + DocumentError.message(error, format: "Day One JSON", entry: { "entry \($0 + 1)" }))
         }
         var entries: [ImportedEntry?] = []
         for (index, item) in document.entries.enumerated() {
             let location = prefix + "entry \(index + 1)" + (item.uuid.map { " (uuid \($0))" } ?? "")
             guard let written = item.creationDate else { throw .invalidInput("\(location): missing \"creationDate\"") }
             guard let date = JournalDate(iso8601: written) else {
-                throw .invalidInput("\(location): bad \"creationDate\" \"\(written)\" (expected ISO 8601, like 2024-05-01T07:30:00Z)")
+                throw .invalidInput(
+                    "\(location): bad \"creationDate\" \"\(written)\" (expected ISO 8601, like 2024-05-01T07:30:00Z)")
             }
-            if let uuid = item.uuid, uuid.trimmingWhiteSpace.isEmpty { throw .invalidInput("\(location): empty \"uuid\"") }
+            if let uuid = item.uuid, uuid.trimmingWhiteSpace.isEmpty {
+                throw .invalidInput("\(location): empty \"uuid\"")
+            }
             let text = MarkdownEscapes.removed(from: item.text ?? "")
             guard !text.trimmingWhiteSpace.isEmpty else {
                 entries.append(nil)
@@ -49,7 +53,8 @@ package enum DayOneJSON {
                     entry: NewEntry(
                         date: date, text: text, tags: item.tags ?? [], starred: item.starred ?? false,
                         origin: item.uuid.map { "dayone:\($0)" }),
-                    sameDateAndText: item.uuid == nil ? DateAndTextMatch(precision: 1, key: \.trimmingTrailingWhiteSpace) : nil,
+                    sameDateAndText: item.uuid == nil
+                        ? DateAndTextMatch(precision: 1, key: \.trimmingTrailingWhiteSpace) : nil,
                     location: location))
         }
         return entries

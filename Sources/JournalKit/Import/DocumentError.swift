@@ -13,7 +13,8 @@ enum DocumentError {
                 rest = rest.dropFirst(2)
             }
             if !rest.isEmpty {
-                words.append("\"" + rest.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".") + "\"")
+                words.append(
+                    "\"" + rest.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".") + "\"")
             }
             return words.isEmpty ? "the document" : words.joined(separator: ", ")
         }
@@ -25,7 +26,8 @@ enum DocumentError {
         case .typeMismatch(let type, let context):
             return "\(format): \(place(context.codingPath)) must be \(describe(type))"
         case .dataCorrupted(let context):
-            return context.codingPath.isEmpty ? "\(format): malformed JSON" : "\(format): \(place(context.codingPath)) is malformed"
+            return context.codingPath.isEmpty
+                ? "\(format): malformed JSON" : "\(format): \(place(context.codingPath)) is malformed"
         @unknown default:
             return "\(format): \(decoding)"
         }

@@ -39,7 +39,9 @@ public enum ImportFormat: String, CaseIterable, Sendable, Codable {
             let line = Substring(String(decoding: firstLine, as: UTF8.self).trimmingTrailingWhiteSpace)
             return JrnlText.header(line, timeZone: .current) == nil ? nil : .jrnlText
         case UInt8(ascii: "{"):
-            if let object = try? JSONSerialization.jsonObject(with: Data(firstLine)) as? [String: Any], object["entries"] == nil {
+            if let object = try? JSONSerialization.jsonObject(with: Data(firstLine)) as? [String: Any],
+                object["entries"] == nil
+            {
                 return .jsonl
             }
             guard let object = try? JSONSerialization.jsonObject(with: document()) as? [String: Any],
@@ -55,7 +57,9 @@ public enum ImportFormat: String, CaseIterable, Sendable, Codable {
             }
             let keys = Set(entries.prefix(100).flatMap(\.keys))
             if object["metadata"] != nil || keys.contains("creationDate") { return .dayOne }
-            if object["tags"] != nil || keys.contains("title") || keys.contains("body") || keys.contains("date") { return .jrnlJSON }
+            if object["tags"] != nil || keys.contains("title") || keys.contains("body") || keys.contains("date") {
+                return .jrnlJSON
+            }
             return nil
         default:
             return nil

@@ -81,7 +81,8 @@ package struct ImportLine: Decodable {
         }
         if decoded.origin?.isEmpty == true { return failure("\"origin\" is empty") }
         let entry = NewEntry(
-            date: date, text: decoded.text, tags: decoded.tags ?? [], starred: decoded.starred ?? false, origin: decoded.origin)
+            date: date, text: decoded.text, tags: decoded.tags ?? [], starred: decoded.starred ?? false,
+            origin: decoded.origin)
         return .success((entry, source))
     }
 }

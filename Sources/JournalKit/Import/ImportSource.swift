@@ -27,7 +27,8 @@ extension JSONLinesReader: ImportSource {
 
     package static func entry(from item: NumberedLine, now: JournalDate) -> Result<ImportedEntry?, JournalError> {
         ImportLine.parseWithSource(item, defaultDate: now).map { parsed in
-            ImportedEntry(entry: parsed.entry, exportedFrom: parsed.source, location: "line \(item.number)", line: item.number)
+            ImportedEntry(
+                entry: parsed.entry, exportedFrom: parsed.source, location: "line \(item.number)", line: item.number)
         }
     }
 }
@@ -57,7 +58,9 @@ package final class DocumentSource: ImportSource {
         return Array(entries[position..<end])
     }
 
-    package static func entry(from item: Result<ImportedEntry?, JournalError>, now: JournalDate) -> Result<ImportedEntry?, JournalError> {
+    package static func entry(
+        from item: Result<ImportedEntry?, JournalError>, now: JournalDate
+    ) -> Result<ImportedEntry?, JournalError> {
         item
     }
 }

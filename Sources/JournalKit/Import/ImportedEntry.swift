@@ -15,7 +15,8 @@ package struct ImportedEntry: Sendable {
     package var line: Int?
 
     package init(
-        entry: NewEntry, exportedFrom: EntryID? = nil, sameDateAndText: DateAndTextMatch? = nil, location: String, line: Int? = nil
+        entry: NewEntry, exportedFrom: EntryID? = nil, sameDateAndText: DateAndTextMatch? = nil, location: String,
+        line: Int? = nil
     ) {
         self.entry = entry
         self.exportedFrom = exportedFrom

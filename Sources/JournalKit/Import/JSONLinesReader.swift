@@ -43,7 +43,9 @@ public final class JSONLinesReader {
             return
         }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .invalidInput("cannot read \(path): \(String(cString: strerror(errno)))", file: path) }
+        guard descriptor >= 0 else {
+            throw .invalidInput("cannot read \(path): \(String(cString: strerror(errno)))", file: path)
+        }
         var status = stat()
         if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
             close(descriptor)
@@ -97,7 +99,8 @@ public final class JSONLinesReader {
     package func peekAll() throws(JournalError) -> Data {
         while !atEnd {
             guard buffer.count - bufferStart <= Self.maximumDocumentBytes else {
-                throw .invalidInput("the input is larger than \(Self.maximumDocumentBytes) bytes, the most a document may be")
+                throw .invalidInput(
+                    "the input is larger than \(Self.maximumDocumentBytes) bytes, the most a document may be")
             }
             try fill()
         }
@@ -117,7 +120,8 @@ public final class JSONLinesReader {
                 continue
             }
             guard buffer.count - bufferStart <= Self.maximumLineBytes else {
-                throw .invalidInput("line \(lineNumber + 1): longer than \(Self.maximumLineBytes) bytes", line: lineNumber + 1)
+                throw .invalidInput(
+                    "line \(lineNumber + 1): longer than \(Self.maximumLineBytes) bytes", line: lineNumber + 1)
             }
             try fill()
         }

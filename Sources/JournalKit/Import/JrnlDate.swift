@@ -21,6 +21,7 @@ package struct JrnlDate: Sendable, Equatable {
         guard let phrase = try? DatePhrase(text, timeZone: timeZone) else { return nil }
         date = phrase.instant
         let colons = text.count { $0 == ":" }
-        precision = colons == 0 ? phrase.end.microseconds - phrase.start.microseconds : colons == 1 ? 60_000_000 : 1_000_000
+        precision =
+            colons == 0 ? phrase.end.microseconds - phrase.start.microseconds : colons == 1 ? 60_000_000 : 1_000_000
     }
 }

@@ -44,7 +44,8 @@ enum JrnlEncrypted {
         let key: SymmetricKey
         do {
             key = try KDF.Insecure.PBKDF2.deriveKey(
-                from: password.bytes.buffer, salt: salt, using: .sha256, outputByteCount: 32, unsafeUncheckedRounds: 100_000)
+                from: password.bytes.buffer, salt: salt, using: .sha256, outputByteCount: 32,
+                unsafeUncheckedRounds: 100_000)
         } catch {
             throw .store("cannot derive the jrnl journal's key: \(error)")
         }
@@ -52,7 +53,9 @@ enum JrnlEncrypted {
     }
 
     /// The salt in a version 3 header and the token after it.
-    private static func versionThreeParts(_ bytes: [UInt8], file: String) throws(JournalError) -> ([UInt8], ArraySlice<UInt8>) {
+    private static func versionThreeParts(
+        _ bytes: [UInt8], file: String
+    ) throws(JournalError) -> ([UInt8], ArraySlice<UInt8>) {
         let damaged = JournalError.invalidInput("\(file): its jrnl encryption header is damaged", file: file)
         let start = versionThree.count
         guard bytes.count >= start + 2 else { throw damaged }
@@ -63,17 +66,23 @@ enum JrnlEncrypted {
         let json =
             Data(base64Encoded: field).flatMap { try? JSONSerialization.jsonObject(with: $0) }
             ?? (try? JSONSerialization.jsonObject(with: field))
-        guard let header = json as? [String: Any], let text = header["salt"] as? String, let salt = base64URLDecoded(text) else {
+        guard let header = json as? [String: Any], let text = header["salt"] as? String,
+            let salt = base64URLDecoded(text)
+        else {
             throw damaged
         }
         return ([UInt8](salt), bytes[(start + 2 + length)...])
     }
 
     /// The plain text of a Fernet token, or `wrongPassphrase` when its HMAC doesn't match.
-    private static func openFernet(_ text: ArraySlice<UInt8>, key: SymmetricKey, file: String) throws(JournalError) -> Data {
+    private static func openFernet(
+        _ text: ArraySlice<UInt8>, key: SymmetricKey, file: String
+    ) throws(JournalError) -> Data {
         let damaged = JournalError.invalidInput("\(file): its jrnl encrypted content is damaged", file: file)
         let trimmed = String(decoding: text, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let token = base64URLDecoded(trimmed).map([UInt8].init), token.count >= 1 + 8 + 16 + 16 + 32, token[0] == 0x80 else {
+        guard let token = base64URLDecoded(trimmed).map([UInt8].init), token.count >= 1 + 8 + 16 + 16 + 32,
+            token[0] == 0x80
+        else {
             throw damaged
         }
         let (signing, encrypting) = key.withUnsafeBytes { key in

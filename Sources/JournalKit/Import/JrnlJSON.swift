@@ -35,7 +35,8 @@ package enum JrnlJSON {
             let location = "entry \(index + 1)"
             let written = "\(item.date) \(item.time ?? "")".trimmingWhiteSpace
             guard let date = JrnlDate(written, timeZone: timeZone) else {
-                throw .invalidInput("\(location): bad date \"\(written)\" (expected \"date\": \"2024-05-01\", \"time\": \"09:30\")")
+                throw .invalidInput(
+                    "\(location): bad date \"\(written)\" (expected \"date\": \"2024-05-01\", \"time\": \"09:30\")")
             }
             let title = item.title ?? ""
             let body = (item.body ?? "").trimmingTrailingWhiteSpace
@@ -45,7 +46,8 @@ package enum JrnlJSON {
                 continue
             }
             let inText = Set(Tags.names(inText: text))
-            let given = (item.tags ?? []).filter { tag in Tags.canonicalName(tag).map { !inText.contains($0) } ?? false }
+            let given = (item.tags ?? []).filter { tag in Tags.canonicalName(tag).map { !inText.contains($0) } ?? false
+            }
             entries.append(
                 ImportedEntry(
                     entry: NewEntry(date: date.date, text: text, tags: given, starred: item.starred ?? false),

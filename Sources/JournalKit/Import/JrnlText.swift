@@ -27,7 +27,8 @@ package enum JrnlText {
 
     /// The entries of `text`, oldest first as written; an entry with no text is nil. A leading
     /// byte order mark is not part of the text.
-    package static func entries(in text: String, timeZone: TimeZone = .current) throws(JournalError) -> [ImportedEntry?] {
+    package static func entries(in text: String, timeZone: TimeZone = .current) throws(JournalError) -> [ImportedEntry?]
+    {
         let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
         var entries: [ImportedEntry?] = []
         var current: (header: JrnlDate, line: Int, lines: [Substring])?
@@ -36,7 +37,9 @@ package enum JrnlText {
             entries.append(entry(header: header, line: line, lines: lines))
         }
         // "\r\n" is one Character in Swift: both ends of line split lines.
-        for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
+        for (index, line) in text.split(
+            omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }
+        ).enumerated() {
             if let (date, title) = header(line, timeZone: timeZone) {
                 finish()
                 current = (date, index + 1, [title])
@@ -105,9 +108,12 @@ package enum JrnlText {
     /// Where the first sentence ends in a line of text, as jrnl finds it: a sentence terminal,
     /// an optional closing quote and closing brackets, then white space; or a full-width
     /// terminal, which needs no space after it.
-    private static func firstSentenceEnd(_ scalars: String.UnicodeScalarView) -> (title: String.Index, body: String.Index)? {
+    private static func firstSentenceEnd(
+        _ scalars: String.UnicodeScalarView
+    ) -> (title: String.Index, body: String.Index)? {
         let terminals: Set<Unicode.Scalar> = [
-            ".", "!", "?", "\u{2026}", "\u{203C}", "\u{203D}", "\u{2047}", "\u{2048}", "\u{2049}", "\u{22EF}", "\u{FE52}", "\u{FE57}",
+            ".", "!", "?", "\u{2026}", "\u{203C}", "\u{203D}", "\u{2047}", "\u{2048}", "\u{2049}", "\u{22EF}",
+            "\u{FE52}", "\u{FE57}",
         ]
         let fullWidth: Set<Unicode.Scalar> = ["\u{FF01}", "\u{FF0E}", "\u{FF1F}", "\u{FF61}", "\u{3002}"]
         var index = scalars.startIndex
@@ -119,9 +125,13 @@ package enum JrnlText {
                 if next < scalars.endIndex, ["'", "\u{2019}", "\"", "\u{201D}"].contains(scalars[next]) {
                     next = scalars.index(after: next)
                 }
-                while next < scalars.endIndex, scalars[next] == "]" || scalars[next] == ")" { next = scalars.index(after: next) }
+                while next < scalars.endIndex, scalars[next] == "]" || scalars[next] == ")" {
+                    next = scalars.index(after: next)
+                }
                 var body = next
-                while body < scalars.endIndex, scalars[body].properties.isWhitespace { body = scalars.index(after: body) }
+                while body < scalars.endIndex, scalars[body].properties.isWhitespace {
+                    body = scalars.index(after: body)
+                }
                 if body > next { return (next, body) }
             }
             index = scalars.index(after: index)

@@ -32,7 +32,9 @@ package enum MarkdownEscapes {
     /// of indent, then three or more), or nil.
     private static func fenceMarker(_ line: Substring) -> Substring? {
         let indent = line.prefix(while: { $0 == " " })
-        guard indent.count <= 3, let first = line.dropFirst(indent.count).first, first == "`" || first == "~" else { return nil }
+        guard indent.count <= 3, let first = line.dropFirst(indent.count).first, first == "`" || first == "~" else {
+            return nil
+        }
         let run = line.dropFirst(indent.count).prefix(while: { $0 == first })
         return run.count >= 3 ? run : nil
     }

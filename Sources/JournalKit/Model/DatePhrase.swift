@@ -84,18 +84,23 @@ public struct DatePhrase: Sendable, Equatable {
         let start = calendar.startOfDay(for: day)
         if let time {
             guard unit == .day || unit == .relativeDay,
-                let instant = calendar.date(bySettingHour: time.hour, minute: time.minute, second: time.second, of: start)
+                let instant = calendar.date(
+                    bySettingHour: time.hour, minute: time.minute, second: time.second, of: start)
             else { return nil }
             return DatePhrase(instant: instant)
         }
         let component: Calendar.Component = unit == .month ? .month : unit == .year ? .year : .day
         guard let end = calendar.date(byAdding: component, value: 1, to: start) else { return nil }
-        let instant = unit == .relativeDay ? start.addingTimeInterval(now.timeIntervalSince(calendar.startOfDay(for: now))) : start
+        let instant =
+            unit == .relativeDay
+            ? start.addingTimeInterval(now.timeIntervalSince(calendar.startOfDay(for: now))) : start
         return DatePhrase(start: start, end: end, instant: min(instant, end.addingTimeInterval(-1e-6)))
     }
 
     /// The week (from Monday), month or year `back` of them before the one `now` is in.
-    private static func span(_ component: Calendar.Component, back: Int, from now: Date, _ calendar: Calendar) -> DatePhrase? {
+    private static func span(
+        _ component: Calendar.Component, back: Int, from now: Date, _ calendar: Calendar
+    ) -> DatePhrase? {
         var calendar = calendar
         calendar.firstWeekday = 2
         calendar.minimumDaysInFirstWeek = 4
@@ -137,15 +142,21 @@ public struct DatePhrase: Sendable, Equatable {
             }
             if word.count == 4, let year = Int(word), year > 0 { return date(year, 1, 1).map { ($0, .year) } }
             let parts = word.split(separator: "-", omittingEmptySubsequences: false)
-            if parts.count == 3, parts[0].count == 4, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]) {
+            if parts.count == 3, parts[0].count == 4, let year = Int(parts[0]), let month = Int(parts[1]),
+                let day = Int(parts[2])
+            {
                 return date(year, month, day).map { ($0, .day) }
             }
-            if parts.count == 2, parts[0].count == 4, parts[1].count == 2, let year = Int(parts[0]), let month = Int(parts[1]) {
+            if parts.count == 2, parts[0].count == 4, parts[1].count == 2, let year = Int(parts[0]),
+                let month = Int(parts[1])
+            {
                 return date(year, month, 1).map { ($0, .month) }
             }
             return nil
         case 2:
-            if words[0] == "last", let weekday = weekdays.firstIndex(where: { $0.hasPrefix(words[1]) && words[1].count >= 3 }) {
+            if words[0] == "last",
+                let weekday = weekdays.firstIndex(where: { $0.hasPrefix(words[1]) && words[1].count >= 3 })
+            {
                 let back = ((current.weekday! - 1) - weekday + 6) % 7 + 1
                 return calendar.date(byAdding: .day, value: -back, to: today).map { ($0, .relativeDay) }
             }
@@ -154,7 +165,9 @@ public struct DatePhrase: Sendable, Equatable {
             }
             guard let (month, day) = monthAndDay(words[0], words[1]) else { return nil }
             // The most recent such day: this year's, or last year's when this year's is still ahead.
-            guard let thisYear = date(current.year!, month, day) else { return date(current.year! - 1, month, day).map { ($0, .day) } }
+            guard let thisYear = date(current.year!, month, day) else {
+                return date(current.year! - 1, month, day).map { ($0, .day) }
+            }
             return (thisYear > today ? date(current.year! - 1, month, day) : thisYear).map { ($0, .day) }
         case 3:
             if words[2] == "ago", let count = Int(words[0]), count >= 0 {
@@ -165,7 +178,8 @@ public struct DatePhrase: Sendable, Equatable {
                 guard let (component, size) = units[words[1]] else { return nil }
                 return calendar.date(byAdding: component, value: -count * size, to: today).map { ($0, .relativeDay) }
             }
-            guard let year = Int(words[2]), words[2].count == 4, let (month, day) = monthAndDay(words[0], words[1]) else { return nil }
+            guard let year = Int(words[2]), words[2].count == 4, let (month, day) = monthAndDay(words[0], words[1])
+            else { return nil }
             return date(year, month, day).map { ($0, .day) }
         default:
             return nil
@@ -174,7 +188,8 @@ public struct DatePhrase: Sendable, Equatable {
 
     private static let weekdays = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
     private static let months = [
-        "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december",
+        "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
+        "december",
     ]
 
     /// A month's number from its name or an abbreviation of at least three letters.
@@ -189,7 +204,9 @@ public struct DatePhrase: Sendable, Equatable {
         func day(_ word: String) -> Int? {
             let digits = word.prefix { $0.isNumber }
             let suffix = word.dropFirst(digits.count)
-            guard !digits.isEmpty, ["", "st", "nd", "rd", "th"].contains(suffix), let day = Int(digits), (1...31).contains(day) else {
+            guard !digits.isEmpty, ["", "st", "nd", "rd", "th"].contains(suffix), let day = Int(digits),
+                (1...31).contains(day)
+            else {
                 return nil
             }
             return day

@@ -21,7 +21,9 @@ public struct Entry: Hashable, Sendable, Codable {
     public let origin: String?
 
     /// An entry as a store holds it.
-    public init(id: EntryID, date: JournalDate, text: String, tags: [Tag] = [], starred: Bool = false, origin: String? = nil) {
+    public init(
+        id: EntryID, date: JournalDate, text: String, tags: [Tag] = [], starred: Bool = false, origin: String? = nil
+    ) {
         self.id = id
         self.date = date
         self.text = text
@@ -80,13 +82,18 @@ extension Entry {
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: Field.self)
         let written = try container.decodeIfPresent([String].self, forKey: .tags) ?? []
-        let names = try container.decodeIfPresent([String].self, forKey: .tagNames) ?? written.map { Tags.canonicalName($0) ?? $0 }
+        let names =
+            try container.decodeIfPresent([String].self, forKey: .tagNames)
+            ?? written.map { Tags.canonicalName($0) ?? $0 }
         guard names.count == written.count else {
-            throw DecodingError.dataCorruptedError(forKey: .tagNames, in: container, debugDescription: "one name for each tag")
+            throw DecodingError.dataCorruptedError(
+                forKey: .tagNames, in: container, debugDescription: "one name for each tag")
         }
         self.init(
-            id: try container.decode(EntryID.self, forKey: .id), date: try container.decode(JournalDate.self, forKey: .date),
-            text: try container.decode(String.self, forKey: .text), tags: zip(names, written).map { Tag(name: $0, written: $1) },
+            id: try container.decode(EntryID.self, forKey: .id),
+            date: try container.decode(JournalDate.self, forKey: .date),
+            text: try container.decode(String.self, forKey: .text),
+            tags: zip(names, written).map { Tag(name: $0, written: $1) },
             starred: try container.decodeIfPresent(Bool.self, forKey: .starred) ?? false,
             origin: try container.decodeIfPresent(String.self, forKey: .origin))
     }
@@ -109,7 +116,9 @@ public struct NewEntry: Hashable, Sendable, Codable {
 
     /// An entry with `text`, dated `date` (now unless given), with `tags` besides those in its
     /// text, starred or not, from `origin` if it has one.
-    public init(date: JournalDate = .now, text: String, tags: [String] = [], starred: Bool = false, origin: String? = nil) {
+    public init(
+        date: JournalDate = .now, text: String, tags: [String] = [], starred: Bool = false, origin: String? = nil
+    ) {
         self.date = date
         self.text = text
         self.tags = tags

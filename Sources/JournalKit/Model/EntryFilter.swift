@@ -1,6 +1,7 @@
 /// Which entries a list or a search may return: those dated in a span, on this day of earlier
-/// years, having every one of some tags, starred. Filters restrict every strategy's entries before paging and never change
-/// which entries a strategy finds among those that pass; the total counts what passes.
+/// years, having every one of some tags, starred. Filters restrict every strategy's entries before
+/// paging and never change which entries a strategy finds among those that pass; the total counts
+/// what passes.
 public struct EntryFilter: Sendable, Equatable, Codable {
     /// The first instant an entry may be dated at, or nil.
     public var from: JournalDate?
@@ -15,7 +16,8 @@ public struct EntryFilter: Sendable, Equatable, Codable {
 
     /// A filter; `tags` as a user spells them (`#Café`), stored by canonical name.
     public init(
-        from: JournalDate? = nil, until: JournalDate? = nil, tags: [String] = [], starred: Bool = false, onThisDay: OnThisDay? = nil
+        from: JournalDate? = nil, until: JournalDate? = nil, tags: [String] = [], starred: Bool = false,
+        onThisDay: OnThisDay? = nil
     ) throws(JournalError) {
         self.from = from
         self.until = until

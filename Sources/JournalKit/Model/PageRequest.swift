@@ -24,7 +24,8 @@ public struct PageRequest: Sendable, Equatable, Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         do {
-            try self.init(limit: container.decode(Int.self, forKey: .limit), offset: container.decode(Int.self, forKey: .offset))
+            try self.init(
+                limit: container.decode(Int.self, forKey: .limit), offset: container.decode(Int.self, forKey: .offset))
         } catch let error as JournalError {
             throw DecodingError.dataCorruptedError(forKey: .limit, in: container, debugDescription: error.message)
         }

@@ -34,7 +34,9 @@ public struct SearchStrategy: Sendable, Hashable, CustomStringConvertible {
     public var structure: SearchStructure { implementation.structure }
 
     /// Answers `plan` with the exact total and the requested page, newest first.
-    package func search(_ plan: SearchPlan, page: PageRequest, in stores: SearchContext) throws(JournalError) -> StrategyAnswer {
+    package func search(
+        _ plan: SearchPlan, page: PageRequest, in stores: SearchContext
+    ) throws(JournalError) -> StrategyAnswer {
         try implementation.search(plan, page: page, in: stores)
     }
 

@@ -42,7 +42,8 @@ public final class LiveSearch: @unchecked Sendable {
 
         /// A request; a `limit` under 1 asks for one entry.
         public init(
-            query: SearchQuery = SearchQuery(filter: .none), strategy: SearchStrategy = SearchStrategies.standard, limit: Int = 20,
+            query: SearchQuery = SearchQuery(filter: .none), strategy: SearchStrategy = SearchStrategies.standard,
+            limit: Int = 20,
             highlightWindow: Int = 300
         ) {
             self.query = query
@@ -103,7 +104,8 @@ public final class LiveSearch: @unchecked Sendable {
     /// when the session is closed.
     public static func answers(on journal: Journal) -> (session: LiveSearch, answers: AsyncStream<Answer>) {
         let (stream, continuation) = AsyncStream.makeStream(of: Answer.self, bufferingPolicy: .bufferingNewest(1))
-        let session = LiveSearch(journal: journal, onAnswer: { continuation.yield($0) }, onClose: { continuation.finish() })
+        let session = LiveSearch(
+            journal: journal, onAnswer: { continuation.yield($0) }, onClose: { continuation.finish() })
         return (session, stream)
     }
 
@@ -167,7 +169,10 @@ public final class LiveSearch: @unchecked Sendable {
             return !closed && self.generation == generation
         }
         guard current else { return }
-        deliver(Answer(generation: generation, request: request, results: answer.results, highlights: answer.highlights, seconds: seconds))
+        deliver(
+            Answer(
+                generation: generation, request: request, results: answer.results, highlights: answer.highlights,
+                seconds: seconds))
     }
 
     private static func answer(
@@ -179,7 +184,10 @@ public final class LiveSearch: @unchecked Sendable {
                 request.query, strategy: request.strategy, page: page, progress: nil, cancellation: cancellation)
             guard request.query.text != nil else { return (.success(results), results.entries.map { _ in [] }) }
             let highlighter = MatchHighlighter(query: request.query, highlighting: request.strategy.highlighting)
-            return (.success(results), results.entries.map { highlighter.ranges(in: $0.text, window: request.highlightWindow) })
+            return (
+                .success(results),
+                results.entries.map { highlighter.ranges(in: $0.text, window: request.highlightWindow) }
+            )
         } catch {
             return (.failure(error), [])
         }

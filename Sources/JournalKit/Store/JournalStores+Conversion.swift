@@ -16,11 +16,13 @@ extension JournalStores {
     ) throws(JournalError) -> ConversionReport {
         if let unwritable { throw .store("the journal in \(directory.url.path) cannot be written: \(unwritable)") }
         let staging = StoreDirectory(
-            directory.url.deletingLastPathComponent().appendingPathComponent(".\(directory.url.lastPathComponent).converting"))
+            directory.url.deletingLastPathComponent().appendingPathComponent(
+                ".\(directory.url.lastPathComponent).converting"))
         if FileManager.default.fileExists(atPath: staging.url.path) {
             // A conversion cut short: its half-built copy.
             do { try FileManager.default.removeItem(at: staging.url) } catch {
-                throw .store("cannot remove \(staging.url.path), left by a conversion cut short: \(error.localizedDescription)")
+                throw .store(
+                    "cannot remove \(staging.url.path), left by a conversion cut short: \(error.localizedDescription)")
             }
         }
         try DurableFiles.createFolder(staging.url)
@@ -37,10 +39,12 @@ extension JournalStores {
             let mainBytes = StoreDirectory.fileBytes(main.url)
             let total = mainBytes + StoreDirectory.fileBytes(search.url)
             try StoreCopy.copy(
-                main.url, encryption: self.encryption, identity: .mainStore, to: staging.mainStoreURL, encryption: encryption
+                main.url, encryption: self.encryption, identity: .mainStore, to: staging.mainStoreURL,
+                encryption: encryption
             ) { done, _ in progress?(JournalProgress(phase: .converting, done: done, total: total)) }
             try StoreCopy.copy(
-                search.url, encryption: self.encryption, identity: .searchStore, to: staging.searchStoreURL, encryption: encryption
+                search.url, encryption: self.encryption, identity: .searchStore, to: staging.searchStoreURL,
+                encryption: encryption
             ) { done, _ in progress?(JournalProgress(phase: .converting, done: mainBytes + done, total: total)) }
             try keyFile?.write(to: staging.keyFileURL)
             let otherFiles = try Self.linkOtherFiles(from: directory, to: staging)
@@ -76,7 +80,9 @@ extension JournalStores {
 
     /// Links the files of `directory` that are not the journal's own into `staging` (both on one
     /// file system), so the swap keeps them, and returns their names; a folder inside is an error.
-    private static func linkOtherFiles(from directory: StoreDirectory, to staging: StoreDirectory) throws(JournalError) -> [String] {
+    private static func linkOtherFiles(
+        from directory: StoreDirectory, to staging: StoreDirectory
+    ) throws(JournalError) -> [String] {
         let names: [String]
         do { names = try FileManager.default.contentsOfDirectory(atPath: directory.url.path) } catch {
             throw .store("cannot list \(directory.url.path): \(error.localizedDescription)")
@@ -87,10 +93,14 @@ extension JournalStores {
             var isFolder: ObjCBool = false
             _ = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
             guard !isFolder.boolValue else {
-                throw .usage("\(directory.url.path) holds a folder, \(name), besides the journal: move it out first; nothing was changed")
+                throw .usage(
+                    "\(directory.url.path) holds a folder, \(name), besides the journal: move it out first; nothing was changed"
+                )
             }
             guard link(path, staging.url.appendingPathComponent(name).path) == 0 else {
-                throw .store("cannot keep \(path) through the conversion: \(String(cString: strerror(errno))); nothing was changed")
+                throw .store(
+                    "cannot keep \(path) through the conversion: \(String(cString: strerror(errno))); nothing was changed"
+                )
             }
         }
         return others.sorted()

@@ -27,7 +27,8 @@ package struct JournalStores: Sendable {
         _ directory: StoreDirectory, create: Bool, passphrase: Passphrase?, use: JournalUse
     ) throws(JournalError) -> JournalStores {
         let unwritable = try directory.prepare(create: create)
-        return try open(directory, unwritable: unwritable, encryption: encryption(of: directory, passphrase: passphrase), use: use)
+        return try open(
+            directory, unwritable: unwritable, encryption: encryption(of: directory, passphrase: passphrase), use: use)
     }
 
     /// Creates an encrypted journal in `directory` (created when missing, and which must hold no
@@ -52,33 +53,43 @@ package struct JournalStores: Sendable {
     ) throws(JournalError) -> JournalStores {
         // An empty main store is a journal whose creation was cut short, unless its search store
         // holds what was indexed from it: then its entries are missing, not yet to be written.
-        if StoreDirectory.fileSize(atPath: directory.mainStoreURL.path) == 0, StoreDirectory.fileBytes(directory.searchStoreURL) > 0 {
+        if StoreDirectory.fileSize(atPath: directory.mainStoreURL.path) == 0,
+            StoreDirectory.fileBytes(directory.searchStoreURL) > 0
+        {
             throw .store(
                 "\(directory.mainStoreURL.path) is empty while the search store beside it is not: its entries are missing (the file was emptied or cut short)",
                 file: directory.mainStoreURL.path)
         }
         let readers: StoreDatabase.Readers = use == .kept ? .pool : .one
         func stores(readOnly: Bool) throws(JournalError) -> (MainStore, SearchStore) {
-            let main = try MainStore(url: directory.mainStoreURL, encryption: encryption, readOnly: readOnly, readers: readers)
+            let main = try MainStore(
+                url: directory.mainStoreURL, encryption: encryption, readOnly: readOnly, readers: readers)
             let search = try SearchStore(
-                url: directory.searchStoreURL, mainStoreID: main.storeID, encryption: encryption, readOnly: readOnly, readers: readers)
+                url: directory.searchStoreURL, mainStoreID: main.storeID, encryption: encryption, readOnly: readOnly,
+                readers: readers)
             return (main, search)
         }
         var unwritable = unwritable
         let opened: (MainStore, SearchStore)
         do {
             opened = try stores(readOnly: unwritable != nil)
-        } catch  where unwritable == nil && error.kind == .store && FileManager.default.fileExists(atPath: directory.mainStoreURL.path) {
+        } catch
+            where unwritable == nil && error.kind == .store
+            && FileManager.default.fileExists(atPath: directory.mainStoreURL.path)
+        {
             guard let readOnly = try? stores(readOnly: true) else { throw error }
             opened = readOnly
             unwritable = error.message
         }
-        return JournalStores(directory: directory, main: opened.0, search: opened.1, encryption: encryption, unwritable: unwritable)
+        return JournalStores(
+            directory: directory, main: opened.0, search: opened.1, encryption: encryption, unwritable: unwritable)
     }
 
     /// The encrypting file layer of the journal in `directory`, its data key unwrapped with
     /// `passphrase`; nil when the journal is in plain text.
-    private static func encryption(of directory: StoreDirectory, passphrase: Passphrase?) throws(JournalError) -> StoreEncryption? {
+    private static func encryption(
+        of directory: StoreDirectory, passphrase: Passphrase?
+    ) throws(JournalError) -> StoreEncryption? {
         guard let keyFile = try JournalKeyFile.read(at: directory.keyFileURL) else {
             guard passphrase == nil else {
                 throw .usage("the journal in \(directory.url.path) is not encrypted: it takes no passphrase")
@@ -86,7 +97,8 @@ package struct JournalStores: Sendable {
             return nil
         }
         guard let passphrase else {
-            throw JournalError(.passphraseRequired, "the journal in \(directory.url.path) is encrypted: its passphrase is needed")
+            throw JournalError(
+                .passphraseRequired, "the journal in \(directory.url.path) is encrypted: its passphrase is needed")
         }
         return try StoreEncryption(key: keyFile.unwrap(passphrase))
     }

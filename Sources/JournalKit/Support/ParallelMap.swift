@@ -21,7 +21,9 @@ extension Array where Element: Sendable {
     }
 
     /// `produce(i)` for every i below `count`, computed by `workers` threads, in order.
-    private static func concurrentResults<Result: Sendable>(count: Int, workers: Int, _ produce: @Sendable (Int) -> Result) -> [Result] {
+    private static func concurrentResults<Result: Sendable>(
+        count: Int, workers: Int, _ produce: @Sendable (Int) -> Result
+    ) -> [Result] {
         let output = UnsafeMutableBufferPointer<Result?>.allocate(capacity: count)
         output.initialize(repeating: nil)
         defer {

@@ -8,7 +8,8 @@ enum DateBucketCheck {
             DateBuckets.forEachRun(in: runs) { run in for number in run { found.add(owner: day, entry: number) } }
         }
         if found != expected {
-            problems.add("days", "the documents by day (\(found.links)) disagree with the entries' dates (\(expected.links))")
+            problems.add(
+                "days", "the documents by day (\(found.links)) disagree with the entries' dates (\(expected.links))")
         }
     }
 }

@@ -42,12 +42,16 @@ struct EntryDocumentCheck {
                 if row.entry == number { storedTags = row.tags }
                 tagRow = try textTags.next()
             }
-            let tagsOfText = Tags.inText(entry.text).sorted { $0.name < $1.name }.map { $0.name + "\u{1E}" + $0.written }
+            let tagsOfText = Tags.inText(entry.text).sorted { $0.name < $1.name }.map {
+                $0.name + "\u{1E}" + $0.written
+            }
             if storedTags != tagsOfText.joined(separator: "\u{1F}") {
                 problems.add("tags", "p\(number): its tags written in the text are not those of its text")
             }
             while let orphan = document, orphan.number < number {
-                problems.add("orphan", "the search store has a document for p\(orphan.number), which the main store doesn't have")
+                problems.add(
+                    "orphan", "the search store has a document for p\(orphan.number), which the main store doesn't have"
+                )
                 document = try documents.next()
             }
             guard let found = document, found.number == number else {
@@ -60,7 +64,8 @@ struct EntryDocumentCheck {
             if checked % 10_000 == 0 { progress?(JournalProgress(phase: .verifying, done: checked, total: total)) }
         }
         while let orphan = document {
-            problems.add("orphan", "the search store has a document for p\(orphan.number), which the main store doesn't have")
+            problems.add(
+                "orphan", "the search store has a document for p\(orphan.number), which the main store doesn't have")
             document = try documents.next()
         }
         return (checked, tallies)
@@ -68,7 +73,8 @@ struct EntryDocumentCheck {
 
     /// One entry's document: URI, date, tokens, words in order and prefix keys.
     private func check(
-        _ entry: MainStore.StoredEntry, against document: SearchStore.StoredDocument, tallies: inout Tallies, ranks: inout [Int32],
+        _ entry: MainStore.StoredEntry, against document: SearchStore.StoredDocument, tallies: inout Tallies,
+        ranks: inout [Int32],
         problems: inout ProblemLog
     ) {
         let number = entry.number
@@ -86,7 +92,8 @@ struct EntryDocumentCheck {
         WordOrder.decode(document.words, into: &ranks)
         if ranks.count != order.count
             || zip(ranks, order).contains(where: { rank, position in
-                !indexed.indices.contains(Int(rank)) || CodePointKey(indexed[Int(rank)]) != CodePointKey(expected[Int(position)])
+                !indexed.indices.contains(Int(rank))
+                    || CodePointKey(indexed[Int(rank)]) != CodePointKey(expected[Int(position)])
             })
         {
             problems.add("words", "p\(number): the search store's words in order are not words(canonical(text))")

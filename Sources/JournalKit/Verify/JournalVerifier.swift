@@ -20,18 +20,24 @@ struct JournalVerifier {
         let checked = try stores.readBoth(cancellation: cancellation) { mainDB, searchDB in
             let tokenTexts = try SearchStore.tokenTexts(in: searchDB)
             let prefixKeyIDs = Dictionary(
-                try SearchStore.prefixKeyIDs(in: searchDB).map { (CodePointKey($0.key), $0.value) }, uniquingKeysWith: { first, _ in first }
+                try SearchStore.prefixKeyIDs(in: searchDB).map { (CodePointKey($0.key), $0.value) },
+                uniquingKeysWith: { first, _ in first }
             )
-            let entries = EntryDocumentCheck(storeID: stores.main.storeID, tokenTexts: tokenTexts, prefixKeyIDs: prefixKeyIDs)
-            let (checked, tallies) = try entries.run(main: mainDB, search: searchDB, progress: progress, problems: &problems)
+            let entries = EntryDocumentCheck(
+                storeID: stores.main.storeID, tokenTexts: tokenTexts, prefixKeyIDs: prefixKeyIDs)
+            let (checked, tallies) = try entries.run(
+                main: mainDB, search: searchDB, progress: progress, problems: &problems)
             let miscounted = try MainStore.tagFormMiscounts(in: mainDB)
             if miscounted > 0 {
-                problems.add("tag forms", "\(miscounted) counts of the forms tags are written in disagree with the tags")
+                problems.add(
+                    "tag forms", "\(miscounted) counts of the forms tags are written in disagree with the tags")
             }
             try PostingCheck.run(
-                .tokens, name: "tokens", expected: tallies.tokens, owners: Set(tokenTexts.keys), in: searchDB, problems: &problems)
+                .tokens, name: "tokens", expected: tallies.tokens, owners: Set(tokenTexts.keys), in: searchDB,
+                problems: &problems)
             try PostingCheck.run(
-                .prefixKeys, name: "prefix keys", expected: tallies.prefixKeys, owners: Set(prefixKeyIDs.values), in: searchDB,
+                .prefixKeys, name: "prefix keys", expected: tallies.prefixKeys, owners: Set(prefixKeyIDs.values),
+                in: searchDB,
                 problems: &problems)
             try DateBucketCheck.run(expected: tallies.days, in: searchDB, problems: &problems)
             try PrefixTableCheck.run(tokenTexts: tokenTexts, search: stores.search, in: searchDB, problems: &problems)

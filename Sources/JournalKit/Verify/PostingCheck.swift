@@ -6,7 +6,8 @@ enum PostingCheck {
     /// Checks the postings `segments` (of tokens, or of prefix keys, called `name`) against
     /// `expected`, the owners being `owners`.
     static func run(
-        _ segments: PostingSegments, name: String, expected: LinkTally, owners: Set<Int64>, in db: Database, problems: inout ProblemLog
+        _ segments: PostingSegments, name: String, expected: LinkTally, owners: Set<Int64>, in db: Database,
+        problems: inout ProblemLog
     ) throws {
         var found = LinkTally()
         var used = Set<Int64>()
@@ -15,7 +16,9 @@ enum PostingCheck {
             found.add(owner: owner, entry: entry)
         }
         if found != expected {
-            problems.add("postings", "the postings of \(name) (\(found.links) links) disagree with the documents' (\(expected.links))")
+            problems.add(
+                "postings",
+                "the postings of \(name) (\(found.links) links) disagree with the documents' (\(expected.links))")
         }
         let unused = owners.subtracting(used).count
         if unused > 0 { problems.add("unused", "\(unused) \(name) belong to no entry") }

@@ -4,14 +4,18 @@ import GRDB
 /// table has it, its seal intact, every token up to its last found), and the table as loaded
 /// into memory (every token found).
 enum PrefixTableCheck {
-    static func run(tokenTexts: [Int64: String], search: SearchStore, in db: Database, problems: inout ProblemLog) throws {
+    static func run(
+        tokenTexts: [Int64: String], search: SearchStore, in db: Database, problems: inout ProblemLog
+    ) throws {
         if try PrefixSnapshot.record(in: db) != nil {
             let path = PrefixSnapshot.fileURL(besides: search.url).path
             if let file = try PrefixSnapshot.mapped(in: db, searchStore: search) {
                 file.forEachToken { id, utf8 in
                     if let text = tokenTexts[id], !utf8.elementsEqual(text.utf8) {
                         problems.add(
-                            "prefix table", "\(path) holds token \(id) as \"\(String(decoding: utf8, as: UTF8.self))\", not \"\(text)\"")
+                            "prefix table",
+                            "\(path) holds token \(id) as \"\(String(decoding: utf8, as: UTF8.self))\", not \"\(text)\""
+                        )
                     }
                 }
                 if file.isDamaged {

@@ -31,7 +31,8 @@ import Testing
         let plain = try #require(report.strategy(.contains))
         #expect(plain.reference == .containsCD)
         #expect(!report.mustAgree(plain))
-        #expect(plain.disagreements.map(\.query).contains("CRÈME"), "plain contains does not fold: a difference by design")
+        #expect(
+            plain.disagreements.map(\.query).contains("CRÈME"), "plain contains does not fold: a difference by design")
 
         let folded = try #require(report.strategy(.containsD))
         let refused = try #require(folded.queries.first { $0.query == "\u{301}" })
@@ -62,7 +63,9 @@ import Testing
     @Test func choosesQueriesFromTheJournalsOwnWords() throws {
         let store = try ScratchJournal()
         let file = store.directory.url.appendingPathComponent("generated.jsonl")
-        let lines = SyntheticJournal(count: 400, seed: 5).map { #"{"date":"\#($0.date.iso8601)","text":"\#($0.text)"}"# }
+        let lines = SyntheticJournal(count: 400, seed: 5).map {
+            #"{"date":"\#($0.date.iso8601)","text":"\#($0.text)"}"#
+        }
         try Data(lines.joined(separator: "\n").utf8).write(to: file)
         _ = try store.journal.importJSONLines(from: JSONLinesReader(path: file.path))
 
@@ -70,7 +73,8 @@ import Testing
         let kinds = Set(queries.map(\.kind))
         #expect(
             kinds.isSuperset(of: [
-                "very common", "common", "rare", "absent", "one-letter prefix", "two-letter prefix", "two words", "capitals and diacritics",
+                "very common", "common", "rare", "absent", "one-letter prefix", "two-letter prefix", "two words",
+                "capitals and diacritics",
                 "ideographic",
             ]))
         #expect(Set(queries.map(\.text)).count == queries.count)
@@ -96,7 +100,9 @@ import Testing
 @Suite struct PredicateLadderTests {
     @Test func timesEveryPredicateAndModifierAndAgreesWithTheStrategiesOnCounts() throws {
         let store = try ScratchJournal()
-        for text in ["Crème brûlée", "crème fraîche", "CREME", "the cream", "crème"] { try store.journal.add(NewEntry(text: text)) }
+        for text in ["Crème brûlée", "crème fraîche", "CREME", "the cream", "crème"] {
+            try store.journal.add(NewEntry(text: text))
+        }
         var ladder = PredicateLadder(query: "Crème")
         ladder.runs = 1
         let report = try ladder.run(on: store.journal)
@@ -105,8 +111,12 @@ import Testing
         let matched = { (predicate: PredicateLadder.Predicate, modifier: PredicateLadder.Modifier) in
             report.cell(predicate, modifier).timing.matched
         }
-        #expect(matched(.contains, .plain) == (try store.journal.search("Crème", strategy: SearchStrategies[.contains]).total))
-        #expect(matched(.contains, .cd) == (try store.journal.search("Crème", strategy: SearchStrategies[.containsCD]).total))
+        #expect(
+            matched(.contains, .plain)
+                == (try store.journal.search("Crème", strategy: SearchStrategies[.contains]).total))
+        #expect(
+            matched(.contains, .cd)
+                == (try store.journal.search("Crème", strategy: SearchStrategies[.containsCD]).total))
         #expect(matched(.contains, .n) == matched(.contains, .cd))
         #expect(matched(.matches, .c) == matched(.contains, .c))
         #expect(matched(.beginsWith, .cd) == 4)

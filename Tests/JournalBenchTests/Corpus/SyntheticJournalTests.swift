@@ -17,7 +17,8 @@ import Testing
     @Test func spansAboutTwentyYearsWhateverItsSize() throws {
         for count in [50, 5_000] {
             let entries = Array(SyntheticJournal(count: count, seed: 4))
-            let years = Double(entries.last!.date.microseconds - entries.first!.date.microseconds) / 1e6 / (365 * 86_400)
+            let years =
+                Double(entries.last!.date.microseconds - entries.first!.date.microseconds) / 1e6 / (365 * 86_400)
             #expect((15...25).contains(years), "\(count) entries span \(years) years")
         }
     }
@@ -41,12 +42,14 @@ import Testing
         for entry in entries {
             let spaced = entry.text.split(whereSeparator: \.isWhitespace).count
             if entry.text.contains("。") {
-                scripts.insert(entry.text.unicodeScalars.contains { (0x3040...0x30FF).contains($0.value) } ? "ja" : "zh")
+                scripts.insert(
+                    entry.text.unicodeScalars.contains { (0x3040...0x30FF).contains($0.value) } ? "ja" : "zh")
                 // Unspaced scripts: ICU finds at least as many words as were drawn.
                 #expect(WordBreaker.words(in: entry.text).count >= 40)
             } else {
                 #expect((40...253).contains(spaced), "\(spaced) words")
-                scripts.insert(entry.text.unicodeScalars.contains { (0x0400...0x04FF).contains($0.value) } ? "ru" : "latin")
+                scripts.insert(
+                    entry.text.unicodeScalars.contains { (0x0400...0x04FF).contains($0.value) } ? "ru" : "latin")
             }
         }
         #expect(scripts == ["ja", "zh", "ru", "latin"])

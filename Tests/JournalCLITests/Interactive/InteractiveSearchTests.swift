@@ -11,7 +11,8 @@ import Testing
         let terminal: TmuxSession
 
         init(
-            arguments: [String] = [], environment: [String: String] = [:], columns: Int = 100, rows: Int = 20, encrypted: Bool = false,
+            arguments: [String] = [], environment: [String: String] = [:], columns: Int = 100, rows: Int = 20,
+            encrypted: Bool = false,
             prepare: (JournalProcess) throws -> Void = { _ in }
         ) throws {
             journal = encrypted ? try JournalProcess.encrypted() : JournalProcess()
@@ -29,7 +30,9 @@ import Testing
 
         /// The short names of the newest entries `journal search` answers for `query`.
         func newest(_ query: String, _ arguments: [String] = []) throws -> [String] {
-            let results = try journal.run(["search", query, "--json", "--limit", "5"] + arguments).json()["results"] as! [[String: Any]]
+            let results =
+                try journal.run(["search", query, "--json", "--limit", "5"] + arguments).json()["results"]
+                as! [[String: Any]]
             return results.map { ($0["id"] as! String).components(separatedBy: "/").last! }
         }
 
@@ -40,14 +43,16 @@ import Testing
         ) throws -> [String] {
             let entries = total == 0 ? "no entries" : "of \(total.formatted(.number.grouping(.automatic))) entr"
             return try terminal.waitFor("\(entries) · \(strategy)", sourceLocation: sourceLocation) { lines in
-                lines.count > 1 && lines[1].contains(entries) && lines[1].contains(" · \(strategy) · ") && !lines[1].contains("searching")
+                lines.count > 1 && lines[1].contains(entries) && lines[1].contains(" · \(strategy) · ")
+                    && !lines[1].contains("searching")
             }
         }
 
         func remove() { journal.removeStore() }
     }
 
-    @Test(arguments: [false, true]) func typingUpdatesTheTotalAndTheListAndBackspaceTakesItBack(encrypted: Bool) throws {
+    @Test(arguments: [false, true]) func typingUpdatesTheTotalAndTheListAndBackspaceTakesItBack(encrypted: Bool) throws
+    {
         let fixture = try Fixture(encrypted: encrypted)
         defer { fixture.remove() }
         let terminal = fixture.terminal
@@ -86,7 +91,9 @@ import Testing
         #expect(entry.contains { $0.contains("x-journal://") })
         #expect(entry.last { !$0.isEmpty }?.contains("Esc back") == true)
         try terminal.press("Escape")
-        try terminal.waitFor("the list again") { $0.first == "> the" && $0.contains { $0.hasPrefix("▌ \(newest[2]) ") } }
+        try terminal.waitFor("the list again") {
+            $0.first == "> the" && $0.contains { $0.hasPrefix("▌ \(newest[2]) ") }
+        }
         try terminal.press("PageDown")
         try terminal.waitFor("a page further") { lines in
             !lines.contains { $0.hasPrefix("▌ \(newest[2]) ") } && lines.contains { $0.hasPrefix("▌ ") }
@@ -96,7 +103,8 @@ import Testing
     }
 
     @Test func anEditInTheEditorIsSavedAndSearchedOnReturn() throws {
-        let editor = FileManager.default.temporaryDirectory.appendingPathComponent("journal-editor-\(UUID().uuidString).sh")
+        let editor = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "journal-editor-\(UUID().uuidString).sh")
         try "#!/bin/sh\nprintf ' zanzibar' >> \"$1\"\n".write(to: editor, atomically: true, encoding: .utf8)
         chmod(editor.path, 0o755)
         defer { try? FileManager.default.removeItem(at: editor) }
@@ -215,7 +223,8 @@ import Testing
             try fixture.waitForTotal(try fixture.total("cafe", ["--strategy", strategy.name]), strategy: strategy.name)
         }
         try terminal.press("BTab")
-        try fixture.waitForTotal(try fixture.total("cafe", ["--strategy", StrategyID.token.name]), strategy: StrategyID.token.name)
+        try fixture.waitForTotal(
+            try fixture.total("cafe", ["--strategy", StrategyID.token.name]), strategy: StrategyID.token.name)
         try terminal.press("Escape")
         #expect(try terminal.waitForExit() == (0, true))
     }
@@ -298,7 +307,10 @@ import Testing
         try terminal.type("\"crème br")
         let phrase = try fixture.waitForTotal(try fixture.total("\"crème br"))
         #expect(
-            Array(phrase.dropFirst(2).prefix(5).compactMap { $0.dropFirst(2).split(separator: " ").first.map(String.init) })
+            Array(
+                phrase.dropFirst(2).prefix(5).compactMap {
+                    $0.dropFirst(2).split(separator: " ").first.map(String.init)
+                })
                 == (try fixture.newest("\"crème br")))
         try terminal.type("\"")
         try fixture.waitForTotal(try fixture.total("\"crème br\""))
@@ -308,8 +320,9 @@ import Testing
         }
         #expect(failed[1].contains("of \(try fixture.total("\"crème br\"")) entr"))
         #expect(
-            failed.dropFirst(2).compactMap { $0.dropFirst(2).split(separator: " ").first.map(String.init) }.prefix(5).elementsEqual(
-                try fixture.newest("\"crème br\"")))
+            failed.dropFirst(2).compactMap { $0.dropFirst(2).split(separator: " ").first.map(String.init) }.prefix(5)
+                .elementsEqual(
+                    try fixture.newest("\"crème br\"")))
         try terminal.press("Escape")
         #expect(try terminal.waitForExit() == (0, true))
     }
@@ -366,7 +379,8 @@ import Testing
         #expect(lines[2].hasSuffix("zanzibar the end"))
         try terminal.press("Enter", "End")
         try terminal.waitFor("the end of the entry") { lines in
-            lines.contains { $0.hasSuffix("zanzibar the end") } && lines.last { !$0.isEmpty }?.contains(" · lines ") == true
+            lines.contains { $0.hasSuffix("zanzibar the end") }
+                && lines.last { !$0.isEmpty }?.contains(" · lines ") == true
         }
         try terminal.press("Escape", "Escape")
         #expect(try terminal.waitForExit() == (0, true))
@@ -408,9 +422,12 @@ import Testing
         let journal = JournalProcess()
         defer { journal.removeStore() }
         try #require(try journal.run(["add", "one entry"]).status == 0)
-        for (arguments, message) in [(["search"], "query is empty"), (["search", "--interactive"], "TERM is \"dumb\"")] {
+        for (arguments, message) in [
+            (["search"], "query is empty"), (["search", "--interactive"], "TERM is \"dumb\""),
+        ] {
             let terminal = try TmuxSession(
-                [JournalProcess.executable.path, "--store", journal.store.path] + arguments, environment: ["TERM": "dumb"])
+                [JournalProcess.executable.path, "--store", journal.store.path] + arguments,
+                environment: ["TERM": "dumb"])
             let ended = try terminal.waitForExit()
             #expect(ended.status == 2, "\(arguments)")
             #expect(try terminal.screen().contains { $0.contains(message) }, "\(arguments)")

@@ -43,7 +43,9 @@ import Testing
         let paste = Array("\u{1B}[200~crème\r\nbrûlée\t\u{07}x\u{1B}[201~".utf8)
         #expect(keys([paste]) == [.text("crème  brûlée x")])
         for split in 1..<paste.count {
-            #expect(keys([Array(paste[..<split]), Array(paste[split...])]) == [.text("crème  brûlée x")], "split at \(split)")
+            #expect(
+                keys([Array(paste[..<split]), Array(paste[split...])]) == [.text("crème  brûlée x")],
+                "split at \(split)")
         }
         // A quiet spell in the middle of a paste doesn't end it.
         for split in 6..<paste.count {

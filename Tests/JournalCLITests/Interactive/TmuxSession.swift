@@ -15,7 +15,8 @@ final class TmuxSession {
     /// Starts `command` (an executable and its arguments) with `environment` added.
     init(_ command: [String], environment: [String: String] = [:], columns: Int = 100, rows: Int = 20) throws {
         let variables = [
-            "TERM": "xterm-256color", "LANG": "C.UTF-8", "TZ": "UTC", "NO_COLOR": "", "XDG_CONFIG_HOME": "/nonexistent-journal-config",
+            "TERM": "xterm-256color", "LANG": "C.UTF-8", "TZ": "UTC", "NO_COLOR": "",
+            "XDG_CONFIG_HOME": "/nonexistent-journal-config",
         ].merging(environment) { $1 }
         let exports = variables.map { "export \($0.key)=\(Self.quoted($0.value))" }.joined(separator: "; ")
         let script = """
@@ -23,10 +24,12 @@ final class TmuxSession {
             status=$?; after=$(stty -g); [ "$before" = "$after" ] && state=restored || state=changed; \
             printf '\\nexit=%s terminal=%s\\n' "$status" "$state"; sleep 600
             """
-        try tmux(["-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", "sh", "-c", script], readingOutput: false)
+        try tmux(
+            ["-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", "sh", "-c", script],
+            readingOutput: false)
     }
 
-    deinit { try? tmux(["kill-server"]) }
+    deinit { _ = try? tmux(["kill-server"]) }
 
     /// Sends tmux key names ("Down", "C-e", "Escape"), one at a time, each as its own input.
     func press(_ keys: String...) throws {
@@ -57,7 +60,8 @@ final class TmuxSession {
     /// The screen's lines, without trailing spaces; with `escapes`, with the escape sequences
     /// of colours and styles kept.
     func screen(escapes: Bool = false) throws -> [String] {
-        var lines = try tmux(["capture-pane", "-p"] + (escapes ? ["-e"] : [])).split(separator: "\n", omittingEmptySubsequences: false)
+        var lines = try tmux(["capture-pane", "-p"] + (escapes ? ["-e"] : [])).split(
+            separator: "\n", omittingEmptySubsequences: false)
         if lines.last?.isEmpty == true { lines.removeLast() }
         return lines.map { String($0.reversed().drop { $0 == " " }.reversed()) }
     }
@@ -71,14 +75,16 @@ final class TmuxSession {
     /// with the screen as it stood, after `seconds`.
     @discardableResult
     func waitFor(
-        _ what: String, seconds: Double = 15, sourceLocation: SourceLocation = #_sourceLocation, _ condition: ([String]) -> Bool
+        _ what: String, seconds: Double = 15, sourceLocation: SourceLocation = #_sourceLocation,
+        _ condition: ([String]) -> Bool
     ) throws -> [String] {
         let deadline = Date().addingTimeInterval(seconds)
         var lines = try screen()
         while !condition(lines) {
             guard Date() < deadline else {
                 Issue.record(
-                    "waited \(seconds) s for \(what); the screen:\n\(lines.joined(separator: "\n"))", sourceLocation: sourceLocation)
+                    "waited \(seconds) s for \(what); the screen:\n\(lines.joined(separator: "\n"))",
+                    sourceLocation: sourceLocation)
                 throw TimedOut()
             }
             usleep(30_000)
@@ -96,7 +102,9 @@ final class TmuxSession {
     /// Waits for the program to end; returns its exit status and whether the terminal's
     /// settings were as before it started.
     func waitForExit(sourceLocation: SourceLocation = #_sourceLocation) throws -> (status: Int32, restored: Bool) {
-        let lines = try waitFor("the program to end", sourceLocation: sourceLocation) { $0.contains { $0.hasPrefix("exit=") } }
+        let lines = try waitFor("the program to end", sourceLocation: sourceLocation) {
+            $0.contains { $0.hasPrefix("exit=") }
+        }
         let line = lines.first { $0.hasPrefix("exit=") }!
         let status = Int32(line.dropFirst(5).prefix { $0.isNumber }) ?? -1
         return (status, line.hasSuffix("terminal=restored"))
@@ -108,10 +116,13 @@ final class TmuxSession {
     /// goes nowhere: a server it starts outlives it and must not hold a pipe read to its end).
     @discardableResult
     private func tmux(_ arguments: [String], readingOutput: Bool = true) throws -> String {
-        let tmux = try #require(ChildProcess.find("tmux"), "tmux is not installed (scripts/install-dependencies installs it)")
+        let tmux = try #require(
+            ChildProcess.find("tmux"), "tmux is not installed (scripts/install-dependencies installs it)")
         let outcome = try ChildProcess.run(tmux, ["-L", socket] + arguments, captureOutput: readingOutput)
         return String(decoding: outcome.output, as: UTF8.self)
     }
 
-    private static func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+    private static func quoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
 }

@@ -41,10 +41,16 @@ struct DiskModel {
         func apply(to bytes: inout [UInt8]) {
             switch self {
             case .write(let offset, let written):
-                if bytes.count < offset + written.count { bytes += [UInt8](repeating: 0, count: offset + written.count - bytes.count) }
+                if bytes.count < offset + written.count {
+                    bytes += [UInt8](repeating: 0, count: offset + written.count - bytes.count)
+                }
                 bytes.replaceSubrange(offset..<offset + written.count, with: written)
             case .truncate(let size):
-                if size < bytes.count { bytes.removeSubrange(size...) } else { bytes += [UInt8](repeating: 0, count: size - bytes.count) }
+                if size < bytes.count {
+                    bytes.removeSubrange(size...)
+                } else {
+                    bytes += [UInt8](repeating: 0, count: size - bytes.count)
+                }
             }
         }
 
@@ -185,7 +191,10 @@ struct DiskModel {
                     for change in file.pending.dropLast() { change.apply(to: &bytes) }
                     file.pending.last?.torn?.apply(to: &bytes)
                 }
-                guard FileManager.default.createFile(atPath: target, contents: Data(bytes), attributes: [.posixPermissions: 0o600]) else {
+                guard
+                    FileManager.default.createFile(
+                        atPath: target, contents: Data(bytes), attributes: [.posixPermissions: 0o600])
+                else {
                     throw ModelError.disagrees("cannot write \(target)")
                 }
             }
@@ -204,7 +213,9 @@ struct DiskModel {
         for path in real.intersection(modelled) {
             guard case .file(let id) = names[path] else { continue }
             let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-            if bytes != files[id]!.current { problems.append("\(path): \(bytes.count) bytes, the model has \(files[id]!.current.count)") }
+            if bytes != files[id]!.current {
+                problems.append("\(path): \(bytes.count) bytes, the model has \(files[id]!.current.count)")
+            }
         }
         return problems
     }

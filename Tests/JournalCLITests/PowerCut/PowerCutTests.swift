@@ -53,7 +53,8 @@ import Testing
 
     @Test(arguments: [false, true]) func anAddSurvivesACutOnceReported(encrypted: Bool) throws {
         let text = "The power went out right after qxadd was written"
-        let scenario = Scenario(arguments: ["add", text], encrypted: encrypted, markers: ["qxadd"], check: Self.added(text))
+        let scenario = Scenario(
+            arguments: ["add", text], encrypted: encrypted, markers: ["qxadd"], check: Self.added(text))
         print(try Self.replay(encrypted ? "add, encrypted" : "add", scenario))
     }
 
@@ -62,7 +63,9 @@ import Testing
         print(
             try Self.replay(
                 "add, journal held open",
-                Scenario(arguments: ["add", text], othersHoldTheJournal: true, markers: ["qxheld"], check: Self.added(text))))
+                Scenario(
+                    arguments: ["add", text], othersHoldTheJournal: true, markers: ["qxheld"], check: Self.added(text)))
+        )
     }
 
     @Test func aNewJournalsFirstAddSurvivesACut() throws {
@@ -70,27 +73,40 @@ import Testing
         print(
             try Self.replay(
                 "add to a new journal",
-                Scenario(arguments: ["add", text], createsTheJournal: true, markers: ["qxfirst"], check: Self.added(text))
+                Scenario(
+                    arguments: ["add", text], createsTheJournal: true, markers: ["qxfirst"], check: Self.added(text))
             ))
     }
 
     /// Two thousand entries, each with a word no other has, so that the import also rewrites the
     /// prefix table's file (sealed, in an encrypted journal).
-    @Test(arguments: [(false, false), (true, false), (false, true)]) func anImportIsAllOrNothing(held: Bool, encrypted: Bool) throws {
+    @Test(arguments: [(false, false), (true, false), (false, true)]) func anImportIsAllOrNothing(
+        held: Bool, encrypted: Bool
+    ) throws {
         let texts = (0..<2_000).map { "Imported entry \($0) qximport qxw\($0)a" }
-        let lines = try texts.map { String(decoding: try JSONSerialization.data(withJSONObject: ["text": $0]), as: UTF8.self) }
-        let input = FileManager.default.temporaryDirectory.appendingPathComponent("powercut-import-\(UUID().uuidString).jsonl")
+        let lines = try texts.map {
+            String(decoding: try JSONSerialization.data(withJSONObject: ["text": $0]), as: UTF8.self)
+        }
+        let input = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "powercut-import-\(UUID().uuidString).jsonl")
         try Data(lines.joined(separator: "\n").utf8).write(to: input)
         defer { try? FileManager.default.removeItem(at: input) }
         let scenario = Scenario(
-            arguments: ["import", input.path], othersHoldTheJournal: held, encrypted: encrypted, markers: ["qximport", "qxw1999a"],
+            arguments: ["import", input.path], othersHoldTheJournal: held, encrypted: encrypted,
+            markers: ["qximport", "qxw1999a"],
             check: { before, after, reported in
                 let added = after.filter { $0.number > (before.last?.number ?? 0) }
-                guard Array(after.prefix(before.count)) == before else { return "the entries before the import changed" }
-                if added.isEmpty { return reported.contains("imported") ? "reported imported, but no entry is there" : nil }
+                guard Array(after.prefix(before.count)) == before else {
+                    return "the entries before the import changed"
+                }
+                if added.isEmpty {
+                    return reported.contains("imported") ? "reported imported, but no entry is there" : nil
+                }
                 return added.map(\.text) == texts ? nil : "\(added.count) of \(texts.count) imported entries are there"
             })
-        print(try Self.replay((held ? "import, journal held open" : "import") + (encrypted ? ", encrypted" : ""), scenario))
+        print(
+            try Self.replay(
+                (held ? "import, journal held open" : "import") + (encrypted ? ", encrypted" : ""), scenario))
     }
 
     @Test func anEditIsOldOrNewNeverLost() throws {
@@ -98,8 +114,12 @@ import Testing
         let scenario = Scenario(
             arguments: ["edit", "p5", "--text", text], markers: ["qxedit"],
             check: { before, after, reported in
-                guard after.count == before.count, let edited = after.first(where: { $0.number == 5 }) else { return "p5 is gone" }
-                guard zip(before, after).allSatisfy({ $0.number == 5 || $0 == $1 }) else { return "another entry changed" }
+                guard after.count == before.count, let edited = after.first(where: { $0.number == 5 }) else {
+                    return "p5 is gone"
+                }
+                guard zip(before, after).allSatisfy({ $0.number == 5 || $0 == $1 }) else {
+                    return "another entry changed"
+                }
                 if edited.text == text { return nil }
                 if reported.contains("edited p5") { return "reported edited, but p5 has its old text" }
                 return edited == before.first(where: { $0.number == 5 }) ? nil : "p5 is neither old nor new: \(edited)"
@@ -112,7 +132,9 @@ import Testing
             arguments: ["delete", "p6"], markers: [],
             check: { before, after, reported in
                 let others = before.filter { $0.number != 6 }
-                if after == before { return reported.contains("deleted p6") ? "reported deleted, but p6 is there" : nil }
+                if after == before {
+                    return reported.contains("deleted p6") ? "reported deleted, but p6 is there" : nil
+                }
                 return after == others ? nil : "the entries are neither as before nor without p6"
             })
         print(try Self.replay("delete", scenario))
@@ -142,7 +164,9 @@ import Testing
     /// perhaps not; nothing else changed.
     static func added(_ text: String) -> (_ before: [Saved], _ after: [Saved], _ reported: String) -> String? {
         { before, after, reported in
-            if after == before { return reported.contains("added") ? "reported added, but the entry is not there" : nil }
+            if after == before {
+                return reported.contains("added") ? "reported added, but the entry is not there" : nil
+            }
             guard after.count == before.count + 1, Array(after.prefix(before.count)) == before else {
                 return "the entries changed otherwise: \(after.count) for \(before.count)"
             }
@@ -157,15 +181,19 @@ import Testing
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("powercut-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: root) }
-        let passphraseFile = root.deletingLastPathComponent().appendingPathComponent("\(root.lastPathComponent).passphrase")
+        let passphraseFile = root.deletingLastPathComponent().appendingPathComponent(
+            "\(root.lastPathComponent).passphrase")
         defer { try? FileManager.default.removeItem(at: passphraseFile) }
         var environment: [String: String] = [:]
         if scenario.encrypted {
             try Data((passphrase + "\n").utf8).write(to: passphraseFile)
             environment["JOURNAL_PASSPHRASE_FILE"] = passphraseFile.path
             let least = try KeyDerivationCost(passes: 1, memoryBytes: 8192)
-            try Journal.create(in: StoreDirectory(root.appendingPathComponent("journal")), passphrase: Passphrase(passphrase), cost: least)
-                .close()
+            try Journal.create(
+                in: StoreDirectory(root.appendingPathComponent("journal")), passphrase: Passphrase(passphrase),
+                cost: least
+            )
+            .close()
         }
         let journal = JournalProcess(store: root.appendingPathComponent("journal"), environment: environment)
         var before: [Saved] = []
@@ -177,16 +205,19 @@ import Testing
         let holder =
             scenario.othersHoldTheJournal
             ? try Journal(
-                directory: StoreDirectory(journal.store), create: false, passphrase: scenario.encrypted ? Passphrase(passphrase) : nil)
+                directory: StoreDirectory(journal.store), create: false,
+                passphrase: scenario.encrypted ? Passphrase(passphrase) : nil)
             : nil
         defer { try? holder?.close() }
 
         let initial = try DiskModel(root: root)
         let log = root.deletingLastPathComponent().appendingPathComponent("\(root.lastPathComponent).log")
         defer { try? FileManager.default.removeItem(at: log) }
-        let recorder = JournalProcess.executable.deletingLastPathComponent().appendingPathComponent("libPowerCutRecorder.so")
+        let recorder = JournalProcess.executable.deletingLastPathComponent().appendingPathComponent(
+            "libPowerCutRecorder.so")
         let run = try journal.run(
-            scenario.arguments, environment: ["POWERCUT_ROOT": root.path, "POWERCUT_LOG": log.path, "LD_PRELOAD": recorder.path])
+            scenario.arguments,
+            environment: ["POWERCUT_ROOT": root.path, "POWERCUT_LOG": log.path, "LD_PRELOAD": recorder.path])
         try #require(run.status == 0, "\(name): \(run.error)")
         let calls = try RecordedCall.read(log)
 
@@ -200,11 +231,16 @@ import Testing
                 applied += 1
             }
             let printed: Int
-            if cut < calls.count, case .sync(_, let bytes) = calls[cut] { printed = bytes } else { printed = run.output.utf8.count }
+            if cut < calls.count, case .sync(_, let bytes) = calls[cut] {
+                printed = bytes
+            } else {
+                printed = run.output.utf8.count
+            }
             let reported = String(decoding: run.output.utf8.prefix(max(0, printed)), as: UTF8.self)
             if outcome.reportedAtCut == nil, !reported.isEmpty { outcome.reportedAtCut = outcome.cuts }
             for loss in PowerLoss.allCases {
-                let problem = try check(model, loss, scenario, before: before, reported: reported, skipping: &outcome.checked)
+                let problem = try check(
+                    model, loss, scenario, before: before, reported: reported, skipping: &outcome.checked)
                 #expect(problem == nil, "\(name), cut \(outcome.cuts) of \(cuts.count) (\(loss)): \(problem ?? "")")
             }
             outcome.cuts += 1
@@ -218,7 +254,8 @@ import Testing
 
     /// Rebuilds the disk after a cut with `loss` and checks it; the problem found, or nil.
     static func check(
-        _ model: DiskModel, _ loss: PowerLoss, _ scenario: Scenario, before: [Saved], reported: String, skipping checked: inout Set<Int>
+        _ model: DiskModel, _ loss: PowerLoss, _ scenario: Scenario, before: [Saved], reported: String,
+        skipping checked: inout Set<Int>
     ) throws -> String? {
         let copy = FileManager.default.temporaryDirectory.appendingPathComponent("powercut-cut-\(UUID().uuidString)")
         try model.materialize(loss, at: copy)
@@ -239,7 +276,8 @@ import Testing
         let journal: Journal
         do {
             journal = try Journal(
-                directory: directory, create: false, passphrase: scenario.encrypted ? Passphrase(passphrase) : nil, use: .oneAnswer)
+                directory: directory, create: false, passphrase: scenario.encrypted ? Passphrase(passphrase) : nil,
+                use: .oneAnswer)
         } catch  where error.kind == .noJournal && scenario.createsTheJournal {
             return reported.isEmpty ? nil : "the new journal is gone, though \"\(reported)\" was printed"
         } catch {
@@ -256,7 +294,9 @@ import Testing
                 try numbers(journal.search(word, strategy: SearchStrategies[strategy], page: PageRequest(limit: 0)))
             }
             if found[0] != found[1] { return "prefix finds \(found[0].count) for \(word), token \(found[1].count)" }
-            if word != "the", found[0] != found[2] { return "prefix finds \(found[0].count) for \(word), contains[n] \(found[2].count)" }
+            if word != "the", found[0] != found[2] {
+                return "prefix finds \(found[0].count) for \(word), contains[n] \(found[2].count)"
+            }
         }
         return nil
     }
@@ -269,7 +309,9 @@ import Testing
         for path in paths {
             hasher.combine(path)
             var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: folder.path + "/" + path, isDirectory: &isFolder), !isFolder.boolValue {
+            if FileManager.default.fileExists(atPath: folder.path + "/" + path, isDirectory: &isFolder),
+                !isFolder.boolValue
+            {
                 hasher.combine(try Data(contentsOf: folder.appendingPathComponent(path)))
             }
         }
@@ -280,7 +322,8 @@ import Testing
     static let passphrase = "power cut"
 
     static func entries(in directory: StoreDirectory, encrypted: Bool) throws -> [Saved] {
-        let journal = try Journal(directory: directory, create: false, passphrase: encrypted ? Passphrase(passphrase) : nil)
+        let journal = try Journal(
+            directory: directory, create: false, passphrase: encrypted ? Passphrase(passphrase) : nil)
         defer { try? journal.close() }
         return try entries(of: journal)
     }

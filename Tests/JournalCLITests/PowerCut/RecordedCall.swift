@@ -38,7 +38,10 @@ enum RecordedCall: Equatable {
             offset += length + length2
             let path = String(decoding: first, as: UTF8.self)
             switch kind {
-            case 1: calls.append(.open(descriptor: descriptor, path: path, flags: Int32(a), existed: b & 1 != 0, isFolder: b & 2 != 0))
+            case 1:
+                calls.append(
+                    .open(
+                        descriptor: descriptor, path: path, flags: Int32(a), existed: b & 1 != 0, isFolder: b & 2 != 0))
             case 2: calls.append(.close(descriptor: descriptor))
             case 3: calls.append(.write(descriptor: descriptor, offset: Int(a), bytes: first))
             case 4: calls.append(.truncate(descriptor: descriptor, size: Int(a)))

@@ -24,11 +24,20 @@ import ZIPFoundation
         let entries = try DayOneJSON.entries(in: Data(Self.journal.utf8))
         #expect(entries.count == 3 && entries[1] == nil, "an entry with no text is left out")
         let read = entries.compactMap { $0 }
-        #expect(read.map(\.entry.text) == ["Went to the market. Bought apples (red)!\n\n- milk\n\n![](dayone-moment://8D3C)", "Plain"])
-        #expect(read.map(\.entry.date) == [JournalDate(iso8601: "2023-04-01T07:30:00Z")!, JournalDate(iso8601: "2023-04-03T22:15:30.5Z")!])
+        #expect(
+            read.map(\.entry.text) == [
+                "Went to the market. Bought apples (red)!\n\n- milk\n\n![](dayone-moment://8D3C)", "Plain",
+            ])
+        #expect(
+            read.map(\.entry.date) == [
+                JournalDate(iso8601: "2023-04-01T07:30:00Z")!, JournalDate(iso8601: "2023-04-03T22:15:30.5Z")!,
+            ])
         #expect(read.map(\.entry.tags) == [["Food", "Work Stuff"], []])
         #expect(read.map(\.entry.starred) == [true, false])
-        #expect(read.map(\.entry.origin) == ["dayone:5F1E0A9C3B2D4E6F8A7B9C0D1E2F3A4B", "dayone:0123456789ABCDEF0123456789ABCDEF"])
+        #expect(
+            read.map(\.entry.origin) == [
+                "dayone:5F1E0A9C3B2D4E6F8A7B9C0D1E2F3A4B", "dayone:0123456789ABCDEF0123456789ABCDEF",
+            ])
         #expect(read.allSatisfy { $0.sameDateAndText == nil }, "the UUID is the identity")
         #expect(read[1].location == "entry 3 (uuid 0123456789ABCDEF0123456789ABCDEF)")
     }
@@ -53,7 +62,8 @@ import ZIPFoundation
     @Test func readsEveryJournalOfAnArchiveAndLeavesItsMediaBehind() throws {
         let url = try Self.archive([
             "Journal.json": Data(Self.journal.utf8),
-            "Travel.json": Data(#"{"entries": [{"uuid": "T1", "creationDate": "2022-01-01T00:00:00Z", "text": "Lisbon"}]}"#.utf8),
+            "Travel.json": Data(
+                #"{"entries": [{"uuid": "T1", "creationDate": "2022-01-01T00:00:00Z", "text": "Lisbon"}]}"#.utf8),
             "photos/8d3c.jpeg": Data([0xFF, 0xD8]), "photos/notes.json": Data("not a journal".utf8),
         ])
         defer { try? FileManager.default.removeItem(at: url) }
@@ -84,7 +94,9 @@ import ZIPFoundation
         let entries = try store.allEntries()
         #expect(entries.map { $0.tags.map(\.written) } == [["Café", "Crème Brûlée", "東京"], ["Café", "ÜBUNG"]])
         #expect(entries.map { $0.tags.map(\.name) } == [["cafe", "creme brulee", "東京"], ["cafe", "ubung"]])
-        #expect(try store.journal.tags().first.map { "\($0.tag.written) \($0.entries)" } == "Café 2", "Café twice given, café once written")
+        #expect(
+            try store.journal.tags().first.map { "\($0.tag.written) \($0.entries)" } == "Café 2",
+            "Café twice given, café once written")
         #expect(try store.journal.search("#cafe").total == 2)
         #expect(try store.journal.importFile(atPath: file.path).count == 0, "importing again adds nothing")
     }
@@ -92,7 +104,10 @@ import ZIPFoundation
     @Test func refusesAnArchiveWithoutAJournalAndOneThatIsNotZip() throws {
         let url = try Self.archive(["photos/8d3c.jpeg": Data([0xFF, 0xD8])])
         defer { try? FileManager.default.removeItem(at: url) }
-        #expect(throws: JournalError(.invalidInput, "the archive holds no Day One journal (a .json file at its top, like Journal.json)")) {
+        #expect(
+            throws: JournalError(
+                .invalidInput, "the archive holds no Day One journal (a .json file at its top, like Journal.json)")
+        ) {
             try DayOneArchive.entries(at: url)
         }
         let broken = Data([0x50, 0x4B, 0x03, 0x04] + Array(repeating: 0, count: 40))
@@ -105,7 +120,9 @@ import ZIPFoundation
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("dayone-\(UUID().uuidString).zip")
         let archive = try Archive(url: url, accessMode: .create)
         for (path, data) in files.sorted(by: { $0.key < $1.key }) {
-            try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(data.count), compressionMethod: .deflate) {
+            try archive.addEntry(
+                with: path, type: .file, uncompressedSize: Int64(data.count), compressionMethod: .deflate
+            ) {
                 position, size in
                 data.subdata(in: Int(position)..<Int(position) + size)
             }

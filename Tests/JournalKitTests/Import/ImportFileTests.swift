@@ -8,7 +8,10 @@ import Testing
 @Suite struct ImportFileTests {
     /// A sample of each format, with the entries it holds.
     static let samples: [(name: String, format: ImportFormat, data: Data, entries: Int)] = [
-        ("entries.jsonl", .jsonl, Data(#"{"text": "one"}"#.utf8 + [0x0A] + #"{"text": "two", "date": "2024-05-01T08:30:00Z"}"#.utf8), 2),
+        (
+            "entries.jsonl", .jsonl,
+            Data(#"{"text": "one"}"#.utf8 + [0x0A] + #"{"text": "two", "date": "2024-05-01T08:30:00Z"}"#.utf8), 2
+        ),
         ("journal.txt", .jrnlText, Data(JrnlTextTests.journal.utf8), 3),
         ("export.json", .jrnlJSON, Data(JrnlJSONTests.export.utf8), 2),
         ("Journal.json", .dayOne, Data(DayOneTests.journal.utf8), 2),
@@ -19,7 +22,8 @@ import Testing
         ("entries.jsonl", "{\"text\": \"one\"}\n{\"text\": 2}", #"line 2: "text" must be a string"#),
         ("journal.txt", "[2020-08-29 11:11] fine\n[2020-08-30 11:11] \u{FFFF}", "line 2: invalid UTF-8"),
         (
-            "export.json", #"{"tags": {}, "entries": [{"title": "a", "date": "2020-01-01"}, {"title": "b", "date": "soon"}]}"#,
+            "export.json",
+            #"{"tags": {}, "entries": [{"title": "a", "date": "2020-01-01"}, {"title": "b", "date": "soon"}]}"#,
             "entry 2: bad date"
         ),
         (
@@ -29,11 +33,13 @@ import Testing
         ),
         // Cut short: told by the keys they start with, refused by their own readers.
         (
-            "cut-jrnl.json", #"{"tags": {}, "entries": [{"title": "a", "date": "2020-01-01", "time": "10:00"}, {"title": "b", "da"#,
+            "cut-jrnl.json",
+            #"{"tags": {}, "entries": [{"title": "a", "date": "2020-01-01", "time": "10:00"}, {"title": "b", "da"#,
             "jrnl JSON: malformed JSON"
         ),
         (
-            "cut-Journal.json", #"{"metadata": {"version": "1.0"}, "entries": [{"uuid": "U1", "creationDate": "2023-04-01T07:30:00Z", "te"#,
+            "cut-Journal.json",
+            #"{"metadata": {"version": "1.0"}, "entries": [{"uuid": "U1", "creationDate": "2023-04-01T07:30:00Z", "te"#,
             "Day One JSON: malformed JSON"
         ),
     ]
@@ -51,7 +57,9 @@ import Testing
         let sample = try #require(Self.samples.first { $0.name == name })
         let url = try file(sample.name, sample.data)
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
-        #expect(try ImportFormat.detect(prefix: Array(sample.data.prefix(65_536)), document: { sample.data }) == sample.format)
+        #expect(
+            try ImportFormat.detect(prefix: Array(sample.data.prefix(65_536)), document: { sample.data })
+                == sample.format)
 
         let store = try TemporaryJournal()
         let first = try store.journal.importFile(atPath: url.path)
@@ -114,8 +122,12 @@ import Testing
         let store = try TemporaryJournal()
         let error = #expect(throws: JournalError.self) { try store.journal.importFile(atPath: url.path) }
         #expect(
-            error?.message == "cannot tell the format of \(url.path); say which with a format (jsonl, json, txt, jrnl-encrypted, dayone)")
-        let asJrnl = #expect(throws: JournalError.self) { try store.journal.importFile(atPath: url.path, format: .jrnlText) }
+            error?.message
+                == "cannot tell the format of \(url.path); say which with a format (jsonl, json, txt, jrnl-encrypted, dayone)"
+        )
+        let asJrnl = #expect(throws: JournalError.self) {
+            try store.journal.importFile(atPath: url.path, format: .jrnlText)
+        }
         #expect(asJrnl?.message.hasPrefix("line 1: text before the first entry") == true)
         #expect(try store.allEntries().isEmpty)
     }

@@ -58,7 +58,10 @@ import Testing
         (#"{"text": null}"#, #"line 7: "text" is null"#),
         (#"{"text": "x""#, "line 7: malformed JSON"),
         (#"["x"]"#, "line 7: expected a JSON object"),
-        (#"{"text": "x", "date": "May 1st"}"#, #"line 7: bad date "May 1st" (expected ISO 8601, like 2024-05-01T08:30:00Z)"#),
+        (
+            #"{"text": "x", "date": "May 1st"}"#,
+            #"line 7: bad date "May 1st" (expected ISO 8601, like 2024-05-01T08:30:00Z)"#
+        ),
         (#"{"text": "x", "date": 1714552200}"#, #"line 7: "date" must be a string"#),
         (#"{"text": " \n "}"#, "line 7: the text is empty"),
         ("{\"text\": \"raw \u{0} NUL\"}", "line 7: malformed JSON"),

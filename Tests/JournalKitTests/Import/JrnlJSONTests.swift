@@ -22,10 +22,14 @@ import Testing
         ("America/New_York", ["2020-08-29T15:11:00Z", "2021-01-05T13:00:00Z"]),
     ])
     func readsTitleBodyDateTagsAndStar(zone: String, dates: [String]) throws {
-        let entries = try JrnlJSON.entries(in: Data(Self.export.utf8), timeZone: try #require(TimeZone(identifier: zone)))
+        let entries = try JrnlJSON.entries(
+            in: Data(Self.export.utf8), timeZone: try #require(TimeZone(identifier: zone)))
         #expect(entries.count == 3 && entries[2] == nil)
         let read = entries.compactMap { $0 }
-        #expect(read.map(\.entry.text) == ["Entry the first.\nLorem @tagone dolor.\n\nSecond paragraph.", "Learning @c++ today."])
+        #expect(
+            read.map(\.entry.text) == [
+                "Entry the first.\nLorem @tagone dolor.\n\nSecond paragraph.", "Learning @c++ today.",
+            ])
         #expect(read.map(\.entry.date) == dates.map { JournalDate(iso8601: $0)! })
         #expect(read.map(\.entry.starred) == [false, true])
         // @tagone is in the text as the journal reads it; jrnl's @c++ is not (the journal reads #c), so it is given.
@@ -47,6 +51,8 @@ import Testing
         (#"{"entries": [{"title": "x", "#, "jrnl JSON: malformed JSON"),
     ])
     func namesTheEntryThatIsWrong(json: String, message: String) {
-        #expect(throws: JournalError(.invalidInput, message)) { try JrnlJSON.entries(in: Data(json.utf8), timeZone: .gmt) }
+        #expect(throws: JournalError(.invalidInput, message)) {
+            try JrnlJSON.entries(in: Data(json.utf8), timeZone: .gmt)
+        }
     }
 }

@@ -40,13 +40,17 @@ import Testing
         #expect(read.map(\.entry.starred) == [false, true, false])
         #expect(read.map { $0.sameDateAndText?.precision } == [60_000_000, 1_000_000, 1_000_000])
         #expect(read.map(\.location) == ["line 1", "line 5", "line 9"])
-        #expect(read.allSatisfy { $0.entry.tags.isEmpty && $0.entry.origin == nil }, "tags are in the text; jrnl has no identity")
+        #expect(
+            read.allSatisfy { $0.entry.tags.isEmpty && $0.entry.origin == nil },
+            "tags are in the text; jrnl has no identity")
     }
 
     @Test func refusesTextBeforeTheFirstEntry() {
         #expect(
             throws: JournalError(
-                .invalidInput, "line 2: text before the first entry (an entry starts with a line like [2024-05-01 09:30] Title)", line: 2)
+                .invalidInput,
+                "line 2: text before the first entry (an entry starts with a line like [2024-05-01 09:30] Title)",
+                line: 2)
         ) {
             try JrnlText.entries(in: "\nnotes\n[2020-08-29 11:11] x")
         }
@@ -58,7 +62,8 @@ import Testing
     }
 
     @Test(arguments: [
-        "[2020-08-29 11:11]x", "[1] note", "[today] t", "[2020-13-01 10:00] t", " [2020-08-29 11:11] t", "2020-08-29 11:11 t",
+        "[2020-08-29 11:11]x", "[1] note", "[today] t", "[2020-13-01 10:00] t", " [2020-08-29 11:11] t",
+        "2020-08-29 11:11 t",
     ])
     func doesNotStartAnEntry(line: String) {
         #expect(JrnlText.header(Substring(line), timeZone: .gmt) == nil)

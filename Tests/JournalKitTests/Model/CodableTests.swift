@@ -17,7 +17,9 @@ import Testing
         #expect(try decoder.decode(Entry.self, from: encoder.encode(entry)) == entry)
         #expect(try decoder.decode(SearchResults.self, from: encoder.encode(results)) == results)
         #expect(try decoder.decode(JournalError.self, from: encoder.encode(error)) == error)
-        #expect(try decoder.decode(JournalStatistics.self, from: encoder.encode(store.journal.statistics())) == store.journal.statistics())
+        #expect(
+            try decoder.decode(JournalStatistics.self, from: encoder.encode(store.journal.statistics()))
+                == store.journal.statistics())
 
         let json = try #require(String(data: encoder.encode(entry), encoding: .utf8))
         #expect(json.contains(#""date":"2024-05-01T08:30:00.25Z""#), "\(json)")
@@ -28,6 +30,8 @@ import Testing
         let decoder = JSONDecoder()
         #expect(throws: DecodingError.self) { try decoder.decode([EntryID].self, from: Data(#"["p12"]"#.utf8)) }
         #expect(throws: DecodingError.self) { try decoder.decode([JournalDate].self, from: Data(#"["May 1st"]"#.utf8)) }
-        #expect(throws: DecodingError.self) { try decoder.decode(PageRequest.self, from: Data(#"{"limit": -1, "offset": 0}"#.utf8)) }
+        #expect(throws: DecodingError.self) {
+            try decoder.decode(PageRequest.self, from: Data(#"{"limit": -1, "offset": 0}"#.utf8))
+        }
     }
 }

@@ -77,12 +77,16 @@ import Testing
     }
 
     @Test(arguments: [
-        "", "soon", "next week", "may 32", "32 may", "february 30 2023", "13pm", "25:00", "9:5", "yesterday 9pm 3", "now 9pm",
-        "may 2024 9pm", "3 fortnights ago", "-1 days ago", "2024-13-01", "we", "2024-05-01 10:00zz", "last month 9pm", "last decade",
+        "", "soon", "next week", "may 32", "32 may", "february 30 2023", "13pm", "25:00", "9:5", "yesterday 9pm 3",
+        "now 9pm",
+        "may 2024 9pm", "3 fortnights ago", "-1 days ago", "2024-13-01", "we", "2024-05-01 10:00zz", "last month 9pm",
+        "last decade",
         "next month", "1010-09-24 09:14:00 )mzzz",
     ])
     func refusesAnythingElseQuotingIt(_ text: String) {
-        let error = #expect(throws: JournalError.self) { try DatePhrase(text, now: Self.now("Europe/Paris"), timeZone: .gmt) }
+        let error = #expect(throws: JournalError.self) {
+            try DatePhrase(text, now: Self.now("Europe/Paris"), timeZone: .gmt)
+        }
         #expect(error?.kind == .usage)
         #expect(error?.message.contains("\"\(text)\"") == true, "\(error?.message ?? "")")
     }

@@ -29,7 +29,8 @@ import Testing
     @Test(arguments: [
         "", "2024", "2024-5-1", "2024-13-01", "2024-00-10", "2023-02-29", "2024-02-30", "2024-04-31",
         "2024-05-01T24:00:00Z", "2024-05-01T08:60:00Z", "2024-05-01T08:30:60Z", "2024-05-01T08:30:00.Z",
-        "2024-05-01T08:30:00+25:00", "2024-05-01T08:30:00 ", "2024-05-01T08", "yesterday", "２０２４-05-01", "2024-05-01T08:30:00\u{2013}02:00",
+        "2024-05-01T08:30:00+25:00", "2024-05-01T08:30:00 ", "2024-05-01T08", "yesterday", "２０２４-05-01",
+        "2024-05-01T08:30:00\u{2013}02:00",
         "2024-05-01T08:30:00é",
     ])
     func refusesAnythingElse(input: String) {
@@ -52,8 +53,10 @@ import Testing
 
     @Test(arguments: [
         "", "p42", "x-journal://not-a-uuid/Entry/p1", "x-journal://55158B15-15E5-463D-990B-B70814FB7A27/Entry/42",
-        "x-journal://55158B15-15E5-463D-990B-B70814FB7A27/Entry/p0", "x-journal://55158B15-15E5-463D-990B-B70814FB7A27/Other/p1",
-        "x-journal://55158B15-15E5-463D-990B-B70814FB7A27/Entry/p1/x", "http://55158B15-15E5-463D-990B-B70814FB7A27/Entry/p1",
+        "x-journal://55158B15-15E5-463D-990B-B70814FB7A27/Entry/p0",
+        "x-journal://55158B15-15E5-463D-990B-B70814FB7A27/Other/p1",
+        "x-journal://55158B15-15E5-463D-990B-B70814FB7A27/Entry/p1/x",
+        "http://55158B15-15E5-463D-990B-B70814FB7A27/Entry/p1",
     ])
     func refusesOtherStrings(text: String) {
         #expect(EntryID(uri: text) == nil)

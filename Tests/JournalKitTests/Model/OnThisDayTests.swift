@@ -27,7 +27,9 @@ import Testing
                 "2027-02-28", "2026-02-28", "2025-02-28", "2024-02-29", "2023-02-28",
             ])
         let twentyEighth = OnThisDay(JournalDate(iso8601: "2025-02-28T12:00:00Z")!, timeZone: Self.utc)
-        #expect(twentyEighth.days(backTo: 2024).map { Self.day($0.from.iso8601) } == ["2024-02-28"], "the 28th stays the 28th")
+        #expect(
+            twentyEighth.days(backTo: 2024).map { Self.day($0.from.iso8601) } == ["2024-02-28"],
+            "the 28th stays the 28th")
     }
 
     @Test func daysStartAndEndInTheirTimeZone() {
@@ -37,7 +39,8 @@ import Testing
         #expect((day.month, day.day) == (3, 30))
         let days = day.days(backTo: 2025)
         #expect(days.map(\.from.iso8601) == ["2025-03-29T23:00:00Z"], "midnight in Paris, winter time")
-        #expect(days.map(\.until.iso8601) == ["2025-03-30T22:00:00Z"], "a 23-hour day: the next midnight is in summer time")
+        #expect(
+            days.map(\.until.iso8601) == ["2025-03-30T22:00:00Z"], "a 23-hour day: the next midnight is in summer time")
     }
 
     @Test func yearsAgoCountsInTheDaysTimeZone() {

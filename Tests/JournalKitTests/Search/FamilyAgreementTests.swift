@@ -16,7 +16,8 @@ import Testing
         generated.tailWords = 3_000
         let lines =
             generated.map { entry in
-                let text = entry.text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+                let text = entry.text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(
+                    of: "\"", with: "\\\"")
                 return #"{"date":"\#(entry.date.iso8601)","text":"\#(text)"}"#
             } + [
                 #"{"text":"Crème BRÛLÉE à 50% (a.b) off_sale back\\slash \\u0000 Straße İstanbul ǅ ﬁ Ａ cafe\u0301"}"#
@@ -32,7 +33,8 @@ import Testing
     private static func substringQueries(from entries: [Entry], count: Int) -> [String] {
         var random = SplitMix64(seed: 99)
         var queries = [
-            "%", "_", ".", "(", "\\", "a.b", "50%", "é", "É", "ss", "ß", "İ", "i", "ǆ", "fi", "a", "東", "ー", "。", "Crème", "CREME",
+            "%", "_", ".", "(", "\\", "a.b", "50%", "é", "É", "ss", "ß", "İ", "i", "ǆ", "fi", "a", "東", "ー", "。",
+            "Crème", "CREME",
             "brulee",
         ]
         while queries.count < count {
@@ -53,7 +55,8 @@ import Testing
     private static func wordQueries(from entries: [Entry], count: Int) -> [String] {
         var random = SplitMix64(seed: 7)
         var queries = [
-            "t", "th", "the", "a", "é", "東", "東京", "ß", "strasse", "İst", "ǅ", "fi", "cafe", "Crème brû", "zzzz", "the t", "t the", "th th",
+            "t", "th", "the", "a", "é", "東", "東京", "ß", "strasse", "İst", "ǅ", "fi", "cafe", "Crème brû", "zzzz",
+            "the t", "t the", "th th",
             "a an and x",
         ]
         while queries.count < count {
@@ -79,7 +82,8 @@ import Testing
             })
         // Every substring strategy of the registry, with the fold its equivalence names.
         let folds: [String: Fold?] = ["substring": nil, "substring[c]": .c, "substring[d]": .d, "substring[cd]": .cd]
-        let strategies: [(SearchStrategy, Fold?)] = SearchStrategies.all.filter { $0.family == .substring }.compactMap { strategy in
+        let strategies: [(SearchStrategy, Fold?)] = SearchStrategies.all.filter { $0.family == .substring }.compactMap {
+            strategy in
             guard let fold = folds[strategy.equivalence] else {
                 Issue.record("no reference for \(strategy.name) (equivalence \(strategy.equivalence))")
                 return nil
@@ -90,7 +94,8 @@ import Testing
             for (strategy, fold) in strategies {
                 let needle = Data((fold?.apply(to: query.trimmingWhiteSpace) ?? query.trimmingWhiteSpace).utf8)
                 guard !needle.isEmpty else { continue }
-                let expected = Self.newestFirst(zip(entries, folded[fold]!).filter { $0.1.range(of: needle) != nil }.map(\.0))
+                let expected = Self.newestFirst(
+                    zip(entries, folded[fold]!).filter { $0.1.range(of: needle) != nil }.map(\.0))
                 let found = try store.journal.search(query, strategy: strategy, page: PageRequest(limit: 0))
                 #expect(found.total == expected.count, "\(strategy) \(query.debugDescription)")
                 #expect(found.entries.map(\.id.number) == expected, "\(strategy) \(query.debugDescription)")
@@ -128,8 +133,10 @@ import Testing
                     for (journal, held) in [(store.journal!, "dates read"), (typing, "order in memory")] {
                         for page in pages {
                             let found = try journal.search(query, strategy: strategy, page: page, filter: filter)
-                            let wanted = expected.dropFirst(page.offset).prefix(page.limit == 0 ? expected.count : page.limit)
-                            let context = "\(strategy) \(query) \(held) \(page) \(filter == .none ? "unfiltered" : "middle dates")"
+                            let wanted = expected.dropFirst(page.offset).prefix(
+                                page.limit == 0 ? expected.count : page.limit)
+                            let context =
+                                "\(strategy) \(query) \(held) \(page) \(filter == .none ? "unfiltered" : "middle dates")"
                             #expect(found.total == expected.count, "\(context)")
                             #expect(found.entries.map(\.id.number) == Array(wanted), "\(context)")
                         }

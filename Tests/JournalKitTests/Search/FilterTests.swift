@@ -20,7 +20,9 @@ import Testing
         let store = try TemporaryJournal()
         for entry in Self.entries {
             try store.journal.add(
-                NewEntry(date: JournalDate(iso8601: entry.date)!, text: entry.text, tags: entry.tags, starred: entry.starred))
+                NewEntry(
+                    date: JournalDate(iso8601: entry.date)!, text: entry.text, tags: entry.tags, starred: entry.starred)
+            )
         }
         return store
     }
@@ -32,19 +34,40 @@ import Testing
         ("none", .none, [6, 5, 4, 3, 2, 1]),
         ("from 2024", try! EntryFilter(from: date("2024-01-01T00:00:00Z")), [6, 5, 4, 3]),
         ("until 2024", try! EntryFilter(until: date("2024-01-01T00:00:00Z")), [2, 1]),
-        ("May 2024", try! EntryFilter(from: date("2024-05-01T00:00:00Z"), until: date("2024-06-01T00:00:00Z")), [5, 4]),
+        (
+            "May 2024", try! EntryFilter(from: date("2024-05-01T00:00:00Z"), until: date("2024-06-01T00:00:00Z")),
+            [5, 4]
+        ),
         ("tag rain", try! EntryFilter(tags: ["#Rain"]), [5, 3, 1]),
         ("tags rain and ana", try! EntryFilter(tags: ["rain", "@ana"]), [5]),
         ("given tag", try! EntryFilter(tags: ["café"]), [4]),
         ("starred", try! EntryFilter(starred: true), [5, 3, 2]),
-        ("starred rain in 2024", try! EntryFilter(from: date("2024-01-01T00:00:00Z"), tags: ["rain"], starred: true), [5, 3]),
+        (
+            "starred rain in 2024", try! EntryFilter(from: date("2024-01-01T00:00:00Z"), tags: ["rain"], starred: true),
+            [5, 3]
+        ),
         ("nothing passes", try! EntryFilter(tags: ["absent"]), []),
         ("on 1 May, UTC", try! EntryFilter(onThisDay: OnThisDay(date("2025-05-01T12:00:00Z"), timeZone: utc)), [4, 1]),
-        ("on 1 May, a year before", try! EntryFilter(onThisDay: OnThisDay(date("2024-05-01T12:00:00Z"), timeZone: utc)), [1]),
-        ("on 1 May in Paris", try! EntryFilter(onThisDay: OnThisDay(date("2025-05-01T12:00:00Z"), timeZone: paris)), [4, 1]),
-        ("on 31 December, UTC", try! EntryFilter(onThisDay: OnThisDay(date("2025-12-31T12:00:00Z"), timeZone: utc)), [2]),
-        ("on 31 December in New York", try! EntryFilter(onThisDay: OnThisDay(date("2025-12-31T17:00:00Z"), timeZone: newYork)), [3, 2]),
-        ("on 1 June in Paris", try! EntryFilter(onThisDay: OnThisDay(date("2025-06-01T12:00:00Z"), timeZone: paris)), [6, 5]),
+        (
+            "on 1 May, a year before",
+            try! EntryFilter(onThisDay: OnThisDay(date("2024-05-01T12:00:00Z"), timeZone: utc)), [1]
+        ),
+        (
+            "on 1 May in Paris", try! EntryFilter(onThisDay: OnThisDay(date("2025-05-01T12:00:00Z"), timeZone: paris)),
+            [4, 1]
+        ),
+        (
+            "on 31 December, UTC", try! EntryFilter(onThisDay: OnThisDay(date("2025-12-31T12:00:00Z"), timeZone: utc)),
+            [2]
+        ),
+        (
+            "on 31 December in New York",
+            try! EntryFilter(onThisDay: OnThisDay(date("2025-12-31T17:00:00Z"), timeZone: newYork)), [3, 2]
+        ),
+        (
+            "on 1 June in Paris", try! EntryFilter(onThisDay: OnThisDay(date("2025-06-01T12:00:00Z"), timeZone: paris)),
+            [6, 5]
+        ),
         (
             "on 1 June in Paris, tagged rain",
             try! EntryFilter(tags: ["rain"], onThisDay: OnThisDay(date("2025-06-01T12:00:00Z"), timeZone: paris)), [5]
@@ -58,10 +81,12 @@ import Testing
         let store = try journal()
         for strategy in SearchStrategies.all {
             for (name, filter, expected) in Self.cases {
-                let found = try store.journal.search("walk", strategy: strategy, page: PageRequest(limit: 0), filter: filter)
+                let found = try store.journal.search(
+                    "walk", strategy: strategy, page: PageRequest(limit: 0), filter: filter)
                 #expect(found.total == expected.count, "\(strategy) \(name)")
                 #expect(found.entries.map(\.id.number) == expected, "\(strategy) \(name)")
-                let second = try store.journal.search("walk", strategy: strategy, page: PageRequest(limit: 1, offset: 1), filter: filter)
+                let second = try store.journal.search(
+                    "walk", strategy: strategy, page: PageRequest(limit: 1, offset: 1), filter: filter)
                 #expect(second.total == expected.count, "\(strategy) \(name): the total ignores the page")
                 #expect(second.entries.map(\.id.number) == Array(expected.dropFirst().prefix(1)), "\(strategy) \(name)")
             }

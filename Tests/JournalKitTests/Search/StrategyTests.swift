@@ -121,7 +121,9 @@ import Testing
         let store = try journal()
         expectError(.usage) { try store.journal.search("\u{301}", strategy: SearchStrategies[.containsD]) }
         expectError(.usage) { try store.journal.search("\u{301}", strategy: SearchStrategies[.matchesCD]) }
-        #expect(try store.journal.search("\u{301}", strategy: SearchStrategies[.contains]).total == 1, "plain contains keeps the accent")
+        #expect(
+            try store.journal.search("\u{301}", strategy: SearchStrategies[.contains]).total == 1,
+            "plain contains keeps the accent")
         expectError(.usage) { try store.journal.search("…!", strategy: SearchStrategies[.fts5]) }
         expectError(.usage) { try store.journal.search("…!", strategy: SearchStrategies[.prefix]) }
         #expect(try SearchStrategies.named("contains-cd").name == "contains[cd]")
@@ -137,14 +139,17 @@ import Testing
         #expect(try store.journal.search(regex: "strasse").entries.map(\.id.number) == [])
         #expect(throws: JournalError(.usage, "the regular expression is empty")) { try store.journal.search(regex: "") }
         #expect { try store.journal.search(regex: "ab(c") } throws: { error in
-            (error as? JournalError)?.kind == .usage && (error as? JournalError)?.message.contains("U_REGEX_MISMATCHED_PAREN") == true
+            (error as? JournalError)?.kind == .usage
+                && (error as? JournalError)?.message.contains("U_REGEX_MISMATCHED_PAREN") == true
         }
     }
 }
 
 @Suite struct MatchHighlighterTests {
     private func marked(_ text: String, _ query: String, _ highlighting: MatchHighlighting) throws -> [String] {
-        MatchHighlighter(query: try SearchQuery(query), highlighting: highlighting).ranges(in: text).map { String(text[$0]) }
+        MatchHighlighter(query: try SearchQuery(query), highlighting: highlighting).ranges(in: text).map {
+            String(text[$0])
+        }
     }
 
     @Test func marksMatchedWordsAndFoldedSubstringsInTheOriginalText() throws {
@@ -157,9 +162,12 @@ import Testing
     }
 
     @Test func stopsAWindowPastTheFirstMatch() throws {
-        let text = "x " + String(repeating: "filler ", count: 500) + "creme " + String(repeating: "filler ", count: 500) + "creme"
+        let text =
+            "x " + String(repeating: "filler ", count: 500) + "creme " + String(repeating: "filler ", count: 500)
+            + "creme"
         for highlighting in [MatchHighlighting.wordPrefix, .substring(.cd)] {
-            let ranges = MatchHighlighter(query: try SearchQuery("creme"), highlighting: highlighting).ranges(in: text, window: 100)
+            let ranges = MatchHighlighter(query: try SearchQuery("creme"), highlighting: highlighting).ranges(
+                in: text, window: 100)
             #expect(ranges.map { String(text[$0]) } == ["creme"], "\(highlighting)")
         }
     }

@@ -30,7 +30,8 @@ import Testing
         var lines: [String] = []
         for index in 0..<1_500 {
             let count = Int(random.next() % 12) + 1
-            let text = (0..<count).map { _ in vocabulary[Int(random.next() % UInt64(vocabulary.count))] }.joined(separator: " ")
+            let text = (0..<count).map { _ in vocabulary[Int(random.next() % UInt64(vocabulary.count))] }.joined(
+                separator: " ")
             let day = Int(random.next() % 60) + 1
             let date = JournalDate(microseconds: Int64(day) * 86_400_000_000 + Int64(index % 3))
             lines.append(#"{"date":"\#(date.iso8601)","text":"\#(text.replacingOccurrences(of: "\\", with: "\\\\"))"}"#)
@@ -57,8 +58,10 @@ import Testing
             let page = try store.journal.search(query, strategy: SearchStrategies[.token], page: PageRequest(limit: 0))
             #expect(page.total == expected.count, "total for \(query)")
             #expect(page.entries.map(\.id.number) == expected.map(\.number), "entries for \(query)")
-            let second = try store.journal.search(query, strategy: SearchStrategies[.token], page: PageRequest(limit: 7, offset: 7))
-            #expect(second.entries.map(\.id.number) == expected.dropFirst(7).prefix(7).map(\.number), "page 2 for \(query)")
+            let second = try store.journal.search(
+                query, strategy: SearchStrategies[.token], page: PageRequest(limit: 7, offset: 7))
+            #expect(
+                second.entries.map(\.id.number) == expected.dropFirst(7).prefix(7).map(\.number), "page 2 for \(query)")
         }
     }
 }

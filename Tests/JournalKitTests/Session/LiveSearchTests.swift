@@ -32,7 +32,9 @@ import Testing
         let journal: Journal = store.journal
         for day in 1...5 {
             try journal.add(
-                NewEntry(date: JournalDate(microseconds: Int64(day) * 86_400_000_000), text: "day \(day)", starred: day.isMultiple(of: 2)))
+                NewEntry(
+                    date: JournalDate(microseconds: Int64(day) * 86_400_000_000), text: "day \(day)",
+                    starred: day.isMultiple(of: 2)))
         }
         let answers = AnswerLog()
         let session = LiveSearch(journal: journal, onAnswer: answers.append)
@@ -40,7 +42,9 @@ import Testing
         let all = try answers.wait(for: session.submit(.init(query: .typed("  "), limit: 3))).results.get()
         #expect(all.total == 5)
         #expect(all.entries.map(\.text) == ["day 5", "day 4", "day 3"])
-        let starred = try answers.wait(for: session.submit(.init(query: .typed("", filter: EntryFilter(starred: true))))).results.get()
+        let starred = try answers.wait(
+            for: session.submit(.init(query: .typed("", filter: EntryFilter(starred: true))))
+        ).results.get()
         #expect(starred.entries.map(\.text) == ["day 4", "day 2"])
     }
 
@@ -66,7 +70,9 @@ import Testing
         let words = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "theta", "kappa", "lambda", "sigma"]
         var generator = SystemRandomNumberGenerator()
         try store.importTexts(
-            (0..<2_000).map { index in (0..<12).map { _ in words.randomElement(using: &generator)! }.joined(separator: " ") + " \(index)" })
+            (0..<2_000).map { index in
+                (0..<12).map { _ in words.randomElement(using: &generator)! }.joined(separator: " ") + " \(index)"
+            })
         let strategies = [StrategyID.prefix, .containsCD, .token].map { SearchStrategies[$0] }
         let answers = AnswerLog()
         let session = LiveSearch(journal: journal, onAnswer: answers.append)

@@ -24,7 +24,10 @@ import Testing
     @Test(arguments: [
         ("main", "UPDATE entry SET canonical = 'wrong' WHERE n = 4", "canonical text"),
         ("search", "DELETE FROM posting WHERE id = (SELECT min(id) FROM posting)", "postings of tokens"),
-        ("search", "DELETE FROM prefix_posting WHERE id = (SELECT max(id) FROM prefix_posting)", "postings of prefix keys"),
+        (
+            "search", "DELETE FROM prefix_posting WHERE id = (SELECT max(id) FROM prefix_posting)",
+            "postings of prefix keys"
+        ),
         ("search", "UPDATE document SET uri = 'x-journal://elsewhere/Entry/p9' WHERE id = 9", "names it"),
         ("search", "INSERT INTO document (id, uri, date, tokens) VALUES (5000, 'x', 0, x'')", "doesn't have"),
         ("search", "DELETE FROM document WHERE id = 11", "not in the search store"),

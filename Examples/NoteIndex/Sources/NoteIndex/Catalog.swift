@@ -27,7 +27,9 @@ struct Catalog {
         }
     }
 
-    var pathsByEntry: [EntryID: String] { Dictionary(entries.map { ($1, $0) }, uniquingKeysWith: { first, _ in first }) }
+    var pathsByEntry: [EntryID: String] {
+        Dictionary(entries.map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+    }
 
     /// Makes the journal hold exactly the notes of `folder`: a new file is added, a changed
     /// one (text or modification time) edited, and the entry of a removed one deleted.
@@ -44,7 +46,8 @@ struct Catalog {
                 continue
             }
             seen.insert(path)
-            let modified = try note.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate ?? Date()
+            let modified =
+                try note.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate ?? Date()
             let date = JournalDate(modified)
             if let id = entries[path], let current = try? journal.entry(id) {
                 if current.text == text && current.date == date {

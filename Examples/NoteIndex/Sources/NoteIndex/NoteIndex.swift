@@ -41,13 +41,18 @@ extension NoteIndex {
             var catalog = try Catalog(in: location.store)
             let changes = try await catalog.synchronize(folder: location.notes, into: journal)
             try catalog.save()
-            print("\(changes.added) added, \(changes.updated) updated, \(changes.removed) removed, \(changes.unchanged) unchanged")
-            for skipped in changes.skipped { FileHandle.standardError.write(Data("note-index: skipped \(skipped)\n".utf8)) }
+            print(
+                "\(changes.added) added, \(changes.updated) updated, \(changes.removed) removed, \(changes.unchanged) unchanged"
+            )
+            for skipped in changes.skipped {
+                FileHandle.standardError.write(Data("note-index: skipped \(skipped)\n".utf8))
+            }
         }
     }
 
     struct Search: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Find the notes whose words start with the query's words.")
+        static let configuration = CommandConfiguration(
+            abstract: "Find the notes whose words start with the query's words.")
 
         @OptionGroup var location: Location
 

@@ -37,7 +37,8 @@ package indirect enum QueryCondition: Sendable, Hashable {
     package var mainStoreConditions: Set<QueryCondition> {
         switch self {
         case .tag, .exactTag, .starred: [self]
-        case .all(let conditions), .any(let conditions): conditions.reduce(into: []) { $0.formUnion($1.mainStoreConditions) }
+        case .all(let conditions), .any(let conditions):
+            conditions.reduce(into: []) { $0.formUnion($1.mainStoreConditions) }
         case .not(let condition): condition.mainStoreConditions
         case .word, .phrase, .dated: []
         }

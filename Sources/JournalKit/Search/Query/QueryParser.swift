@@ -36,7 +36,9 @@ struct QueryParser {
         var stack: [(units: [Unit], negations: Int)] = [([], 0)]
         func close() {
             let group = stack.removeLast()
-            if let term = Self.combine(group.units) { stack[stack.count - 1].units.append(.term(Self.negated(term, group.negations))) }
+            if let term = Self.combine(group.units) {
+                stack[stack.count - 1].units.append(.term(Self.negated(term, group.negations)))
+            }
         }
         while index < items.count {
             let item = items[index]
@@ -107,7 +109,9 @@ struct QueryParser {
     }
 
     /// A field's value: the rest of the item, or the phrase right after the colon.
-    private mutating func read(_ field: Field, value: Substring, item: QueryLexer.Item) throws(QuerySyntaxError) -> QueryTerm {
+    private mutating func read(
+        _ field: Field, value: Substring, item: QueryLexer.Item
+    ) throws(QuerySyntaxError) -> QueryTerm {
         var value = String(value)
         var characters = item.characters
         if value.isEmpty, index < items.count, items[index].attached, case .phrase(let phrase) = items[index].kind {
@@ -122,10 +126,13 @@ struct QueryParser {
             }
             return .starred
         }
-        if field == .on, Fold.canonical(value) == "this-day" { return .onThisDay(OnThisDay(JournalDate(now), timeZone: timeZone)) }
+        if field == .on, Fold.canonical(value) == "this-day" {
+            return .onThisDay(OnThisDay(JournalDate(now), timeZone: timeZone))
+        }
         guard !value.trimmingWhiteSpace.isEmpty else {
             throw QuerySyntaxError(
-                message: "\"\(written)\" needs a date after the colon (\(field.rawValue):2024-05, \(field.rawValue):\"last month\")",
+                message:
+                    "\"\(written)\" needs a date after the colon (\(field.rawValue):2024-05, \(field.rawValue):\"last month\")",
                 characters: characters)
         }
         let span: DatePhrase

@@ -45,7 +45,9 @@ package struct SearchPlan: Sendable {
         restriction = restrictions.isEmpty ? nil : restrictions.count == 1 ? restrictions[0] : .all(restrictions)
         dateBounds = restrictions.reduce((from: nil, until: nil)) { bounds, condition in
             guard case .dated(let from, let until) = condition else { return bounds }
-            return (from: [bounds.from, from].compactMap { $0 }.max(), until: [bounds.until, until].compactMap { $0 }.min())
+            return (
+                from: [bounds.from, from].compactMap { $0 }.max(), until: [bounds.until, until].compactMap { $0 }.min()
+            )
         }
         mainStoreConditions = simplified.mainStoreConditions
     }
@@ -91,7 +93,8 @@ package struct SearchPlan: Sendable {
             let kept = flat.filter { if case .word = $0 { false } else { true } } + words.map(QueryCondition.word)
             let required = kept.enumerated().filter { if case .not = $0.element { false } else { true } }
             let left = kept.filter { if case .not = $0 { true } else { false } }
-            let ordered = required.sorted { ($0.element.cost, $0.offset) < ($1.element.cost, $1.offset) }.map(\.element) + left
+            let ordered =
+                required.sorted { ($0.element.cost, $0.offset) < ($1.element.cost, $1.offset) }.map(\.element) + left
             return ordered.count == 1 ? ordered[0] : .all(ordered)
         case .any(let conditions):
             let flat = conditions.map(simplified).flatMap { inner -> [QueryCondition] in

@@ -27,7 +27,9 @@ public struct SearchQuery: Sendable, Equatable {
 
     /// Trims `text` and reads it, its dates as of `now` in `timeZone`, beside `filter`; an empty
     /// query is a usage error (a query the syntax can't read is not: see ``parsed``).
-    public init(_ text: String, filter: EntryFilter = .none, now: Date = Date(), timeZone: TimeZone = .current) throws(JournalError) {
+    public init(
+        _ text: String, filter: EntryFilter = .none, now: Date = Date(), timeZone: TimeZone = .current
+    ) throws(JournalError) {
         let trimmed = text.trimmingWhiteSpace
         guard !trimmed.isEmpty else { throw .usage("the query is empty") }
         self.text = trimmed
@@ -37,7 +39,8 @@ public struct SearchQuery: Sendable, Equatable {
         parsed = Result { () throws(QuerySyntaxError) -> QueryTerm in
             guard let term = try parser.parse() else {
                 throw QuerySyntaxError(
-                    message: "the query \"\(trimmed)\" has no words to search for (only punctuation, symbols or empty groups)",
+                    message:
+                        "the query \"\(trimmed)\" has no words to search for (only punctuation, symbols or empty groups)",
                     characters: 0..<trimmed.count)
             }
             return term
@@ -70,8 +73,9 @@ public struct SearchQuery: Sendable, Equatable {
 
     /// The query as typed so far, within `filter`: a text of only white space asks for the
     /// filter alone (what a search-as-you-type screen shows before the first key).
-    public static func typed(_ text: String, filter: EntryFilter = .none, now: Date = Date(), timeZone: TimeZone = .current) -> SearchQuery
-    {
+    public static func typed(
+        _ text: String, filter: EntryFilter = .none, now: Date = Date(), timeZone: TimeZone = .current
+    ) -> SearchQuery {
         (try? SearchQuery(text, filter: filter, now: now, timeZone: timeZone)) ?? SearchQuery(filter: filter)
     }
 
@@ -87,7 +91,8 @@ public struct SearchQuery: Sendable, Equatable {
     /// Whether answering it needs the year of the journal's earliest entry: it asks for on this
     /// day, in its text or its filters.
     package var asksOnThisDay: Bool {
-        ((try? parsed.get()).map { [$0] } ?? []).contains(where: \.asksOnThisDay) || filter.contains(where: \.asksOnThisDay)
+        ((try? parsed.get()).map { [$0] } ?? []).contains(where: \.asksOnThisDay)
+            || filter.contains(where: \.asksOnThisDay)
     }
 }
 

@@ -14,7 +14,8 @@ struct ContainsStrategy: FoldedSubstringStrategy {
 
     var structure: SearchStructure { fold == nil ? .none : .foldedAtQueryTime }
 
-    func search(_ plan: SearchPlan, page: PageRequest, in stores: SearchContext) throws(JournalError) -> StrategyAnswer {
+    func search(_ plan: SearchPlan, page: PageRequest, in stores: SearchContext) throws(JournalError) -> StrategyAnswer
+    {
         let needle = try self.needle(plan)
         let (total, numbers) = try stores.main.newestFirst(
             matching: fold.map { .folded($0, needle) } ?? .written(needle), restriction: plan.restriction, page: page,

@@ -11,7 +11,8 @@ struct FTS5Strategy: StrategyImplementation {
 
     let structure = SearchStructure.fts5Index
 
-    func search(_ plan: SearchPlan, page: PageRequest, in stores: SearchContext) throws(JournalError) -> StrategyAnswer {
+    func search(_ plan: SearchPlan, page: PageRequest, in stores: SearchContext) throws(JournalError) -> StrategyAnswer
+    {
         try FTS5Peer.build(in: stores.main, progress: stores.progress)
         let (total, numbers) = try FTS5Peer.newestFirst(
             meeting: plan.condition, page: page, in: stores.main, cancellation: stores.cancellation)

@@ -14,7 +14,9 @@ extension FoldedSubstringStrategy {
     var highlighting: MatchHighlighting { .substring(fold) }
 
     func validate(_ query: SearchQuery) throws(JournalError) {
-        _ = try query.text.map { text throws(JournalError) in try substringNeedle(text, fold: { fold?.apply(to: $0) ?? $0 }) }
+        _ = try query.text.map { text throws(JournalError) in
+            try substringNeedle(text, fold: { fold?.apply(to: $0) ?? $0 })
+        }
     }
 
     /// The plan's needle folded as this strategy folds; a usage error when nothing is left.

@@ -15,7 +15,8 @@ struct MatchesStrategy: FoldedSubstringStrategy {
 
     var structure: SearchStructure { .compiledPattern(folded: fold != nil) }
 
-    func search(_ plan: SearchPlan, page: PageRequest, in stores: SearchContext) throws(JournalError) -> StrategyAnswer {
+    func search(_ plan: SearchPlan, page: PageRequest, in stores: SearchContext) throws(JournalError) -> StrategyAnswer
+    {
         let needle = try self.needle(plan)
         let matcher: RegexMatcher
         do {
@@ -24,7 +25,8 @@ struct MatchesStrategy: FoldedSubstringStrategy {
             throw .usage("the query \"\(plan.needle ?? "")\" cannot be compiled as a literal pattern (\(error.reason))")
         }
         let (total, numbers) = try stores.main.newestFirst(
-            matching: .pattern(matcher, fold), restriction: plan.restriction, page: page, cancellation: stores.cancellation)
+            matching: .pattern(matcher, fold), restriction: plan.restriction, page: page,
+            cancellation: stores.cancellation)
         return StrategyAnswer(total: total, numbers: numbers)
     }
 }

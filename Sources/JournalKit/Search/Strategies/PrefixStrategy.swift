@@ -5,17 +5,22 @@
 struct PrefixStrategy: StrategyImplementation {
     let id = StrategyID.prefix
     let family = SearchFamily.wordPrefix
-    let summary = "word prefixes by the first three code points: precomputed entries per key, or tokens from the in-memory table"
+    let summary =
+        "word prefixes by the first three code points: precomputed entries per key, or tokens from the in-memory table"
 
     let structure = SearchStructure.prefixTable
 
-    func search(_ plan: SearchPlan, page: PageRequest, in stores: SearchContext) throws(JournalError) -> StrategyAnswer {
+    func search(_ plan: SearchPlan, page: PageRequest, in stores: SearchContext) throws(JournalError) -> StrategyAnswer
+    {
         try WordPrefixSearch.answer(
             plan, in: stores, page: page,
             lookup: .init(
                 postings: { word, db in
                     if word.unicodeScalars.count > 3 {
-                        return (.tokens, try stores.prefixTables.tokenIDs(withPrefix: word, in: db, searchStore: stores.search))
+                        return (
+                            .tokens,
+                            try stores.prefixTables.tokenIDs(withPrefix: word, in: db, searchStore: stores.search)
+                        )
                     }
                     return (.prefixKeys, try SearchStore.prefixKeyID(word, in: db).map { [$0] } ?? [])
                 },

@@ -15,9 +15,11 @@ struct StoredCanonicalStrategy: StrategyImplementation {
 
     let structure = SearchStructure.canonicalColumn
 
-    func search(_ plan: SearchPlan, page: PageRequest, in stores: SearchContext) throws(JournalError) -> StrategyAnswer {
+    func search(_ plan: SearchPlan, page: PageRequest, in stores: SearchContext) throws(JournalError) -> StrategyAnswer
+    {
         let (total, numbers) = try stores.main.newestFirst(
-            matching: .canonical(substringNeedle(plan.needle ?? "", fold: Fold.canonical)), restriction: plan.restriction, page: page,
+            matching: .canonical(substringNeedle(plan.needle ?? "", fold: Fold.canonical)),
+            restriction: plan.restriction, page: page,
             cancellation: stores.cancellation)
         return StrategyAnswer(total: total, numbers: numbers)
     }

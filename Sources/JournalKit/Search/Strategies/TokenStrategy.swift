@@ -7,7 +7,8 @@ struct TokenStrategy: StrategyImplementation {
 
     let structure = SearchStructure.searchStore
 
-    func search(_ plan: SearchPlan, page: PageRequest, in stores: SearchContext) throws(JournalError) -> StrategyAnswer {
+    func search(_ plan: SearchPlan, page: PageRequest, in stores: SearchContext) throws(JournalError) -> StrategyAnswer
+    {
         try WordPrefixSearch.answer(
             plan, in: stores, page: page,
             lookup: .init(

@@ -41,7 +41,9 @@ struct ConditionEvaluation {
         case .phrase(let words):
             return try phraseDocuments(words, within: candidates)
         case .tag, .exactTag, .starred:
-            guard let found = fromMain[condition] else { preconditionFailure("\(condition) was not read from the main store") }
+            guard let found = fromMain[condition] else {
+                preconditionFailure("\(condition) was not read from the main store")
+            }
             return found
         case .dated(let from, let until):
             return try DateBuckets.documents(from: from, until: until, maximum: maximum, in: db)
@@ -60,7 +62,9 @@ struct ConditionEvaluation {
 
     /// Conditions required together, each checking only what the ones before it left; then the
     /// left-out conditions taken away.
-    private mutating func allDocuments(_ conditions: [QueryCondition], within candidates: DocumentSet?) throws -> DocumentSet {
+    private mutating func allDocuments(
+        _ conditions: [QueryCondition], within candidates: DocumentSet?
+    ) throws -> DocumentSet {
         var matching = candidates
         for condition in conditions {
             if case .not = condition { continue }
@@ -87,7 +91,8 @@ struct ConditionEvaluation {
     /// the last as a prefix), then those holding them side by side.
     private func phraseDocuments(_ words: [String], within candidates: DocumentSet?) throws -> DocumentSet {
         let exact = try words.dropLast().map { try SearchStore.tokenID($0, in: db) }
-        guard var check = try PhraseCheck(exact: exact, lastTokens: lookup.tokens(words[words.count - 1], db), in: db) else {
+        guard var check = try PhraseCheck(exact: exact, lastTokens: lookup.tokens(words[words.count - 1], db), in: db)
+        else {
             return DocumentSet(maximum: maximum)
         }
         var matching = candidates

@@ -40,7 +40,8 @@ enum NewestFirst {
     /// The page of `total` matches that `contains` tells apart without their set: always by
     /// walking, which the caller has found short (``walkIsShort(wanted:total:documents:)``).
     static func page(
-        total: Int, page: PageRequest, dated: (from: Int64?, until: Int64?) = (nil, nil), where contains: (Int64) throws -> Bool,
+        total: Int, page: PageRequest, dated: (from: Int64?, until: Int64?) = (nil, nil),
+        where contains: (Int64) throws -> Bool,
         order: DateOrder?, in db: Database
     ) throws -> StrategyAnswer {
         let wanted = page.end(of: total)

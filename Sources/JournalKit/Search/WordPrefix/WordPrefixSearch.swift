@@ -47,7 +47,8 @@ enum WordPrefixSearch {
                 let (segments, owners) = try lookup.postings(word, db)
                 if segments == .prefixKeys, owners.count == 1,
                     let answer = try pageOfOneKey(
-                        owners[0], allowed: allowed, window: window, maximum: maximum, page: page, dated: plan.dateBounds, order: order,
+                        owners[0], allowed: allowed, window: window, maximum: maximum, page: page,
+                        dated: plan.dateBounds, order: order,
                         in: db)
                 {
                     return answer
@@ -55,7 +56,8 @@ enum WordPrefixSearch {
             }
             var evaluation = ConditionEvaluation(
                 db: db, maximum: maximum, window: window, allowed: allowed, fromMain: fromMain, lookup: lookup)
-            var matching = try plan.words.map { try evaluation.documents($0) } ?? allowed ?? evaluation.documents(.all([]))
+            var matching =
+                try plan.words.map { try evaluation.documents($0) } ?? allowed ?? evaluation.documents(.all([]))
             if let allowed { matching.formIntersection(allowed) }
             return try NewestFirst.page(
                 of: matching, maximum: maximum, page: page, dated: plan.dateBounds,
@@ -73,7 +75,9 @@ enum WordPrefixSearch {
         dated: (from: Int64?, until: Int64?), order: DateOrder?, in db: Database
     ) throws -> StrategyAnswer? {
         let candidates = allowed?.count ?? Int(maximum)
-        let walkIsShort = { (total: Int) in NewestFirst.walkIsShort(wanted: page.end(of: total), total: total, documents: candidates) }
+        let walkIsShort = { (total: Int) in
+            NewestFirst.walkIsShort(wanted: page.end(of: total), total: total, documents: candidates)
+        }
         let segments = try PostingSegments.prefixKeys.segmentCounts(owner: key, within: window, in: db)
         // The counts bound the total from above: a walk too long for them is too long for it.
         guard walkIsShort(segments.reduce(0) { $0 + $1.count }) else { return nil }
@@ -93,6 +97,7 @@ enum WordPrefixSearch {
         guard walkIsShort(total) else { return nil }
         return try NewestFirst.page(
             total: total, page: page, dated: dated,
-            where: { number in try allowed?.contains(number) != false && membership.contains(number) }, order: order, in: db)
+            where: { number in try allowed?.contains(number) != false && membership.contains(number) }, order: order,
+            in: db)
     }
 }

@@ -24,7 +24,8 @@ enum StoreCopy {
                 if encryption != nil { try StoreEncryption.prepare(db) }
             }
             let queue = try DatabaseQueue(
-                path: StoreDatabase.location(of: source, encryption: encryption, identity: identity), configuration: configuration)
+                path: StoreDatabase.location(of: source, encryption: encryption, identity: identity),
+                configuration: configuration)
             defer { try? queue.close() }
             let destination: String
             if let targetEncryption {

@@ -32,7 +32,8 @@ package enum StoreDatabase {
     /// open, one for a process that answers once (each costs an open and a read of the schema).
     static func open(
         _ url: URL, applicationID: Int32, durability: Durability, encryption: StoreEncryption? = nil,
-        identity: StoreEncryption.Identity, functions: [DatabaseFunction] = [], readOnly: Bool = false, readers: Readers = .pool
+        identity: StoreEncryption.Identity, functions: [DatabaseFunction] = [], readOnly: Bool = false,
+        readers: Readers = .pool
     ) throws -> StorePool {
         func configuration(readOnly: Bool) -> Configuration {
             var configuration = Configuration()
@@ -46,9 +47,13 @@ package enum StoreDatabase {
         }
         func location(immutable: Bool) -> String {
             Self.location(
-                of: url, encryption: encryption, identity: identity, immutable: immutable, strictLog: durability == .durableAtCommit)
+                of: url, encryption: encryption, identity: identity, immutable: immutable,
+                strictLog: durability == .durableAtCommit)
         }
-        if !readOnly { try rollBackInterruptedSetUp(location(immutable: false), url: url, configuration: configuration(readOnly: false)) }
+        if !readOnly {
+            try rollBackInterruptedSetUp(
+                location(immutable: false), url: url, configuration: configuration(readOnly: false))
+        }
         let walBytes = StoreDirectory.fileSize(atPath: url.path + "-wal") ?? 0
         let readingLocation = location(immutable: readOnly && walBytes == 0)
         let readers: any DatabaseReader =
@@ -60,9 +65,11 @@ package enum StoreDatabase {
             let existing = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
             // A store whose creation was cut short holds nothing, or only GRDB's empty record of
             // migrations (created in a transaction of its own before the first migration's).
-            let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_schema WHERE tbl_name <> 'grdb_migrations'") ?? 0
+            let tables =
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_schema WHERE tbl_name <> 'grdb_migrations'") ?? 0
             let migrations =
-                try db.tableExists("grdb_migrations") ? Int.fetchOne(db, sql: "SELECT count(*) FROM grdb_migrations") ?? 0 : 0
+                try db.tableExists("grdb_migrations")
+                ? Int.fetchOne(db, sql: "SELECT count(*) FROM grdb_migrations") ?? 0 : 0
             guard existing == applicationID || (existing == 0 && tables == 0 && migrations == 0) else {
                 throw JournalError.store("\(url.path) is not a journal store file (it is some other SQLite database)")
             }
@@ -78,7 +85,9 @@ package enum StoreDatabase {
                     // to a durable store is ever left unsynced, even one that changes nothing.
                     let walWasEmpty = (StoreDirectory.fileSize(atPath: url.path + "-wal") ?? 0) == 0
                     let writer = try DatabasePool(path: location(immutable: false), configuration: writable)
-                    if durability == .durableAtCommit, walWasEmpty { try DurableFiles.syncFile(atPath: url.path + "-wal") }
+                    if durability == .durableAtCommit, walWasEmpty {
+                        try DurableFiles.syncFile(atPath: url.path + "-wal")
+                    }
                     return writer
                 })
     }
@@ -86,10 +95,15 @@ package enum StoreDatabase {
     /// Where SQLite opens the store at `url`: its path, or a URI naming the VFS and options
     /// (`strictLog`: see ``StoreEncryption/location(of:identity:immutable:strictLog:)``).
     static func location(
-        of url: URL, encryption: StoreEncryption?, identity: StoreEncryption.Identity, immutable: Bool = false, strictLog: Bool = false
+        of url: URL, encryption: StoreEncryption?, identity: StoreEncryption.Identity, immutable: Bool = false,
+        strictLog: Bool = false
     ) -> String {
-        if let encryption { return encryption.location(of: url, identity: identity, immutable: immutable, strictLog: strictLog) }
-        guard immutable, let encoded = url.path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) else { return url.path }
+        if let encryption {
+            return encryption.location(of: url, identity: identity, immutable: immutable, strictLog: strictLog)
+        }
+        guard immutable, let encoded = url.path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) else {
+            return url.path
+        }
         return "file:\(encoded)?immutable=1"
     }
 
@@ -116,15 +130,20 @@ package enum StoreDatabase {
             }
             switch error.resultCode {
             case .SQLITE_NOTADB, .SQLITE_CORRUPT:
-                return .store("\(url.path) is corrupt or not a database (\(error.message ?? "\(error.resultCode)"))", file: url.path)
+                return .store(
+                    "\(url.path) is corrupt or not a database (\(error.message ?? "\(error.resultCode)"))",
+                    file: url.path)
             case .SQLITE_INTERRUPT:
                 return .cancelled
             case .SQLITE_FULL:
                 return .store("\(url.path): the disk is full", file: url.path)
             case .SQLITE_BUSY, .SQLITE_LOCKED:
-                return .store("\(url.path) is busy: another process kept it locked for over \(Int(busyTimeout)) s", file: url.path)
+                return .store(
+                    "\(url.path) is busy: another process kept it locked for over \(Int(busyTimeout)) s", file: url.path
+                )
             case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM:
-                return .store("\(url.path) cannot be written (\(error.message ?? "\(error.resultCode)"))", file: url.path)
+                return .store(
+                    "\(url.path) cannot be written (\(error.message ?? "\(error.resultCode)"))", file: url.path)
             default:
                 return .store("\(url.path): \(error.message ?? "\(error.resultCode)")", file: url.path)
             }

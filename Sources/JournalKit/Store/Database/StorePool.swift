@@ -24,7 +24,9 @@ package final class StorePool: @unchecked Sendable {
 
     /// `readers` answers reads; `openWriter` opens the writer, or is nil when the store can't
     /// be written; `durability` is kept in force on the writer; `file` is the store's path.
-    init(readers: any DatabaseReader, durability: Durability, file: URL? = nil, openWriter: (() throws -> DatabasePool)?) {
+    init(
+        readers: any DatabaseReader, durability: Durability, file: URL? = nil, openWriter: (() throws -> DatabasePool)?
+    ) {
         self.readers = readers
         self.durability = durability
         self.openWriter = openWriter
@@ -84,7 +86,9 @@ package final class StorePool: @unchecked Sendable {
     private func currentWriter() throws -> DatabasePool {
         try lock.withLock {
             if let writer { return writer }
-            guard let openWriter else { throw DatabaseError(resultCode: .SQLITE_READONLY, message: "the store was opened read-only") }
+            guard let openWriter else {
+                throw DatabaseError(resultCode: .SQLITE_READONLY, message: "the store was opened read-only")
+            }
             let opened = try openWriter()
             writer = opened
             return opened

@@ -52,7 +52,8 @@ struct JournalKeyFile: Codable, Equatable {
             randombytes_buf(base, nonceBytes)
             associated.withUnsafeBytes { ad in
                 _ = crypto_aead_xchacha20poly1305_ietf_encrypt(
-                    base + nonceBytes, nil, dataKey.typed, UInt64(keyBytes), ad.baseAddress, UInt64(ad.count), nil, base,
+                    base + nonceBytes, nil, dataKey.typed, UInt64(keyBytes), ad.baseAddress, UInt64(ad.count), nil,
+                    base,
                     wrapping.typed)
             }
         }
@@ -69,7 +70,8 @@ struct JournalKeyFile: Codable, Equatable {
             associated.withUnsafeBytes { ad in
                 let base = sealed.baseAddress!.assumingMemoryBound(to: UInt8.self)
                 return crypto_aead_xchacha20poly1305_ietf_decrypt(
-                    key.mutableTyped, nil, nil, base + Self.nonceBytes, UInt64(sealed.count - Self.nonceBytes), ad.baseAddress,
+                    key.mutableTyped, nil, nil, base + Self.nonceBytes, UInt64(sealed.count - Self.nonceBytes),
+                    ad.baseAddress,
                     UInt64(ad.count), base, wrapping.typed)
             }
         }
@@ -87,7 +89,8 @@ struct JournalKeyFile: Codable, Equatable {
                 UInt64(derivation.passes), derivation.memoryBytes, crypto_pwhash_alg_argon2id13())
         }
         guard derived == 0 else {
-            throw .store("cannot derive the journal's key: Argon2id needs \(derivation.memoryBytes >> 20) MiB of memory")
+            throw .store(
+                "cannot derive the journal's key: Argon2id needs \(derivation.memoryBytes >> 20) MiB of memory")
         }
         return key
     }
@@ -113,7 +116,8 @@ struct JournalKeyFile: Codable, Equatable {
             throw .store("\(url.path) is damaged: it is not a journal key file", file: url.path)
         }
         guard file.format == currentFormat else {
-            throw .store("\(url.path) is a key file of a format this version does not read (\(file.format))", file: url.path)
+            throw .store(
+                "\(url.path) is a key file of a format this version does not read (\(file.format))", file: url.path)
         }
         guard file.derivation.algorithm == argon2id, file.derivation.salt.count == saltBytes,
             file.wrappedKey.count == nonceBytes + keyBytes + tagBytes,

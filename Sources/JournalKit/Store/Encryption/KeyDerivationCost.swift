@@ -11,7 +11,8 @@ public struct KeyDerivationCost: Sendable, Equatable, Codable {
 
     /// A cost of `passes` over `memoryBytes`, within what libsodium accepts.
     public init(passes: Int, memoryBytes: Int) throws(JournalError) {
-        guard passes >= Int(crypto_pwhash_argon2id_opslimit_min()), memoryBytes >= Int(crypto_pwhash_argon2id_memlimit_min()),
+        guard passes >= Int(crypto_pwhash_argon2id_opslimit_min()),
+            memoryBytes >= Int(crypto_pwhash_argon2id_memlimit_min()),
             passes <= 64, memoryBytes <= 1 << 34
         else { throw .usage("an Argon2id cost of \(passes) passes over \(memoryBytes) bytes is out of range") }
         self.passes = passes
@@ -29,7 +30,8 @@ public struct KeyDerivationCost: Sendable, Equatable, Codable {
         unchecked: Int(crypto_pwhash_argon2id_opslimit_moderate()), Int(crypto_pwhash_argon2id_memlimit_moderate()))
     /// libsodium's "interactive" level: 2 passes over 64 MiB, for machines short of memory.
     public static let interactive = KeyDerivationCost(
-        unchecked: Int(crypto_pwhash_argon2id_opslimit_interactive()), Int(crypto_pwhash_argon2id_memlimit_interactive()))
+        unchecked: Int(crypto_pwhash_argon2id_opslimit_interactive()),
+        Int(crypto_pwhash_argon2id_memlimit_interactive()))
     /// libsodium's "sensitive" level: 4 passes over 1 GiB.
     public static let sensitive = KeyDerivationCost(
         unchecked: Int(crypto_pwhash_argon2id_opslimit_sensitive()), Int(crypto_pwhash_argon2id_memlimit_sensitive()))

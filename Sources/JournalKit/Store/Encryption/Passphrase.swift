@@ -23,7 +23,9 @@ public final class Passphrase: @unchecked Sendable {
         var utf8 = Array(text.utf8)
         defer { sodium_memzero(&utf8, utf8.count) }
         guard !utf8.isEmpty else { throw .usage("the passphrase is empty") }
-        let guarded = utf8.withUnsafeBytes { buffer in Result { () throws(JournalError) in try GuardedBytes(copying: buffer) } }
+        let guarded = utf8.withUnsafeBytes { buffer in
+            Result { () throws(JournalError) in try GuardedBytes(copying: buffer) }
+        }
         self.init(guarded: try guarded.get())
     }
 }

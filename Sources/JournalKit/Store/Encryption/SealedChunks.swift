@@ -45,7 +45,8 @@ struct ChunkSealing: @unchecked Sendable {
             randombytes_buf(nonce, Self.nonceBytes)
             let ad = Self.associatedData(tag: tag, index: index)
             _ = crypto_aead_xchacha20poly1305_ietf_encrypt_detached(
-                bytes, nonce + Self.nonceBytes, nil, bytes, UInt64(Self.contentBytes), ad, UInt64(ad.count), nil, nonce, key.typed)
+                bytes, nonce + Self.nonceBytes, nil, bytes, UInt64(Self.contentBytes), ad, UInt64(ad.count), nil, nonce,
+                key.typed)
         }
         return chunk
     }
@@ -56,7 +57,8 @@ struct ChunkSealing: @unchecked Sendable {
         let bytes = stored.assumingMemoryBound(to: UInt8.self)
         let ad = Self.associatedData(tag: tag, index: index)
         return crypto_aead_xchacha20poly1305_ietf_decrypt_detached(
-            content.assumingMemoryBound(to: UInt8.self), nil, bytes, UInt64(Self.contentBytes), bytes + Self.contentBytes + Self.nonceBytes,
+            content.assumingMemoryBound(to: UInt8.self), nil, bytes, UInt64(Self.contentBytes),
+            bytes + Self.contentBytes + Self.nonceBytes,
             ad, UInt64(ad.count), bytes + Self.contentBytes, key.typed) == 0
     }
 }

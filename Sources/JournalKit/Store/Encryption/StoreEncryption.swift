@@ -59,7 +59,10 @@ package final class StoreEncryption: @unchecked Sendable {
     /// derived from the data key as the VFS derives each store's (libsodium's `crypto_kdf`).
     func sealing(_ identity: Identity) throws(JournalError) -> ChunkSealing {
         let fileKey = try GuardedBytes(count: JournalKeyFile.keyBytes)
-        guard crypto_kdf_derive_from_key(fileKey.mutableTyped, fileKey.count, UInt64(identity.rawValue), "jrnlfile", key.typed) == 0 else {
+        guard
+            crypto_kdf_derive_from_key(
+                fileKey.mutableTyped, fileKey.count, UInt64(identity.rawValue), "jrnlfile", key.typed) == 0
+        else {
             throw .store("cannot derive the key of an encrypted file")
         }
         return ChunkSealing(key: fileKey)

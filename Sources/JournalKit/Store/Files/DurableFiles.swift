@@ -13,7 +13,9 @@ package enum DurableFiles {
     /// Syncs the folder at `url`, so that the names created, renamed or removed in it last.
     static func syncFolder(_ url: URL) throws(JournalError) {
         let descriptor = open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .store("cannot open the folder \(url.path): \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else {
+            throw .store("cannot open the folder \(url.path): \(String(cString: strerror(errno)))")
+        }
         defer { close(descriptor) }
         guard fsync(descriptor) == 0 else {
             throw .store("cannot sync the folder \(url.path): \(String(cString: strerror(errno)))", file: url.path)
@@ -29,7 +31,9 @@ package enum DurableFiles {
             throw .store("cannot open \(path): \(String(cString: strerror(errno)))", file: path)
         }
         defer { close(descriptor) }
-        guard fdatasync(descriptor) == 0 else { throw .store("cannot sync \(path): \(String(cString: strerror(errno)))", file: path) }
+        guard fdatasync(descriptor) == 0 else {
+            throw .store("cannot sync \(path): \(String(cString: strerror(errno)))", file: path)
+        }
     }
 
     /// Creates the folder at `url` and any missing parent, each readable by its owner only, and

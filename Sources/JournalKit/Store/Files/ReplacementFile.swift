@@ -35,7 +35,8 @@ public final class ReplacementFile {
     public init(replacing url: URL, temporaryURL: URL? = nil) throws(JournalError) {
         self.url = url
         self.temporaryURL =
-            temporaryURL ?? url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial-\(getpid())")
+            temporaryURL
+            ?? url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial-\(getpid())")
         unlink(self.temporaryURL.path)
         descriptor = open(self.temporaryURL.path, O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw Self.failure(writing: url) }

@@ -37,14 +37,17 @@ public struct StoreDirectory: Sendable, Equatable {
     func isOwnFile(_ name: String) -> Bool {
         let own = [mainStoreURL, searchStoreURL, keyFileURL].map(\.lastPathComponent)
         let editing = Self.editingFolderTemplate.replacingOccurrences(of: "XXXXXX", with: "")
-        return name.hasPrefix(editing) || own.contains { name == $0 || name.hasPrefix($0 + "-") || name.hasPrefix("." + $0) }
+        return name.hasPrefix(editing)
+            || own.contains { name == $0 || name.hasPrefix($0 + "-") || name.hasPrefix("." + $0) }
     }
 
     /// Whether the folder holds an encrypted journal (it has a key file).
     public var isEncrypted: Bool { FileManager.default.fileExists(atPath: keyFileURL.path) }
 
     /// The default journal: `$XDG_DATA_HOME/journal`, or `~/.local/share/journal`.
-    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> StoreDirectory {
+    public static func defaultDirectory(
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> StoreDirectory {
         if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
             return StoreDirectory(path: data + "/journal")
         }

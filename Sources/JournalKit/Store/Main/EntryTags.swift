@@ -56,7 +56,8 @@ enum EntryTags {
     /// Adds `tags` to entry `number`'s tags, as written in its text or as given; a given tag
     /// it has already keeps its form.
     static func insert(_ tags: [Tag], given: Bool, for number: Int64, in db: Database) throws {
-        let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO tag (entry, name, given, written) VALUES (?, ?, ?, ?)")
+        let statement = try db.cachedStatement(
+            sql: "INSERT OR IGNORE INTO tag (entry, name, given, written) VALUES (?, ?, ?, ?)")
         for tag in tags { try statement.execute(arguments: [number, tag.name, given, tag.written]) }
     }
 
@@ -75,7 +76,8 @@ enum EntryTags {
     static func removeGiven(_ names: [String], from number: Int64, in db: Database) throws -> [String] {
         let remove = try db.cachedStatement(sql: "DELETE FROM tag WHERE entry = ? AND given = 1 AND name = ?")
         for name in names { try remove.execute(arguments: [number, name]) }
-        let written = try String.fetchAll(db, sql: "SELECT name FROM tag WHERE entry = ? AND given = 0", arguments: [number])
+        let written = try String.fetchAll(
+            db, sql: "SELECT name FROM tag WHERE entry = ? AND given = 0", arguments: [number])
         return names.filter(written.contains)
     }
 
@@ -97,7 +99,8 @@ enum EntryTags {
         for chunk in numbers.chunks(ofCount: 500) {
             let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
             let rows = try Row.fetchCursor(
-                db, sql: "SELECT entry, name FROM tag WHERE entry IN (\(placeholders))", arguments: StatementArguments(Array(chunk)))
+                db, sql: "SELECT entry, name FROM tag WHERE entry IN (\(placeholders))",
+                arguments: StatementArguments(Array(chunk)))
             while let row = try rows.next() { names[row[0], default: []].insert(row[1]) }
         }
         let forms = try shownForms(of: names.values.reduce(into: Set()) { $0.formUnion($1) }, in: db)
@@ -108,17 +111,22 @@ enum EntryTags {
     /// to the form of the earliest entry (by date, then number; on one entry, the form written
     /// in its text before a given one).
     static func shownForms(of names: Set<String>, in db: Database) throws -> [String: String] {
-        let statement = try db.cachedStatement(sql: "SELECT written, uses FROM tag_form WHERE name = ? ORDER BY uses DESC")
+        let statement = try db.cachedStatement(
+            sql: "SELECT written, uses FROM tag_form WHERE name = ? ORDER BY uses DESC")
         var shown: [String: String] = [:]
         for name in names {
-            let forms = try Row.fetchAll(statement, arguments: [name]).map { (written: $0[0] as String, uses: $0[1] as Int) }
+            let forms = try Row.fetchAll(statement, arguments: [name]).map {
+                (written: $0[0] as String, uses: $0[1] as Int)
+            }
             shown[name] = try shownForm(of: name, among: forms, in: db)
         }
         return shown
     }
 
     /// Of the `forms` of tag `name` with their uses (most used first), the one shown.
-    private static func shownForm(of name: String, among forms: [(written: String, uses: Int)], in db: Database) throws -> String? {
+    private static func shownForm(
+        of name: String, among forms: [(written: String, uses: Int)], in db: Database
+    ) throws -> String? {
         guard let most = forms.first else { return nil }
         let tied = forms.prefix { $0.uses == most.uses }.map(\.written)
         guard tied.count > 1 else { return most.written }
@@ -137,11 +145,13 @@ enum EntryTags {
         var forms: [String: [(written: String, uses: Int)]] = [:]
         let rows = try Row.fetchCursor(db, sql: "SELECT name, written, uses FROM tag_form ORDER BY name, uses DESC")
         while let row = try rows.next() { forms[row[0], default: []].append((row[1], row[2])) }
-        return try Row.fetchAll(db, sql: "SELECT name, count(DISTINCT entry) AS uses FROM tag GROUP BY name ORDER BY uses DESC, name")
-            .map { row in
-                let name: String = row[0]
-                return (Tag(name: name, written: try shownForm(of: name, among: forms[name] ?? [], in: db) ?? name), row[1])
-            }
+        return try Row.fetchAll(
+            db, sql: "SELECT name, count(DISTINCT entry) AS uses FROM tag GROUP BY name ORDER BY uses DESC, name"
+        )
+        .map { row in
+            let name: String = row[0]
+            return (Tag(name: name, written: try shownForm(of: name, among: forms[name] ?? [], in: db) ?? name), row[1])
+        }
     }
 
     /// The tags of the entries `numbers` with how many of them have each, most used first (ties
@@ -166,7 +176,9 @@ enum EntryTags {
         let rows = try Row.fetchCursor(db, sql: "SELECT n, CAST(text AS BLOB) FROM entry")
         let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO tag (entry, name, given) VALUES (?, ?, 0)")
         while let row = try rows.next() {
-            for name in Tags.names(inText: (row[1] as ExactText).string) { try insert.execute(arguments: [row[0], name]) }
+            for name in Tags.names(inText: (row[1] as ExactText).string) {
+                try insert.execute(arguments: [row[0], name])
+            }
         }
     }
 
@@ -177,9 +189,12 @@ enum EntryTags {
         try db.execute(sql: "UPDATE tag SET written = name WHERE given = 1")
         let rows = try Row.fetchCursor(
             db, sql: "SELECT n, CAST(text AS BLOB) FROM entry WHERE n IN (SELECT entry FROM tag WHERE given = 0)")
-        let update = try db.cachedStatement(sql: "UPDATE tag SET written = ? WHERE entry = ? AND given = 0 AND name = ?")
+        let update = try db.cachedStatement(
+            sql: "UPDATE tag SET written = ? WHERE entry = ? AND given = 0 AND name = ?")
         while let row = try rows.next() {
-            for tag in Tags.inText((row[1] as ExactText).string) { try update.execute(arguments: [tag.written, row[0], tag.name]) }
+            for tag in Tags.inText((row[1] as ExactText).string) {
+                try update.execute(arguments: [tag.written, row[0], tag.name])
+            }
         }
         try db.execute(sql: "UPDATE tag SET written = name WHERE written = ''")
         try recount(in: db)
@@ -188,6 +203,9 @@ enum EntryTags {
     /// Counts the forms of every tag again, from the tags themselves.
     static func recount(in db: Database) throws {
         try db.execute(sql: "DELETE FROM tag_form")
-        try db.execute(sql: "INSERT INTO tag_form (name, written, uses) SELECT name, written, count(*) FROM tag GROUP BY name, written")
+        try db.execute(
+            sql:
+                "INSERT INTO tag_form (name, written, uses) SELECT name, written, count(*) FROM tag GROUP BY name, written"
+        )
     }
 }

@@ -8,13 +8,16 @@ package enum FTS5Peer {
     static let table = "entry_fts"
 
     static func isBuilt(_ db: Database) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE name = ?)", arguments: [table]) ?? false
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE name = ?)", arguments: [table])
+            ?? false
     }
 
     /// Builds the index unless it exists, `batchSize` entries at a time with progress, in one
     /// transaction; returns whether it built it (false: it was built already).
     @discardableResult
-    package static func build(in main: MainStore, batchSize: Int = 5_000, progress: ProgressHandler?) throws(JournalError) -> Bool {
+    package static func build(
+        in main: MainStore, batchSize: Int = 5_000, progress: ProgressHandler?
+    ) throws(JournalError) -> Bool {
         if try main.read({ db in try isBuilt(db) }) { return false }
         return try main.write { db -> Bool in
             guard try !isBuilt(db) else { return false }
@@ -39,7 +42,8 @@ package enum FTS5Peer {
             var after: Int64 = 0
             // The batch's last entry number comes from the entry table: on an external-content
             // table, max(rowid) of entry_fts would read the entry table's, not the index's.
-            let batchEnd = try db.makeStatement(sql: "SELECT max(n) FROM (SELECT n FROM entry WHERE n > ? ORDER BY n LIMIT ?)")
+            let batchEnd = try db.makeStatement(
+                sql: "SELECT max(n) FROM (SELECT n FROM entry WHERE n > ? ORDER BY n LIMIT ?)")
             let insert = try db.makeStatement(
                 sql: "INSERT INTO entry_fts (rowid, text) SELECT n, text FROM entry WHERE n > ? AND n <= ?")
             while let last = try Int64.fetchOne(batchEnd, arguments: [after, batchSize]) {
@@ -96,9 +100,12 @@ package enum FTS5Peer {
         let arguments = StatementArguments((fts5.match.map { [$0.databaseValue] } ?? []) + fts5.arguments)
         let order = condition.dateOrder(table: "e.")
         return try main.read(cancellation: cancellation) { db in
-            let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(source) WHERE \(conditions)", arguments: arguments) ?? 0
+            let total =
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM \(source) WHERE \(conditions)", arguments: arguments)
+                ?? 0
             let numbers = try Int64.fetchAll(
-                db, sql: "SELECT e.n FROM \(source) WHERE \(conditions) ORDER BY \(order) DESC, e.n DESC LIMIT ? OFFSET ?",
+                db,
+                sql: "SELECT e.n FROM \(source) WHERE \(conditions) ORDER BY \(order) DESC, e.n DESC LIMIT ? OFFSET ?",
                 arguments: arguments + [page.sqlLimit, page.offset])
             return (total, numbers)
         }

@@ -48,7 +48,9 @@ package struct FTS5Query: Sendable, Equatable {
             case let positive = conditions.filter({ if case .not = $0 { false } else { Self.expression($0) != nil } }),
             !positive.isEmpty
         {
-            let negative = conditions.filter { if case .not(let inner) = $0 { Self.expression(inner) != nil } else { false } }
+            let negative = conditions.filter {
+                if case .not(let inner) = $0 { Self.expression(inner) != nil } else { false }
+            }
             match = Self.expression(.all(positive + negative))
             let rest = conditions.filter { !positive.contains($0) && !negative.contains($0) }
             self.condition = rest.isEmpty ? "1" : builder.condition(.all(rest))
@@ -68,7 +70,8 @@ package struct FTS5Query: Sendable, Equatable {
         case .tag, .exactTag, .starred, .dated, .not: return nil
         case .any(let conditions):
             let parts = conditions.compactMap(expression)
-            return !conditions.isEmpty && parts.count == conditions.count ? "(" + parts.joined(separator: " OR ") + ")" : nil
+            return !conditions.isEmpty && parts.count == conditions.count
+                ? "(" + parts.joined(separator: " OR ") + ")" : nil
         case .all(let conditions):
             var required: [String] = []
             var left: [String] = []
@@ -86,7 +89,9 @@ package struct FTS5Query: Sendable, Equatable {
         }
     }
 
-    private static func quoted(_ text: String) -> String { "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+    private static func quoted(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
 
     /// Builds SQL conditions, collecting their arguments in order.
     private struct Builder {
@@ -101,7 +106,8 @@ package struct FTS5Query: Sendable, Equatable {
             switch condition {
             case .tag(let name):
                 arguments += [name.databaseValue, (name + "/").databaseValue, (name + "0").databaseValue]
-                return "\(schema.rowid) IN (SELECT entry FROM \(schema.tags) WHERE name = ? OR (name >= ? AND name < ?))"
+                return
+                    "\(schema.rowid) IN (SELECT entry FROM \(schema.tags) WHERE name = ? OR (name >= ? AND name < ?))"
             case .exactTag(let name):
                 arguments.append(name.databaseValue)
                 return "\(schema.rowid) IN (SELECT entry FROM \(schema.tags) WHERE name = ?)"
@@ -111,9 +117,11 @@ package struct FTS5Query: Sendable, Equatable {
                 arguments += [(from ?? Int64.min).databaseValue, (until ?? Int64.max).databaseValue]
                 return "(\(schema.date) >= ? AND \(schema.date) < ?)"
             case .all(let conditions):
-                return conditions.isEmpty ? "1" : "(" + conditions.map { self.condition($0) }.joined(separator: " AND ") + ")"
+                return conditions.isEmpty
+                    ? "1" : "(" + conditions.map { self.condition($0) }.joined(separator: " AND ") + ")"
             case .any(let conditions):
-                return conditions.isEmpty ? "0" : "(" + conditions.map { self.condition($0) }.joined(separator: " OR ") + ")"
+                return conditions.isEmpty
+                    ? "0" : "(" + conditions.map { self.condition($0) }.joined(separator: " OR ") + ")"
             case .not(let condition):
                 return "NOT " + self.condition(condition)
             case .word, .phrase:

@@ -46,16 +46,19 @@ package final class MainStore: StoreFile {
 
     /// Opens (with `readOnly`, without writing anything) or creates the main store at `url`,
     /// through `encryption` when the journal is encrypted.
-    init(url: URL, encryption: StoreEncryption? = nil, readOnly: Bool = false, readers: StoreDatabase.Readers = .pool) throws(JournalError)
-    {
+    init(
+        url: URL, encryption: StoreEncryption? = nil, readOnly: Bool = false, readers: StoreDatabase.Readers = .pool
+    ) throws(JournalError) {
         self.url = url
         if !readOnly { try DurableFiles.createPrivateFile(at: url) }
         (pool, storeID) = try StoreDatabase.guarded(url) {
             let pool = try StoreDatabase.open(
-                url, applicationID: Self.applicationID, durability: .durableAtCommit, encryption: encryption, identity: .mainStore,
+                url, applicationID: Self.applicationID, durability: .durableAtCommit, encryption: encryption,
+                identity: .mainStore,
                 functions: [FoldFunction.function], readOnly: readOnly, readers: readers)
             try pool.migrate(with: Self.migrator)
-            let id = try pool.read { db in try String.fetchOne(db, sql: "SELECT value FROM store_info WHERE key = 'id'") }
+            let id = try pool.read { db in try String.fetchOne(db, sql: "SELECT value FROM store_info WHERE key = 'id'")
+            }
             guard let id, let uuid = UUID(uuidString: id) else {
                 throw JournalError.store("\(url.path) has no valid store identifier")
             }
@@ -147,7 +150,9 @@ package final class MainStore: StoreFile {
         try guarded {
             try pool.write { db in
                 let statement = try db.cachedStatement(
-                    sql: "INSERT INTO entry (date, text, canonical, starred, origin) VALUES (?, CAST(? AS TEXT), CAST(? AS TEXT), ?, ?)")
+                    sql:
+                        "INSERT INTO entry (date, text, canonical, starred, origin) VALUES (?, CAST(? AS TEXT), CAST(? AS TEXT), ?, ?)"
+                )
                 var first: Int64?
                 var alreadyPresent = 0
                 try produce { entry in
@@ -157,7 +162,8 @@ package final class MainStore: StoreFile {
                     }
                     try statement.execute(
                         arguments: [
-                            entry.date.microseconds, ExactText(entry.text), ExactText(entry.canonical), entry.starred, entry.origin,
+                            entry.date.microseconds, ExactText(entry.text), ExactText(entry.canonical), entry.starred,
+                            entry.origin,
                         ])
                     let number = db.lastInsertedRowID
                     try EntryTags.insert(entry.textTags, given: false, for: number, in: db)
@@ -177,12 +183,14 @@ package final class MainStore: StoreFile {
     /// and date.
     private static func isPresent(_ entry: PreparedEntry, in db: Database) throws -> Bool {
         if let number = entry.exportedFrom,
-            try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM entry WHERE n = ?)"), arguments: [number]) == true
+            try Bool.fetchOne(
+                db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM entry WHERE n = ?)"), arguments: [number]) == true
         {
             return true
         }
         if let origin = entry.origin,
-            try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM entry WHERE origin = ?)"), arguments: [origin])
+            try Bool.fetchOne(
+                db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM entry WHERE origin = ?)"), arguments: [origin])
                 == true
         {
             return true
@@ -248,13 +256,17 @@ package final class MainStore: StoreFile {
             try cancellation?.check()
             return try pool.write { db in
                 let rows = try Row.fetchAll(
-                    db, sql: "SELECT n, CAST(text AS BLOB), CAST(canonical AS BLOB) FROM entry WHERE n > ? ORDER BY n LIMIT 5000",
+                    db,
+                    sql:
+                        "SELECT n, CAST(text AS BLOB), CAST(canonical AS BLOB) FROM entry WHERE n > ? ORDER BY n LIMIT 5000",
                     arguments: [after])
                 let update = try db.cachedStatement(sql: "UPDATE entry SET canonical = CAST(? AS TEXT) WHERE n = ?")
                 for row in rows {
                     let text = (row[1] as ExactText).string
                     let canonical = Fold.canonical(text)
-                    if canonical != (row[2] as ExactText).string { try update.execute(arguments: [ExactText(canonical), row[0] as Int64]) }
+                    if canonical != (row[2] as ExactText).string {
+                        try update.execute(arguments: [ExactText(canonical), row[0] as Int64])
+                    }
                     try EntryTags.replaceTextTags(Tags.inText(text), for: row[0], in: db)
                 }
                 return rows.last?[0] as Int64?
@@ -265,15 +277,21 @@ package final class MainStore: StoreFile {
         try guarded { try pool.write(EntryTags.recount(in:)) }
     }
 
-    private func record(_ kind: Change.Kind, _ numbers: ClosedRange<Int64>, _ hooks: WriteHooks, in db: Database) throws {
+    private func record(_ kind: Change.Kind, _ numbers: ClosedRange<Int64>, _ hooks: WriteHooks, in db: Database) throws
+    {
         try record(kind, [numbers], hooks, in: db)
     }
 
     /// One change of `kind` per range, the history pruned first and the hook run last.
-    private func record(_ kind: Change.Kind, _ ranges: [ClosedRange<Int64>], _ hooks: WriteHooks, in db: Database) throws {
+    private func record(
+        _ kind: Change.Kind, _ ranges: [ClosedRange<Int64>], _ hooks: WriteHooks, in db: Database
+    ) throws {
         try db.execute(sql: "DELETE FROM change WHERE seq < ?", arguments: [hooks.pruningThrough])
-        let statement = try db.cachedStatement(sql: "INSERT INTO change (kind, first, last, tag) VALUES (?, ?, ?, random())")
-        for numbers in ranges { try statement.execute(arguments: [kind.rawValue, numbers.lowerBound, numbers.upperBound]) }
+        let statement = try db.cachedStatement(
+            sql: "INSERT INTO change (kind, first, last, tag) VALUES (?, ?, ?, random())")
+        for numbers in ranges {
+            try statement.execute(arguments: [kind.rawValue, numbers.lowerBound, numbers.upperBound])
+        }
         try hooks.beforeCommit()
     }
 
@@ -366,11 +384,15 @@ package final class MainStore: StoreFile {
     }
 
     /// The entries that meet `restriction`, newest first, with their total count.
-    func newestFirst(_ page: PageRequest, meeting restriction: QueryCondition?) throws(JournalError) -> (total: Int, entries: [Entry]) {
+    func newestFirst(
+        _ page: PageRequest, meeting restriction: QueryCondition?
+    ) throws(JournalError) -> (total: Int, entries: [Entry]) {
         try guarded {
             try pool.read { db in
                 let (condition, arguments) = restriction.sql()
-                let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM entry WHERE \(condition)", arguments: arguments) ?? 0
+                let total =
+                    try Int.fetchOne(db, sql: "SELECT count(*) FROM entry WHERE \(condition)", arguments: arguments)
+                    ?? 0
                 let rows = try Row.fetchAll(
                     db,
                     sql: """
@@ -397,7 +419,9 @@ package final class MainStore: StoreFile {
     func dates(meeting restriction: QueryCondition?) throws(JournalError) -> [Int64] {
         let (condition, arguments) = restriction.sql()
         return try guarded {
-            try pool.read { db in try Int64.fetchAll(db, sql: "SELECT date FROM entry WHERE \(condition)", arguments: arguments) }
+            try pool.read { db in
+                try Int64.fetchAll(db, sql: "SELECT date FROM entry WHERE \(condition)", arguments: arguments)
+            }
         }
     }
 
@@ -410,7 +434,8 @@ package final class MainStore: StoreFile {
                 for chunk in numbers.chunks(ofCount: 500) {
                     let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
                     dates += try Int64.fetchAll(
-                        db, sql: "SELECT date FROM entry WHERE n IN (\(placeholders))", arguments: StatementArguments(Array(chunk)))
+                        db, sql: "SELECT date FROM entry WHERE n IN (\(placeholders))",
+                        arguments: StatementArguments(Array(chunk)))
                 }
                 return dates
             }
@@ -424,19 +449,25 @@ package final class MainStore: StoreFile {
 
     /// The date of the earliest entry, through the date index; nil for an empty journal.
     func earliestDate() throws(JournalError) -> JournalDate? {
-        try guarded { try pool.read { db in try Int64.fetchOne(db, sql: "SELECT min(date) FROM entry") }.map(JournalDate.init) }
+        try guarded {
+            try pool.read { db in try Int64.fetchOne(db, sql: "SELECT min(date) FROM entry") }.map(JournalDate.init)
+        }
     }
 
     /// The bytes of every entry's canonical text: what `contains[n]` stores besides the text.
     package func canonicalTextBytes() throws(JournalError) -> Int {
-        try read { db in try Int.fetchOne(db, sql: "SELECT coalesce(sum(length(CAST(canonical AS BLOB))), 0) FROM entry") ?? 0 }
+        try read { db in
+            try Int.fetchOne(db, sql: "SELECT coalesce(sum(length(CAST(canonical AS BLOB))), 0) FROM entry") ?? 0
+        }
     }
 
     /// Hands `body` every entry's text as written, as UTF-8, in one read transaction.
     package func forEachText(_ body: (UnsafeBufferPointer<UInt8>) -> Void) throws(JournalError) {
         try read { db in
             let texts = try Row.fetchCursor(db, sql: "SELECT CAST(text AS BLOB) FROM entry")
-            while let row = try texts.next() { (row[0] as Data).withUnsafeBytes { body($0.bindMemory(to: UInt8.self)) } }
+            while let row = try texts.next() {
+                (row[0] as Data).withUnsafeBytes { body($0.bindMemory(to: UInt8.self)) }
+            }
         }
     }
 
@@ -473,7 +504,9 @@ package final class MainStore: StoreFile {
         try Row.fetchAll(
             db, sql: "SELECT n, date, CAST(canonical AS BLOB) FROM entry WHERE n BETWEEN ? AND ? ORDER BY n LIMIT ?",
             arguments: [numbers.lowerBound, numbers.upperBound, limit]
-        ).map { CanonicalRow(number: $0[0], date: JournalDate(microseconds: $0[1]), canonical: ($0[2] as ExactText).string) }
+        ).map {
+            CanonicalRow(number: $0[0], date: JournalDate(microseconds: $0[1]), canonical: ($0[2] as ExactText).string)
+        }
     }
 
     /// Changes after `sequence`, oldest first.

@@ -28,7 +28,10 @@ extension QueryCondition {
         case .exactTag(let name):
             return ("\(table)n IN (SELECT entry FROM tag WHERE name = ?)", [name])
         case .tag(let name):
-            return ("\(table)n IN (SELECT entry FROM tag WHERE name = ? OR (name >= ? AND name < ?))", [name, name + "/", name + "0"])
+            return (
+                "\(table)n IN (SELECT entry FROM tag WHERE name = ? OR (name >= ? AND name < ?))",
+                [name, name + "/", name + "0"]
+            )
         case .all(let conditions):
             return Self.joined(conditions, with: "AND", empty: "1", table: table)
         case .any(let conditions):
@@ -64,7 +67,8 @@ extension QueryCondition {
 
     private var holdsSeveralSpans: Bool {
         switch self {
-        case .any(let conditions): conditions.count > 1 && conditions.allSatisfy { if case .dated = $0 { true } else { false } }
+        case .any(let conditions):
+            conditions.count > 1 && conditions.allSatisfy { if case .dated = $0 { true } else { false } }
         case .all(let conditions): conditions.contains(where: \.holdsSeveralSpans)
         case .word, .phrase, .tag, .exactTag, .starred, .dated, .not: false
         }
@@ -73,7 +77,9 @@ extension QueryCondition {
 
 extension Optional where Wrapped == QueryCondition {
     /// The SQL of a restriction that may be none ("1": every entry).
-    func sql(table: String = "") -> (sql: String, arguments: StatementArguments) { self?.sql(table: table) ?? ("1", []) }
+    func sql(table: String = "") -> (sql: String, arguments: StatementArguments) {
+        self?.sql(table: table) ?? ("1", [])
+    }
 
     /// The date column to order by (see ``QueryCondition/dateOrder(table:)``).
     func dateOrder(table: String = "") -> String { self?.dateOrder(table: table) ?? "\(table)date" }
@@ -94,7 +100,8 @@ extension MainStore {
         case .tag(let name):
             return try EntryTags.entries(taggedAtOrBelow: name, maximum: maximum, in: db)
         case .exactTag(let name):
-            numbers = try Int64.fetchCursor(db.cachedStatement(sql: "SELECT entry FROM tag WHERE name = ?"), arguments: [name])
+            numbers = try Int64.fetchCursor(
+                db.cachedStatement(sql: "SELECT entry FROM tag WHERE name = ?"), arguments: [name])
         case .starred, .dated, .all, .any, .not, .word, .phrase:
             let (condition, arguments) = restriction.sql()
             numbers = try Int64.fetchCursor(db, sql: "SELECT n FROM entry WHERE \(condition)", arguments: arguments)

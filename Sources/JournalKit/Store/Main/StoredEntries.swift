@@ -14,9 +14,12 @@ extension MainStore {
 
     /// Every entry, in number order.
     static func entriesInNumberOrder(in db: Database) throws -> MapCursor<RowCursor, StoredEntry> {
-        try Row.fetchCursor(db, sql: "SELECT n, CAST(text AS BLOB), CAST(canonical AS BLOB), date FROM entry ORDER BY n").map { row in
+        try Row.fetchCursor(
+            db, sql: "SELECT n, CAST(text AS BLOB), CAST(canonical AS BLOB), date FROM entry ORDER BY n"
+        ).map { row in
             StoredEntry(
-                number: row[0], text: (row[1] as ExactText?)?.string ?? "", canonical: (row[2] as ExactText?)?.string ?? "",
+                number: row[0], text: (row[1] as ExactText?)?.string ?? "",
+                canonical: (row[2] as ExactText?)?.string ?? "",
                 date: row[3])
         }
     }

@@ -15,7 +15,9 @@ enum PrefixSnapshot {
 
     /// What the search store's row says of the file, or nil when no table was saved.
     static func record(in db: Database) throws -> (tag: UUID, maxTokenID: Int64, tokenCount: Int)? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT file_tag, max_token_id, token_count FROM prefix_snapshot WHERE id = 1"),
+        guard
+            let row = try Row.fetchOne(
+                db, sql: "SELECT file_tag, max_token_id, token_count FROM prefix_snapshot WHERE id = 1"),
             let tag = UUID(uuidString: row[0])
         else { return nil }
         return (tag, row[1], row[2])
@@ -25,7 +27,8 @@ enum PrefixSnapshot {
     /// or damaged.
     static func mapped(in db: Database, searchStore: SearchStore) throws -> PrefixTableFile? {
         guard let record = try record(in: db) else { return nil }
-        return PrefixTableFile(mapping: fileURL(besides: searchStore.url), expectedTag: record.tag, sealing: searchStore.prefixSealing)
+        return PrefixTableFile(
+            mapping: fileURL(besides: searchStore.url), expectedTag: record.tag, sealing: searchStore.prefixSealing)
     }
 
     /// The whole table in memory, as the search store has it now: the saved file's tokens, plus
@@ -61,7 +64,9 @@ enum PrefixSnapshot {
     static func isStale(in db: Database, searchStore: SearchStore) throws -> Bool {
         let record = try record(in: db)
         if record != nil, try mapped(in: db, searchStore: searchStore) == nil { return true }
-        let added = try Int.fetchOne(db, sql: "SELECT count(*) FROM token WHERE id > ?", arguments: [record?.maxTokenID ?? 0]) ?? 0
+        let added =
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM token WHERE id > ?", arguments: [record?.maxTokenID ?? 0])
+            ?? 0
         return added > max(1_000, (record?.tokenCount ?? 0) / 10)
     }
 
@@ -76,7 +81,9 @@ enum PrefixSnapshot {
             try tokens.next().map { ($0[0], $0[1]) }
         }
         let (maxID, count) =
-            try Row.fetchOne(db, sql: "SELECT max(id), count(*) FROM token").map { ($0[0] as Int64? ?? 0, $0[1] as Int) } ?? (0, 0)
+            try Row.fetchOne(db, sql: "SELECT max(id), count(*) FROM token").map {
+                ($0[0] as Int64? ?? 0, $0[1] as Int)
+            } ?? (0, 0)
         try db.execute(
             sql: "INSERT OR REPLACE INTO prefix_snapshot (id, max_token_id, token_count, file_tag) VALUES (1, ?, ?, ?)",
             arguments: [maxID, count, tag.uuidString])

@@ -51,7 +51,9 @@ package struct PrefixTable: Sendable {
         return (buckets[key] ?? []).compactMap { index in
             let start = index == 0 ? 0 : Int(ends[Int(index) - 1])
             let end = Int(ends[Int(index)])
-            guard end - start >= prefix.count, utf8[start..<start + prefix.count].elementsEqual(prefix) else { return nil }
+            guard end - start >= prefix.count, utf8[start..<start + prefix.count].elementsEqual(prefix) else {
+                return nil
+            }
             return ids[Int(index)]
         }
     }

@@ -54,13 +54,17 @@ final class PrefixTableFile: @unchecked Sendable {
         var status = stat()
         guard fstat(descriptor, &status) == 0, Int(status.st_size) >= Self.headerBytes else { return nil }
         let size = Int(status.st_size)
-        guard let mapped = mmap(nil, size, PROT_READ, MAP_SHARED, descriptor, 0), mapped != MAP_FAILED else { return nil }
+        guard let mapped = mmap(nil, size, PROT_READ, MAP_SHARED, descriptor, 0), mapped != MAP_FAILED else {
+            return nil
+        }
         let start = UnsafeRawPointer(mapped)
         base = start
         byteCount = size
         let reader = sealing.map { SealedChunkReader(sealing: $0, tag: expectedTag, stored: start, count: size) }
         sealed = reader
-        let read = reader.map { $0.bytes(at: 0, count: Self.headerBytes) } ?? UnsafeRawBufferPointer(start: start, count: Self.headerBytes)
+        let read =
+            reader.map { $0.bytes(at: 0, count: Self.headerBytes) }
+            ?? UnsafeRawBufferPointer(start: start, count: Self.headerBytes)
         guard let header = read else {
             munmap(mapped, size)
             return nil
@@ -77,7 +81,8 @@ final class PrefixTableFile: @unchecked Sendable {
             slots > 0 && slots.nonzeroBitCount == 1 && slots <= UInt64(size / Self.slotBytes) && tokens <= UInt64(size)
             && bucketBytes <= UInt64(size) && contentSize <= UInt64(size)
             && (sealing == nil
-                ? contentSize == UInt64(size) : UInt64(ChunkSealing.storedBytes(ofContent: Int(contentSize))) == UInt64(size))
+                ? contentSize == UInt64(size)
+                : UInt64(ChunkSealing.storedBytes(ofContent: Int(contentSize))) == UInt64(size))
         guard header.starts(with: Self.magic), tag == expectedTag, fits else {
             munmap(mapped, size)
             return nil
@@ -156,21 +161,26 @@ final class PrefixTableFile: @unchecked Sendable {
         )
     }
 
-    private func forEachToken(in bucket: (offset: UInt64, count: UInt32), _ body: (Int64, UnsafeRawBufferPointer) -> Void) {
+    private func forEachToken(
+        in bucket: (offset: UInt64, count: UInt32), _ body: (Int64, UnsafeRawBufferPointer) -> Void
+    ) {
         guard bucket.offset < UInt64(slotsStart - Self.bucketsStart) else { return }
         var position = Self.bucketsStart + Int(bucket.offset)
         for _ in 0..<bucket.count {
             guard position + 12 <= slotsStart, let record = bytes(at: position, count: 12) else { return }
             let id = Int64(littleEndian: record.loadUnaligned(fromByteOffset: 0, as: Int64.self))
             let length = Int(UInt32(littleEndian: record.loadUnaligned(fromByteOffset: 8, as: UInt32.self)))
-            guard length <= slotsStart - position - 12, let utf8 = bytes(at: position + 12, count: length) else { return }
+            guard length <= slotsStart - position - 12, let utf8 = bytes(at: position + 12, count: length) else {
+                return
+            }
             body(id, utf8)
             position += 12 + length
         }
     }
 
     private static func home(of key: UInt64, slotCount: Int) -> Int {
-        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - slotCount.trailingZeroBitCount)) & (slotCount - 1)
+        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - slotCount.trailingZeroBitCount))
+            & (slotCount - 1)
     }
 
     // MARK: Writing
@@ -181,7 +191,9 @@ final class PrefixTableFile: @unchecked Sendable {
     /// renamed into place and its folder synced (``ReplacementFile``).
     ///
     /// With `sealing`, the file is sealed in chunks as it streams (``SealedChunkWriter``).
-    static func save(tag: UUID, to url: URL, sealing: ChunkSealing? = nil, nextToken: () throws -> (id: Int64, utf8: Data)?) throws {
+    static func save(
+        tag: UUID, to url: URL, sealing: ChunkSealing? = nil, nextToken: () throws -> (id: Int64, utf8: Data)?
+    ) throws {
         let file = try ReplacementFile(replacing: url, temporaryURL: URL(fileURLWithPath: url.path + ".partial"))
         let sealed = sealing.map { SealedChunkWriter(sealing: $0, tag: tag, file: file) }
         var buffer: [UInt8] = []
@@ -203,7 +215,9 @@ final class PrefixTableFile: @unchecked Sendable {
         while let (id, utf8) = try nextToken() {
             let key = PrefixTable.key(of: utf8)
             if entries.last?.key != key {
-                guard seen.insert(key).inserted else { throw JournalError.store("the tokens to save are not in text order") }
+                guard seen.insert(key).inserted else {
+                    throw JournalError.store("the tokens to save are not in text order")
+                }
                 entries.append((key, bucketBytes, 0))
             }
             entries[entries.count - 1].count += 1
@@ -242,7 +256,8 @@ final class PrefixTableFile: @unchecked Sendable {
             sealed.patch(header, at: 0)
             try sealed.finish()
         } else {
-            try header.withUnsafeBytes { bytes in Result { () throws(JournalError) in try file.write(bytes, at: 0) } }.get()
+            try header.withUnsafeBytes { bytes in Result { () throws(JournalError) in try file.write(bytes, at: 0) } }
+                .get()
         }
         try file.commit()
     }

@@ -33,15 +33,20 @@ enum DateBuckets {
 
         var isEmpty: Bool { adding.isEmpty && removing.isEmpty }
 
-        mutating func add(_ number: Int64, date: Int64) { adding[DateBuckets.day(of: date), default: []].append(number) }
-        mutating func remove(_ number: Int64, date: Int64) { removing[DateBuckets.day(of: date), default: []].append(number) }
+        mutating func add(_ number: Int64, date: Int64) {
+            adding[DateBuckets.day(of: date), default: []].append(number)
+        }
+        mutating func remove(_ number: Int64, date: Int64) {
+            removing[DateBuckets.day(of: date), default: []].append(number)
+        }
     }
 
     /// Rewrites the days `changes` touch.
     static func apply(_ changes: Changes, in db: Database) throws {
         let read = try db.cachedStatement(sql: "SELECT runs FROM date_bucket WHERE day = ?")
         let write = try db.cachedStatement(
-            sql: "INSERT INTO date_bucket (day, runs) VALUES (?, ?) ON CONFLICT(day) DO UPDATE SET runs = excluded.runs")
+            sql: "INSERT INTO date_bucket (day, runs) VALUES (?, ?) ON CONFLICT(day) DO UPDATE SET runs = excluded.runs"
+        )
         let delete = try db.cachedStatement(sql: "DELETE FROM date_bucket WHERE day = ?")
         for day in Set(changes.adding.keys).union(changes.removing.keys).sorted() {
             var members = Set<Int64>()
@@ -103,14 +108,20 @@ enum DateBuckets {
             return set
         }
         let runs = try Data.fetchCursor(
-            db, sql: "SELECT runs FROM date_bucket WHERE day >= ? AND day < ?", arguments: [firstWhole ?? Int64.min, endWhole ?? Int64.max])
+            db, sql: "SELECT runs FROM date_bucket WHERE day >= ? AND day < ?",
+            arguments: [firstWhole ?? Int64.min, endWhole ?? Int64.max])
         while let data = try runs.next() { forEachRun(in: data) { set.insert(range: $0) } }
-        if let from, let firstWhole { try addThroughIndex(from: from, until: firstWhole * microsecondsPerDay, to: &set, in: db) }
-        if let until, let endWhole { try addThroughIndex(from: endWhole * microsecondsPerDay, until: until, to: &set, in: db) }
+        if let from, let firstWhole {
+            try addThroughIndex(from: from, until: firstWhole * microsecondsPerDay, to: &set, in: db)
+        }
+        if let until, let endWhole {
+            try addThroughIndex(from: endWhole * microsecondsPerDay, until: until, to: &set, in: db)
+        }
         return set
     }
 
-    private static func addThroughIndex(from: Int64?, until: Int64?, to set: inout DocumentSet, in db: Database) throws {
+    private static func addThroughIndex(from: Int64?, until: Int64?, to set: inout DocumentSet, in db: Database) throws
+    {
         let numbers = try Int64.fetchCursor(
             db.cachedStatement(sql: "SELECT id FROM document WHERE date >= ? AND date < ?"),
             arguments: [from ?? Int64.min, until ?? Int64.max])
@@ -119,6 +130,7 @@ enum DateBuckets {
 
     /// Every bucket as its runs, for verification.
     static func all(in db: Database) throws -> [Int64: Data] {
-        try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT day, runs FROM date_bucket").map { ($0[0], $0[1]) })
+        try Dictionary(
+            uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT day, runs FROM date_bucket").map { ($0[0], $0[1]) })
     }
 }

@@ -39,7 +39,8 @@ struct DateOrder: Sendable {
     /// at or after `from` and before `until`: a walk down that part of the order, as long as it
     /// takes.
     func walk(
-        wanted: Int, dated: (from: Int64?, until: Int64?) = (nil, nil), in db: Database, where contains: (Int64) throws -> Bool
+        wanted: Int, dated: (from: Int64?, until: Int64?) = (nil, nil), in db: Database,
+        where contains: (Int64) throws -> Bool
     ) throws -> [Int64] {
         var found: [Int64] = []
         found.reserveCapacity(wanted)
@@ -57,13 +58,15 @@ struct DateOrder: Sendable {
         var end = newestFirst.count
         if let until = dated.until {
             let newest = try Int64.fetchOne(
-                db.cachedStatement(sql: "SELECT id FROM document WHERE date < ? ORDER BY date DESC, id DESC LIMIT 1"), arguments: [until])
+                db.cachedStatement(sql: "SELECT id FROM document WHERE date < ? ORDER BY date DESC, id DESC LIMIT 1"),
+                arguments: [until])
             guard let newest, let place = place(of: newest) else { return 0..<0 }
             start = place
         }
         if let from = dated.from {
             let oldest = try Int64.fetchOne(
-                db.cachedStatement(sql: "SELECT id FROM document WHERE date >= ? ORDER BY date, id LIMIT 1"), arguments: [from])
+                db.cachedStatement(sql: "SELECT id FROM document WHERE date >= ? ORDER BY date, id LIMIT 1"),
+                arguments: [from])
             guard let oldest, let place = place(of: oldest) else { return 0..<0 }
             end = place + 1
         }

@@ -36,8 +36,11 @@ struct DocumentSet: Sendable {
 
     /// The smallest and largest numbers in the set, or nil when it is empty.
     var bounds: ClosedRange<Int64>? {
-        guard let first = words.firstIndex(where: { $0 != 0 }), let last = words.lastIndex(where: { $0 != 0 }) else { return nil }
-        return Int64(first << 6 + words[first].trailingZeroBitCount)...Int64(last << 6 + 63 - words[last].leadingZeroBitCount)
+        guard let first = words.firstIndex(where: { $0 != 0 }), let last = words.lastIndex(where: { $0 != 0 }) else {
+            return nil
+        }
+        return Int64(
+            first << 6 + words[first].trailingZeroBitCount)...Int64(last << 6 + 63 - words[last].leadingZeroBitCount)
     }
 
     func contains(_ number: Int64) -> Bool {
@@ -83,7 +86,9 @@ struct DocumentSet: Sendable {
     private mutating func combine(_ other: DocumentSet, _ operation: (UInt64, UInt64) -> UInt64) {
         words.withUnsafeMutableBufferPointer { mine in
             other.words.withUnsafeBufferPointer { theirs in
-                for index in 0..<mine.count { mine[index] = operation(mine[index], index < theirs.count ? theirs[index] : 0) }
+                for index in 0..<mine.count {
+                    mine[index] = operation(mine[index], index < theirs.count ? theirs[index] : 0)
+                }
             }
         }
     }

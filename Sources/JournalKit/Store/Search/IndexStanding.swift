@@ -27,10 +27,12 @@ enum IndexStanding: Equatable {
                     + "the entries' history ends at \(latest)): one of the two files was restored from a copy")
         }
         if position.appliedChange < (try MainStore.prunedThrough(in: mainDB)) {
-            return .mustRebuild("it is older than the entries' change history reaches back: it was restored from an old copy")
+            return .mustRebuild(
+                "it is older than the entries' change history reaches back: it was restored from an old copy")
         }
         if let tag = position.appliedTag, try MainStore.tag(ofChange: position.appliedChange, in: mainDB) != tag {
-            return .mustRebuild("it was built from another history of the entries: one of the two files was restored from a copy")
+            return .mustRebuild(
+                "it was built from another history of the entries: one of the two files was restored from a copy")
         }
         let done = position.rebuildFrom == nil && position.resumeAfterEntry == 0 && position.appliedChange == latest
         return done ? .current : .behind

@@ -25,7 +25,9 @@ struct PhraseCheck {
     /// Nil when no document can hold the phrase (a word but the last is no token, or the last
     /// starts none).
     init?(exact: [Int64?], lastTokens: [Int64], in db: Database) throws {
-        guard let largest = lastTokens.max(), largest >= 0, case let ids = exact.compactMap({ $0 }), ids.count == exact.count else {
+        guard let largest = lastTokens.max(), largest >= 0, case let ids = exact.compactMap({ $0 }),
+            ids.count == exact.count
+        else {
             return nil
         }
         exactAscending = ids.enumerated().map { (id: $0.element, place: $0.offset) }.sorted { $0.id < $1.id }
@@ -53,14 +55,18 @@ struct PhraseCheck {
         let step = sqlite3_step(raw)
         guard step == SQLITE_ROW else {
             if step == SQLITE_DONE { return false }
-            throw DatabaseError(resultCode: ResultCode(rawValue: step), message: String(cString: sqlite3_errmsg(sqlite3_db_handle(raw))))
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: step), message: String(cString: sqlite3_errmsg(sqlite3_db_handle(raw)))
+            )
         }
         let tokens = UnsafeBufferPointer(
-            start: sqlite3_column_blob(raw, 0)?.assumingMemoryBound(to: UInt8.self), count: Int(sqlite3_column_bytes(raw, 0)))
+            start: sqlite3_column_blob(raw, 0)?.assumingMemoryBound(to: UInt8.self),
+            count: Int(sqlite3_column_bytes(raw, 0)))
         if lastRanks.count < tokens.count { lastRanks = [Bool](repeating: false, count: tokens.count * 2) }
         guard markTokens(tokens) else { return false }
         let words = UnsafeBufferPointer(
-            start: sqlite3_column_blob(raw, 1)?.assumingMemoryBound(to: UInt8.self), count: Int(sqlite3_column_bytes(raw, 1)))
+            start: sqlite3_column_blob(raw, 1)?.assumingMemoryBound(to: UInt8.self),
+            count: Int(sqlite3_column_bytes(raw, 1)))
         return findsPhrase(in: words)
     }
 

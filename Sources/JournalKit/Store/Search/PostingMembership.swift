@@ -42,8 +42,11 @@ struct PostingMembership {
         let table = segments.table
         guard
             let row = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT id, documents FROM \(table) WHERE id BETWEEN ? AND ? ORDER BY id DESC LIMIT 1"),
-                arguments: [PostingSegments.key(owner: owner, entry: 0), PostingSegments.key(owner: owner, entry: number)])
+                db.cachedStatement(
+                    sql: "SELECT id, documents FROM \(table) WHERE id BETWEEN ? AND ? ORDER BY id DESC LIMIT 1"),
+                arguments: [
+                    PostingSegments.key(owner: owner, entry: 0), PostingSegments.key(owner: owner, entry: number),
+                ])
         else { return nil }
         let id: Int64 = row[0]
         let nextID = try Int64.fetchOne(
@@ -51,7 +54,9 @@ struct PostingMembership {
             arguments: [id, PostingSegments.key(owner: owner, entry: PostingSegments.maximumEntryNumber)])
         let first = id & PostingSegments.maximumEntryNumber
         let numbers = DeltaList.decode(row[1] as Data)
-        read[first] = (numbers, nextID.map { $0 & PostingSegments.maximumEntryNumber } ?? PostingSegments.maximumEntryNumber + 1)
+        read[first] = (
+            numbers, nextID.map { $0 & PostingSegments.maximumEntryNumber } ?? PostingSegments.maximumEntryNumber + 1
+        )
         firsts.insert(first, at: firsts.partitioningIndex { $0 >= first })
         return numbers
     }

@@ -39,7 +39,9 @@ struct PostingSegments: Sendable, Equatable {
 
     /// Adds and removes entry numbers (each sorted ascending) in the postings of `token`,
     /// keeping `tails` current. Returns whether the token still has any.
-    func update(owner token: Int64, adding: [Int64], removing: [Int64], tails: inout Tails, in db: Database) throws -> Bool {
+    func update(
+        owner token: Int64, adding: [Int64], removing: [Int64], tails: inout Tails, in db: Database
+    ) throws -> Bool {
         if removing.isEmpty, let first = adding.first, var tail = tails[token], first > tail.last {
             try append(adding, token: token, to: &tail, in: db)
             tails[token] = tail
@@ -68,7 +70,9 @@ struct PostingSegments: Sendable, Equatable {
             let segment = rest.prefix(Self.capacity)
             var bytes: [UInt8] = []
             DeltaList.append(segment, after: 0, to: &bytes)
-            tail = Tail(id: Self.key(owner: token, entry: first), count: segment.count, last: segment.last ?? first, bytes: bytes)
+            tail = Tail(
+                id: Self.key(owner: token, entry: first), count: segment.count, last: segment.last ?? first,
+                bytes: bytes)
             try insert.execute(arguments: [tail.id, tail.count, Data(bytes)])
             rest = rest.dropFirst(segment.count)
         }
@@ -77,7 +81,8 @@ struct PostingSegments: Sendable, Equatable {
     private func lastSegment(of token: Int64, in db: Database) throws -> Tail? {
         guard
             let row = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT id, count, documents FROM \(table) WHERE id BETWEEN ? AND ? ORDER BY id DESC LIMIT 1"),
+                db.cachedStatement(
+                    sql: "SELECT id, count, documents FROM \(table) WHERE id BETWEEN ? AND ? ORDER BY id DESC LIMIT 1"),
                 arguments: [Self.key(owner: token, entry: 0), Self.key(owner: token, entry: Self.maximumEntryNumber)])
         else { return nil }
         let data: Data = row[2]
@@ -106,7 +111,9 @@ struct PostingSegments: Sendable, Equatable {
         while start < merged.count {
             let end = min(start + Self.capacity, merged.count)
             let segment = merged[start..<end]
-            try insert.execute(arguments: [Self.key(owner: token, entry: segment[start]), segment.count, DeltaList.encode(segment)])
+            try insert.execute(arguments: [
+                Self.key(owner: token, entry: segment[start]), segment.count, DeltaList.encode(segment),
+            ])
             start = end
         }
         if !merged.isEmpty { return true }
@@ -138,7 +145,9 @@ struct PostingSegments: Sendable, Equatable {
 
     /// Adds every entry of `token` (or prefix key) to `set`; with `window`, only those numbered
     /// in it, reading only the segments that can hold them.
-    func unite(owner token: Int64, into set: inout DocumentSet, within window: ClosedRange<Int64>? = nil, in db: Database) throws {
+    func unite(
+        owner token: Int64, into set: inout DocumentSet, within window: ClosedRange<Int64>? = nil, in db: Database
+    ) throws {
         guard let window else {
             let rows = try Row.fetchCursor(
                 db.cachedStatement(sql: "SELECT documents FROM \(table) WHERE id BETWEEN ? AND ?"),
@@ -167,14 +176,18 @@ struct PostingSegments: Sendable, Equatable {
         let rows = try Row.fetchCursor(
             segments(holding: window ?? 0...Self.maximumEntryNumber, owner: owner, columns: "id, count", in: db))
         var segments: [(first: Int64, count: Int)] = []
-        while let row = try rows.next() { segments.append((first: (row[0] as Int64) & Self.maximumEntryNumber, count: row[1])) }
+        while let row = try rows.next() {
+            segments.append((first: (row[0] as Int64) & Self.maximumEntryNumber, count: row[1]))
+        }
         return segments
     }
 
     /// The statement reading `columns` of the segments of `owner` that can hold numbers in
     /// `range`: from the one starting at or before its start (or the owner's first) to the
     /// last starting in it.
-    private func segments(holding range: ClosedRange<Int64>, owner: Int64, columns: String, in db: Database) throws -> Statement {
+    private func segments(
+        holding range: ClosedRange<Int64>, owner: Int64, columns: String, in db: Database
+    ) throws -> Statement {
         let low = max(0, min(range.lowerBound, Self.maximumEntryNumber))
         let high = max(0, min(range.upperBound, Self.maximumEntryNumber))
         let statement = try db.cachedStatement(
@@ -182,7 +195,9 @@ struct PostingSegments: Sendable, Equatable {
                 SELECT \(columns) FROM \(table)
                 WHERE id BETWEEN coalesce((SELECT max(id) FROM \(table) WHERE id BETWEEN ?1 AND ?2), ?1) AND ?3
                 """)
-        statement.arguments = [Self.key(owner: owner, entry: 0), Self.key(owner: owner, entry: low), Self.key(owner: owner, entry: high)]
+        statement.arguments = [
+            Self.key(owner: owner, entry: 0), Self.key(owner: owner, entry: low), Self.key(owner: owner, entry: high),
+        ]
         return statement
     }
 

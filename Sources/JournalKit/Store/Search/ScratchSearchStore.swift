@@ -10,7 +10,8 @@ extension SearchStore {
     /// Indexes every entry of `main` into a new search store encrypted like `search`, then
     /// removes it.
     package static func buildScratchCopy(of main: MainStore, like search: SearchStore) throws(JournalError) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("journal-rebuild-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "journal-rebuild-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let directory = StoreDirectory(folder)
         try directory.prepare(create: true)

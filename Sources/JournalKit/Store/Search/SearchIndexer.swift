@@ -69,7 +69,9 @@ struct SearchIndexer {
         while try !applyPreparedBatches(done: &done, progress: progress) {}
         try StoreDatabase.guarded(search.url) {
             try search.pool.write { db in
-                if try PrefixSnapshot.isStale(in: db, searchStore: search) { try PrefixSnapshot.save(in: db, searchStore: search) }
+                if try PrefixSnapshot.isStale(in: db, searchStore: search) {
+                    try PrefixSnapshot.save(in: db, searchStore: search)
+                }
             }
         }
     }
@@ -85,12 +87,17 @@ struct SearchIndexer {
     /// nothing to write.
     func currentStanding() throws(JournalError) -> (position: SearchStore.Position, standing: IndexStanding) {
         let position = try StoreDatabase.guarded(search.url) { try search.pool.read(SearchStore.position(in:)) }
-        return (position, try StoreDatabase.guarded(main.url) { try main.pool.read { db in try IndexStanding.of(position, in: db) } })
+        return (
+            position,
+            try StoreDatabase.guarded(main.url) { try main.pool.read { db in try IndexStanding.of(position, in: db) } }
+        )
     }
 
     /// Whether the prefix table's file should be saved again.
     private func prefixFileIsStale() throws(JournalError) -> Bool {
-        try StoreDatabase.guarded(search.url) { try search.pool.read { db in try PrefixSnapshot.isStale(in: db, searchStore: search) } }
+        try StoreDatabase.guarded(search.url) {
+            try search.pool.read { db in try PrefixSnapshot.isStale(in: db, searchStore: search) }
+        }
     }
 
     /// One batch, read and analysed, ready to write.
@@ -178,7 +185,9 @@ struct SearchIndexer {
     /// Reads and analyses the batch after `position`; nil when there is nothing left.
     private func prepareBatch(from position: SearchStore.Position) throws(JournalError) -> PreparedBatch? {
         var next = position
-        let work = try StoreDatabase.guarded(main.url) { try main.pool.read { db in try collectWork(from: db, advancing: &next) } }
+        let work = try StoreDatabase.guarded(main.url) {
+            try main.pool.read { db in try collectWork(from: db, advancing: &next) }
+        }
         guard next != position else { return nil }
         // Several changes may touch one entry; its current state is indexed once, in number order.
         var latest: [Int64: MainStore.CanonicalRow] = [:]
@@ -255,15 +264,18 @@ struct SearchIndexer {
         for (index, entry) in batch.entries.enumerated() {
             let tokens = batch.entryTokens[index]
             try writer.upsert(
-                number: entry.number, date: entry.date, tokenIDs: tokens.map { tokenIDs[Int($0)] }, order: batch.entryOrders[index],
+                number: entry.number, date: entry.date, tokenIDs: tokens.map { tokenIDs[Int($0)] },
+                order: batch.entryOrders[index],
                 tokens: { tokens.map { batch.tokens.texts[Int($0)] } })
         }
         try writer.finishDates()
         var removed = try writer.finish(
-            .token, adding: Array(zip(tokenIDs, batch.tokens.documents)).map { ($0, $1) }, cache: &caches.tokens, tails: &tails.tokens)
+            .token, adding: Array(zip(tokenIDs, batch.tokens.documents)).map { ($0, $1) }, cache: &caches.tokens,
+            tails: &tails.tokens)
         removed =
             try writer.finish(
-                .prefixKey, adding: Array(zip(keyIDs, batch.keys.documents)).map { ($0, $1) }, cache: &caches.keys, tails: &tails.keys)
+                .prefixKey, adding: Array(zip(keyIDs, batch.keys.documents)).map { ($0, $1) }, cache: &caches.keys,
+                tails: &tails.keys)
             || removed
         if removed {
             try SearchStore.bumpTokenGeneration(in: searchDB)
@@ -296,7 +308,8 @@ struct SearchIndexer {
         var work = Work()
         if let rebuildFrom = position.rebuildFrom {
             work.upserts = try MainStore.canonicalRows(in: db, rebuildFrom...Int64.max, limit: batchSize)
-            position.rebuildFrom = work.upserts.count < batchSize ? nil : work.upserts[work.upserts.count - 1].number + 1
+            position.rebuildFrom =
+                work.upserts.count < batchSize ? nil : work.upserts[work.upserts.count - 1].number + 1
             return work
         }
         var budget = batchSize
@@ -330,7 +343,8 @@ struct SearchIndexer {
                 db, sql: "SELECT coalesce(sum(last - first + 1), 0) FROM change WHERE seq > ?",
                 arguments: [position.appliedChange]) ?? 0
         guard let rebuildFrom = position.rebuildFrom else { return changed }
-        let rebuilt = try Int.fetchOne(db, sql: "SELECT count(*) FROM entry WHERE n >= ?", arguments: [rebuildFrom]) ?? 0
+        let rebuilt =
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM entry WHERE n >= ?", arguments: [rebuildFrom]) ?? 0
         return changed + rebuilt
     }
 }

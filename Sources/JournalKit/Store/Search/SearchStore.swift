@@ -20,7 +20,8 @@ package final class SearchStore: StoreFile {
     /// With `readOnly`, nothing is written: such a file is an error instead. `identity` binds
     /// an encrypted store's pages to what it is (a scratch store is not the journal's).
     init(
-        url: URL, mainStoreID: UUID, encryption: StoreEncryption? = nil, identity: StoreEncryption.Identity = .searchStore,
+        url: URL, mainStoreID: UUID, encryption: StoreEncryption? = nil,
+        identity: StoreEncryption.Identity = .searchStore,
         readOnly: Bool = false, readers: StoreDatabase.Readers = .pool
     ) throws(JournalError) {
         self.url = url
@@ -76,7 +77,8 @@ package final class SearchStore: StoreFile {
         }
         do {
             let pool = try StoreDatabase.open(
-                url, applicationID: applicationID, durability: .mayLag, encryption: opening.encryption, identity: opening.identity,
+                url, applicationID: applicationID, durability: .mayLag, encryption: opening.encryption,
+                identity: opening.identity,
                 readOnly: readOnly, readers: opening.readers)
             try pool.migrate(with: migrator, optional: ["v5-prefix-posting-counts"])
             let ownerQuery = "SELECT value FROM store_info WHERE key = 'main_store'"
@@ -84,7 +86,9 @@ package final class SearchStore: StoreFile {
                 try pool.read { db in try String.fetchOne(db, sql: ownerQuery) }
                 ?? pool.write { db in
                     if let owner = try String.fetchOne(db, sql: ownerQuery) { return owner }
-                    try db.execute(sql: "INSERT INTO store_info (key, value) VALUES ('main_store', ?)", arguments: [mainStoreID.uuidString])
+                    try db.execute(
+                        sql: "INSERT INTO store_info (key, value) VALUES ('main_store', ?)",
+                        arguments: [mainStoreID.uuidString])
                     return mainStoreID.uuidString
                 }
             guard owner == mainStoreID.uuidString else { return .failure(.replace("it belonged to another journal")) }
@@ -220,7 +224,9 @@ package final class SearchStore: StoreFile {
 
     static func position(in db: Database) throws -> Position {
         let values = try Dictionary(
-            Row.fetchAll(db, sql: "SELECT key, value FROM store_info").map { ($0[0] as String, $0[1] as DatabaseValue) },
+            Row.fetchAll(db, sql: "SELECT key, value FROM store_info").map {
+                ($0[0] as String, $0[1] as DatabaseValue)
+            },
             uniquingKeysWith: { first, _ in first })
         guard let applied = values["applied_change"].flatMap(Int64.fromDatabaseValue) else { return .fresh }
         return Position(
@@ -231,7 +237,8 @@ package final class SearchStore: StoreFile {
     }
 
     static func save(_ position: Position, in db: Database) throws {
-        let upsert = "INSERT INTO store_info (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"
+        let upsert =
+            "INSERT INTO store_info (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"
         try db.execute(sql: upsert, arguments: ["applied_change", position.appliedChange])
         try db.execute(sql: upsert, arguments: ["resume_after_entry", position.resumeAfterEntry])
         for (key, value) in [("rebuild_from", position.rebuildFrom), ("applied_change_tag", position.appliedTag)] {
@@ -296,12 +303,16 @@ package final class SearchStore: StoreFile {
 
     /// How many entries the store indexes.
     func documentCount() throws(JournalError) -> Int {
-        try StoreDatabase.guarded(url) { try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM document") ?? 0 } }
+        try StoreDatabase.guarded(url) {
+            try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM document") ?? 0 }
+        }
     }
 
     /// How many distinct tokens the store holds.
     func tokenCount() throws(JournalError) -> Int {
-        try StoreDatabase.guarded(url) { try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM token") ?? 0 } }
+        try StoreDatabase.guarded(url) {
+            try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM token") ?? 0 }
+        }
     }
 
     /// Every token with the number of entries holding it, most frequent first (ties by text).

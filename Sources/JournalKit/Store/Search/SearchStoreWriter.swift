@@ -74,7 +74,9 @@ struct SearchStoreWriter {
     /// appearance) and its words in order as positions among them. When it replaces an older
     /// version, the tokens and keys it no longer has are marked for removal; `tokens` gives its
     /// new token texts, needed only then.
-    mutating func upsert(number: Int64, date: JournalDate, tokenIDs: [Int64], order: [Int32], tokens: () -> [String]) throws {
+    mutating func upsert(
+        number: Int64, date: JournalDate, tokenIDs: [Int64], order: [Int32], tokens: () -> [String]
+    ) throws {
         let (ids, words) = WordOrder.encode(tokenIDs: tokenIDs, order: order)
         guard number > 0, number <= PostingSegments.maximumEntryNumber else {
             throw JournalError.store("entry number \(number) is beyond what the search store can index")
@@ -82,7 +84,8 @@ struct SearchStoreWriter {
         let row =
             number > largestExisting
             ? nil
-            : try Row.fetchOne(db.cachedStatement(sql: "SELECT date, tokens FROM document WHERE id = ?"), arguments: [number])
+            : try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT date, tokens FROM document WHERE id = ?"), arguments: [number])
         let previous = row.map { DeltaList.decode($0[1]) }
         if row.map({ DateBuckets.day(of: $0[0]) }) != DateBuckets.day(of: date.microseconds) {
             if let row { days.remove(number, date: row[0]) }
@@ -93,10 +96,14 @@ struct SearchStoreWriter {
                 INSERT INTO document (id, uri, date, tokens, words) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT(id) DO UPDATE SET date = excluded.date, tokens = excluded.tokens, words = excluded.words
                 """
-        ).execute(arguments: [number, EntryID(storeID: storeID, number: number).uri, date.microseconds, DeltaList.encode(ids), words])
+        ).execute(arguments: [
+            number, EntryID(storeID: storeID, number: number).uri, date.microseconds, DeltaList.encode(ids), words,
+        ])
         guard let previous else { return }
         let current = Set(ids)
-        for id in previous where !current.contains(id) { removing[.token, default: [:]][id, default: []].append(number) }
+        for id in previous where !current.contains(id) {
+            removing[.token, default: [:]][id, default: []].append(number)
+        }
         let currentKeys = Set(Tokens.prefixKeys(of: tokens()).map(CodePointKey.init))
         for key in try prefixKeyIDs(ofTokens: previous) where !currentKeys.contains(CodePointKey(key.text)) {
             removing[.prefixKey, default: [:]][key.id, default: []].append(number)
@@ -106,15 +113,19 @@ struct SearchStoreWriter {
     /// Removes the documents numbered in `range`.
     mutating func removeDocuments(in range: ClosedRange<Int64>) throws {
         let rows = try Row.fetchAll(
-            db, sql: "SELECT id, tokens, date FROM document WHERE id BETWEEN ? AND ?", arguments: [range.lowerBound, range.upperBound])
+            db, sql: "SELECT id, tokens, date FROM document WHERE id BETWEEN ? AND ?",
+            arguments: [range.lowerBound, range.upperBound])
         for row in rows {
             let number: Int64 = row[0]
             days.remove(number, date: row[2])
             let tokenIDs = DeltaList.decode(row[1])
             for id in tokenIDs { removing[.token, default: [:]][id, default: []].append(number) }
-            for key in try prefixKeyIDs(ofTokens: tokenIDs) { removing[.prefixKey, default: [:]][key.id, default: []].append(number) }
+            for key in try prefixKeyIDs(ofTokens: tokenIDs) {
+                removing[.prefixKey, default: [:]][key.id, default: []].append(number)
+            }
         }
-        try db.execute(sql: "DELETE FROM document WHERE id BETWEEN ? AND ?", arguments: [range.lowerBound, range.upperBound])
+        try db.execute(
+            sql: "DELETE FROM document WHERE id BETWEEN ? AND ?", arguments: [range.lowerBound, range.upperBound])
     }
 
     /// The prefix keys (with their ids) of the tokens with these ids.
@@ -145,7 +156,8 @@ struct SearchStoreWriter {
         var removed = false
         func apply(_ id: Int64, _ added: [Int64]) throws {
             let stillUsed = try owner.segments.update(
-                owner: id, adding: added, removing: (removals.removeValue(forKey: id) ?? []).sorted(), tails: &tails, in: db)
+                owner: id, adding: added, removing: (removals.removeValue(forKey: id) ?? []).sorted(), tails: &tails,
+                in: db)
             if !stillUsed {
                 try db.cachedStatement(sql: "DELETE FROM \(owner.table) WHERE id = ?").execute(arguments: [id])
                 removed = true

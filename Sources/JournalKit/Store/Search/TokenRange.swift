@@ -11,7 +11,8 @@ enum TokenRange {
                 db.cachedStatement(sql: "SELECT id FROM token WHERE text >= ? AND text < ? AND id > ?"),
                 arguments: [word, upper, minimumID])
         }
-        return try Int64.fetchAll(db.cachedStatement(sql: "SELECT id FROM token WHERE text >= ? AND id > ?"), arguments: [word, minimumID])
+        return try Int64.fetchAll(
+            db.cachedStatement(sql: "SELECT id FROM token WHERE text >= ? AND id > ?"), arguments: [word, minimumID])
     }
 }
 

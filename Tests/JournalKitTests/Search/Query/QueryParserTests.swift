@@ -14,7 +14,9 @@ import Testing
     }
 
     private func problem(_ text: String) throws -> QuerySyntaxError? {
-        guard case .failure(let problem) = try SearchQuery(text, now: Self.now, timeZone: Self.utc).parsed else { return nil }
+        guard case .failure(let problem) = try SearchQuery(text, now: Self.now, timeZone: Self.utc).parsed else {
+            return nil
+        }
         return problem
     }
 
@@ -103,8 +105,11 @@ import Testing
         #expect(try plan("on:\"last month\"") == .dated(from: Self.day("2024-10-01"), until: Self.day("2024-11-01")))
         #expect(try plan("from:“last month”") == .dated(from: Self.day("2024-10-01"), until: nil))
         #expect(
-            try plan("-on:2016 york") == .all([.not(.dated(from: Self.day("2016-01-01"), until: Self.day("2017-01-01"))), .word("york")]))
-        #expect(try plan("on:2016 OR is:starred") == .any([.dated(from: Self.day("2016-01-01"), until: Self.day("2017-01-01")), .starred]))
+            try plan("-on:2016 york")
+                == .all([.not(.dated(from: Self.day("2016-01-01"), until: Self.day("2017-01-01"))), .word("york")]))
+        #expect(
+            try plan("on:2016 OR is:starred")
+                == .any([.dated(from: Self.day("2016-01-01"), until: Self.day("2017-01-01")), .starred]))
     }
 
     @Test func aBadFieldIsAUsageErrorSayingWhereItIs() throws {
@@ -137,7 +142,8 @@ import Testing
     }
 
     @Test func wantedTermsAreThoseNotLeftOut() throws {
-        #expect(try plan("a \"b c\" -d -(e OR \"f g\") OR h --i").wanted.map(\.description) == ["a", "\"b c\"", "h", "i"])
+        #expect(
+            try plan("a \"b c\" -d -(e OR \"f g\") OR h --i").wanted.map(\.description) == ["a", "\"b c\"", "h", "i"])
     }
 
     /// Deep groups, long runs of `-`, quotes and `OR`: read without exhausting the stack.
@@ -145,7 +151,9 @@ import Testing
         let deep = String(repeating: "(", count: 100_000) + "a" + String(repeating: ")", count: 100_000)
         #expect(try plan(deep) == .word("a"))
         #expect(try plan(String(repeating: "-", count: 100_001) + "a") == .not(.word("a")))
-        #expect(try plan(Array(repeating: "a OR", count: 20_000).joined(separator: " ") + " b").description.hasPrefix("(or a a"))
+        #expect(
+            try plan(Array(repeating: "a OR", count: 20_000).joined(separator: " ") + " b").description.hasPrefix(
+                "(or a a"))
         // Quotes pair up: 5,000 one-word phrases "a ", each followed by the word a.
         #expect(try plan(String(repeating: "\"a ", count: 10_000)) == .all(Array(repeating: .word("a"), count: 10_000)))
     }

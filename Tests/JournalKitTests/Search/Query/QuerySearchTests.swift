@@ -60,7 +60,9 @@ import Testing
         let store = try TemporaryJournal()
         for entry in entries {
             try store.journal.add(
-                NewEntry(date: JournalDate(iso8601: entry.date)!, text: entry.text, tags: entry.tags, starred: entry.starred))
+                NewEntry(
+                    date: JournalDate(iso8601: entry.date)!, text: entry.text, tags: entry.tags, starred: entry.starred)
+            )
         }
         return store
     }
@@ -76,7 +78,8 @@ import Testing
                 #expect(found.entries.map(\.id.number) == expected, "\(strategy) \(query)")
                 let page = try store.journal.search(query, strategy: strategy, page: PageRequest(limit: 2, offset: 1))
                 #expect(page.total == expected.count, "\(strategy) \(query) page")
-                #expect(page.entries.map(\.id.number) == Array(expected.dropFirst().prefix(2)), "\(strategy) \(query) page")
+                #expect(
+                    page.entries.map(\.id.number) == Array(expected.dropFirst().prefix(2)), "\(strategy) \(query) page")
             }
         }
     }
@@ -85,7 +88,8 @@ import Testing
     @Test func theQueryCombinesWithTheFilters() throws {
         let store = try Self.journal()
         let starred = try EntryFilter(starred: true)
-        let may = try EntryFilter(from: JournalDate(iso8601: "2024-05-02T00:00:00Z")!, until: JournalDate(iso8601: "2024-05-07T00:00:00Z")!)
+        let may = try EntryFilter(
+            from: JournalDate(iso8601: "2024-05-02T00:00:00Z")!, until: JournalDate(iso8601: "2024-05-07T00:00:00Z")!)
         let work = try EntryFilter(tags: ["work"])
         let cases: [(String, EntryFilter, [Int64])] = [
             ("#travel", starred, [4, 2]),
@@ -97,7 +101,8 @@ import Testing
         ]
         for strategy in SearchStrategies.all where strategy.family == .wordPrefix {
             for (query, filter, expected) in cases {
-                let found = try store.journal.search(query, strategy: strategy, page: PageRequest(limit: 0), filter: filter)
+                let found = try store.journal.search(
+                    query, strategy: strategy, page: PageRequest(limit: 0), filter: filter)
                 #expect(found.entries.map(\.id.number) == expected, "\(strategy) \(query)")
                 #expect(found.total == expected.count, "\(strategy) \(query)")
             }
@@ -131,7 +136,8 @@ import Testing
         ]
         for (date, text) in dated { try store.journal.add(NewEntry(date: date, text: text)) }
         let cases: [(String, [Int64])] =
-            onThe28th ? [] : [("on:this-day", [3, 1]), ("walk on:this-day -#rain", [1]), ("walk -on:this-day", [5, 4, 2])]
+            onThe28th
+            ? [] : [("on:this-day", [3, 1]), ("walk on:this-day -#rain", [1]), ("walk -on:this-day", [5, 4, 2])]
         for strategy in SearchStrategies.all where strategy.family == .wordPrefix {
             for (query, expected) in cases {
                 let found = try store.journal.search(query, strategy: strategy, page: PageRequest(limit: 0))
@@ -176,7 +182,9 @@ import Testing
 
     @Test func highlightsThePhraseWholeAndNeverWhatIsLeftOut() throws {
         func shown(_ query: String, in text: String) throws -> [String] {
-            MatchHighlighter(query: try SearchQuery(query), highlighting: .wordPrefix).ranges(in: text).map { String(text[$0]) }
+            MatchHighlighter(query: try SearchQuery(query), highlighting: .wordPrefix).ranges(in: text).map {
+                String(text[$0])
+            }
         }
         let text = "We flew to New York in May, not to new Yorkshire. New  york!"
         #expect(try shown("\"new york\" -may", in: text) == ["New York", "new Yorkshire", "New  york"])

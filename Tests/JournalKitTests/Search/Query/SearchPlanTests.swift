@@ -9,7 +9,8 @@ import Testing
     private let now = Date(timeIntervalSince1970: 1_732_492_800)  // 2024-11-25
 
     private func plan(_ text: String?, filter: EntryFilter = .none, earliest: String? = nil) throws -> SearchPlan {
-        let query = try text.map { try SearchQuery($0, filter: filter, now: now, timeZone: utc) } ?? SearchQuery(filter: filter)
+        let query =
+            try text.map { try SearchQuery($0, filter: filter, now: now, timeZone: utc) } ?? SearchQuery(filter: filter)
         return try SearchPlan(query, family: .wordPrefix, earliestDate: earliest.map { JournalDate(iso8601: $0)! })
     }
 
@@ -78,14 +79,17 @@ import Testing
     /// actions' selection and the highlighter take the value and never read the text again.
     @Test func aSearchReadsItsQueryOnce() throws {
         let store = try TemporaryJournal()
-        try store.journal.add(NewEntry(date: JournalDate(iso8601: "2023-11-25T09:00:00Z")!, text: "café #trip on this day"))
+        try store.journal.add(
+            NewEntry(date: JournalDate(iso8601: "2023-11-25T09:00:00Z")!, text: "café #trip on this day"))
         try store.journal.add(NewEntry(text: "crème brûlée"))
         let readings = SearchQuery.Readings()
         try SearchQuery.$readings.withValue(readings) {
             let query = try SearchQuery("caf on:this-day OR crème", filter: EntryFilter(tags: ["trip"]))
             for strategy in SearchStrategies.all {
                 let results = try store.journal.search(query, strategy: strategy)
-                _ = results.entries.map { MatchHighlighter(query: query, highlighting: strategy.highlighting).ranges(in: $0.text) }
+                _ = results.entries.map {
+                    MatchHighlighter(query: query, highlighting: strategy.highlighting).ranges(in: $0.text)
+                }
             }
             _ = try store.journal.entryIDs(query)
             _ = try store.journal.tags(query)

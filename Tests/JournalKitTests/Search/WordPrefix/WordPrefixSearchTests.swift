@@ -22,14 +22,20 @@ import Testing
         let file = store.directory.url.appendingPathComponent("dated.jsonl")
         try Data(lines.joined(separator: "\n").utf8).write(to: file)
         _ = try store.journal.importJSONLines(from: JSONLinesReader(path: file.path))
-        #expect(try store.journal.search.pool.read { db in try PostingSegments.prefixKeys.segmentCounts(owner: 1, in: db).count } >= 3)
+        #expect(
+            try store.journal.search.pool.read { db in
+                try PostingSegments.prefixKeys.segmentCounts(owner: 1, in: db).count
+            } >= 3)
         let typing = try Journal(directory: store.directory)
         try typing.prepareForTyping()
-        for (from, until) in [(nil, nil), (2_000, 7_000), (2_100, 2_101), (8_990, nil), (nil, 10)] as [(Int64?, Int64?)] {
+        for (from, until) in [(nil, nil), (2_000, 7_000), (2_100, 2_101), (8_990, nil), (nil, 10)] as [(Int64?, Int64?)]
+        {
             let filter = try EntryFilter(
-                from: from.map { JournalDate(microseconds: $0 * day) }, until: until.map { JournalDate(microseconds: $0 * day) })
+                from: from.map { JournalDate(microseconds: $0 * day) },
+                until: until.map { JournalDate(microseconds: $0 * day) })
             let passing = dated.filter { entry in
-                entry.text.hasPrefix("a") && from.map { entry.date >= $0 * day } != false && until.map { entry.date < $0 * day } != false
+                entry.text.hasPrefix("a") && from.map { entry.date >= $0 * day } != false
+                    && until.map { entry.date < $0 * day } != false
             }
             let expected = passing.sorted { ($0.date, $0.number) > ($1.date, $1.number) }.map(\.number)
             for journal in [store.journal!, typing] {
@@ -38,7 +44,9 @@ import Testing
                     PageRequest(limit: 3, offset: max(0, expected.count - 2)),
                 ] {
                     let found = try journal.search("a", strategy: SearchStrategies[.prefix], page: page, filter: filter)
-                    #expect(found.total == expected.count, "\(String(describing: from))–\(String(describing: until)) \(page)")
+                    #expect(
+                        found.total == expected.count,
+                        "\(String(describing: from))–\(String(describing: until)) \(page)")
                     #expect(found.entries.map(\.id.number) == Array(expected.dropFirst(page.offset).prefix(page.limit)))
                 }
             }

@@ -16,9 +16,11 @@ import Testing
     /// Copies the journal's folder as it is (its WAL included, its WAL index not, so that the
     /// copy recovers its log when opened) into a new folder.
     private func copy(_ journal: TemporaryJournal) throws -> StoreDirectory {
-        let copy = StoreDirectory(FileManager.default.temporaryDirectory.appendingPathComponent("journal-copy-\(UUID().uuidString)"))
+        let copy = StoreDirectory(
+            FileManager.default.temporaryDirectory.appendingPathComponent("journal-copy-\(UUID().uuidString)"))
         try FileManager.default.createDirectory(at: copy.url, withIntermediateDirectories: true)
-        for name in try FileManager.default.contentsOfDirectory(atPath: journal.directory.url.path) where !name.hasSuffix("-shm") {
+        for name in try FileManager.default.contentsOfDirectory(atPath: journal.directory.url.path)
+        where !name.hasSuffix("-shm") {
             try FileManager.default.copyItem(
                 at: journal.directory.url.appendingPathComponent(name), to: copy.url.appendingPathComponent(name))
         }
@@ -129,21 +131,27 @@ import Testing
             let transaction = ends.firstIndex { index < $0 }!
             let reported = transaction < 2 && index != ends[1] - 1
             if reported {
-                let error = #expect(throws: JournalError.self, "frame \(index + 1)") { try readEverything(copy, journal.passphrase) }
-                #expect(error?.message.contains("journal.sqlite-wal") == true, "frame \(index + 1): \(error?.message ?? "")")
+                let error = #expect(throws: JournalError.self, "frame \(index + 1)") {
+                    try readEverything(copy, journal.passphrase)
+                }
+                #expect(
+                    error?.message.contains("journal.sqlite-wal") == true, "frame \(index + 1): \(error?.message ?? "")"
+                )
             } else {
                 let entries = try readEverything(copy, journal.passphrase)
                 let kept = index == ends[1] - 1 ? 1 : 2
                 #expect(entries.count == 50 + kept, "frame \(index + 1)")
                 let found = Set(entries.map(\.text))
                 #expect(texts.prefix(kept).allSatisfy(found.contains), "frame \(index + 1): the earlier commits whole")
-                #expect(entries.allSatisfy { $0.text.hasPrefix("entry") || texts.contains($0.text) }, "frame \(index + 1)")
+                #expect(
+                    entries.allSatisfy { $0.text.hasPrefix("entry") || texts.contains($0.text) }, "frame \(index + 1)")
             }
         }
     }
 
     private func duplicate(_ directory: StoreDirectory) throws -> StoreDirectory {
-        let copy = StoreDirectory(FileManager.default.temporaryDirectory.appendingPathComponent("journal-copy-\(UUID().uuidString)"))
+        let copy = StoreDirectory(
+            FileManager.default.temporaryDirectory.appendingPathComponent("journal-copy-\(UUID().uuidString)"))
         try FileManager.default.copyItem(at: directory.url, to: copy.url)
         return copy
     }
@@ -163,7 +171,9 @@ import Testing
     /// A page written by a process and one written by its fork() child, through the same open
     /// file, are sealed under different nonces (a count kept in the process would repeat).
     @Test func aForkedWritersNoncesDoNotRepeat() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("journal-fork-\(UUID().uuidString).sqlite").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "journal-fork-\(UUID().uuidString).sqlite"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: path) }
         var nonces = [UInt8](repeating: 0, count: 72)
         #expect(encrypted_vfs_probe_fork_nonces(path, &nonces) == 0)

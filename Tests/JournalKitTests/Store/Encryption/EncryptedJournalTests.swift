@@ -21,7 +21,8 @@ import Testing
 
     private static func filled(_ journal: TemporaryJournal) throws {
         for (index, text) in texts.enumerated() {
-            try journal.journal.add(NewEntry(date: JournalDate(microseconds: Int64(index + 1) * 86_400_000_000), text: text))
+            try journal.journal.add(
+                NewEntry(date: JournalDate(microseconds: Int64(index + 1) * 86_400_000_000), text: text))
         }
     }
 
@@ -31,15 +32,19 @@ import Testing
         try Self.filled(plain)
         try Self.filled(encrypted)
         try encrypted.reopen()
-        let queries = ["the", "zanzibar", "クロワッサン", "ærø", "\"theory of\"", "#secretproject", "coffee OR dessert", "-the"]
+        let queries = [
+            "the", "zanzibar", "クロワッサン", "ærø", "\"theory of\"", "#secretproject", "coffee OR dessert", "-the",
+        ]
         for strategy in SearchStrategies.all {
             for query in queries {
-                guard let expected = try? plain.journal.search(query, strategy: strategy, page: PageRequest(limit: 0)) else {
+                guard let expected = try? plain.journal.search(query, strategy: strategy, page: PageRequest(limit: 0))
+                else {
                     continue  // a query this strategy reads as a usage error in both
                 }
                 let found = try encrypted.journal.search(query, strategy: strategy, page: PageRequest(limit: 0))
                 #expect(found.total == expected.total, "\(strategy.name) \(query)")
-                #expect(found.entries.map(\.id.number) == expected.entries.map(\.id.number), "\(strategy.name) \(query)")
+                #expect(
+                    found.entries.map(\.id.number) == expected.entries.map(\.id.number), "\(strategy.name) \(query)")
             }
         }
         try encrypted.expectConsistent()
@@ -52,12 +57,15 @@ import Testing
         }
     }
 
-    private func expectNoPlainText(in journal: TemporaryJournal, _ moment: String, sourceLocation: SourceLocation = #_sourceLocation) throws
-    {
+    private func expectNoPlainText(
+        in journal: TemporaryJournal, _ moment: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let needles = Self.secrets.flatMap { [$0, $0.lowercased(), Fold.canonical($0)] } + ["secretproject"]
         for (name, bytes) in try files(in: journal) {
             for needle in Set(needles) {
-                #expect(bytes.range(of: Data(needle.utf8)) == nil, "\(moment): \(name) holds \"\(needle)\"", sourceLocation: sourceLocation)
+                #expect(
+                    bytes.range(of: Data(needle.utf8)) == nil, "\(moment): \(name) holds \"\(needle)\"",
+                    sourceLocation: sourceLocation)
             }
         }
     }
@@ -83,7 +91,9 @@ import Testing
         try Self.filled(journal)
         journal.close()
         let before = try files(in: journal)
-        expectError(.wrongPassphrase) { try Journal(directory: journal.directory, passphrase: Passphrase("the wrong one")) }
+        expectError(.wrongPassphrase) {
+            try Journal(directory: journal.directory, passphrase: Passphrase("the wrong one"))
+        }
         expectError(.passphraseRequired) { try Journal(directory: journal.directory) }
         #expect(try files(in: journal).map(\.name) == before.map(\.name))
         #expect(try files(in: journal).map(\.bytes) == before.map(\.bytes))
@@ -116,11 +126,16 @@ import Testing
         if !verification.isConsistent { throw JournalError(.store, "inconsistent: \(verification.problems)") }
     }
 
-    private func expectRefused(_ journal: TemporaryJournal, _ change: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        let error = #expect(throws: JournalError.self, "\(change)", sourceLocation: sourceLocation) { try readEverything(journal) }
+    private func expectRefused(
+        _ journal: TemporaryJournal, _ change: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let error = #expect(throws: JournalError.self, "\(change)", sourceLocation: sourceLocation) {
+            try readEverything(journal)
+        }
         #expect(error?.kind == .store, "\(change): \(error?.message ?? "")", sourceLocation: sourceLocation)
         #expect(
-            error?.message.contains("journal.sqlite") == true, "\(change): \(error?.message ?? "")", sourceLocation: sourceLocation)
+            error?.message.contains("journal.sqlite") == true, "\(change): \(error?.message ?? "")",
+            sourceLocation: sourceLocation)
         journal.close()
     }
 
@@ -130,7 +145,9 @@ import Testing
         // A page of the entries' text, which reading every entry must read.
         let textPage = try #require(
             try journal.journal.main.pool.read { db in
-                try Int.fetchOne(db, sql: "SELECT pageno FROM dbstat WHERE name = 'entry' AND pagetype = 'leaf' ORDER BY pageno DESC")
+                try Int.fetchOne(
+                    db, sql: "SELECT pageno FROM dbstat WHERE name = 'entry' AND pagetype = 'leaf' ORDER BY pageno DESC"
+                )
             })
         journal.close()
         try readEverything(journal)
@@ -170,14 +187,19 @@ import Testing
         #expect(try Data(contentsOf: url).range(of: Data("zorblax".utf8)) == nil)
         journal.close()
         let mapped = try Journal(directory: journal.directory, passphrase: journal.passphrase, use: .oneAnswer)
-        #expect(try mapped.search("zorblax14", strategy: SearchStrategies[.prefix], page: PageRequest(limit: 0)).total == 111)
+        #expect(
+            try mapped.search("zorblax14", strategy: SearchStrategies[.prefix], page: PageRequest(limit: 0)).total
+                == 111)
         try mapped.close()
         var bytes = try Data(contentsOf: url)
         bytes[bytes.count / 2] ^= 0x01
         try bytes.write(to: url)
         let damaged = try Journal(directory: journal.directory, passphrase: journal.passphrase, use: .oneAnswer)
-        #expect(try damaged.search("zorblax14", strategy: SearchStrategies[.prefix], page: PageRequest(limit: 0)).total == 111)
-        #expect(try damaged.search("zorb", strategy: SearchStrategies[.prefix], page: PageRequest(limit: 0)).total == 1_500)
+        #expect(
+            try damaged.search("zorblax14", strategy: SearchStrategies[.prefix], page: PageRequest(limit: 0)).total
+                == 111)
+        #expect(
+            try damaged.search("zorb", strategy: SearchStrategies[.prefix], page: PageRequest(limit: 0)).total == 1_500)
         let report = try damaged.verify()
         #expect(report.problems.contains { $0.contains("fails authentication") }, "\(report.problems)")
         try damaged.close()
@@ -197,7 +219,9 @@ import Testing
         try opened.edit(edited.id, text: "entry changed after the copy")
         let page = try #require(
             try opened.main.pool.read { db in
-                try Int.fetchOne(db, sql: "SELECT pageno FROM dbstat WHERE name = 'entry' AND pagetype = 'leaf' ORDER BY pageno DESC")
+                try Int.fetchOne(
+                    db, sql: "SELECT pageno FROM dbstat WHERE name = 'entry' AND pagetype = 'leaf' ORDER BY pageno DESC"
+                )
             })
         journal.close()
         var after = try Data(contentsOf: url)

@@ -19,7 +19,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         var configuration = Configuration()
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
-        let pool = try DatabasePool(path: folder.appendingPathComponent("grdb.sqlite").path, configuration: configuration)
+        let pool = try DatabasePool(
+            path: folder.appendingPathComponent("grdb.sqlite").path, configuration: configuration)
         #expect(try synchronous(pool) == 1)
         try pool.close()
     }
@@ -45,8 +46,12 @@ import Testing
     @Test func aJournalsStoresHaveTheirLevels() throws {
         let store = try TemporaryJournal()
         try store.journal.add(NewEntry(text: "durable"))
-        let main = try store.journal.main.pool.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
-        let search = try store.journal.search.pool.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
+        let main = try store.journal.main.pool.writeWithoutTransaction { db in
+            try Int.fetchOne(db, sql: "PRAGMA synchronous")
+        }
+        let search = try store.journal.search.pool.writeWithoutTransaction { db in
+            try Int.fetchOne(db, sql: "PRAGMA synchronous")
+        }
         #expect(main == 2)
         #expect(search == 1)
     }

@@ -57,7 +57,9 @@ import Testing
         let deep = root.appendingPathComponent("a/b/journal")
         try DurableFiles.createFolder(deep)
         for path in ["a", "a/b", "a/b/journal"] {
-            let mode = try FileManager.default.attributesOfItem(atPath: root.appendingPathComponent(path).path)[.posixPermissions] as? Int
+            let mode =
+                try FileManager.default.attributesOfItem(atPath: root.appendingPathComponent(path).path)[
+                    .posixPermissions] as? Int
             #expect(mode == 0o700, "\(path)")
         }
         try DurableFiles.createFolder(deep)  // already there: nothing to do

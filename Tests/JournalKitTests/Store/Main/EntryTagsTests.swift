@@ -11,7 +11,8 @@ import Testing
     @Test func anEntrysTagsAreThoseOfItsTextAndThoseGiven() throws {
         let store = try TemporaryJournal()
         let journal: Journal = store.journal
-        let entry = try journal.add(NewEntry(text: "Lunch at #Café Rouge with @Ana", tags: ["#Work", "cafe"], starred: true))
+        let entry = try journal.add(
+            NewEntry(text: "Lunch at #Café Rouge with @Ana", tags: ["#Work", "cafe"], starred: true))
         #expect(entry.tags.map(\.name) == ["ana", "cafe", "work"])
         #expect(entry.tags.map(\.written) == ["Ana", "Café", "Work"])
         #expect(entry.starred)
@@ -42,7 +43,10 @@ import Testing
         try journal.delete(gone.id)
         #expect(try journal.tags().map(\.name) == ["walk", "rain"])
         #expect(try journal.tags().map(\.entries) == [3, 1])
-        #expect(try journal.list(PageRequest(limit: 0)).entries.map { $0.tags.map(\.name) } == [["walk"], ["walk"], ["rain", "walk"]])
+        #expect(
+            try journal.list(PageRequest(limit: 0)).entries.map { $0.tags.map(\.name) } == [
+                ["walk"], ["walk"], ["rain", "walk"],
+            ])
     }
 
     @Test func badTagNamesAndMissingEntriesAreRefused() throws {
@@ -72,7 +76,9 @@ import Testing
         #expect(entries.map(\.starred) == [true, false])
 
         try Data(##"{"text": "bad", "tags": ["ok", "#"]}"##.utf8).write(to: file)
-        let error = #expect(throws: JournalError.self) { try store.journal.importJSONLines(from: JSONLinesReader(path: file.path)) }
+        let error = #expect(throws: JournalError.self) {
+            try store.journal.importJSONLines(from: JSONLinesReader(path: file.path))
+        }
         #expect(error?.kind == .invalidInput && error?.line == 1, "\(error?.message ?? "")")
         #expect(try store.allEntries().count == 2)
     }
@@ -105,9 +111,11 @@ import Testing
         #expect(try journal.entry(first.id).tags.map(\.written) == ["cafe"], "every entry shows the journal's form")
         try journal.addTags(["CAFÉ"], to: later.id)
         try journal.addTags(["CAFÉ"], to: first.id)
-        #expect(try shown() == ["CAFÉ"], "given forms count: two against two, and CAFÉ's first use is the earliest entry")
+        #expect(
+            try shown() == ["CAFÉ"], "given forms count: two against two, and CAFÉ's first use is the earliest entry")
         try journal.edit(first.id, text: "Morning, no tag")
-        #expect(try shown() == ["CAFÉ"], "the edit took Café's one use away; CAFÉ still ties and is on the earliest entry")
+        #expect(
+            try shown() == ["CAFÉ"], "the edit took Café's one use away; CAFÉ still ties and is on the earliest entry")
         try journal.removeTags(["cafe"], from: first.id)
         #expect(try shown() == ["cafe"], "untagged: CAFÉ has one use left, cafe two")
         try journal.delete(third.id)

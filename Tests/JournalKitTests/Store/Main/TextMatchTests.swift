@@ -13,8 +13,10 @@ import Testing
         let restriction = try store.journal.plan(SearchQuery(filter: filter), family: .substring).restriction
         let (sql, arguments, _) = MainStore.pageQuery(matching: .canonical("x"), restriction: restriction)
         return try store.journal.main.pool.read { db in
-            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments + [20, 0]).map { $0["detail"] as String }
-                .joined(separator: "\n")
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments + [20, 0]).map {
+                $0["detail"] as String
+            }
+            .joined(separator: "\n")
         }
     }
 

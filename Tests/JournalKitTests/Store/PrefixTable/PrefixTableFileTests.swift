@@ -6,7 +6,8 @@ import Testing
 
 @Suite struct PrefixTableFileTests {
     static let tokens = [
-        "the", "then", "theatre", "théâtre", "thé", "th", "t", "東京", "東京都", "東京タワー", "straße", "strasse", "😀smile", "😀😀😀",
+        "the", "then", "theatre", "théâtre", "thé", "th", "t", "東京", "東京都", "東京タワー", "straße", "strasse", "😀smile",
+        "😀😀😀",
         "ёлка", "ёлочка", String(repeating: "long", count: 500), "a\u{10FFFF}b", "ab", "abc", "abcd",
     ]
 
@@ -16,7 +17,9 @@ import Testing
     }
 
     /// The tokens saved, in text order as the token index gives them, and the same in memory.
-    private func savedTable(tag: UUID = UUID(), sealing: ChunkSealing? = nil) throws -> (table: PrefixTable, url: URL, tag: UUID) {
+    private func savedTable(
+        tag: UUID = UUID(), sealing: ChunkSealing? = nil
+    ) throws -> (table: PrefixTable, url: URL, tag: UUID) {
         var table = PrefixTable()
         let tokens = Self.tokens.enumerated().map { (id: Int64($0.offset * 3 + 1), utf8: Data($0.element.utf8)) }
         for token in tokens { table.insert(id: token.id, utf8: token.utf8) }
@@ -28,7 +31,9 @@ import Testing
 
     @Test func refusesTokensOutOfTextOrder() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("prefix-\(UUID().uuidString)")
-        var tokens = ["then", "abc", "there"].enumerated().map { (id: Int64($0.offset + 1), utf8: Data($0.element.utf8)) }.makeIterator()
+        var tokens = ["then", "abc", "there"].enumerated().map {
+            (id: Int64($0.offset + 1), utf8: Data($0.element.utf8))
+        }.makeIterator()
         #expect(throws: JournalError.self) { try PrefixTableFile.save(tag: UUID(), to: url) { tokens.next() } }
         #expect(!FileManager.default.fileExists(atPath: url.path))
     }
@@ -41,9 +46,12 @@ import Testing
         #expect(file.tokenCount == Self.tokens.count)
         #expect(file.maxTokenID == table.maxTokenID)
         let prefixes = Set(
-            Self.tokens.flatMap { token in (1...min(token.unicodeScalars.count, 6)).map { String(token.unicodeScalars.prefix($0)) } })
+            Self.tokens.flatMap { token in
+                (1...min(token.unicodeScalars.count, 6)).map { String(token.unicodeScalars.prefix($0)) }
+            })
         for prefix in prefixes.union(["x", "thx", "東京x", "zzzz"]) {
-            #expect(file.tokenIDs(withPrefix: prefix)?.sorted() == table.tokenIDs(withPrefix: prefix).sorted(), "\(prefix)")
+            #expect(
+                file.tokenIDs(withPrefix: prefix)?.sorted() == table.tokenIDs(withPrefix: prefix).sorted(), "\(prefix)")
         }
         var all: [Int64: String] = [:]
         file.forEachToken { id, utf8 in all[id] = String(decoding: utf8, as: UTF8.self) }
@@ -56,7 +64,8 @@ import Testing
         let (_, url, tag) = try savedTable(sealing: sealing)
         defer { try? FileManager.default.removeItem(at: url) }
         #expect(PrefixTableFile(mapping: url, expectedTag: UUID(), sealing: sealing) == nil)
-        #expect(PrefixTableFile(mapping: url.appendingPathExtension("missing"), expectedTag: tag, sealing: sealing) == nil)
+        #expect(
+            PrefixTableFile(mapping: url.appendingPathExtension("missing"), expectedTag: tag, sealing: sealing) == nil)
         let bytes = try Data(contentsOf: url)
         try bytes.prefix(bytes.count - 1).write(to: url)
         #expect(PrefixTableFile(mapping: url, expectedTag: tag, sealing: sealing) == nil)
@@ -118,7 +127,9 @@ import Testing
         try SyntheticJournalFile.write(entries: 400, seed: 5, to: handle)
         try handle.close()
         _ = try store.journal.importFile(atPath: input.path)
-        #expect(FileManager.default.fileExists(atPath: PrefixSnapshot.fileURL(besides: store.directory.searchStoreURL).path))
+        #expect(
+            FileManager.default.fileExists(atPath: PrefixSnapshot.fileURL(besides: store.directory.searchStoreURL).path)
+        )
         for index in 0..<30 { try store.journal.add(NewEntry(text: "zygomorphic\(index) théâtrophone\(index)")) }
         return store
     }
@@ -130,7 +141,8 @@ import Testing
         #expect(words.count > 1_000)
         for word in words.prefix(300) + ["zygo", "zygomorphic2", "théâtro", "thea", "nothingstartslikethis"] {
             let prefix = String(word.unicodeScalars.prefix(4 + word.count % 3))
-            let expected = try store.journal.search(prefix, strategy: SearchStrategies[.token], page: PageRequest(limit: 0))
+            let expected = try store.journal.search(
+                prefix, strategy: SearchStrategies[.token], page: PageRequest(limit: 0))
             let found = try mapped.search(prefix, strategy: SearchStrategies[.prefix], page: PageRequest(limit: 0))
             #expect(found.total == expected.total, "\(prefix)")
             #expect(found.entries.map(\.id) == expected.entries.map(\.id), "\(prefix)")

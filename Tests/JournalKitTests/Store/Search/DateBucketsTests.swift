@@ -16,11 +16,13 @@ import Testing
         for index in 0..<60 {
             try store.journal.add(
                 NewEntry(
-                    date: JournalDate(microseconds: start + Int64(index / 3) * Self.day + Int64(index % 3) * 5 * Self.hour),
+                    date: JournalDate(
+                        microseconds: start + Int64(index / 3) * Self.day + Int64(index % 3) * 5 * Self.hour),
                     text: "entry \(index)"))
         }
         let id = { (number: Int64) in EntryID(storeID: store.journal.storeID, number: number) }
-        try store.journal.add(NewEntry(date: JournalDate(microseconds: start + 3 * Self.day + Self.hour), text: "backdated"))
+        try store.journal.add(
+            NewEntry(date: JournalDate(microseconds: start + 3 * Self.day + Self.hour), text: "backdated"))
         try store.journal.add(NewEntry(date: JournalDate(microseconds: -Self.day - Self.hour), text: "before 1970"))
         try store.journal.add(NewEntry(date: JournalDate(microseconds: -1), text: "just before 1970"))
         try store.journal.edit(id(10), date: JournalDate(microseconds: start + 15 * Self.day))
@@ -32,7 +34,9 @@ import Testing
     private func dates(in store: TemporaryJournal) throws -> [Int64: Int64] {
         try store.journal.search.pool.read { db in
             try Dictionary(
-                uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT id, date FROM document").map { ($0[0] as Int64, $0[1] as Int64) })
+                uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT id, date FROM document").map {
+                    ($0[0] as Int64, $0[1] as Int64)
+                })
         }
     }
 

@@ -10,7 +10,8 @@ import Testing
         let store = try TemporaryJournal()
         let day: Int64 = 86_400_000_000
         for (index, offset) in [5, 1, 3, 3, 9, 0, 3, 7].enumerated() {
-            try store.journal.add(NewEntry(date: JournalDate(microseconds: 19_000 * day + Int64(offset) * day), text: "entry \(index)"))
+            try store.journal.add(
+                NewEntry(date: JournalDate(microseconds: 19_000 * day + Int64(offset) * day), text: "entry \(index)"))
         }
         let id = { (number: Int64) in EntryID(storeID: store.journal.storeID, number: number) }
         try store.journal.edit(id(2), date: JournalDate(microseconds: 19_020 * day))
@@ -21,7 +22,9 @@ import Testing
     /// The order as the semantics define it, computed from each document's date.
     private func expected(_ store: TemporaryJournal) throws -> [UInt32] {
         try store.journal.search.pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT id, date FROM document").map { (number: $0[0] as Int64, date: $0[1] as Int64) }
+            try Row.fetchAll(db, sql: "SELECT id, date FROM document").map {
+                (number: $0[0] as Int64, date: $0[1] as Int64)
+            }
         }
         .sorted { ($0.date, $0.number) > ($1.date, $1.number) }.map { UInt32($0.number) }
     }
@@ -39,7 +42,8 @@ import Testing
         for number in 0..<order.place.count {
             let place = order.place[number]
             #expect(
-                place == DateOrder.absent ? !order.newestFirst.contains(UInt32(number)) : order.newestFirst[Int(place)] == UInt32(number))
+                place == DateOrder.absent
+                    ? !order.newestFirst.contains(UInt32(number)) : order.newestFirst[Int(place)] == UInt32(number))
         }
         // Entries 8, 1 and 4 are dated 7, 5 and 3 days in; 6 is deleted, 99 never was.
         #expect(order.newest(3, of: [4, 1, 6, 8, 99]) == [8, 1, 4])
@@ -47,7 +51,9 @@ import Testing
         try store.journal.search.pool.read { db in
             #expect(try order.walk(wanted: 2, in: db, where: { $0 % 2 == 1 }) == odd)
             // Every span of dates, open or not, at and between the entries' days.
-            let dates = try Row.fetchAll(db, sql: "SELECT id, date FROM document").reduce(into: [Int64: Int64]()) { $0[$1[0]] = $1[1] }
+            let dates = try Row.fetchAll(db, sql: "SELECT id, date FROM document").reduce(into: [Int64: Int64]()) {
+                $0[$1[0]] = $1[1]
+            }
             let bounds: [Int64?] = [nil] + Set(dates.values).flatMap { [$0, $0 + 1] }.sorted()
             for from in bounds {
                 for until in bounds {

@@ -26,7 +26,9 @@ import Testing
         // The entries restored from the copy: the search store has applied changes they lack.
         try main.write(to: store.directory.mainStoreURL)
         let journal = try store.reopen()
-        #expect(journal.notices.contains { $0.contains("has applied changes the entries' history does not have") }, "\(journal.notices)")
+        #expect(
+            journal.notices.contains { $0.contains("has applied changes the entries' history does not have") },
+            "\(journal.notices)")
         #expect(try journal.search("two").total == 0)
         #expect(try journal.search("one").total == 1)
         try store.expectConsistent()

@@ -9,7 +9,8 @@ import Testing
     private func makeDatabase() throws -> DatabaseQueue {
         let queue = try DatabaseQueue()
         try queue.write { db in
-            try db.execute(sql: "CREATE TABLE posting (id INTEGER PRIMARY KEY, count INTEGER NOT NULL, documents BLOB NOT NULL)")
+            try db.execute(
+                sql: "CREATE TABLE posting (id INTEGER PRIMARY KEY, count INTEGER NOT NULL, documents BLOB NOT NULL)")
         }
         return queue
     }
@@ -50,9 +51,12 @@ import Testing
                 let base = model[token]!.max() ?? 0
                 var adding = Set<Int64>(), removing = Set<Int64>()
                 for _ in 0..<Int(generator.next() % 300) {
-                    adding.insert(appending ? base + 1 + Int64(generator.next() % 2_000) : 1 + Int64(generator.next() % 20_000))
+                    adding.insert(
+                        appending ? base + 1 + Int64(generator.next() % 2_000) : 1 + Int64(generator.next() % 20_000))
                 }
-                if !appending, let existing = model[token]?.shuffled(using: &generator).prefix(Int(generator.next() % 200)) {
+                if !appending,
+                    let existing = model[token]?.shuffled(using: &generator).prefix(Int(generator.next() % 200))
+                {
                     removing.formUnion(existing)
                 }
                 adding.subtract(removing)
@@ -65,7 +69,9 @@ import Testing
             for token: Int64 in [1, 2] {
                 try expectWellFormed(db, token: token)
                 #expect(try members(db, token: token) == model[token]!)
-                #expect(try PostingSegments.tokens.segmentCounts(owner: token, in: db).reduce(0) { $0 + $1.count } == model[token]!.count)
+                #expect(
+                    try PostingSegments.tokens.segmentCounts(owner: token, in: db).reduce(0) { $0 + $1.count }
+                        == model[token]!.count)
                 // Numbers in, beside and between segments, in the order a walk by date would
                 // test them (not ascending), each answered as the model says.
                 var membership = PostingMembership(.tokens, owner: token, in: db)
@@ -93,10 +99,14 @@ import Testing
     @Test func removingEveryNumberLeavesNoSegment() throws {
         let queue = try makeDatabase()
         let numbers = Array(Int64(1)...Int64(5_000))
-        let added = try queue.write { db in try PostingSegments.tokens.update(owner: 3, adding: numbers, removing: [], in: db) }
+        let added = try queue.write { db in
+            try PostingSegments.tokens.update(owner: 3, adding: numbers, removing: [], in: db)
+        }
         #expect(added)
         #expect(try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM posting") } == 3)
-        let remains = try queue.write { db in try PostingSegments.tokens.update(owner: 3, adding: [], removing: numbers, in: db) }
+        let remains = try queue.write { db in
+            try PostingSegments.tokens.update(owner: 3, adding: [], removing: numbers, in: db)
+        }
         #expect(!remains)
         #expect(try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM posting") } == 0)
     }
@@ -119,7 +129,8 @@ import Testing
         var model = Set<Int64>()
         var tails = PostingSegments.Tails()
         try queue.write { db in
-            try db.execute(sql: "CREATE TABLE posting (id INTEGER PRIMARY KEY, count INTEGER NOT NULL, documents BLOB NOT NULL)")
+            try db.execute(
+                sql: "CREATE TABLE posting (id INTEGER PRIMARY KEY, count INTEGER NOT NULL, documents BLOB NOT NULL)")
             var next: Int64 = 1
             for round in 0..<120 {
                 var adding: [Int64] = []
@@ -129,7 +140,8 @@ import Testing
                 }
                 // Now and then an edit in the middle, which must not go through the remembered tail.
                 let removing = round % 10 == 9 ? Array(model.sorted().prefix(3)) : []
-                _ = try PostingSegments.tokens.update(owner: 9, adding: adding, removing: removing, tails: &tails, in: db)
+                _ = try PostingSegments.tokens.update(
+                    owner: 9, adding: adding, removing: removing, tails: &tails, in: db)
                 model.formUnion(adding)
                 model.subtract(removing)
             }
@@ -142,7 +154,8 @@ import Testing
             for row in rows {
                 let numbers = DeltaList.decode(row[2])
                 #expect(numbers.count == row[1] as Int && numbers.count <= PostingSegments.capacity)
-                #expect(PostingSegments.key(owner: 9, entry: numbers[0]) == row[0] as Int64 && numbers[0] > previousLast)
+                #expect(
+                    PostingSegments.key(owner: 9, entry: numbers[0]) == row[0] as Int64 && numbers[0] > previousLast)
                 previousLast = numbers.last!
             }
         }

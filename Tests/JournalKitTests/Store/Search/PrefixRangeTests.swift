@@ -26,7 +26,9 @@ import Testing
                 let inRange =
                     Array(candidate.utf8).lexicographicallyPrecedes(Array(upper.utf8))
                     && !Array(candidate.utf8).lexicographicallyPrecedes(Array(prefix.utf8))
-                #expect(inRange == candidate.unicodeScalars.starts(with: prefix.unicodeScalars), "\(prefix) vs \(candidate)")
+                #expect(
+                    inRange == candidate.unicodeScalars.starts(with: prefix.unicodeScalars), "\(prefix) vs \(candidate)"
+                )
             }
         }
     }
