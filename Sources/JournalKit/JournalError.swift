@@ -59,8 +59,11 @@ public struct JournalError: Error, CustomStringConvertible, Sendable, Equatable,
 
     /// The same error about input line `line`, its message saying so.
     package func onLine(_ line: Int) -> JournalError {
-        JournalError(kind, "line \(line): \(message)", entry: entry, line: line, file: file)
+        JournalError(kind, "\(Self.location(ofLine: line)): \(message)", entry: entry, line: line, file: file)
     }
+
+    /// How a message names input line `line` ("line 12"), the one spelling every format uses.
+    package static func location(ofLine line: Int) -> String { "line \(line)" }
 
     package static func usage(_ message: String) -> JournalError { JournalError(.usage, message) }
     package static func invalidInput(_ message: String, line: Int? = nil, file: String? = nil) -> JournalError {

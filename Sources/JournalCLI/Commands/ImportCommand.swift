@@ -49,7 +49,7 @@ struct ImportCommand: ParsableCommand {
     func run() throws {
         // Kept: its batches are read on one thread while another writes them.
         let journal = try self.journal.openJournal(create: true, use: .kept)
-        let started = Date()
+        let started = ContinuousClock.now
         let importing = ProgressBar(label: "importing", unit: .bytes)
         let indexing = ProgressBar(label: "indexing")
         // An encrypted jrnl journal's password is asked for before the journal is read.
@@ -72,7 +72,7 @@ struct ImportCommand: ParsableCommand {
                 "journal: the jrnl journal was encrypted, and \(journal.directory.url.path) is not: its entries are in plain text there now (journal encrypt encrypts it)\n"
             )
         }
-        let seconds = Date().timeIntervalSince(started)
+        let seconds = secondsSince(started)
         if output.json {
             JSONOutput.print(JSONOutput.imported(summary, storeID: journal.storeID, seconds: seconds))
         } else {

@@ -16,12 +16,12 @@ struct ReindexCommand: ParsableCommand {
 
     func run() throws {
         let journal = try self.journal.openJournal(use: .kept)
-        let started = Date()
+        let started = ContinuousClock.now
         let progress = ProgressBar(label: "reindexing")
         try journal.reindex(progress: progress.handler)
         progress.finish()
         print(
-            "reindexed \(Formatting.count(try journal.statistics().entries, "entry", "entries")) in \(Formatting.seconds(Date().timeIntervalSince(started)))"
+            "reindexed \(Formatting.count(try journal.statistics().entries, "entry", "entries")) in \(Formatting.seconds(secondsSince(started)))"
         )
     }
 }

@@ -138,7 +138,7 @@ struct SearchCommand: ParsableCommand {
         if runsInteractively { return try searchInteractively() }
         let request = try page.request()
         let filter = try filters.filter()
-        let started = DispatchTime.now()
+        let started = ContinuousClock.now
         let results: SearchResults
         let highlighter: MatchHighlighter?
         if let regex {
@@ -155,7 +155,7 @@ struct SearchCommand: ParsableCommand {
             building.finish()
             highlighter = MatchHighlighter(query: query, highlighting: strategy.highlighting)
         }
-        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+        let elapsed = secondsSince(started)
         if output.json {
             JSONOutput.print(JSONOutput.search(results, seconds: elapsed))
             return

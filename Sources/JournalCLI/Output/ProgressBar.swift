@@ -11,7 +11,7 @@ final class ProgressBar: @unchecked Sendable {
     private let unit: Unit
     private let terminal = Terminal.standardError
     private let lock = NSLock()
-    private var lastDraw = Date.distantPast
+    private var lastDraw: ContinuousClock.Instant?
     private var drawn = false
 
     init(label: String, unit: Unit = .entries) {
@@ -27,9 +27,8 @@ final class ProgressBar: @unchecked Sendable {
         guard terminal.isTerminal else { return }
         lock.lock()
         defer { lock.unlock() }
-        let now = Date()
-        guard now.timeIntervalSince(lastDraw) >= 0.1 else { return }
-        lastDraw = now
+        if let lastDraw, secondsSince(lastDraw) < 0.1 { return }
+        lastDraw = ContinuousClock.now
         drawn = true
         terminal.write("\r\u{1B}[2K" + line(done: done, total: total))
     }

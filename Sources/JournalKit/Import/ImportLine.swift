@@ -44,7 +44,7 @@ package struct ImportLine: Decodable {
         _ line: NumberedLine, defaultDate: JournalDate
     ) -> Result<(entry: NewEntry, source: EntryID?), JournalError> {
         func failure(_ message: String) -> Result<(entry: NewEntry, source: EntryID?), JournalError> {
-            .failure(.invalidInput("line \(line.number): \(message)", line: line.number))
+            .failure(JournalError.invalidInput(message).onLine(line.number))
         }
         guard String(validating: line.bytes, as: UTF8.self) != nil else {
             return failure("invalid UTF-8")

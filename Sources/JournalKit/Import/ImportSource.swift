@@ -28,7 +28,7 @@ extension JSONLinesReader: ImportSource {
     package static func entry(from item: NumberedLine, now: JournalDate) -> Result<ImportedEntry?, JournalError> {
         ImportLine.parseWithSource(item, defaultDate: now).map { parsed in
             ImportedEntry(
-                entry: parsed.entry, exportedFrom: parsed.source, location: "line \(item.number)", line: item.number)
+                entry: parsed.entry, exportedFrom: parsed.source, line: item.number)
         }
     }
 }

@@ -14,14 +14,23 @@ package struct ImportedEntry: Sendable {
     /// Its 1-based line in the input, when the format has lines.
     package var line: Int?
 
+    /// An entry at `location` in an input without lines (a Day One or jrnl JSON document).
     package init(
-        entry: NewEntry, exportedFrom: EntryID? = nil, sameDateAndText: DateAndTextMatch? = nil, location: String,
-        line: Int? = nil
+        entry: NewEntry, exportedFrom: EntryID? = nil, sameDateAndText: DateAndTextMatch? = nil, location: String
     ) {
         self.entry = entry
         self.exportedFrom = exportedFrom
         self.sameDateAndText = sameDateAndText
         self.location = location
+        self.line = nil
+    }
+
+    /// An entry that starts on input line `line`.
+    package init(entry: NewEntry, exportedFrom: EntryID? = nil, sameDateAndText: DateAndTextMatch? = nil, line: Int) {
+        self.entry = entry
+        self.exportedFrom = exportedFrom
+        self.sameDateAndText = sameDateAndText
+        self.location = JournalError.location(ofLine: line)
         self.line = line
     }
 

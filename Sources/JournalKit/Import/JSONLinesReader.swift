@@ -120,8 +120,7 @@ public final class JSONLinesReader {
                 continue
             }
             guard buffer.count - bufferStart <= Self.maximumLineBytes else {
-                throw .invalidInput(
-                    "line \(lineNumber + 1): longer than \(Self.maximumLineBytes) bytes", line: lineNumber + 1)
+                throw JournalError.invalidInput("longer than \(Self.maximumLineBytes) bytes").onLine(lineNumber + 1)
             }
             try fill()
         }

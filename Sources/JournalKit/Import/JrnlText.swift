@@ -20,7 +20,7 @@ package enum JrnlText {
             while case .valid(let scalar) = parser.parseScalar(from: &bytes) {
                 if scalar.first == 0x0A { line += 1 }
             }
-            throw .invalidInput("line \(line): invalid UTF-8", line: line)
+            throw JournalError.invalidInput("invalid UTF-8").onLine(line)
         }
         return try entries(in: text, timeZone: timeZone)
     }
@@ -46,9 +46,9 @@ package enum JrnlText {
             } else if current != nil {
                 current?.lines.append(line)
             } else if !String(line).trimmingWhiteSpace.isEmpty {
-                throw .invalidInput(
-                    "line \(index + 1): text before the first entry (an entry starts with a line like [2024-05-01 09:30] Title)",
-                    line: index + 1)
+                throw JournalError.invalidInput(
+                    "text before the first entry (an entry starts with a line like [2024-05-01 09:30] Title)"
+                ).onLine(index + 1)
             }
         }
         finish()
@@ -76,8 +76,8 @@ package enum JrnlText {
         let text = lines.joined(separator: "\n").trimmingTrailingWhiteSpace
         guard !text.trimmingWhiteSpace.isEmpty else { return nil }
         return ImportedEntry(
-            entry: NewEntry(date: header.date, text: text, starred: starred), sameDateAndText: match(header),
-            location: "line \(line)", line: line)
+            entry: NewEntry(date: header.date, text: text, starred: starred), sameDateAndText: match(header), line: line
+        )
     }
 
     /// How an entry from jrnl is recognised in a journal: dated within the precision of

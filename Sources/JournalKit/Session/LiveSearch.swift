@@ -160,9 +160,9 @@ public final class LiveSearch: @unchecked Sendable {
             return (generation, newest)
         }
         guard let (generation, request) = taken else { return }
-        let started = DispatchTime.now()
+        let started = ContinuousClock.now
         let answer = Self.answer(request, in: journal, cancellation: cancellation)
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+        let seconds = secondsSince(started)
         let current = lock.withLock {
             running = nil
             if case .failure(let error) = answer.results, error.kind == .cancelled { cancelled += 1 }

@@ -24,15 +24,6 @@ package indirect enum QueryCondition: Sendable, Hashable {
     /// This does not hold.
     case not(QueryCondition)
 
-    /// Whether only the main store can answer it: a tag or the star, which the search store
-    /// doesn't keep.
-    package var isMainStoreOnly: Bool {
-        switch self {
-        case .tag, .exactTag, .starred: true
-        default: false
-        }
-    }
-
     /// The tags and stars in the condition, anywhere: what is read from the main store first.
     package var mainStoreConditions: Set<QueryCondition> {
         switch self {

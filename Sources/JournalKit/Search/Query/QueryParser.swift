@@ -142,7 +142,7 @@ struct QueryParser {
         switch field {
         case .from: return .dated(from: span.start, until: nil)
         case .to: return .dated(from: nil, until: span.end)
-        default: return .dated(from: span.start, until: span.end)
+        case .on, .is: return .dated(from: span.start, until: span.end)
         }
     }
 
