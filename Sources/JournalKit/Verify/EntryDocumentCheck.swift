@@ -98,7 +98,16 @@ struct EntryDocumentCheck {
         {
             problems.add("words", "p\(number): the search store's words in order are not words(canonical(text))")
         }
-        for id in ids { tallies.tokens.add(owner: id, entry: number) }
+        // Each token's positions, as the entry's words in order give them.
+        var positions = [[UInt32]](repeating: [], count: expected.count)
+        for (position, token) in order.enumerated() { positions[Int(token)].append(UInt32(position)) }
+        let expectedIndex = Dictionary(
+            expected.enumerated().map { (CodePointKey($0.element), $0.offset) }, uniquingKeysWith: { first, _ in first }
+        )
+        for (id, text) in zip(ids, indexed) {
+            let list = expectedIndex[CodePointKey(text)].map { positions[$0] }
+            tallies.tokens.add(owner: id, entry: number, detail: LinkTally.positionsDigest(list ?? []))
+        }
         for key in Tokens.prefixKeys(of: indexed) {
             if let id = prefixKeyIDs[CodePointKey(key)] {
                 tallies.prefixKeys.add(owner: id, entry: number)

@@ -1,7 +1,7 @@
 import GRDB
 
-/// The postings of tokens and of prefix keys against the links the documents imply, and no
-/// token or prefix key left that no entry holds.
+/// The postings of tokens (with their positions) and of prefix keys against the links the
+/// entries imply, and no token or prefix key left that no entry holds.
 enum PostingCheck {
     /// Checks the postings `segments` (of tokens, or of prefix keys, called `name`) against
     /// `expected`, the owners being `owners`.
@@ -11,9 +11,14 @@ enum PostingCheck {
     ) throws {
         var found = LinkTally()
         var used = Set<Int64>()
-        try segments.forEachLink(in: db) { owner, entry in
+        var positions: [UInt32] = []
+        try segments.forEachLink(in: db) { owner, entry, list in
             used.insert(owner)
-            found.add(owner: owner, entry: entry)
+            var detail: UInt64 = 0
+            if segments.hasPositions {
+                detail = LinkTally.positionsDigest(PositionLists.decode(list, into: &positions) ? positions : nil)
+            }
+            found.add(owner: owner, entry: entry, detail: detail)
         }
         if found != expected {
             problems.add(

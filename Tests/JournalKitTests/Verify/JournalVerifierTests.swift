@@ -24,6 +24,11 @@ import Testing
     @Test(arguments: [
         ("main", "UPDATE entry SET canonical = 'wrong' WHERE n = 4", "canonical text"),
         ("search", "DELETE FROM posting WHERE id = (SELECT min(id) FROM posting)", "postings of tokens"),
+        ("search", "UPDATE posting SET positions = x'' WHERE id = (SELECT min(id) FROM posting)", "postings of tokens"),
+        (
+            "search", "UPDATE posting SET positions = x'017F' || positions WHERE id = (SELECT max(id) FROM posting)",
+            "postings of tokens"
+        ),
         (
             "search", "DELETE FROM prefix_posting WHERE id = (SELECT max(id) FROM prefix_posting)",
             "postings of prefix keys"

@@ -8,15 +8,25 @@ import GRDB
 /// A row's id packs the owner's id and the segment's first entry number
 /// (`owner << 32 | first`), so an owner's segments are one rowid range, in order. Indexing a
 /// batch of entries then rewrites one segment (or a few) per token the batch uses, instead of
-/// inserting one row per token of every entry.
+/// inserting one row per token of every entry. A token's segments also hold where it stands in
+/// each of their entries (``PositionLists``), so that a phrase is answered from the postings.
 struct PostingSegments: Sendable, Equatable {
     /// The table: `posting` (tokens) or `prefix_posting` (prefix keys).
     let table: String
+    /// Whether each segment keeps the positions of its entries (tokens do, prefix keys don't).
+    let hasPositions: Bool
 
-    /// Each token's entries.
-    static let tokens = PostingSegments(table: "posting")
+    /// Each token's entries, with its positions in each.
+    static let tokens = PostingSegments(table: "posting", hasPositions: true)
     /// Each prefix key's entries: those with a token starting with the key.
-    static let prefixKeys = PostingSegments(table: "prefix_posting")
+    static let prefixKeys = PostingSegments(table: "prefix_posting", hasPositions: false)
+
+    /// Entries added to an owner's postings: their numbers, ascending, and for a token their
+    /// position lists, one after the other (``PositionLists``).
+    struct Added: Sendable {
+        var documents: [Int64] = []
+        var positions: [UInt8] = []
+    }
 
     /// Entry numbers per segment: small enough that rewriting the last one to append is cheap.
     static let capacity = 2_048
@@ -33,6 +43,7 @@ struct PostingSegments: Sendable, Equatable {
         var count: Int
         var last: Int64
         var bytes: [UInt8]
+        var positions: [UInt8]
     }
 
     typealias Tails = [Int64: Tail]
@@ -40,9 +51,9 @@ struct PostingSegments: Sendable, Equatable {
     /// Adds and removes entry numbers (each sorted ascending) in the postings of `token`,
     /// keeping `tails` current. Returns whether the token still has any.
     func update(
-        owner token: Int64, adding: [Int64], removing: [Int64], tails: inout Tails, in db: Database
+        owner token: Int64, adding: Added, removing: [Int64], tails: inout Tails, in db: Database
     ) throws -> Bool {
-        if removing.isEmpty, let first = adding.first, var tail = tails[token], first > tail.last {
+        if removing.isEmpty, let first = adding.documents.first, var tail = tails[token], first > tail.last {
             try append(adding, token: token, to: &tail, in: db)
             tails[token] = tail
             return true
@@ -53,28 +64,50 @@ struct PostingSegments: Sendable, Equatable {
         return true
     }
 
-    private func append(_ numbers: [Int64], token: Int64, to tail: inout Tail, in db: Database) throws {
-        var rest = numbers[...]
+    private func append(_ added: Added, token: Int64, to tail: inout Tail, in db: Database) throws {
+        var rest = added.documents[...]
+        var positionsStart = 0
+        /// The position lists of the next `count` added entries.
+        func positions(of count: Int) -> ArraySlice<UInt8> {
+            guard hasPositions else { return [] }
+            let end = added.positions.withUnsafeBufferPointer {
+                PositionLists.offset(after: count, in: $0, from: positionsStart)
+            }
+            guard let end else { preconditionFailure("fewer position lists than entries") }
+            defer { positionsStart = end }
+            return added.positions[positionsStart..<end]
+        }
         let room = Self.capacity - tail.count
         if room > 0 {
             let taken = rest.prefix(room)
             DeltaList.append(taken, after: tail.last, to: &tail.bytes)
+            tail.positions += positions(of: taken.count)
             tail.count += taken.count
             tail.last = taken.last ?? tail.last
-            try db.cachedStatement(sql: "UPDATE \(table) SET count = ?, documents = ? WHERE id = ?")
-                .execute(arguments: [tail.count, Data(tail.bytes), tail.id])
+            try write(id: tail.id, count: tail.count, documents: tail.bytes, positions: tail.positions, in: db)
             rest = rest.dropFirst(taken.count)
         }
-        let insert = try db.cachedStatement(sql: "INSERT INTO \(table) (id, count, documents) VALUES (?, ?, ?)")
         while let first = rest.first {
             let segment = rest.prefix(Self.capacity)
             var bytes: [UInt8] = []
             DeltaList.append(segment, after: 0, to: &bytes)
             tail = Tail(
                 id: Self.key(owner: token, entry: first), count: segment.count, last: segment.last ?? first,
-                bytes: bytes)
-            try insert.execute(arguments: [tail.id, tail.count, Data(bytes)])
+                bytes: bytes, positions: Array(positions(of: segment.count)))
+            try write(id: tail.id, count: tail.count, documents: bytes, positions: tail.positions, in: db)
             rest = rest.dropFirst(segment.count)
+        }
+    }
+
+    /// Writes segment `id`, replacing it if it exists.
+    private func write(id: Int64, count: Int, documents: [UInt8], positions: [UInt8], in db: Database) throws {
+        if hasPositions {
+            try db.cachedStatement(
+                sql: "INSERT OR REPLACE INTO \(table) (id, count, documents, positions) VALUES (?, ?, ?, ?)"
+            ).execute(arguments: [id, count, Data(documents), Data(positions)])
+        } else {
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO \(table) (id, count, documents) VALUES (?, ?, ?)")
+                .execute(arguments: [id, count, Data(documents)])
         }
     }
 
@@ -82,65 +115,112 @@ struct PostingSegments: Sendable, Equatable {
         guard
             let row = try Row.fetchOne(
                 db.cachedStatement(
-                    sql: "SELECT id, count, documents FROM \(table) WHERE id BETWEEN ? AND ? ORDER BY id DESC LIMIT 1"),
+                    sql:
+                        "SELECT id, count, documents, \(positionsColumn) FROM \(table) WHERE id BETWEEN ? AND ? ORDER BY id DESC LIMIT 1"
+                ),
                 arguments: [Self.key(owner: token, entry: 0), Self.key(owner: token, entry: Self.maximumEntryNumber)])
         else { return nil }
         let data: Data = row[2]
         var last: Int64 = 0
         DeltaList.forEach(in: data) { last = $0 }
-        return Tail(id: row[0], count: row[1], last: last, bytes: [UInt8](data))
+        return Tail(id: row[0], count: row[1], last: last, bytes: [UInt8](data), positions: [UInt8](row[3] as Data))
     }
 
-    /// Adds and removes entry numbers (each sorted ascending) in the postings of `token`.
-    /// Returns whether the token still has any.
-    func update(owner token: Int64, adding: [Int64], removing: [Int64], in db: Database) throws -> Bool {
-        guard let low = [adding.first, removing.first].compactMap({ $0 }).min(),
-            let high = [adding.last, removing.last].compactMap({ $0 }).max()
+    /// The positions column as a read selects it: empty for a table without one.
+    private var positionsColumn: String { hasPositions ? "positions" : "x''" }
+
+    /// Adds and removes entry numbers (each sorted ascending) in the postings of `token`, an
+    /// added entry's positions replacing those it had. Returns whether the token still has any.
+    func update(owner token: Int64, adding: Added, removing: [Int64], in db: Database) throws -> Bool {
+        guard let low = [adding.documents.first, removing.first].compactMap({ $0 }).min(),
+            let high = [adding.documents.last, removing.last].compactMap({ $0 }).max()
         else { return true }
         let tokenStart = Self.key(owner: token, entry: 0)
-        let rows = try Row.fetchAll(segments(holding: low...high, owner: token, columns: "id, documents", in: db))
-        var current: [Int64] = []
-        for row in rows { DeltaList.forEach(in: row[1] as Data) { current.append($0) } }
-        let merged = merge(current, adding: adding, removing: removing)
+        let rows = try Row.fetchAll(
+            segments(holding: low...high, owner: token, columns: "id, documents, \(positionsColumn)", in: db))
+        var current = Added()
+        for row in rows {
+            DeltaList.forEach(in: row[1] as Data) { current.documents.append($0) }
+            current.positions += row[2] as Data
+        }
+        let merged = try merge(current, adding: adding, removing: removing)
         if let first = rows.first, let last = rows.last {
             try db.cachedStatement(sql: "DELETE FROM \(table) WHERE id BETWEEN ? AND ?")
                 .execute(arguments: [first[0] as Int64, last[0] as Int64])
         }
-        let insert = try db.cachedStatement(sql: "INSERT INTO \(table) (id, count, documents) VALUES (?, ?, ?)")
         var start = 0
-        while start < merged.count {
-            let end = min(start + Self.capacity, merged.count)
-            let segment = merged[start..<end]
-            try insert.execute(arguments: [
-                Self.key(owner: token, entry: segment[start]), segment.count, DeltaList.encode(segment),
-            ])
+        var positionsStart = 0
+        while start < merged.documents.count {
+            let end = min(start + Self.capacity, merged.documents.count)
+            let segment = merged.documents[start..<end]
+            var documents: [UInt8] = []
+            DeltaList.append(segment, after: 0, to: &documents)
+            var positions: [UInt8] = []
+            if hasPositions {
+                let positionsEnd = merged.positions.withUnsafeBufferPointer {
+                    PositionLists.offset(after: segment.count, in: $0, from: positionsStart)
+                }
+                guard let positionsEnd else { throw JournalError.store("a posting segment's positions are damaged") }
+                positions = Array(merged.positions[positionsStart..<positionsEnd])
+                positionsStart = positionsEnd
+            }
+            try write(
+                id: Self.key(owner: token, entry: segment[start]), count: segment.count, documents: documents,
+                positions: positions, in: db)
             start = end
         }
-        if !merged.isEmpty { return true }
+        if !merged.documents.isEmpty { return true }
         return try Bool.fetchOne(
             db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE id BETWEEN ? AND ?)"),
             arguments: [tokenStart, Self.key(owner: token, entry: Self.maximumEntryNumber)]) ?? false
     }
 
-    /// `current` with `adding` merged in and `removing` taken out, all sorted ascending.
-    private func merge(_ current: [Int64], adding: [Int64], removing: [Int64]) -> [Int64] {
-        var result: [Int64] = []
-        result.reserveCapacity(current.count + adding.count)
+    /// `current` with `adding` merged in and `removing` taken out, all sorted ascending; an
+    /// entry in both takes its positions from `adding`.
+    private func merge(_ current: Added, adding: Added, removing: [Int64]) throws -> Added {
+        let currentLists = try listRanges(current)
+        let addedLists = try listRanges(adding)
+        var result = Added()
+        result.documents.reserveCapacity(current.documents.count + adding.documents.count)
         var i = 0, j = 0, k = 0
-        while i < current.count || j < adding.count {
-            let next: Int64
-            if j == adding.count || (i < current.count && current[i] < adding[j]) {
-                next = current[i]; i += 1
-            } else if i == current.count || adding[j] < current[i] {
-                next = adding[j]; j += 1
+        func take(_ number: Int64, _ list: Range<Int>?, from source: [UInt8]) {
+            while k < removing.count, removing[k] < number { k += 1 }
+            if k < removing.count, removing[k] == number { return }
+            result.documents.append(number)
+            if let list { result.positions += source[list] }
+        }
+        let (old, new) = (current.documents, adding.documents)
+        while i < old.count || j < new.count {
+            if j == new.count || (i < old.count && old[i] < new[j]) {
+                take(old[i], currentLists?[i], from: current.positions)
+                i += 1
             } else {
-                next = current[i]; i += 1; j += 1
+                if i < old.count, old[i] == new[j] { i += 1 }
+                take(new[j], addedLists?[j], from: adding.positions)
+                j += 1
             }
-            while k < removing.count, removing[k] < next { k += 1 }
-            if k < removing.count, removing[k] == next { continue }
-            result.append(next)
         }
         return result
+    }
+
+    /// Where each entry's position list (with its length) lies in `postings.positions`; nil for
+    /// an owner without positions.
+    private func listRanges(_ postings: Added) throws -> [Range<Int>]? {
+        guard hasPositions else { return nil }
+        var ranges: [Range<Int>] = []
+        ranges.reserveCapacity(postings.documents.count)
+        let whole = postings.positions.withUnsafeBufferPointer { bytes in
+            var start = 0
+            while start < bytes.count, let end = PositionLists.offset(after: 1, in: bytes, from: start) {
+                ranges.append(start..<end)
+                start = end
+            }
+            return start == bytes.count
+        }
+        guard whole, ranges.count == postings.documents.count else {
+            throw JournalError.store("a posting segment's positions are damaged")
+        }
+        return ranges
     }
 
     /// Adds every entry of `token` (or prefix key) to `set`; with `window`, only those numbered
@@ -209,12 +289,23 @@ struct PostingSegments: Sendable, Equatable {
         return counts
     }
 
-    /// Hands `body` every (owner, entry) link of the table, segment by segment.
-    func forEachLink(in db: Database, _ body: (_ owner: Int64, _ entry: Int64) -> Void) throws {
-        let rows = try Row.fetchCursor(db, sql: "SELECT id >> 32, documents FROM \(table)")
+    /// Hands `body` every (owner, entry) link of the table, segment by segment, with the
+    /// owner's position list in the entry as stored (empty for prefix keys, and for an entry
+    /// past the lists its segment holds).
+    func forEachLink(
+        in db: Database, _ body: (_ owner: Int64, _ entry: Int64, _ positions: UnsafeBufferPointer<UInt8>) -> Void
+    ) throws {
+        let rows = try Row.fetchCursor(db, sql: "SELECT id >> 32, documents, \(positionsColumn) FROM \(table)")
         while let row = try rows.next() {
             let owner: Int64 = row[0]
-            DeltaList.forEach(in: row[1] as Data? ?? Data()) { body(owner, $0) }
+            (row[2] as Data? ?? Data()).withUnsafeBytes { raw in
+                let positions = raw.bindMemory(to: UInt8.self)
+                var offset = 0
+                DeltaList.forEach(in: row[1] as Data? ?? Data()) { entry in
+                    body(
+                        owner, entry, PositionLists.nextList(in: positions, at: &offset) ?? .init(start: nil, count: 0))
+                }
+            }
         }
     }
 }

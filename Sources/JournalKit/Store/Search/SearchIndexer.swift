@@ -119,10 +119,11 @@ struct SearchIndexer {
         var count: Int { entries.count + removals.count }
     }
 
-    /// Distinct texts and, for each, the entries that have it (ascending).
+    /// Distinct texts and, for each, the entries that have it (ascending) and, for tokens, its
+    /// positions in each.
     private struct Interned: Sendable {
         var texts: [String] = []
-        var documents: [[Int64]] = []
+        var postings: [PostingSegments.Added] = []
         private var index: [CodePointKey: Int32] = [:]
 
         init(capacity: Int) { index.reserveCapacity(capacity) }
@@ -134,7 +135,7 @@ struct SearchIndexer {
             let position = Int32(texts.count)
             index[key] = position
             texts.append(text)
-            documents.append([])
+            postings.append(PostingSegments.Added())
             return (position, true)
         }
     }
@@ -199,12 +200,18 @@ struct SearchIndexer {
             var local = Interned(capacity: slice.count * 8)
             var entryOrders: [[Int32]] = []
             entryOrders.reserveCapacity(slice.count)
+            var entryPositions: [[UInt8]] = []
+            entryPositions.reserveCapacity(slice.count)
+            var scratch = (positions: [UInt32](), list: [UInt8](), starts: [Int]())
             let entryTokens = slice.map { row in
                 let (tokens, order) = Tokens.withOrder(canonical: row.canonical)
                 entryOrders.append(order)
+                entryPositions.append(Self.positionLists(tokens: tokens.count, order: order, scratch: &scratch))
                 return tokens.map { local.intern($0).position }
             }
-            return (texts: local.texts, entryTokens: entryTokens, entryOrders: entryOrders)
+            return (
+                texts: local.texts, entryTokens: entryTokens, entryOrders: entryOrders, entryPositions: entryPositions
+            )
         }
         // An entry's prefix keys are the union of its tokens' keys, marked off in an array.
         var tokens = Interned(capacity: rows.count * 8), keys = Interned(capacity: rows.count * 2)
@@ -229,14 +236,22 @@ struct SearchIndexer {
                 return position
             }
             entryOrders += slice.entryOrders
-            for local in slice.entryTokens {
+            for (sliceIndex, local) in slice.entryTokens.enumerated() {
                 let number = rows[entryIndex].number
                 let positions = local.map { global[Int($0)] }
+                slice.entryPositions[sliceIndex].withUnsafeBufferPointer { lists in
+                    var start = 0
+                    for position in positions {
+                        let end = PositionLists.offset(after: 1, in: lists, from: start)!
+                        tokens.postings[Int(position)].positions += lists[start..<end]
+                        start = end
+                    }
+                }
                 for position in positions {
-                    tokens.documents[Int(position)].append(number)
+                    tokens.postings[Int(position)].documents.append(number)
                     for key in keysOfToken[Int(position)] where lastEntryOfKey[Int(key)] != Int32(entryIndex) {
                         lastEntryOfKey[Int(key)] = Int32(entryIndex)
-                        keys.documents[Int(key)].append(number)
+                        keys.postings[Int(key)].documents.append(number)
                     }
                 }
                 entryTokens.append(positions)
@@ -246,6 +261,33 @@ struct SearchIndexer {
         return PreparedBatch(
             from: position, to: next, removals: work.removals, entries: rows.map { ($0.number, $0.date) },
             tokens: tokens, entryTokens: entryTokens, entryOrders: entryOrders, keys: keys)
+    }
+
+    /// An entry's position lists (``PositionLists``), one for each of its `tokens` distinct
+    /// tokens in their order, from its words in order as indexes into them.
+    private static func positionLists(
+        tokens: Int, order: [Int32], scratch: inout (positions: [UInt32], list: [UInt8], starts: [Int])
+    ) -> [UInt8] {
+        // Counting sort of the word positions by token: `starts[t]` is where token t's begin.
+        scratch.starts.removeAll(keepingCapacity: true)
+        scratch.starts.append(contentsOf: repeatElement(0, count: tokens + 1))
+        for token in order { scratch.starts[Int(token) + 1] += 1 }
+        for token in 0..<tokens { scratch.starts[token + 1] += scratch.starts[token] }
+        scratch.positions.removeAll(keepingCapacity: true)
+        scratch.positions.append(contentsOf: repeatElement(0, count: order.count))
+        var next = scratch.starts
+        for (position, token) in order.enumerated() {
+            scratch.positions[next[Int(token)]] = UInt32(position)
+            next[Int(token)] += 1
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(order.count * 2 + tokens)
+        for token in 0..<tokens {
+            PositionLists.append(
+                scratch.positions[scratch.starts[token]..<scratch.starts[token + 1]], to: &bytes,
+                scratch: &scratch.list)
+        }
+        return bytes
     }
 
     /// Writes one batch; false (and nothing written) when the store is not where the batch starts.
@@ -270,11 +312,11 @@ struct SearchIndexer {
         }
         try writer.finishDates()
         var removed = try writer.finish(
-            .token, adding: Array(zip(tokenIDs, batch.tokens.documents)).map { ($0, $1) }, cache: &caches.tokens,
+            .token, adding: Array(zip(tokenIDs, batch.tokens.postings)).map { ($0, $1) }, cache: &caches.tokens,
             tails: &tails.tokens)
         removed =
             try writer.finish(
-                .prefixKey, adding: Array(zip(keyIDs, batch.keys.documents)).map { ($0, $1) }, cache: &caches.keys,
+                .prefixKey, adding: Array(zip(keyIDs, batch.keys.postings)).map { ($0, $1) }, cache: &caches.keys,
                 tails: &tails.keys)
             || removed
         if removed {

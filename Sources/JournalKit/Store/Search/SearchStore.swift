@@ -201,6 +201,19 @@ package final class SearchStore: StoreFile {
                     """)
             try bumpTokenGeneration(in: db)
         }
+        // Each token's positions in its entries beside them (PositionLists), so that a phrase is
+        // a merge of positions. The store holds derived data only: it is emptied and rebuilt.
+        migrator.registerMigration("v7-posting-positions") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE posting ADD COLUMN positions BLOB NOT NULL DEFAULT x'';
+                    DELETE FROM posting; DELETE FROM token; DELETE FROM prefix_posting; DELETE FROM prefix_key;
+                    DELETE FROM document; DELETE FROM date_bucket; DELETE FROM prefix_snapshot;
+                    DELETE FROM store_info
+                    WHERE key IN ('applied_change', 'applied_change_tag', 'resume_after_entry', 'rebuild_from');
+                    """)
+            try bumpTokenGeneration(in: db)
+        }
         return migrator
     }
 

@@ -145,16 +145,16 @@ struct SearchStoreWriter {
     }
 
     /// Rewrites the postings of every token or key the batch touched: `adding` gives, for each
-    /// owner id, the new documents that have it (ascending). Deletes the tokens and keys no
-    /// document has any more.
+    /// owner id, the new documents that have it (ascending, with a token's positions in each).
+    /// Deletes the tokens and keys no document has any more.
     mutating func finish(
-        _ owner: PostingOwner, adding: [(id: Int64, documents: [Int64])],
+        _ owner: PostingOwner, adding: [(id: Int64, added: PostingSegments.Added)],
         cache: inout OwnerIDCache, tails: inout PostingSegments.Tails
     ) throws -> Bool {
         var removals = removing[owner] ?? [:]
         removing[owner] = [:]
         var removed = false
-        func apply(_ id: Int64, _ added: [Int64]) throws {
+        func apply(_ id: Int64, _ added: PostingSegments.Added) throws {
             let stillUsed = try owner.segments.update(
                 owner: id, adding: added, removing: (removals.removeValue(forKey: id) ?? []).sorted(), tails: &tails,
                 in: db)
@@ -163,8 +163,8 @@ struct SearchStoreWriter {
                 removed = true
             }
         }
-        for (id, documents) in adding.sorted(by: { $0.id < $1.id }) { try apply(id, documents) }
-        for id in removals.keys.sorted() { try apply(id, []) }
+        for (id, added) in adding.sorted(by: { $0.id < $1.id }) { try apply(id, added) }
+        for id in removals.keys.sorted() { try apply(id, PostingSegments.Added()) }
         return removed
     }
 }

@@ -5,12 +5,53 @@ import Testing
 @testable import JournalBench
 @testable import JournalKit
 
+/// Postings of `numbers`, each with positions made from its number and `version`, so that a
+/// test tells every entry's apart and sees an update replace them.
+func postings(_ numbers: some Sequence<Int64>, version: UInt32 = 0) -> PostingSegments.Added {
+    var added = PostingSegments.Added()
+    var scratch: [UInt8] = []
+    for number in numbers {
+        added.documents.append(number)
+        PositionLists.append(positions(of: number, version: version), to: &added.positions, scratch: &scratch)
+    }
+    return added
+}
+
+func positions(of number: Int64, version: UInt32) -> [UInt32] {
+    let first = UInt32(number % 7) + version
+    return number % 5 == 0 ? [first] : [first, first + 1 + UInt32(number % 300), first + 400]
+}
+
+/// Each entry of `owner` with its positions, as the segments hold them, checking that every
+/// segment has one well-formed list per entry.
+func storedPositions(_ db: Database, owner: Int64) throws -> [Int64: [UInt32]] {
+    var result: [Int64: [UInt32]] = [:]
+    let rows = try Row.fetchAll(
+        db, sql: "SELECT documents, positions FROM posting WHERE id >> 32 = ? ORDER BY id", arguments: [owner])
+    for row in rows {
+        let numbers = DeltaList.decode(row[0])
+        var lists: [[UInt32]] = []
+        let whole = (row[1] as Data).withUnsafeBytes { raw in
+            PositionLists.forEachList(in: raw.bindMemory(to: UInt8.self)) { list in
+                var decoded: [UInt32] = []
+                #expect(PositionLists.decode(list, into: &decoded))
+                lists.append(decoded)
+            }
+        }
+        #expect(whole && lists.count == numbers.count)
+        for (number, list) in zip(numbers, lists) { result[number] = list }
+    }
+    return result
+}
+
 @Suite struct PostingSegmentsTests {
     private func makeDatabase() throws -> DatabaseQueue {
         let queue = try DatabaseQueue()
         try queue.write { db in
             try db.execute(
-                sql: "CREATE TABLE posting (id INTEGER PRIMARY KEY, count INTEGER NOT NULL, documents BLOB NOT NULL)")
+                sql:
+                    "CREATE TABLE posting (id INTEGER PRIMARY KEY, count INTEGER NOT NULL, documents BLOB NOT NULL, positions BLOB NOT NULL)"
+            )
         }
         return queue
     }
@@ -43,6 +84,7 @@ import Testing
         let queue = try makeDatabase()
         var generator = SplitMix64(seed: 7)
         var model: [Int64: Set<Int64>] = [1: [], 2: []]
+        var positionModel: [Int64: [Int64: [UInt32]]] = [1: [:], 2: [:]]
         try queue.write { db in
             for round in 0..<300 {
                 let token: Int64 = round % 3 == 0 ? 2 : 1
@@ -61,14 +103,18 @@ import Testing
                 }
                 adding.subtract(removing)
                 let stillUsed = try PostingSegments.tokens.update(
-                    owner: token, adding: adding.sorted(), removing: removing.sorted(), in: db)
+                    owner: token, adding: postings(adding.sorted(), version: UInt32(round)),
+                    removing: removing.sorted(), in: db)
                 model[token]!.formUnion(adding)
                 model[token]!.subtract(removing)
+                for number in adding { positionModel[token]![number] = positions(of: number, version: UInt32(round)) }
+                for number in removing { positionModel[token]![number] = nil }
                 #expect(stillUsed == !model[token]!.isEmpty)
             }
             for token: Int64 in [1, 2] {
                 try expectWellFormed(db, token: token)
                 #expect(try members(db, token: token) == model[token]!)
+                #expect(try storedPositions(db, owner: token) == positionModel[token]!)
                 #expect(
                     try PostingSegments.tokens.segmentCounts(owner: token, in: db).reduce(0) { $0 + $1.count }
                         == model[token]!.count)
@@ -100,12 +146,12 @@ import Testing
         let queue = try makeDatabase()
         let numbers = Array(Int64(1)...Int64(5_000))
         let added = try queue.write { db in
-            try PostingSegments.tokens.update(owner: 3, adding: numbers, removing: [], in: db)
+            try PostingSegments.tokens.update(owner: 3, adding: postings(numbers), removing: [], in: db)
         }
         #expect(added)
         #expect(try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM posting") } == 3)
         let remains = try queue.write { db in
-            try PostingSegments.tokens.update(owner: 3, adding: [], removing: numbers, in: db)
+            try PostingSegments.tokens.update(owner: 3, adding: postings([]), removing: numbers, in: db)
         }
         #expect(!remains)
         #expect(try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM posting") } == 0)
@@ -114,8 +160,8 @@ import Testing
     @Test func documentCountsSumSegments() throws {
         let queue = try makeDatabase()
         let counts = try queue.write { db in
-            _ = try PostingSegments.tokens.update(owner: 4, adding: Array(1...3_000), removing: [], in: db)
-            _ = try PostingSegments.tokens.update(owner: 5, adding: [7, 9], removing: [], in: db)
+            _ = try PostingSegments.tokens.update(owner: 4, adding: postings(1...3_000), removing: [], in: db)
+            _ = try PostingSegments.tokens.update(owner: 5, adding: postings([7, 9]), removing: [], in: db)
             return try PostingSegments.tokens.documentCounts(in: db)
         }
         #expect(counts == [4: 3_000, 5: 2])
@@ -130,7 +176,9 @@ import Testing
         var tails = PostingSegments.Tails()
         try queue.write { db in
             try db.execute(
-                sql: "CREATE TABLE posting (id INTEGER PRIMARY KEY, count INTEGER NOT NULL, documents BLOB NOT NULL)")
+                sql:
+                    "CREATE TABLE posting (id INTEGER PRIMARY KEY, count INTEGER NOT NULL, documents BLOB NOT NULL, positions BLOB NOT NULL)"
+            )
             var next: Int64 = 1
             for round in 0..<120 {
                 var adding: [Int64] = []
@@ -141,13 +189,16 @@ import Testing
                 // Now and then an edit in the middle, which must not go through the remembered tail.
                 let removing = round % 10 == 9 ? Array(model.sorted().prefix(3)) : []
                 _ = try PostingSegments.tokens.update(
-                    owner: 9, adding: adding, removing: removing, tails: &tails, in: db)
+                    owner: 9, adding: postings(adding), removing: removing, tails: &tails, in: db)
                 model.formUnion(adding)
                 model.subtract(removing)
             }
             var set = DocumentSet(maximum: next)
             try PostingSegments.tokens.unite(owner: 9, into: &set, in: db)
             #expect(Set(set.members) == model)
+            #expect(
+                try storedPositions(db, owner: 9)
+                    == Dictionary(uniqueKeysWithValues: model.map { ($0, positions(of: $0, version: 0)) }))
             let rows = try Row.fetchAll(db, sql: "SELECT id, count, documents FROM posting ORDER BY id")
             #expect(rows.count > 1)
             var previousLast: Int64 = 0
