@@ -38,6 +38,7 @@ import Testing
         ("search", "DELETE FROM document WHERE id = 11", "not in the search store"),
         ("search", "UPDATE token SET text = 'zzzz' WHERE id = (SELECT min(id) FROM token)", "tokens are not tokens(e)"),
         ("search", "UPDATE document SET date = date + 1 WHERE id = 7", "another date"),
+        ("search", "UPDATE document SET length = length + 1 WHERE id = 6", "words in it"),
         ("search", "DELETE FROM date_bucket WHERE day = (SELECT min(day) FROM date_bucket)", "documents by day"),
     ])
     func reportsDamageAndReindexRepairsIt(store target: String, damage: String, expected: String) throws {

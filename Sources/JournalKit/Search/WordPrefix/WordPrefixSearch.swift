@@ -5,8 +5,8 @@ import GRDB
 ///
 /// A word is the union of the postings of the tokens it starts, or of its prefix key (each
 /// strategy finds them its own way); conditions required together intersect, `OR` unites,
-/// `-` takes away; a phrase is its words' intersection, each candidate then checked against its
-/// words in order (``PhraseCheck``); a tag or the star comes from the main store, which alone
+/// `-` takes away; a phrase is its words' intersection, each candidate then checked by merging
+/// its words' positions from the postings (``PhraseMatch``); a tag or the star comes from the main store, which alone
 /// knows them, a date from the search store's day buckets (``ConditionEvaluation``).
 ///
 /// The plan's restriction goes first and makes the work smaller: the entries it lets through

@@ -2,7 +2,7 @@ import GRDB
 
 /// The search store's reads a word-prefix search makes in its read transaction, besides the
 /// postings (``PostingSegments``), the days (``DateBuckets``) and a phrase's check
-/// (``PhraseCheck``): the largest entry number, a token's or a prefix key's id, and the
+/// (``PhraseMatch``): the largest entry number, a token's or a prefix key's id, and the
 /// documents newest first.
 ///
 /// Invariant: every statement binds its values; none is left stepping once a read returns.

@@ -112,8 +112,8 @@ struct SearchIndexer {
         /// token's entries: the writer looks up each token once per batch, not once per entry.
         let tokens: Interned
         let entryTokens: [[Int32]]
-        /// Each entry's words in order, as positions in its `entryTokens` (``WordOrder``).
-        let entryOrders: [[Int32]]
+        /// Each entry's number of words.
+        let entryLengths: [Int]
         /// The same for prefix keys (an entry's own are found again from its tokens if needed).
         let keys: Interned
         var count: Int { entries.count + removals.count }
@@ -198,19 +198,19 @@ struct SearchIndexer {
         // tokens; the slices are then merged here, hashing each distinct token once per slice.
         let slices = rows.parallelSlices { slice in
             var local = Interned(capacity: slice.count * 8)
-            var entryOrders: [[Int32]] = []
-            entryOrders.reserveCapacity(slice.count)
+            var entryLengths: [Int] = []
+            entryLengths.reserveCapacity(slice.count)
             var entryPositions: [[UInt8]] = []
             entryPositions.reserveCapacity(slice.count)
             var scratch = (positions: [UInt32](), list: [UInt8](), starts: [Int]())
             let entryTokens = slice.map { row in
                 let (tokens, order) = Tokens.withOrder(canonical: row.canonical)
-                entryOrders.append(order)
+                entryLengths.append(order.count)
                 entryPositions.append(Self.positionLists(tokens: tokens.count, order: order, scratch: &scratch))
                 return tokens.map { local.intern($0).position }
             }
             return (
-                texts: local.texts, entryTokens: entryTokens, entryOrders: entryOrders, entryPositions: entryPositions
+                texts: local.texts, entryTokens: entryTokens, entryLengths: entryLengths, entryPositions: entryPositions
             )
         }
         // An entry's prefix keys are the union of its tokens' keys, marked off in an array.
@@ -219,8 +219,8 @@ struct SearchIndexer {
         var lastEntryOfKey: [Int32] = []
         var entryTokens: [[Int32]] = []
         entryTokens.reserveCapacity(rows.count)
-        var entryOrders: [[Int32]] = []
-        entryOrders.reserveCapacity(rows.count)
+        var entryLengths: [Int] = []
+        entryLengths.reserveCapacity(rows.count)
         var entryIndex = 0
         for slice in slices {
             let global = slice.texts.map { text in
@@ -235,7 +235,7 @@ struct SearchIndexer {
                 }
                 return position
             }
-            entryOrders += slice.entryOrders
+            entryLengths += slice.entryLengths
             for (sliceIndex, local) in slice.entryTokens.enumerated() {
                 let number = rows[entryIndex].number
                 let positions = local.map { global[Int($0)] }
@@ -260,7 +260,7 @@ struct SearchIndexer {
         }
         return PreparedBatch(
             from: position, to: next, removals: work.removals, entries: rows.map { ($0.number, $0.date) },
-            tokens: tokens, entryTokens: entryTokens, entryOrders: entryOrders, keys: keys)
+            tokens: tokens, entryTokens: entryTokens, entryLengths: entryLengths, keys: keys)
     }
 
     /// An entry's position lists (``PositionLists``), one for each of its `tokens` distinct
@@ -307,7 +307,7 @@ struct SearchIndexer {
             let tokens = batch.entryTokens[index]
             try writer.upsert(
                 number: entry.number, date: entry.date, tokenIDs: tokens.map { tokenIDs[Int($0)] },
-                order: batch.entryOrders[index],
+                length: batch.entryLengths[index],
                 tokens: { tokens.map { batch.tokens.texts[Int($0)] } })
         }
         try writer.finishDates()

@@ -189,8 +189,9 @@ package final class SearchStore: StoreFile {
         migrator.registerMigration("v5-prefix-posting-counts") { db in
             try db.execute(sql: "CREATE INDEX prefix_posting_count ON prefix_posting(id, count)")
         }
-        // Each document's words in order (WordOrder), so that a phrase is checked without the
-        // entry's text. The store holds derived data only: it is emptied and rebuilt.
+        // Each document's words in order, so that a phrase is checked without the entry's text
+        // (replaced by positions in v7). The store holds derived data only: it is emptied and
+        // rebuilt.
         migrator.registerMigration("v6-word-order") { db in
             try db.execute(
                 sql: """
@@ -202,11 +203,14 @@ package final class SearchStore: StoreFile {
             try bumpTokenGeneration(in: db)
         }
         // Each token's positions in its entries beside them (PositionLists), so that a phrase is
-        // a merge of positions. The store holds derived data only: it is emptied and rebuilt.
+        // a merge of positions, instead of each document's words in order; a document keeps its
+        // number of words. The store holds derived data only: it is emptied and rebuilt.
         migrator.registerMigration("v7-posting-positions") { db in
             try db.execute(
                 sql: """
                     ALTER TABLE posting ADD COLUMN positions BLOB NOT NULL DEFAULT x'';
+                    ALTER TABLE document DROP COLUMN words;
+                    ALTER TABLE document ADD COLUMN length INTEGER NOT NULL DEFAULT 0;
                     DELETE FROM posting; DELETE FROM token; DELETE FROM prefix_posting; DELETE FROM prefix_key;
                     DELETE FROM document; DELETE FROM date_bucket; DELETE FROM prefix_snapshot;
                     DELETE FROM store_info

@@ -70,14 +70,13 @@ struct SearchStoreWriter {
         }
     }
 
-    /// Writes entry `number`'s document row with these token ids (distinct, in order of first
-    /// appearance) and its words in order as positions among them. When it replaces an older
-    /// version, the tokens and keys it no longer has are marked for removal; `tokens` gives its
-    /// new token texts, needed only then.
+    /// Writes entry `number`'s document row with these token ids (distinct) and its number of
+    /// words. When it replaces an older version, the tokens and keys it no longer has are marked
+    /// for removal; `tokens` gives its new token texts, needed only then.
     mutating func upsert(
-        number: Int64, date: JournalDate, tokenIDs: [Int64], order: [Int32], tokens: () -> [String]
+        number: Int64, date: JournalDate, tokenIDs: [Int64], length: Int, tokens: () -> [String]
     ) throws {
-        let (ids, words) = WordOrder.encode(tokenIDs: tokenIDs, order: order)
+        let ids = tokenIDs.sorted()
         guard number > 0, number <= PostingSegments.maximumEntryNumber else {
             throw JournalError.store("entry number \(number) is beyond what the search store can index")
         }
@@ -93,11 +92,11 @@ struct SearchStoreWriter {
         }
         try db.cachedStatement(
             sql: """
-                INSERT INTO document (id, uri, date, tokens, words) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT(id) DO UPDATE SET date = excluded.date, tokens = excluded.tokens, words = excluded.words
+                INSERT INTO document (id, uri, date, tokens, length) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT(id) DO UPDATE SET date = excluded.date, tokens = excluded.tokens, length = excluded.length
                 """
         ).execute(arguments: [
-            number, EntryID(storeID: storeID, number: number).uri, date.microseconds, DeltaList.encode(ids), words,
+            number, EntryID(storeID: storeID, number: number).uri, date.microseconds, DeltaList.encode(ids), length,
         ])
         guard let previous else { return }
         let current = Set(ids)

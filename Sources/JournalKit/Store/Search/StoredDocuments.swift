@@ -5,21 +5,21 @@ import GRDB
 /// against the entries reads them (``JournalVerifier``).
 extension SearchStore {
     /// One document as stored: its entry number, URI, date, token ids (a ``DeltaList``) and
-    /// words in order (``WordOrder``).
+    /// number of words.
     struct StoredDocument {
         let number: Int64
         let uri: String
         let date: Int64?
         let tokens: Data
-        let words: Data
+        let length: Int
     }
 
     /// Every document, in entry-number order.
     static func documentsInNumberOrder(in db: Database) throws -> MapCursor<RowCursor, StoredDocument> {
-        try Row.fetchCursor(db, sql: "SELECT id, uri, tokens, date, words FROM document ORDER BY id").map { row in
+        try Row.fetchCursor(db, sql: "SELECT id, uri, tokens, date, length FROM document ORDER BY id").map { row in
             StoredDocument(
                 number: row[0], uri: row[1] as String? ?? "", date: row[3], tokens: row[2] as Data? ?? Data(),
-                words: row[4] as Data? ?? Data())
+                length: row[4] as Int? ?? -1)
         }
     }
 

@@ -57,6 +57,8 @@ import Testing
             try db.execute(
                 sql: """
                     ALTER TABLE posting DROP COLUMN positions;
+                    ALTER TABLE document DROP COLUMN length;
+                    ALTER TABLE document ADD COLUMN words BLOB NOT NULL DEFAULT x'';
                     DELETE FROM grdb_migrations WHERE identifier = 'v7-posting-positions';
                     """)
         }

@@ -1,0 +1,80 @@
+import Foundation
+import JournalText
+import Testing
+
+@testable import JournalBench
+@testable import JournalKit
+
+/// Phrases answered from the positions in the postings, against a straightforward reference:
+/// each entry's words in order, read from its text, searched for the phrase's words side by
+/// side (the last one as a prefix).
+@Suite struct PhraseMatchTests {
+    @Test func phrasesAgreeWithTheEntriesWordsInOrder() throws {
+        let store = try TemporaryJournal()
+        var texts = SyntheticJournal(count: 1_200, seed: 21).map(\.text)
+        // A word many times in one entry, a phrase that overlaps itself, one word repeated.
+        texts += ["the the the the", "a b a b a b c", "rain rain and more rain rain"]
+        try store.importTexts(texts)
+        let words = texts.map { WordBreaker.words(in: Fold.canonical($0)) }
+        var generator = SplitMix64(seed: 8)
+        var phrases: [[String]] = [["the", "the"], ["the", "the", "the", "th"], ["a", "b", "c"], ["rain", "rain"]]
+        while phrases.count < 160 {
+            let entry = words[Int(generator.next() % UInt64(words.count))]
+            guard entry.count >= 2 else { continue }
+            let length = 2 + Int(generator.next() % 3)
+            let start = Int(generator.next() % UInt64(max(1, entry.count - length + 1)))
+            var phrase = Array(entry[start..<min(entry.count, start + length)])
+            guard phrase.count >= 2 else { continue }
+            switch generator.next() % 4 {
+            case 0:
+                // The last word cut to a prefix, as it is while it is being typed.
+                let last = Array(phrase[phrase.count - 1].unicodeScalars)
+                let kept = 1 + Int(generator.next() % UInt64(last.count))
+                var prefix = String.UnicodeScalarView()
+                prefix.append(contentsOf: last.prefix(kept))
+                phrase[phrase.count - 1] = String(prefix)
+            case 1:
+                // Words of the same entry that are not side by side.
+                phrase = [
+                    entry[Int(generator.next() % UInt64(entry.count))],
+                    entry[Int(generator.next() % UInt64(entry.count))],
+                ]
+            default:
+                break
+            }
+            phrases.append(phrase)
+        }
+        var found = 0
+        for sample in phrases {
+            // The query's words as the query reads them: a prefix of a word in a script without
+            // spaces may break into other words than the whole word did.
+            let query = "\"" + sample.joined(separator: " ") + "\""
+            let phrase = WordBreaker.words(in: Fold.canonical(sample.joined(separator: " ")))
+            let expected = Set(
+                words.indices.filter { Self.holds(words[$0], phrase) }.map {
+                    EntryID(storeID: store.journal.storeID, number: Int64($0 + 1))
+                })
+            found += expected.isEmpty ? 0 : 1
+            for strategy in [StrategyID.token, .prefix] {
+                let results = try store.journal.search(
+                    query, strategy: SearchStrategies[strategy], page: PageRequest(limit: 0))
+                #expect(Set(results.entries.map(\.id)) == expected, "\(strategy) \(query)")
+                #expect(results.total == expected.count, "\(strategy) \(query)")
+            }
+        }
+        // The sample holds both phrases that are found and phrases that are not.
+        #expect(found > 100 && found < phrases.count)
+    }
+
+    /// Whether `words` holds `phrase` side by side, its last word as a prefix.
+    private static func holds(_ words: [String], _ phrase: [String]) -> Bool {
+        guard words.count >= phrase.count else { return false }
+        return (0...(words.count - phrase.count)).contains { start in
+            phrase.indices.allSatisfy { index in
+                let word = words[start + index]
+                return index == phrase.count - 1
+                    ? word.unicodeScalars.starts(with: phrase[index].unicodeScalars) : word == phrase[index]
+            }
+        }
+    }
+}
