@@ -356,10 +356,15 @@ public final class Journal: Sendable {
         cancellation: Cancellation?
     ) throws(JournalError) -> StrategyAnswer {
         try strategy.validate(query)
+        if page.order == .relevance, strategy.family != .wordPrefix {
+            throw .usage(
+                "\(strategy.name) can't rank by relevance: the word-prefix strategies do (\(StrategyID.token), \(StrategyID.prefix))"
+            )
+        }
         let plan = try plan(query, family: strategy.family)
         guard query.text != nil else {
             let numbers = try main.numbers(meeting: plan.restriction)
-            return StrategyAnswer(total: numbers.count, numbers: page.cut(numbers))
+            return StrategyAnswer(total: numbers.count, numbers: page.cut(everyNewestFirst: numbers))
         }
         return try strategy.search(plan, page: page, in: searchContext(progress: progress, cancellation: cancellation))
     }
@@ -382,6 +387,7 @@ public final class Journal: Sendable {
         regex pattern: String, caseInsensitive: Bool, page: PageRequest, filter: EntryFilter = .none,
         cancellation: Cancellation?
     ) throws(JournalError) -> SearchResults {
+        if page.order == .relevance { throw .usage("a regular expression can't rank by relevance") }
         let matcher = try RegexSearch.matcher(pattern: pattern, caseInsensitive: caseInsensitive)
         let restriction = try plan(SearchQuery(filter: filter), family: .substring).restriction
         let (total, numbers) = try main.newestFirst(
@@ -395,9 +401,11 @@ public final class Journal: Sendable {
         of answer: StrategyAnswer, query: String, strategy: String, page: PageRequest
     ) throws(JournalError) -> SearchResults {
         let found = try main.entries(numbered: answer.numbers)
+        let kept = answer.numbers.indices.filter { found[answer.numbers[$0]] != nil }
         return SearchResults(
             query: query, strategy: strategy, total: answer.total, page: page,
-            entries: answer.numbers.compactMap { found[$0] })
+            entries: kept.map { found[answer.numbers[$0]]! },
+            scores: answer.scores.map { scores in kept.map { scores[$0] } })
     }
 
     /// Checks, reading only, that everything derived from the main store agrees with it (see

@@ -18,7 +18,9 @@ struct PageOptions: ParsableArguments {
         if let offset, offset < 0 { throw ValidationError("--offset must be 0 or more, not \(offset)") }
     }
 
-    func request() throws -> PageRequest { try PageRequest(limit: limit ?? 20, offset: offset ?? 0) }
+    func request(order: SearchOrder = .newest) throws -> PageRequest {
+        try PageRequest(limit: limit ?? 20, offset: offset ?? 0, order: order)
+    }
 }
 
 /// --json, for the commands whose output other programs read.

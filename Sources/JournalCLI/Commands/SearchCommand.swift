@@ -47,6 +47,12 @@ struct SearchCommand: ParsableCommand {
             valueName: "NAME"))
     var strategy: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "The order of the results: newest (the default, or the configuration's sort), oldest, or relevance (BM25 over the query's words; token and prefix).",
+            valueName: "ORDER"))
+    var sort: SearchOrder?
+
     /// --strategy, else the configuration file's, else the standard one.
     private func chosenStrategy() throws -> SearchStrategy {
         if let name = try strategy ?? ConfigurationFile.current.get().strategy {
@@ -136,7 +142,7 @@ struct SearchCommand: ParsableCommand {
     func run() throws {
         if strategy == "list" { return listStrategies() }
         if runsInteractively { return try searchInteractively() }
-        let request = try page.request()
+        let request = try page.request(order: sort ?? ConfigurationFile.current.get().sort ?? .newest)
         let filter = try filters.filter()
         let started = ContinuousClock.now
         let results: SearchResults
@@ -167,7 +173,10 @@ struct SearchCommand: ParsableCommand {
         print(
             terminal.dim(
                 EntryRendering.summary(shown: results.entries.count, total: results.total, offset: request.offset)
-                    + " · \(results.strategy) · \(Formatting.milliseconds(elapsed))"))
+                    + " · \(results.strategy)"
+                    + (request.order == .newest
+                        ? "" : " · \(request.order == .oldest ? "oldest" : "most relevant") first")
+                    + " · \(Formatting.milliseconds(elapsed))"))
     }
 
     private func searchInteractively() throws {
@@ -193,3 +202,5 @@ struct SearchCommand: ParsableCommand {
         }
     }
 }
+
+extension SearchOrder: ExpressibleByArgument {}

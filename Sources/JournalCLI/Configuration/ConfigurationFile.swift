@@ -4,12 +4,14 @@ import TOMLKit
 
 /// The user's settings, from `$XDG_CONFIG_HOME/journal/config.toml` (`~/.config/journal/`
 /// when the variable is unset): journals by name, the default one, the editor, the default
-/// strategy and whether to use colour. With no file, every setting is as if unset.
+/// strategy and order of search results, and whether to use colour. With no file, every setting
+/// is as if unset.
 ///
 /// ```toml
 /// default = "personal"
 /// editor = "nvim"
 /// strategy = "prefix"
+/// sort = "relevance"        # newest (the default), oldest or relevance
 /// color = "auto"            # auto, always or never (`colour` too)
 ///
 /// [journals]
@@ -33,6 +35,8 @@ struct ConfigurationFile: Sendable {
     private(set) var editor: String?
     /// The strategy `search` uses when none is given.
     private(set) var strategy: String?
+    /// The order `search` gives its results in when none is given.
+    private(set) var sort: SearchOrder?
     /// Whether output uses colour.
     private(set) var color: ColorChoice = .auto
 
@@ -105,7 +109,7 @@ struct ConfigurationFile: Sendable {
                     }
                     self.journals.append((name, Self.resolve(folder, home: home, besides: url)))
                 }
-            case "default", "editor", "strategy", "color", "colour":
+            case "default", "editor", "strategy", "sort", "color", "colour":
                 guard let string = value?.string, !string.isEmpty else {
                     throw problem(line, "\(key) must be a non-empty string")
                 }
@@ -118,6 +122,11 @@ struct ConfigurationFile: Sendable {
                             line, "strategy \"\(string)\" is not one of journal's (journal search --strategy list)")
                     }
                     strategy = string
+                case "sort":
+                    guard let order = SearchOrder(rawValue: string) else {
+                        throw problem(line, "sort must be newest, oldest or relevance, not \"\(string)\"")
+                    }
+                    sort = order
                 default:
                     guard let choice = ColorChoice(rawValue: string) else {
                         throw problem(line, "\(key) must be auto, always or never, not \"\(string)\"")
@@ -125,7 +134,8 @@ struct ConfigurationFile: Sendable {
                     color = choice
                 }
             default:
-                throw problem(line, "unknown setting \"\(key)\" (known: default, editor, strategy, color, [journals])")
+                throw problem(
+                    line, "unknown setting \"\(key)\" (known: default, editor, strategy, sort, color, [journals])")
             }
         }
         if let defaultJournal, !journals.contains(where: { $0.name == defaultJournal }) {

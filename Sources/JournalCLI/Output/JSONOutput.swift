@@ -11,9 +11,15 @@ enum JSONOutput {
             "query": .string(results.query),
             "strategy": .string(results.strategy),
             "total": .integer(results.total),
-            "results": .array(results.entries.map(\.json)),
+            "results": .array(
+                results.entries.indices.map { index in
+                    let entry = results.entries[index]
+                    guard let scores = results.scores, case .fields(let fields) = entry.json else { return entry.json }
+                    return .fields(fields + [("score", .number(scores[index]))])
+                }),
             "limit": .integer(results.page.limit),
             "offset": .integer(results.page.offset),
+            "sort": .string(results.page.order.rawValue),
             "milliseconds": .number((seconds * 1e6).rounded() / 1e3),
         ])
     }

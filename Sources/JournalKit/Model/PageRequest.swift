@@ -1,23 +1,26 @@
 import Foundation
 
-/// Which page of the newest-first results to return.
+/// Which page of the results to return, in which order.
 public struct PageRequest: Sendable, Equatable, Codable {
     /// At most this many entries; 0 means all of them.
     public let limit: Int
     /// Entries to skip first.
     public let offset: Int
+    /// The order the results are paged in.
+    public let order: SearchOrder
 
-    /// A page of `limit` entries (0: all of them) after skipping `offset`; a negative
-    /// value is a usage error.
-    public init(limit: Int = 20, offset: Int = 0) throws(JournalError) {
+    /// A page of `limit` entries (0: all of them) after skipping `offset`, in `order`; a
+    /// negative value is a usage error.
+    public init(limit: Int = 20, offset: Int = 0, order: SearchOrder = .newest) throws(JournalError) {
         guard limit >= 0 else { throw .usage("the limit must be 0 (all) or more, not \(limit)") }
         guard offset >= 0 else { throw .usage("the offset must be 0 or more, not \(offset)") }
-        self.init(checkedLimit: limit, offset: offset)
+        self.init(checkedLimit: limit, offset: offset, order: order)
     }
 
-    private init(checkedLimit limit: Int, offset: Int) {
+    private init(checkedLimit limit: Int, offset: Int, order: SearchOrder) {
         self.limit = limit
         self.offset = offset
+        self.order = order
     }
 
     /// Decodes a page, refusing a negative limit or offset as the initializer does.
@@ -25,17 +28,21 @@ public struct PageRequest: Sendable, Equatable, Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         do {
             try self.init(
-                limit: container.decode(Int.self, forKey: .limit), offset: container.decode(Int.self, forKey: .offset))
+                limit: container.decode(Int.self, forKey: .limit), offset: container.decode(Int.self, forKey: .offset),
+                order: container.decodeIfPresent(SearchOrder.self, forKey: .order) ?? .newest)
         } catch let error as JournalError {
             throw DecodingError.dataCorruptedError(forKey: .limit, in: container, debugDescription: error.message)
         }
     }
 
     /// The newest 20: what a search shows first.
-    public static let first = PageRequest(checkedLimit: 20, offset: 0)
+    public static let first = PageRequest(checkedLimit: 20, offset: 0, order: .newest)
 
     /// The value for SQL's LIMIT: -1 is SQLite's "no limit".
     var sqlLimit: Int { limit == 0 ? -1 : limit }
+
+    /// The direction of SQL's ORDER BY for a date order: `DESC` newest first, `ASC` oldest.
+    var sqlDirection: String { order == .oldest ? "ASC" : "DESC" }
 }
 
 extension PageRequest {
@@ -43,9 +50,14 @@ extension PageRequest {
     /// for a limit of 0.
     package func end(of total: Int) -> Int { limit == 0 ? total : min(total, offset + limit) }
 
-    /// The page's part of `newestFirst`, which holds the results from the newest at least up to
-    /// the page's end.
-    package func cut<Element>(_ newestFirst: [Element]) -> [Element] {
-        Array(newestFirst.dropFirst(offset).prefix(limit == 0 ? Int.max : limit))
+    /// The page's part of `results`, which hold them in the page's order at least up to the
+    /// page's end.
+    package func cut<Element>(_ results: [Element]) -> [Element] {
+        Array(results.dropFirst(offset).prefix(limit == 0 ? Int.max : limit))
+    }
+
+    /// The page's part of every result, given newest first: in the page's date order.
+    package func cut<Element>(everyNewestFirst results: [Element]) -> [Element] {
+        cut(order == .oldest ? results.reversed() : results)
     }
 }

@@ -1,4 +1,4 @@
-/// One page of a search: the exact total and the entries of the page, newest first.
+/// One page of a search: the exact total and the entries of the page, in the page's order.
 public struct SearchResults: Sendable, Equatable, Codable {
     /// The query as searched: trimmed of white space (for a regular expression, the pattern).
     public let query: String
@@ -8,6 +8,9 @@ public struct SearchResults: Sendable, Equatable, Codable {
     public let total: Int
     /// The page asked for.
     public let page: PageRequest
-    /// The entries of the page, newest first.
+    /// The entries of the page, in the page's order.
     public let entries: [Entry]
+    /// Each entry's relevance (its BM25 score, see <doc:SearchSemantics>) for a page in order of
+    /// relevance; nil otherwise.
+    public let scores: [Double]?
 }

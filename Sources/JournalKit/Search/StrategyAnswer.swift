@@ -1,15 +1,18 @@
-/// What a strategy found: the exact total, and the requested page as entry numbers, newest
-/// first. Numbers stay numbers until the journal reads the page's entries (which carry their
-/// identifiers) in one query.
+/// What a strategy found: the exact total, and the requested page as entry numbers, in the
+/// page's order. Numbers stay numbers until the journal reads the page's entries (which carry
+/// their identifiers) in one query.
 package struct StrategyAnswer: Sendable, Equatable {
     /// Every entry that matches, whatever the page.
     package let total: Int
-    /// The page's entry numbers, newest first.
+    /// The page's entry numbers, in the page's order.
     package let numbers: [Int64]
+    /// Each number's relevance, when the page is in order of relevance.
+    package let scores: [Double]?
 
-    package init(total: Int, numbers: [Int64]) {
+    package init(total: Int, numbers: [Int64], scores: [Double]? = nil) {
         self.total = total
         self.numbers = numbers
+        self.scores = scores
     }
 
     /// Nothing found.

@@ -12,6 +12,9 @@ struct EntryDocumentCheck {
         var tokens = LinkTally()
         var prefixKeys = LinkTally()
         var days = LinkTally()
+        /// The documents found for entries, and their words.
+        var documents = 0
+        var words = 0
     }
 
     let storeID: UUID
@@ -88,6 +91,8 @@ struct EntryDocumentCheck {
         if Set(indexed.map(CodePointKey.init)) != Set(expected.map(CodePointKey.init)) {
             problems.add("tokens", "p\(number): the search store's tokens are not tokens(e)")
         }
+        tallies.documents += 1
+        tallies.words += document.length
         if document.length != order.count {
             problems.add(
                 "length", "p\(number): the search store counts \(document.length) words in it, not \(order.count)")

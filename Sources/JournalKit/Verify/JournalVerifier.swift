@@ -40,6 +40,13 @@ struct JournalVerifier {
                 in: searchDB,
                 problems: &problems)
             try DateBucketCheck.run(expected: tallies.days, in: searchDB, problems: &problems)
+            let totals = try SearchStore.totals(in: searchDB)
+            if totals != (tallies.documents, tallies.words) {
+                problems.add(
+                    "totals",
+                    "the search store counts \(totals.documents) documents of \(totals.words) words, not \(tallies.documents) of \(tallies.words)"
+                )
+            }
             try PrefixTableCheck.run(tokenTexts: tokenTexts, search: stores.search, in: searchDB, problems: &problems)
             return checked
         }

@@ -16,6 +16,11 @@ enum NewestFirst {
         let total = matching.count
         let wanted = page.end(of: total)
         guard wanted > page.offset else { return StrategyAnswer(total: total, numbers: []) }
+        if page.order == .oldest {
+            let members = matching.members
+            let newest = try order?.newest(total, of: members) ?? SearchStore.newestFirst(members, in: db)
+            return StrategyAnswer(total: total, numbers: page.cut(everyNewestFirst: newest))
+        }
         let walk = walkLength(wanted: wanted, total: total, candidates: candidates ?? Int(maximum))
         let numbers: [Int64]
         if let order {

@@ -43,7 +43,7 @@ enum WordPrefixSearch {
             let window = allowed?.bounds
             if allowed != nil, window == nil { return .none }
             let order = try stores.dateOrders.order(in: db)
-            if case .word(let word) = plan.words {
+            if case .word(let word) = plan.words, page.order == .newest {
                 let (segments, owners) = try lookup.postings(word, db)
                 if segments == .prefixKeys, owners.count == 1,
                     let answer = try pageOfOneKey(
@@ -59,6 +59,10 @@ enum WordPrefixSearch {
             var matching =
                 try plan.words.map { try evaluation.documents($0) } ?? allowed ?? evaluation.documents(.all([]))
             if let allowed { matching.formIntersection(allowed) }
+            if page.order == .relevance {
+                return try RelevanceOrder.page(
+                    of: matching, words: plan.words, page: page, maximum: maximum, lookup: lookup, order: order, in: db)
+            }
             return try NewestFirst.page(
                 of: matching, maximum: maximum, page: page, dated: plan.dateBounds,
                 candidates: allowed?.count ?? Int(maximum), order: order, in: db)

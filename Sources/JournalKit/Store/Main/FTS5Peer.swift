@@ -105,7 +105,10 @@ package enum FTS5Peer {
                 ?? 0
             let numbers = try Int64.fetchAll(
                 db,
-                sql: "SELECT e.n FROM \(source) WHERE \(conditions) ORDER BY \(order) DESC, e.n DESC LIMIT ? OFFSET ?",
+                sql: """
+                    SELECT e.n FROM \(source) WHERE \(conditions)
+                    ORDER BY \(order) \(page.sqlDirection), e.n \(page.sqlDirection) LIMIT ? OFFSET ?
+                    """,
                 arguments: arguments + [page.sqlLimit, page.offset])
             return (total, numbers)
         }

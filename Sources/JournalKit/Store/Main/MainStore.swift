@@ -383,7 +383,7 @@ package final class MainStore: StoreFile {
         }
     }
 
-    /// The entries that meet `restriction`, newest first, with their total count.
+    /// The entries that meet `restriction`, in the page's date order, with their total count.
     func newestFirst(
         _ page: PageRequest, meeting restriction: QueryCondition?
     ) throws(JournalError) -> (total: Int, entries: [Entry]) {
@@ -397,7 +397,7 @@ package final class MainStore: StoreFile {
                     db,
                     sql: """
                         SELECT \(Self.entryColumns) FROM entry WHERE \(condition)
-                        ORDER BY \(restriction.dateOrder()) DESC, n DESC LIMIT ? OFFSET ?
+                        ORDER BY \(restriction.dateOrder()) \(page.sqlDirection), n \(page.sqlDirection) LIMIT ? OFFSET ?
                         """,
                     arguments: arguments + [page.sqlLimit, page.offset])
                 let tags = try EntryTags.tags(of: rows.map { $0[0] as Int64 }, in: db)

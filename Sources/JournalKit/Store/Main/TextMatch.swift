@@ -43,13 +43,14 @@ package enum TextMatch: Sendable {
 }
 
 extension MainStore {
-    /// The entries that meet `restriction` and whose text holds `match`, newest first: the
-    /// exact total and the numbers of `page`, from one scan that yields both. The restriction's
+    /// The entries that meet `restriction` and whose text holds `match`, in the page's date
+    /// order: the exact total and the numbers of `page`, from one scan that yields both. The restriction's
     /// condition comes first, so that a date range reads only its rows, through the date index.
     package func newestFirst(
         matching match: TextMatch, restriction: QueryCondition?, page: PageRequest, cancellation: Cancellation?
     ) throws(JournalError) -> (total: Int, numbers: [Int64]) {
-        let (sql, arguments, function) = Self.pageQuery(matching: match, restriction: restriction)
+        let (sql, arguments, function) = Self.pageQuery(
+            matching: match, restriction: restriction, direction: page.sqlDirection)
         return try read(cancellation: cancellation) { db in
             if let function { db.add(function: function) }
             defer { if let function { db.remove(function: function) } }
@@ -69,13 +70,13 @@ extension MainStore {
     /// The query for a page (its `LIMIT ? OFFSET ?` still to bind) of the entries that meet
     /// `restriction` and hold `match`, with their count; the function the query calls, if any.
     static func pageQuery(
-        matching match: TextMatch, restriction: QueryCondition?
+        matching match: TextMatch, restriction: QueryCondition?, direction: String = "DESC"
     ) -> (sql: String, arguments: StatementArguments, function: DatabaseFunction?) {
         let (textCondition, textArguments, function) = match.condition
         let (restrictionSQL, restrictionArguments) = restriction.sql()
         let sql = """
             SELECT n, count(*) OVER () FROM entry WHERE \(restrictionSQL) AND \(textCondition)
-            ORDER BY \(restriction.dateOrder()) DESC, n DESC LIMIT ? OFFSET ?
+            ORDER BY \(restriction.dateOrder()) \(direction), n \(direction) LIMIT ? OFFSET ?
             """
         return (sql, restrictionArguments + textArguments, function)
     }

@@ -18,7 +18,31 @@ enum PhraseMatch {
         _ candidates: DocumentSet, exact: [Int64], lastTokens: [Int64], maximum: Int64, in db: Database
     ) throws -> DocumentSet {
         var holding = DocumentSet(maximum: maximum)
-        guard let range = candidates.bounds, !lastTokens.isEmpty else { return holding }
+        try forEachCandidate(candidates, exact: exact, lastTokens: lastTokens, in: db) { number, lists, last in
+            if startsPhrase(lists, then: last) { holding.insert(number) }
+        }
+        return holding
+    }
+
+    /// How many times each candidate holds the phrase (occurrences that overlap each count),
+    /// for those that hold it.
+    static func occurrences(
+        in candidates: DocumentSet, exact: [Int64], lastTokens: [Int64], in db: Database
+    ) throws -> [Int64: Int] {
+        var counts: [Int64: Int] = [:]
+        try forEachCandidate(candidates, exact: exact, lastTokens: lastTokens, in: db) { number, lists, last in
+            let count = occurrences(lists, then: last)
+            if count > 0 { counts[number] = count }
+        }
+        return counts
+    }
+
+    /// Calls `body` with each candidate holding every word, and the positions of each there.
+    private static func forEachCandidate(
+        _ candidates: DocumentSet, exact: [Int64], lastTokens: [Int64], in db: Database,
+        _ body: (Int64, [[UInt32]], [UInt32]) -> Void
+    ) throws {
+        guard let range = candidates.bounds, !lastTokens.isEmpty else { return }
         var readers = try exact.map { try PositionCursor(token: $0, within: range, in: db) }
         var last = try LastWord(tokens: lastTokens, candidates: candidates, within: range, in: db)
         var lists = [[UInt32]](repeating: [], count: exact.count)
@@ -28,9 +52,25 @@ enum PhraseMatch {
                 continue next
             }
             guard try last.positions(at: number, into: &lastList) else { continue }
-            if startsPhrase(lists, then: lastList) { holding.insert(number) }
+            body(number, lists, lastList)
         }
-        return holding
+    }
+
+    /// How many positions `p` of the first list have each next list holding `p + i`.
+    static func occurrences(_ lists: [[UInt32]], then last: [UInt32]) -> Int {
+        let all = lists + [last]
+        return all[0].count { start in
+            (1..<all.count).allSatisfy { word in binarySearch(all[word], start + UInt32(word)) }
+        }
+    }
+
+    private static func binarySearch(_ list: [UInt32], _ value: UInt32) -> Bool {
+        var (low, high) = (0, list.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if list[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return low < list.count && list[low] == value
     }
 
     /// Whether some position `p` of the first list has each next list holding `p + i`, the

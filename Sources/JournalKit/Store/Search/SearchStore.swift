@@ -214,7 +214,10 @@ package final class SearchStore: StoreFile {
                     DELETE FROM posting; DELETE FROM token; DELETE FROM prefix_posting; DELETE FROM prefix_key;
                     DELETE FROM document; DELETE FROM date_bucket; DELETE FROM prefix_snapshot;
                     DELETE FROM store_info
-                    WHERE key IN ('applied_change', 'applied_change_tag', 'resume_after_entry', 'rebuild_from');
+                    WHERE key IN (
+                        'applied_change', 'applied_change_tag', 'resume_after_entry', 'rebuild_from', 'document_count',
+                        'word_count'
+                    );
                     """)
             try bumpTokenGeneration(in: db)
         }
@@ -251,6 +254,27 @@ package final class SearchStore: StoreFile {
             resumeAfterEntry: values["resume_after_entry"].flatMap(Int64.fromDatabaseValue) ?? 0,
             rebuildFrom: values["rebuild_from"].flatMap(Int64.fromDatabaseValue),
             appliedTag: values["applied_change_tag"].flatMap(Int64.fromDatabaseValue))
+    }
+
+    /// How many documents the store holds and how many words they have in all: what relevance
+    /// needs of the whole journal (its size, its documents' average length), kept as they change.
+    static func totals(in db: Database) throws -> (documents: Int, words: Int) {
+        let rows = try Row.fetchAll(
+            db, sql: "SELECT key, value FROM store_info WHERE key IN ('document_count', 'word_count')")
+        var totals = (documents: 0, words: 0)
+        for row in rows {
+            if row[0] as String == "document_count" { totals.documents = row[1] } else { totals.words = row[1] }
+        }
+        return totals
+    }
+
+    /// Adds to the store's counts of documents and words (``totals(in:)``).
+    static func addToTotals(documents: Int, words: Int, in db: Database) throws {
+        guard documents != 0 || words != 0 else { return }
+        let add = try db.cachedStatement(
+            sql: "INSERT INTO store_info (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = value + ?")
+        try add.execute(arguments: ["document_count", documents, documents])
+        try add.execute(arguments: ["word_count", words, words])
     }
 
     static func save(_ position: Position, in db: Database) throws {
@@ -312,6 +336,7 @@ package final class SearchStore: StoreFile {
             sql:
                 "DELETE FROM posting; DELETE FROM token; DELETE FROM prefix_posting; DELETE FROM prefix_key; DELETE FROM document; DELETE FROM date_bucket;"
         )
+        try db.execute(sql: "DELETE FROM store_info WHERE key IN ('document_count', 'word_count')")
         try bumpTokenGeneration(in: db)
         let latest = try MainStore.lastChange(in: mainDB)
         let tag = try MainStore.tag(ofChange: latest, in: mainDB)

@@ -44,6 +44,8 @@ struct SearchStoreWriter {
     private let largestExisting: Int64
     private var removing: [PostingOwner: [Int64: [Int64]]] = [.token: [:], .prefixKey: [:]]
     private var days = DateBuckets.Changes()
+    /// How the batch changes the store's counts of documents and of their words.
+    private var totals = (documents: 0, words: 0)
 
     init(db: Database, storeID: UUID) throws {
         self.db = db
@@ -84,8 +86,10 @@ struct SearchStoreWriter {
             number > largestExisting
             ? nil
             : try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT date, tokens FROM document WHERE id = ?"), arguments: [number])
+                db.cachedStatement(sql: "SELECT date, tokens, length FROM document WHERE id = ?"), arguments: [number])
         let previous = row.map { DeltaList.decode($0[1]) }
+        totals.documents += row == nil ? 1 : 0
+        totals.words += length - (row?[2] as Int? ?? 0)
         if row.map({ DateBuckets.day(of: $0[0]) }) != DateBuckets.day(of: date.microseconds) {
             if let row { days.remove(number, date: row[0]) }
             days.add(number, date: date.microseconds)
@@ -112,11 +116,13 @@ struct SearchStoreWriter {
     /// Removes the documents numbered in `range`.
     mutating func removeDocuments(in range: ClosedRange<Int64>) throws {
         let rows = try Row.fetchAll(
-            db, sql: "SELECT id, tokens, date FROM document WHERE id BETWEEN ? AND ?",
+            db, sql: "SELECT id, tokens, date, length FROM document WHERE id BETWEEN ? AND ?",
             arguments: [range.lowerBound, range.upperBound])
         for row in rows {
             let number: Int64 = row[0]
             days.remove(number, date: row[2])
+            totals.documents -= 1
+            totals.words -= row[3] as Int
             let tokenIDs = DeltaList.decode(row[1])
             for id in tokenIDs { removing[.token, default: [:]][id, default: []].append(number) }
             for key in try prefixKeyIDs(ofTokens: tokenIDs) {
@@ -137,10 +143,13 @@ struct SearchStoreWriter {
         }
     }
 
-    /// Rewrites the day buckets of the documents the batch added, moved or removed.
+    /// Rewrites the day buckets of the documents the batch added, moved or removed, and the
+    /// store's counts of documents and words.
     mutating func finishDates() throws {
         try DateBuckets.apply(days, in: db)
         days = DateBuckets.Changes()
+        try SearchStore.addToTotals(documents: totals.documents, words: totals.words, in: db)
+        totals = (0, 0)
     }
 
     /// Rewrites the postings of every token or key the batch touched: `adding` gives, for each

@@ -1,0 +1,94 @@
+import Foundation
+import JournalText
+import Testing
+
+@testable import JournalBench
+@testable import JournalKit
+
+/// Relevance against an independent BM25 over the entries' words, read from their texts: the
+/// order of the whole result and each entry's score, for words, prefixes, phrases, groups, OR
+/// and words left out, in every script the synthetic corpus writes.
+@Suite struct RelevanceOrderTests {
+    /// A query as the reference sees it: the terms that score, and the text to search.
+    private struct Query {
+        var text: String
+        /// Each scoring term: a word (a prefix of the entry's words) or a phrase.
+        var scored: [[String]]
+    }
+
+    @Test func scoresAgreeWithAReferenceBM25() throws {
+        let store = try TemporaryJournal()
+        var texts = SyntheticJournal(count: 900, seed: 33).map(\.text)
+        texts += ["coffee", "coffee coffee coffee in the morning", "the the the the"]
+        try store.importTexts(texts)
+        let words = texts.map { WordBreaker.words(in: Fold.canonical($0)) }
+        let average = Double(words.map(\.count).reduce(0, +)) / Double(words.count)
+        var generator = SplitMix64(seed: 4)
+        func randomWord() -> String {
+            while true {
+                let entry = words[Int(generator.next() % UInt64(words.count))]
+                if !entry.isEmpty { return entry[Int(generator.next() % UInt64(entry.count))] }
+            }
+        }
+        var queries: [Query] = [
+            Query(text: "coffee", scored: [["coffee"]]), Query(text: "the", scored: [["the"]]),
+            Query(text: "th", scored: [["th"]]), Query(text: "\"the the\"", scored: [["the", "the"]]),
+        ]
+        while queries.count < 60 {
+            let (a, b) = (randomWord(), randomWord())
+            switch queries.count % 5 {
+            case 0: queries.append(Query(text: a, scored: [[a]]))
+            case 1: queries.append(Query(text: "\(a) \(b)", scored: [[a], [b]]))
+            case 2: queries.append(Query(text: "\(a) OR \(b)", scored: [[a], [b]]))
+            case 3: queries.append(Query(text: "\(a) -\(b)", scored: [[a]]))
+            default:
+                let prefix = String(String.UnicodeScalarView(a.unicodeScalars.prefix(2)))
+                queries.append(Query(text: "(\(prefix) OR \(b)) the", scored: [[prefix], [b], ["the"]]))
+            }
+        }
+        for query in queries {
+            let newest = try store.journal.search(query.text, page: PageRequest(limit: 0))
+            // The reference: BM25 over each matched entry's words, ties newest first.
+            let matched = query.scored.map { term in words.count { Self.frequency(of: term, in: $0) > 0 } }
+            let scored: [(id: EntryID, score: Double)] = newest.entries.map { entry in
+                let entryWords = words[Int(entry.id.number) - 1]
+                var score = 0.0
+                for (term, matched) in zip(query.scored, matched) {
+                    let tf = Double(Self.frequency(of: term, in: entryWords))
+                    guard tf > 0 else { continue }
+                    let idf = log(1 + (Double(words.count) - Double(matched) + 0.5) / (Double(matched) + 0.5))
+                    score += idf * tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * Double(entryWords.count) / average))
+                }
+                return (entry.id, score)
+            }
+            let expected = scored.enumerated().sorted {
+                abs($0.element.score - $1.element.score) > 1e-9
+                    ? $0.element.score > $1.element.score : $0.offset < $1.offset
+            }.map(\.element)
+            for strategy in [StrategyID.token, .prefix] {
+                let ranked = try store.journal.search(
+                    SearchQuery(query.text), strategy: SearchStrategies[strategy],
+                    page: PageRequest(limit: 0, order: .relevance))
+                #expect(ranked.total == newest.total, "\(strategy) \(query.text)")
+                #expect(ranked.entries.map(\.id) == expected.map(\.id), "\(strategy) \(query.text)")
+                let scores = try #require(ranked.scores)
+                #expect(
+                    zip(scores, expected.map(\.score)).allSatisfy { abs($0 - $1) <= 1e-9 * max(1, abs($1)) },
+                    "\(strategy) \(query.text)")
+            }
+        }
+    }
+
+    /// How many of `words` a term matches: a word, those it starts; a phrase, its occurrences.
+    private static func frequency(of term: [String], in words: [String]) -> Int {
+        guard term.count > 1 else { return words.count { $0.unicodeScalars.starts(with: term[0].unicodeScalars) } }
+        guard words.count >= term.count else { return 0 }
+        return (0...(words.count - term.count)).count { start in
+            term.indices.allSatisfy { index in
+                index == term.count - 1
+                    ? words[start + index].unicodeScalars.starts(with: term[index].unicodeScalars)
+                    : words[start + index] == term[index]
+            }
+        }
+    }
+}
