@@ -103,7 +103,9 @@ struct ConditionEvaluation {
         }
         var found = try wordDocuments(words[words.count - 1])
         if let matching { found.formIntersection(matching) }
-        return try PhraseMatch.filter(found, exact: ids, lastTokens: lastTokens, maximum: maximum, in: db)
+        return try PhraseMatch.filter(
+            found, exact: ids, lastTokens: lastTokens, lastWhole: SearchStore.tokenID(words[words.count - 1], in: db),
+            maximum: maximum, in: db)
     }
 
     /// What a left-out condition is taken from: the entries the restriction lets through, or

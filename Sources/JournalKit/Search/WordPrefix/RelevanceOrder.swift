@@ -71,8 +71,10 @@ enum RelevanceOrder {
         case .phrase(let words):
             let exact = try words.dropLast().compactMap { try SearchStore.tokenID($0, in: db) }
             guard exact.count == words.count - 1 else { return [:] }
+            let last = words[words.count - 1]
             frequencies = try PhraseMatch.occurrences(
-                in: matching, exact: exact, lastTokens: lookup.tokens(words[words.count - 1], db), in: db)
+                in: matching, exact: exact, lastTokens: lookup.tokens(last, db),
+                lastWhole: SearchStore.tokenID(last, in: db), in: db)
         case .tag, .exactTag, .starred, .dated, .all, .any, .not:
             break
         }

@@ -6,20 +6,24 @@ import GRDB
 /// entry order (``PositionCursor``), and per candidate a merge of position lists looking for a
 /// start `p` with word `i` at `p + i`, as FTS5 matches a phrase. No document row is read.
 ///
-/// The last word may start many tokens (a prefix typed so far): up to ``cursorLimit`` get a
-/// reader each; more are read one after another into the candidates' lists.
+/// The last word may start many tokens (a prefix typed so far, or a short word): up to
+/// ``cursorLimit`` get a reader each; of more, the word itself (often the most frequent) gets
+/// one and the others are read one after another into the candidates' lists. Its tokens' lists
+/// stay apart (a word is one token), so a position is looked up in each rather than merged.
 enum PhraseMatch {
     /// Tokens of the last word up to which each gets a reader of its own.
     static let cursorLimit = 16
 
     /// The candidates that hold the phrase of `exact` tokens (all but the last word, in order)
-    /// followed by one of `lastTokens`.
+    /// followed by one of `lastTokens`, among which `lastWhole` is the last word's own token.
     static func filter(
-        _ candidates: DocumentSet, exact: [Int64], lastTokens: [Int64], maximum: Int64, in db: Database
+        _ candidates: DocumentSet, exact: [Int64], lastTokens: [Int64], lastWhole: Int64?, maximum: Int64,
+        in db: Database
     ) throws -> DocumentSet {
         var holding = DocumentSet(maximum: maximum)
-        try forEachCandidate(candidates, exact: exact, lastTokens: lastTokens, in: db) { number, lists, last in
-            if startsPhrase(lists, then: last) { holding.insert(number) }
+        try forEachCandidate(candidates, exact: exact, lastTokens: lastTokens, lastWhole: lastWhole, in: db) {
+            number, positions in
+            if positions.occurrences(stoppingAtFirst: true) > 0 { holding.insert(number) }
         }
         return holding
     }
@@ -27,84 +31,109 @@ enum PhraseMatch {
     /// How many times each candidate holds the phrase (occurrences that overlap each count),
     /// for those that hold it.
     static func occurrences(
-        in candidates: DocumentSet, exact: [Int64], lastTokens: [Int64], in db: Database
+        in candidates: DocumentSet, exact: [Int64], lastTokens: [Int64], lastWhole: Int64?, in db: Database
     ) throws -> [Int64: Int] {
         var counts: [Int64: Int] = [:]
-        try forEachCandidate(candidates, exact: exact, lastTokens: lastTokens, in: db) { number, lists, last in
-            let count = occurrences(lists, then: last)
+        try forEachCandidate(candidates, exact: exact, lastTokens: lastTokens, lastWhole: lastWhole, in: db) {
+            number, positions in
+            let count = positions.occurrences(stoppingAtFirst: false)
             if count > 0 { counts[number] = count }
         }
         return counts
     }
 
+    /// One candidate's positions of each word, in flat buffers reused from one to the next:
+    /// word `i`'s (of the exact ones) are `exact[exactStarts[i]..<exactStarts[i + 1]]`, and the
+    /// last word's tokens' lists likewise in `last`.
+    struct CandidatePositions {
+        var exact: [UInt32] = []
+        var exactStarts: [Int] = [0]
+        var last: [UInt32] = []
+        var lastStarts: [Int] = [0]
+
+        mutating func removeAll() {
+            exact.removeAll(keepingCapacity: true)
+            exactStarts.removeAll(keepingCapacity: true)
+            exactStarts.append(0)
+            last.removeAll(keepingCapacity: true)
+            lastStarts.removeAll(keepingCapacity: true)
+            lastStarts.append(0)
+        }
+
+        /// How many starts `p` of the first word have word `i` at `p + i`, the last word's
+        /// in one of its tokens' lists; with `stoppingAtFirst`, 0 or 1.
+        func occurrences(stoppingAtFirst: Bool) -> Int {
+            let words = exactStarts.count - 1
+            var next = exactStarts
+            var count = 0
+            exact.withUnsafeBufferPointer { exact in
+                last.withUnsafeBufferPointer { last in
+                    candidate: for start in exact[exactStarts[0]..<exactStarts[1]] {
+                        for word in 1..<words {
+                            let wanted = start + UInt32(word)
+                            let end = exactStarts[word + 1]
+                            while next[word] < end, exact[next[word]] < wanted { next[word] += 1 }
+                            guard next[word] < end else { return }
+                            if exact[next[word]] != wanted { continue candidate }
+                        }
+                        let wanted = start + UInt32(words)
+                        for token in 0..<(lastStarts.count - 1)
+                        where Self.contains(last[lastStarts[token]..<lastStarts[token + 1]], wanted) {
+                            count += 1
+                            if stoppingAtFirst { return }
+                            continue candidate
+                        }
+                    }
+                }
+            }
+            return count
+        }
+
+        private static func contains(_ list: Slice<UnsafeBufferPointer<UInt32>>, _ value: UInt32) -> Bool {
+            var (low, high) = (list.startIndex, list.endIndex)
+            while low < high {
+                let middle = (low + high) / 2
+                if list[middle] < value { low = middle + 1 } else { high = middle }
+            }
+            return low < list.endIndex && list[low] == value
+        }
+    }
+
     /// Calls `body` with each candidate holding every word, and the positions of each there.
     private static func forEachCandidate(
-        _ candidates: DocumentSet, exact: [Int64], lastTokens: [Int64], in db: Database,
-        _ body: (Int64, [[UInt32]], [UInt32]) -> Void
+        _ candidates: DocumentSet, exact: [Int64], lastTokens: [Int64], lastWhole: Int64?, in db: Database,
+        _ body: (Int64, CandidatePositions) -> Void
     ) throws {
-        guard let range = candidates.bounds, !lastTokens.isEmpty else { return }
+        guard let range = candidates.bounds, !exact.isEmpty, !lastTokens.isEmpty else { return }
         var readers = try exact.map { try PositionCursor(token: $0, within: range, in: db) }
-        var last = try LastWord(tokens: lastTokens, candidates: candidates, within: range, in: db)
-        var lists = [[UInt32]](repeating: [], count: exact.count)
-        var lastList: [UInt32] = []
+        var last = try LastWord(tokens: lastTokens, whole: lastWhole, candidates: candidates, within: range, in: db)
+        var positions = CandidatePositions()
         next: for number in candidates.members {
-            for index in readers.indices where try !readers[index].positions(at: number, into: &lists[index]) {
-                continue next
+            positions.removeAll()
+            for index in readers.indices {
+                guard try readers[index].positions(at: number, appendingTo: &positions.exact) else { continue next }
+                positions.exactStarts.append(positions.exact.count)
             }
-            guard try last.positions(at: number, into: &lastList) else { continue }
-            body(number, lists, lastList)
+            guard try last.positions(at: number, into: &positions) else { continue }
+            body(number, positions)
         }
     }
 
-    /// How many positions `p` of the first list have each next list holding `p + i`.
-    static func occurrences(_ lists: [[UInt32]], then last: [UInt32]) -> Int {
-        let all = lists + [last]
-        return all[0].count { start in
-            (1..<all.count).allSatisfy { word in binarySearch(all[word], start + UInt32(word)) }
-        }
-    }
-
-    private static func binarySearch(_ list: [UInt32], _ value: UInt32) -> Bool {
-        var (low, high) = (0, list.count)
-        while low < high {
-            let middle = (low + high) / 2
-            if list[middle] < value { low = middle + 1 } else { high = middle }
-        }
-        return low < list.count && list[low] == value
-    }
-
-    /// Whether some position `p` of the first list has each next list holding `p + i`, the
-    /// last one included: one pass over each, all being ascending.
-    static func startsPhrase(_ lists: [[UInt32]], then last: [UInt32]) -> Bool {
-        let all = lists + [last]
-        guard let first = all.first else { return false }
-        var next = [Int](repeating: 0, count: all.count)
-        candidate: for start in first {
-            for word in 1..<all.count {
-                let wanted = start + UInt32(word)
-                let list = all[word]
-                while next[word] < list.count, list[next[word]] < wanted { next[word] += 1 }
-                guard next[word] < list.count else { return false }
-                if list[next[word]] != wanted { continue candidate }
-            }
-            return true
-        }
-        return false
-    }
-
-    /// The positions of any of the last word's tokens in each candidate.
+    /// The positions of each of the last word's tokens in each candidate.
     private struct LastWord {
         private var readers: [PositionCursor] = []
         private var collected: [Int64: [UInt32]] = [:]
-        private var scratch: [UInt32] = []
 
-        init(tokens: [Int64], candidates: DocumentSet, within range: ClosedRange<Int64>, in db: Database) throws {
+        init(
+            tokens: [Int64], whole: Int64?, candidates: DocumentSet, within range: ClosedRange<Int64>, in db: Database
+        ) throws {
             if tokens.count <= PhraseMatch.cursorLimit {
                 readers = try tokens.map { try PositionCursor(token: $0, within: range, in: db) }
                 return
             }
+            if let whole, tokens.contains(whole) { readers = [try PositionCursor(token: whole, within: range, in: db)] }
             var list: [UInt32] = []
-            for token in tokens {
+            for token in tokens where token != whole {
                 let statement = try PostingSegments.tokens.segments(
                     holding: range, owner: token, columns: "documents, positions", in: db)
                 let rows = try Row.fetchCursor(statement)
@@ -131,20 +160,17 @@ enum PhraseMatch {
             }
         }
 
-        /// The positions of the word's tokens in entry `number`, ascending, into `list`; false
-        /// when none is there. Entries must be asked for in ascending order.
-        mutating func positions(at number: Int64, into list: inout [UInt32]) throws -> Bool {
-            list.removeAll(keepingCapacity: true)
-            if readers.isEmpty {
-                guard let found = collected[number] else { return false }
-                list = found.count > 1 ? found.sorted() : found
-                return true
+        /// Appends the lists of the word's tokens in entry `number` to `positions`; false when
+        /// none is there. Entries must be asked for in ascending order.
+        mutating func positions(at number: Int64, into positions: inout CandidatePositions) throws -> Bool {
+            for index in readers.indices where try readers[index].positions(at: number, appendingTo: &positions.last) {
+                positions.lastStarts.append(positions.last.count)
             }
-            for index in readers.indices where try readers[index].positions(at: number, into: &scratch) {
-                list += scratch
+            if let found = collected[number] {
+                positions.last += found.sorted()
+                positions.lastStarts.append(positions.last.count)
             }
-            if readers.count > 1 { list.sort() }
-            return !list.isEmpty
+            return positions.lastStarts.count > 1
         }
     }
 }

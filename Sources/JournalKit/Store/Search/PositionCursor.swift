@@ -21,10 +21,9 @@ struct PositionCursor {
         rows = try Row.fetchCursor(statement)
     }
 
-    /// The token's positions in entry `number`, into `list` (emptied first); false when the
-    /// token is not in that entry. Entries must be asked for in ascending order.
-    mutating func positions(at number: Int64, into list: inout [UInt32]) throws -> Bool {
-        list.removeAll(keepingCapacity: true)
+    /// The token's positions in entry `number`, appended to `list`; false when the token is not
+    /// in that entry. Entries must be asked for in ascending order.
+    mutating func positions(at number: Int64, appendingTo list: inout [UInt32]) throws -> Bool {
         while true {
             while index < documents.count, documents[index] < number {
                 positions.withUnsafeBufferPointer { _ = PositionLists.nextList(in: $0, at: &offset) }
@@ -40,7 +39,8 @@ struct PositionCursor {
         guard documents[index] == number else { return false }
         var start = offset
         let whole = positions.withUnsafeBufferPointer { bytes in
-            PositionLists.nextList(in: bytes, at: &start).map { PositionLists.decode($0, into: &list) } ?? false
+            PositionLists.nextList(in: bytes, at: &start).map { PositionLists.decode($0, appendingTo: &list) }
+                ?? false
         }
         guard whole else { throw JournalError.store("a posting segment's positions are damaged: run journal reindex") }
         return true

@@ -64,14 +64,32 @@ enum PositionLists {
     /// list is empty, cut short or not ascending.
     static func decode(_ list: UnsafeBufferPointer<UInt8>, into positions: inout [UInt32]) -> Bool {
         positions.removeAll(keepingCapacity: true)
+        return decode(list, appendingTo: &positions)
+    }
+
+    /// The positions of one list, ascending, appended to `positions`. False when the list is
+    /// empty, cut short or not ascending.
+    static func decode(_ list: UnsafeBufferPointer<UInt8>, appendingTo positions: inout [UInt32]) -> Bool {
         var offset = 0
         var previous: UInt64 = 0
+        var first = true
         while offset < list.count {
-            guard let delta = Varint.read(list, at: &offset), positions.isEmpty || delta > 0 else { return false }
+            let byte = list[offset]
+            let delta: UInt64
+            if byte < 0x80 {
+                // Most gaps take one byte.
+                delta = UInt64(byte)
+                offset += 1
+            } else {
+                guard let read = Varint.read(list, at: &offset) else { return false }
+                delta = read
+            }
+            guard first || delta > 0 else { return false }
+            first = false
             previous += delta
             guard previous <= UInt64(UInt32.max) else { return false }
             positions.append(UInt32(previous))
         }
-        return !positions.isEmpty
+        return !first
     }
 }
