@@ -95,6 +95,33 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "no file named -")
     }
 
+    /// `-o` to a file that is not a regular one (a FIFO here; `/dev/null` alike) writes into it
+    /// and leaves it what it was: renaming a finished file over it would replace it.
+    @Test func anOutputThatIsNotARegularFileIsWrittenIntoNotReplaced() throws {
+        let journal = JournalProcess()
+        defer { journal.removeStore() }
+        #expect(try journal.run(["import", JournalProcess.sampleCorpus.path]).status == 0)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("journal-fifo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fifo = folder.appendingPathComponent("out")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        let reader = Process()
+        reader.executableURL = URL(fileURLWithPath: "/bin/cat")
+        reader.arguments = [fifo.path]
+        let pipe = Pipe()
+        reader.standardOutput = pipe
+        try reader.run()
+        let exported = try journal.run(["export", "--format", "jsonl", "-o", fifo.path])
+        #expect(exported.status == 0, "\(exported.error)")
+        let received = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        reader.waitUntilExit()
+        #expect(received == (try journal.run(["export", "--format", "jsonl"]).output))
+        var info = stat()
+        #expect(stat(fifo.path, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "still a FIFO")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["out"], "no file beside it")
+    }
+
     /// `--on-this-day` takes a day only after `=`: the next argument stays the query's.
     @Test func onThisDayTakesItsDayAfterEqualsAndLeavesTheNextArgumentToTheQuery() throws {
         let journal = JournalProcess()
