@@ -32,8 +32,8 @@ struct SearchCommand: ParsableCommand {
             with or without one) opens a full-screen search that follows your typing: results newest first, \
             matched words highlighted, re-run on every key. Keys: ↑/↓ or Ctrl-P/Ctrl-N \
             (Ctrl-K/Ctrl-J) move, PgUp/PgDn page, Enter shows the entry in full (Esc goes \
-            back), Tab and Shift-Tab change the strategy, Ctrl-U clears the query, Esc or Ctrl-C \
-            quits. On the selected entry (or the one shown in full, with e, s, t, d): Ctrl-E edits it \
+            back), Tab and Shift-Tab change the strategy, Ctrl-O the order (newest, most relevant, \
+            oldest first), Ctrl-U clears the query, Esc or Ctrl-C quits. On the selected entry (or the one shown in full, with e, s, t, d): Ctrl-E edits it \
             in the configured editor, $VISUAL or $EDITOR; Ctrl-S stars or unstars it; Ctrl-T asks for \
             tags (name adds, -name removes); Ctrl-X asks whether to delete it (y deletes). Each is \
             saved at once and the status line says what was done. The filters and --strategy apply.
@@ -52,6 +52,11 @@ struct SearchCommand: ParsableCommand {
             "The order of the results: newest (the default, or the configuration's sort), oldest, or relevance (BM25 over the query's words; token and prefix).",
             valueName: "ORDER"))
     var sort: SearchOrder?
+
+    /// --sort, else the configuration file's, else newest first.
+    private func chosenOrder() throws -> SearchOrder {
+        try sort ?? ConfigurationFile.current.get().sort ?? .newest
+    }
 
     /// --strategy, else the configuration file's, else the standard one.
     private func chosenStrategy() throws -> SearchStrategy {
@@ -142,7 +147,7 @@ struct SearchCommand: ParsableCommand {
     func run() throws {
         if strategy == "list" { return listStrategies() }
         if runsInteractively { return try searchInteractively() }
-        let request = try page.request(order: sort ?? ConfigurationFile.current.get().sort ?? .newest)
+        let request = try page.request(order: chosenOrder())
         let filter = try filters.filter()
         let started = ContinuousClock.now
         let results: SearchResults
@@ -185,7 +190,8 @@ struct SearchCommand: ParsableCommand {
         var search = InteractiveSearch(
             journal: try journal.openJournal(use: .kept),
             screen: SearchScreen(
-                query: query.joined(separator: " "), strategy: strategy, filter: try filters.filter(),
+                query: query.joined(separator: " "), strategy: strategy,
+                order: try chosenOrder(), filter: try filters.filter(),
                 filterSummary: filters.summary,
                 terminal: .standardOutput, size: terminal.size))
         try search.run(on: terminal)

@@ -73,11 +73,15 @@ struct SearchScreen {
     /// The question being asked, if any.
     private var prompt: Prompt?
 
+    /// The order of the results, which Ctrl-O changes.
+    private var order: SearchOrder
+
     init(
-        query: String, strategy: SearchStrategy, filter: EntryFilter, filterSummary: String, terminal: Terminal,
-        size: (rows: Int, columns: Int)
+        query: String, strategy: SearchStrategy, order: SearchOrder = .newest, filter: EntryFilter,
+        filterSummary: String, terminal: Terminal, size: (rows: Int, columns: Int)
     ) {
         self.query = QueryLine(query)
+        self.order = order
         strategies = SearchStrategies.all
         strategyIndex = strategies.firstIndex(of: strategy) ?? 0
         self.filter = filter
@@ -92,7 +96,7 @@ struct SearchScreen {
     var request: LiveSearch.Request {
         LiveSearch.Request(
             query: .typed(query.text, filter: filter), strategy: strategies[strategyIndex], limit: limit,
-            highlightWindow: terminal.width)
+            order: order, highlightWindow: terminal.width)
     }
 
     /// Rows of results on the screen.
@@ -183,6 +187,12 @@ struct SearchScreen {
         case .pageDown: return move(by: pageSize)
         case .tab, .backTab:
             strategyIndex = (strategyIndex + (key == .tab ? 1 : strategies.count - 1)) % strategies.count
+            return .search
+        case .control("o"):
+            // Newest first, most relevant first, oldest first, and round again.
+            order = [.newest: .relevance, .relevance: .oldest, .oldest: .newest][order] ?? .newest
+            selected = 0
+            firstRow = 0
             return .search
         case .enter:
             guard entries.indices.contains(selected) else { return .redraw }
@@ -370,6 +380,11 @@ struct SearchScreen {
             parts.append(("…", false))
         }
         parts.append((strategies[strategyIndex].name, false))
+        switch order {
+        case .newest: break
+        case .oldest: parts.append(("oldest first", false))
+        case .relevance: parts.append(("most relevant first", false))
+        }
         if let answer { parts.append((Formatting.milliseconds(answer.seconds), false)) }
         if submitted > answered { parts.append(("searching…", true)) }
         if let failure { parts.append((failure.message, true)) }

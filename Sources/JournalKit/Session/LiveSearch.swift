@@ -33,8 +33,10 @@ public final class LiveSearch: @unchecked Sendable {
         public var query: SearchQuery
         /// How to search (the standard `prefix` strategy keeps every keystroke cheap).
         public var strategy: SearchStrategy
-        /// How many of the newest matches to return (the total is always exact).
+        /// How many of the first matches to return (the total is always exact).
         public var limit: Int
+        /// The order of the matches.
+        public var order: SearchOrder
         /// How far past an entry's first match, in characters, to find the ranges to highlight:
         /// what a snippet shows. Finding them costs more than the search on a long page of long
         /// entries, so a screen asks only for what it draws.
@@ -43,12 +45,13 @@ public final class LiveSearch: @unchecked Sendable {
         /// A request; a `limit` under 1 asks for one entry.
         public init(
             query: SearchQuery = SearchQuery(filter: .none), strategy: SearchStrategy = SearchStrategies.standard,
-            limit: Int = 20,
+            limit: Int = 20, order: SearchOrder = .newest,
             highlightWindow: Int = 300
         ) {
             self.query = query
             self.strategy = strategy
             self.limit = max(limit, 1)
+            self.order = order
             self.highlightWindow = max(highlightWindow, 0)
         }
     }
@@ -179,7 +182,7 @@ public final class LiveSearch: @unchecked Sendable {
         _ request: Request, in journal: Journal, cancellation: Cancellation
     ) -> (results: Result<SearchResults, JournalError>, highlights: [[Range<String.Index>]]) {
         do throws(JournalError) {
-            let page = try PageRequest(limit: request.limit)
+            let page = try PageRequest(limit: request.limit, order: request.order)
             let results = try journal.search(
                 request.query, strategy: request.strategy, page: page, progress: nil, cancellation: cancellation)
             guard request.query.text != nil else { return (.success(results), results.entries.map { _ in [] }) }

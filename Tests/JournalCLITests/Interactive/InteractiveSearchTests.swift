@@ -229,6 +229,28 @@ import Testing
         #expect(try terminal.waitForExit() == (0, true))
     }
 
+    /// Ctrl-O goes from newest first to most relevant first to oldest first and back, each list
+    /// as `journal search --sort` gives it, the status line saying which.
+    @Test func ctrlOChangesTheOrder() throws {
+        let fixture = try Fixture(arguments: ["--interactive", "cafe"])
+        defer { fixture.remove() }
+        let terminal = fixture.terminal
+        let total = try fixture.total("cafe")
+        try fixture.waitForTotal(total)
+        for (order, status) in [("relevance", "most relevant first"), ("oldest", "oldest first"), ("newest", "")] {
+            try terminal.press("C-o")
+            let lines = try terminal.waitFor("the list \(order)") { lines in
+                lines.count > 2 && !lines[1].contains("searching")
+                    && (status.isEmpty ? !lines[1].contains(" first") : lines[1].contains(status))
+            }
+            #expect(lines[1].contains("of \(total) entr"), "\(lines[1])")
+            let shown = lines.dropFirst(2).compactMap { $0.dropFirst(2).split(separator: " ").first.map(String.init) }
+            #expect(Array(shown.prefix(5)) == (try fixture.newest("cafe", ["--sort", order])), "\(order)")
+        }
+        try terminal.press("Escape")
+        #expect(try terminal.waitForExit() == (0, true))
+    }
+
     /// Lines of CJK text and emoji (two columns each) fit the width: a line the screen thought
     /// shorter than it is would run past the edge and lose its closing "…".
     @Test func wideCharactersAndEmojiStayInTheirColumns() throws {
