@@ -30,11 +30,14 @@ public struct FTS5BestSetup {
 
     /// The count of a query's matches, and its newest 20 with their date and text, the match
     /// expression (if any) bound first and then the query's arguments.
-    package static func statements(for query: FTS5Query) -> (count: String, page: String) {
+    package static func statements(for query: FTS5Query, ranked: Bool = false) -> (count: String, page: String) {
         let conditions = (query.match == nil ? "" : "journal MATCH ? AND ") + query.condition
+        // Ranked, FTS5 scores every match with its BM25 and sorts them: its own way to the
+        // most relevant 20.
+        let order = ranked && query.match != nil ? "rank" : "rowid DESC"
         return (
             "SELECT count(*) FROM journal WHERE \(conditions)",
-            "SELECT rowid, date, text FROM journal WHERE \(conditions) ORDER BY rowid DESC LIMIT 20"
+            "SELECT rowid, date, text FROM journal WHERE \(conditions) ORDER BY \(order) LIMIT 20"
         )
     }
 

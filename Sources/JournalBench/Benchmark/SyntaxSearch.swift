@@ -5,8 +5,9 @@ import JournalText
 
 /// The query syntax timed against FTS5 in its best setup answering the same queries: phrases of
 /// two and three words (common, rare, Chinese or Japanese), `OR` of two words, a word minus a
-/// common word, a tag and a word. Each query's median over the runs, warm, in this process,
-/// the exact total and the newest 20; then, per kind, the median and p95 over its queries.
+/// common word, a tag and a word; then words and phrases in order of relevance, next to FTS5's
+/// `ORDER BY rank`. Each query's median over the runs, warm, in this process, the exact total
+/// and the first 20; then, per kind, the median and p95 over its queries.
 public struct SyntaxSearch: Sendable {
     /// One query of a kind: its totals (FTS5's tokenizer may find others) and median times.
     public struct Query: Sendable {
@@ -44,17 +45,18 @@ public struct SyntaxSearch: Sendable {
         _ strategy: SearchStrategy, journal: Journal, best queue: DatabaseQueue, runs: Int, progress: (String) -> Void
     ) throws -> SyntaxSearch {
         var kinds: [Kind] = []
-        for (name, texts) in try queries(for: journal) {
+        for (name, texts, order) in try queries(for: journal) {
             progress("timing the query syntax: \(name)…")
             var measured: [Query] = []
             for text in texts {
                 guard let fts5 = FTS5BestSetup.query(text) else { continue }
-                let (count, page) = FTS5BestSetup.statements(for: fts5)
+                let (count, page) = FTS5BestSetup.statements(for: fts5, ranked: order == .relevance)
                 let arguments = StatementArguments((fts5.match.map { [$0.databaseValue] } ?? []) + fts5.arguments)
                 var total = 0
                 var fts5Total = 0
                 let seconds = try median(runs) {
-                    total = try journal.search(text, strategy: strategy, page: PageRequest(limit: 20)).total
+                    total = try journal.search(text, strategy: strategy, page: PageRequest(limit: 20, order: order))
+                        .total
                 }
                 let fts5Seconds = try median(runs) {
                     try queue.read { db in
@@ -85,7 +87,7 @@ public struct SyntaxSearch: Sendable {
     /// The queries of each kind, chosen from the journal: phrases from the words of its first
     /// 3,000 entries side by side (the most frequent runs, and runs seen once), words by how
     /// many entries have them, tags by how many entries carry them.
-    static func queries(for journal: Journal) throws -> [(kind: String, queries: [String])] {
+    static func queries(for journal: Journal) throws -> [(kind: String, queries: [String], order: SearchOrder)] {
         let texts = try journal.list(PageRequest(limit: 3_000)).entries.map { Fold.canonical($0.text) }
         var pairs: [[String]: Int] = [:]
         var triples: [[String]: Int] = [:]
@@ -147,6 +149,17 @@ public struct SyntaxSearch: Sendable {
                     }
                 ))
         }
-        return kinds.filter { !$0.queries.isEmpty }
+        let ranked: [(kind: String, queries: [String])] = [
+            ("relevance: a common word", words.prefix(5).map(\.text)),
+            (
+                "relevance: two words",
+                ["\(words[30].text) \(words[100].text)", "\(words[3].text) \(words[300].text)"]
+                    + zip(rare.prefix(3), words.dropFirst(10).prefix(3)).map { "\($0) \($1.text)" }
+            ),
+            ("relevance: a phrase of 2 common words", phrases(pairs, cjk: false, common: true)),
+        ]
+        return
+            (kinds.map { ($0.kind, $0.queries, SearchOrder.newest) } + ranked.map { ($0.kind, $0.queries, .relevance) })
+            .filter { !$0.queries.isEmpty }
     }
 }

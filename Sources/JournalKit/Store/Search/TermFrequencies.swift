@@ -26,13 +26,24 @@ extension SearchStore {
         }
     }
 
-    /// The number of words of each of these entries that the store indexes.
+    /// The number of words of each of these entries (ascending) that the store indexes: read
+    /// one by one when they are few for the range they span, else in one pass over the range.
     static func lengths(of numbers: [Int64], in db: Database) throws -> [Int64: Int] {
-        let statement = try db.cachedStatement(sql: "SELECT length FROM document WHERE id = ?")
         var lengths: [Int64: Int] = [:]
         lengths.reserveCapacity(numbers.count)
-        for number in numbers {
-            lengths[number] = try Int.fetchOne(statement, arguments: [number]) ?? 0
+        guard let first = numbers.first, let last = numbers.last else { return lengths }
+        if numbers.count * 8 < Int(last - first) {
+            let statement = try db.cachedStatement(sql: "SELECT length FROM document WHERE id = ?")
+            for number in numbers { lengths[number] = try Int.fetchOne(statement, arguments: [number]) ?? 0 }
+            return lengths
+        }
+        let wanted = Set(numbers)
+        let rows = try Row.fetchCursor(
+            db.cachedStatement(sql: "SELECT id, length FROM document WHERE id BETWEEN ? AND ?"),
+            arguments: [first, last])
+        while let row = try rows.next() {
+            let number: Int64 = row[0]
+            if wanted.contains(number) { lengths[number] = row[1] }
         }
         return lengths
     }
