@@ -90,22 +90,16 @@ struct ConditionEvaluation {
     /// The candidates with every word of the phrase (the exact tokens of all but the last, and
     /// the last as a prefix), then those holding them side by side (``PhraseMatch``).
     private func phraseDocuments(_ words: [String], within candidates: DocumentSet?) throws -> DocumentSet {
-        let exact = try words.dropLast().map { try SearchStore.tokenID($0, in: db) }
-        let lastTokens = try lookup.tokens(words[words.count - 1], db)
-        guard case let ids = exact.compactMap({ $0 }), ids.count == exact.count, !lastTokens.isEmpty else {
-            return DocumentSet(maximum: maximum)
-        }
+        guard let phrase = try lookup.tokens(ofPhrase: words, in: db) else { return DocumentSet(maximum: maximum) }
         var matching = candidates
-        for id in Set(ids) {
+        for id in Set(phrase.exact) {
             var entries = DocumentSet(maximum: maximum)
             try PostingSegments.tokens.unite(owner: id, into: &entries, within: window, in: db)
             if matching == nil { matching = entries } else { matching!.formIntersection(entries) }
         }
         var found = try wordDocuments(words[words.count - 1])
         if let matching { found.formIntersection(matching) }
-        return try PhraseMatch.filter(
-            found, exact: ids, lastTokens: lastTokens, lastWhole: SearchStore.tokenID(words[words.count - 1], in: db),
-            maximum: maximum, in: db)
+        return try PhraseMatch.filter(found, phrase, maximum: maximum, in: db)
     }
 
     /// What a left-out condition is taken from: the entries the restriction lets through, or

@@ -17,9 +17,8 @@ enum NewestFirst {
         let wanted = page.end(of: total)
         guard wanted > page.offset else { return StrategyAnswer(total: total, numbers: []) }
         if page.order == .oldest {
-            let members = matching.members
-            let newest = try order?.newest(total, of: members) ?? SearchStore.newestFirst(members, in: db)
-            return StrategyAnswer(total: total, numbers: page.cut(everyNewestFirst: newest))
+            return StrategyAnswer(
+                total: total, numbers: page.cut(everyNewestFirst: try all(matching.members, order: order, in: db)))
         }
         let walk = walkLength(wanted: wanted, total: total, candidates: candidates ?? Int(maximum))
         let numbers: [Int64]
@@ -40,6 +39,11 @@ enum NewestFirst {
                 : try SearchStore.newestFirst(matching.members, in: db)
         }
         return StrategyAnswer(total: total, numbers: page.cut(numbers))
+    }
+
+    /// Every one of `numbers`, newest first: sorted by their places in memory, or by the store.
+    static func all(_ numbers: [Int64], order: DateOrder?, in db: Database) throws -> [Int64] {
+        try order?.newest(numbers.count, of: numbers) ?? SearchStore.newestFirst(numbers, in: db)
     }
 
     /// The page of `total` matches that `contains` tells apart without their set: always by

@@ -39,7 +39,7 @@ enum RelevanceOrder {
                 scores[number, default: 0] += idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * length / average))
             }
         }
-        let newestFirst = try order?.newest(members.count, of: members) ?? SearchStore.newestFirst(members, in: db)
+        let newestFirst = try NewestFirst.all(members, order: order, in: db)
         // A stable sort keeps equal scores newest first.
         let ranked = newestFirst.enumerated().sorted { left, right in
             let (a, b) = (scores[left.element] ?? 0, scores[right.element] ?? 0)
@@ -69,12 +69,8 @@ enum RelevanceOrder {
                 try SearchStore.addFrequencies(ofToken: token, in: matching, to: &frequencies, in: db)
             }
         case .phrase(let words):
-            let exact = try words.dropLast().compactMap { try SearchStore.tokenID($0, in: db) }
-            guard exact.count == words.count - 1 else { return [:] }
-            let last = words[words.count - 1]
-            frequencies = try PhraseMatch.occurrences(
-                in: matching, exact: exact, lastTokens: lookup.tokens(last, db),
-                lastWhole: SearchStore.tokenID(last, in: db), in: db)
+            guard let phrase = try lookup.tokens(ofPhrase: words, in: db) else { return [:] }
+            frequencies = try PhraseMatch.occurrences(in: matching, phrase, in: db)
         case .tag, .exactTag, .starred, .dated, .all, .any, .not:
             break
         }

@@ -20,6 +20,16 @@ enum WordPrefixSearch {
         let postings: (String, Database) throws -> (segments: PostingSegments, owners: [Int64])
         /// The ids of the tokens a word starts (the last word of a phrase).
         let tokens: (String, Database) throws -> [Int64]
+
+        /// The tokens of a phrase's words; nil when a word but the last is no token, or the
+        /// last starts none: no entry holds the phrase.
+        func tokens(ofPhrase words: [String], in db: Database) throws -> PhraseMatch.Tokens? {
+            let exact = try words.dropLast().compactMap { try SearchStore.tokenID($0, in: db) }
+            let last = words[words.count - 1]
+            let lastTokens = try tokens(last, db)
+            guard exact.count == words.count - 1, !lastTokens.isEmpty else { return nil }
+            return PhraseMatch.Tokens(exact: exact, last: lastTokens, lastWhole: try SearchStore.tokenID(last, in: db))
+        }
     }
 
     static func answer(

@@ -14,15 +14,20 @@ enum PhraseMatch {
     /// Tokens of the last word up to which each gets a reader of its own.
     static let cursorLimit = 16
 
-    /// The candidates that hold the phrase of `exact` tokens (all but the last word, in order)
-    /// followed by one of `lastTokens`, among which `lastWhole` is the last word's own token.
+    /// A phrase's words as tokens: each but the last exactly, the last as the tokens it starts,
+    /// among which `lastWhole` is its own (when the store has it).
+    struct Tokens {
+        let exact: [Int64]
+        let last: [Int64]
+        let lastWhole: Int64?
+    }
+
+    /// The candidates that hold the phrase.
     static func filter(
-        _ candidates: DocumentSet, exact: [Int64], lastTokens: [Int64], lastWhole: Int64?, maximum: Int64,
-        in db: Database
+        _ candidates: DocumentSet, _ phrase: Tokens, maximum: Int64, in db: Database
     ) throws -> DocumentSet {
         var holding = DocumentSet(maximum: maximum)
-        try forEachCandidate(candidates, exact: exact, lastTokens: lastTokens, lastWhole: lastWhole, in: db) {
-            number, positions in
+        try forEachCandidate(candidates, phrase, in: db) { number, positions in
             if positions.occurrences(stoppingAtFirst: true) > 0 { holding.insert(number) }
         }
         return holding
@@ -30,12 +35,9 @@ enum PhraseMatch {
 
     /// How many times each candidate holds the phrase (occurrences that overlap each count),
     /// for those that hold it.
-    static func occurrences(
-        in candidates: DocumentSet, exact: [Int64], lastTokens: [Int64], lastWhole: Int64?, in db: Database
-    ) throws -> [Int64: Int] {
+    static func occurrences(in candidates: DocumentSet, _ phrase: Tokens, in db: Database) throws -> [Int64: Int] {
         var counts: [Int64: Int] = [:]
-        try forEachCandidate(candidates, exact: exact, lastTokens: lastTokens, lastWhole: lastWhole, in: db) {
-            number, positions in
+        try forEachCandidate(candidates, phrase, in: db) { number, positions in
             let count = positions.occurrences(stoppingAtFirst: false)
             if count > 0 { counts[number] = count }
         }
@@ -101,12 +103,12 @@ enum PhraseMatch {
 
     /// Calls `body` with each candidate holding every word, and the positions of each there.
     private static func forEachCandidate(
-        _ candidates: DocumentSet, exact: [Int64], lastTokens: [Int64], lastWhole: Int64?, in db: Database,
-        _ body: (Int64, CandidatePositions) -> Void
+        _ candidates: DocumentSet, _ phrase: Tokens, in db: Database, _ body: (Int64, CandidatePositions) -> Void
     ) throws {
-        guard let range = candidates.bounds, !exact.isEmpty, !lastTokens.isEmpty else { return }
-        var readers = try exact.map { try PositionCursor(token: $0, within: range, in: db) }
-        var last = try LastWord(tokens: lastTokens, whole: lastWhole, candidates: candidates, within: range, in: db)
+        guard let range = candidates.bounds, !phrase.exact.isEmpty, !phrase.last.isEmpty else { return }
+        var readers = try phrase.exact.map { try PositionCursor(token: $0, within: range, in: db) }
+        var last = try LastWord(
+            tokens: phrase.last, whole: phrase.lastWhole, candidates: candidates, within: range, in: db)
         var positions = CandidatePositions()
         next: for number in candidates.members {
             positions.removeAll()
@@ -134,28 +136,10 @@ enum PhraseMatch {
             if let whole, tokens.contains(whole) { readers = [try PositionCursor(token: whole, within: range, in: db)] }
             var list: [UInt32] = []
             for token in tokens where token != whole {
-                let statement = try PostingSegments.tokens.segments(
-                    holding: range, owner: token, columns: "documents, positions", in: db)
-                let rows = try Row.fetchCursor(statement)
-                while let row = try rows.next() {
-                    let positions = row[1] as Data
-                    try positions.withUnsafeBytes { raw in
-                        let bytes = raw.bindMemory(to: UInt8.self)
-                        var offset = 0
-                        var damaged = false
-                        DeltaList.forEach(in: row[0] as Data) { number in
-                            guard let encoded = PositionLists.nextList(in: bytes, at: &offset) else {
-                                damaged = true
-                                return
-                            }
-                            guard candidates.contains(number) else { return }
-                            if !PositionLists.decode(encoded, into: &list) { damaged = true }
-                            collected[number, default: []] += list
-                        }
-                        if damaged {
-                            throw JournalError.store("a posting segment's positions are damaged: run journal reindex")
-                        }
-                    }
+                try PostingSegments.tokens.forEachPositionList(owner: token, within: range, in: db) { number, encoded in
+                    guard candidates.contains(number) else { return }
+                    guard PositionLists.decode(encoded, into: &list) else { throw PositionLists.damaged }
+                    collected[number, default: []] += list
                 }
             }
         }

@@ -42,7 +42,7 @@ struct PositionCursor {
             PositionLists.nextList(in: bytes, at: &start).map { PositionLists.decode($0, appendingTo: &list) }
                 ?? false
         }
-        guard whole else { throw JournalError.store("a posting segment's positions are damaged: run journal reindex") }
+        guard whole else { throw PositionLists.damaged }
         return true
     }
 }

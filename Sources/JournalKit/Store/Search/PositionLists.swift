@@ -12,6 +12,9 @@ import Foundation
 /// Invariant: a segment's positions hold one list per number of its `documents`, in the same
 /// order, each non-empty and strictly ascending.
 enum PositionLists {
+    /// What reading lists that don't match their segment's entries throws.
+    static let damaged = JournalError.store("a posting segment's positions are damaged: run journal reindex")
+
     /// Appends one document's list: `positions`, ascending, not empty.
     static func append(_ positions: some Collection<UInt32>, to bytes: inout [UInt8], scratch: inout [UInt8]) {
         scratch.removeAll(keepingCapacity: true)

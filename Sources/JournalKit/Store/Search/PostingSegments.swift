@@ -290,6 +290,27 @@ struct PostingSegments: Sendable, Equatable {
         return counts
     }
 
+    /// Hands `body` each entry of `token`'s segments that can hold numbers in `range`, with
+    /// the token's position list there, undecoded (tokens only).
+    func forEachPositionList(
+        owner token: Int64, within range: ClosedRange<Int64>, in db: Database,
+        _ body: (_ entry: Int64, _ list: UnsafeBufferPointer<UInt8>) throws -> Void
+    ) throws {
+        let rows = try Row.fetchCursor(segments(holding: range, owner: token, columns: "documents, positions", in: db))
+        while let row = try rows.next() {
+            try (row[1] as Data).withUnsafeBytes { raw in
+                let positions = raw.bindMemory(to: UInt8.self)
+                var offset = 0
+                for entry in DeltaList.decode(row[0]) {
+                    guard let list = PositionLists.nextList(in: positions, at: &offset) else {
+                        throw PositionLists.damaged
+                    }
+                    try body(entry, list)
+                }
+            }
+        }
+    }
+
     /// Hands `body` every (owner, entry) link of the table, segment by segment, with the
     /// owner's position list in the entry as stored (empty for prefix keys, and for an entry
     /// past the lists its segment holds).

@@ -10,19 +10,9 @@ extension SearchStore {
         ofToken token: Int64, in documents: DocumentSet, to frequencies: inout [Int64: Int], in db: Database
     ) throws {
         guard let range = documents.bounds else { return }
-        let rows = try Row.fetchCursor(
-            PostingSegments.tokens.segments(holding: range, owner: token, columns: "documents, positions", in: db))
-        while let row = try rows.next() {
-            (row[1] as Data).withUnsafeBytes { raw in
-                let positions = raw.bindMemory(to: UInt8.self)
-                var offset = 0
-                DeltaList.forEach(in: row[0] as Data) { number in
-                    guard let list = PositionLists.nextList(in: positions, at: &offset), documents.contains(number)
-                    else { return }
-                    // A varint ends with the one byte of it whose high bit is clear.
-                    frequencies[number, default: 0] += list.count { $0 < 0x80 }
-                }
-            }
+        try PostingSegments.tokens.forEachPositionList(owner: token, within: range, in: db) { number, list in
+            // A varint ends with the one byte of it whose high bit is clear.
+            if documents.contains(number) { frequencies[number, default: 0] += list.count { $0 < 0x80 } }
         }
     }
 

@@ -21,7 +21,7 @@ import Testing
         var texts = SyntheticJournal(count: 900, seed: 33).map(\.text)
         texts += ["coffee", "coffee coffee coffee in the morning", "the the the the"]
         try store.importTexts(texts)
-        let words = texts.map { WordBreaker.words(in: Fold.canonical($0)) }
+        let words = texts.map(WordsReference.words(of:))
         let average = Double(words.map(\.count).reduce(0, +)) / Double(words.count)
         var generator = SplitMix64(seed: 4)
         func randomWord() -> String {
@@ -49,12 +49,12 @@ import Testing
         for query in queries {
             let newest = try store.journal.search(query.text, page: PageRequest(limit: 0))
             // The reference: BM25 over each matched entry's words, ties newest first.
-            let matched = query.scored.map { term in words.count { Self.frequency(of: term, in: $0) > 0 } }
+            let matched = query.scored.map { term in words.count { WordsReference.frequency(of: term, in: $0) > 0 } }
             let scored: [(id: EntryID, score: Double)] = newest.entries.map { entry in
                 let entryWords = words[Int(entry.id.number) - 1]
                 var score = 0.0
                 for (term, matched) in zip(query.scored, matched) {
-                    let tf = Double(Self.frequency(of: term, in: entryWords))
+                    let tf = Double(WordsReference.frequency(of: term, in: entryWords))
                     guard tf > 0 else { continue }
                     let idf = log(1 + (Double(words.count) - Double(matched) + 0.5) / (Double(matched) + 0.5))
                     score += idf * tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * Double(entryWords.count) / average))
@@ -75,19 +75,6 @@ import Testing
                 #expect(
                     zip(scores, expected.map(\.score)).allSatisfy { abs($0 - $1) <= 1e-9 * max(1, abs($1)) },
                     "\(strategy) \(query.text)")
-            }
-        }
-    }
-
-    /// How many of `words` a term matches: a word, those it starts; a phrase, its occurrences.
-    private static func frequency(of term: [String], in words: [String]) -> Int {
-        guard term.count > 1 else { return words.count { $0.unicodeScalars.starts(with: term[0].unicodeScalars) } }
-        guard words.count >= term.count else { return 0 }
-        return (0...(words.count - term.count)).count { start in
-            term.indices.allSatisfy { index in
-                index == term.count - 1
-                    ? words[start + index].unicodeScalars.starts(with: term[index].unicodeScalars)
-                    : words[start + index] == term[index]
             }
         }
     }
