@@ -356,10 +356,9 @@ public final class Journal: Sendable {
         cancellation: Cancellation?
     ) throws(JournalError) -> StrategyAnswer {
         try strategy.validate(query)
-        if page.order == .relevance, strategy.family != .wordPrefix {
-            throw .usage(
-                "\(strategy.name) can't rank by relevance: the word-prefix strategies do (\(StrategyID.token), \(StrategyID.prefix))"
-            )
+        if page.order == .relevance, !strategy.ranksByRelevance {
+            let ranking = SearchStrategies.all.filter(\.ranksByRelevance).map(\.name).joined(separator: ", ")
+            throw .usage("\(strategy.name) can't rank by relevance: \(ranking) do")
         }
         let plan = try plan(query, family: strategy.family)
         guard query.text != nil else {

@@ -41,9 +41,11 @@ import Testing
             let scores = relevant.compactMap(\.score)
             #expect(scores.count == 3 && scores == scores.sorted(by: >) && scores.allSatisfy { $0 > 0 })
         }
-        let substring = try journal.run(["search", "--strategy", "contains", "--sort", "relevance", "coffee"])
-        #expect(substring.status == 2)
-        #expect(substring.error.contains("can't rank by relevance"), "\(substring.error)")
+        for strategy in SearchStrategies.all where !strategy.ranksByRelevance {
+            let refused = try journal.run(["search", "--strategy", strategy.name, "--sort", "relevance", "coffee"])
+            #expect(refused.status == 2, "\(strategy.name)")
+            #expect(refused.error.contains("can't rank by relevance"), "\(strategy.name): \(refused.error)")
+        }
         let unknown = try journal.run(["search", "--sort", "best", "coffee"])
         #expect(unknown.status == 2)
         #expect(unknown.error.contains("newest"), "\(unknown.error)")

@@ -5,7 +5,7 @@ public enum SearchOrder: String, Sendable, Equatable, Codable, CaseIterable {
     /// Oldest first: newest first, reversed.
     case oldest
     /// Most relevant first: by each entry's Okapi BM25 score over the query's words and phrases
-    /// (see <doc:SearchSemantics>), equal scores newest first. The word-prefix strategies rank;
-    /// asked of another, it is a usage error.
+    /// (see <doc:SearchSemantics>), equal scores newest first. The strategies that rank say so
+    /// (``SearchStrategy/ranksByRelevance``); asked of another, it is a usage error.
     case relevance
 }

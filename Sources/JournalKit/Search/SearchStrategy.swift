@@ -23,6 +23,9 @@ public struct SearchStrategy: Sendable, Hashable, CustomStringConvertible {
     public var equivalence: String { implementation.equivalence }
     /// How a result can show where the entry matched.
     public var highlighting: MatchHighlighting { implementation.highlighting }
+    /// Whether it ranks by relevance (``SearchOrder/relevance``); asked of another, a page in
+    /// that order is a usage error.
+    public var ranksByRelevance: Bool { implementation.ranksByRelevance }
     /// The name.
     public var description: String { name }
 

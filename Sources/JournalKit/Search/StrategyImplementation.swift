@@ -14,6 +14,8 @@ package protocol StrategyImplementation: Sendable {
     var equivalence: String { get }
     /// How output can show where an entry matched.
     var highlighting: MatchHighlighting { get }
+    /// Whether it answers a page in order of relevance (``SearchOrder/relevance``).
+    var ranksByRelevance: Bool { get }
     /// Refuses a query this strategy can't answer, before any store is opened.
     func validate(_ query: SearchQuery) throws(JournalError)
     /// Answers `plan` with the exact total and the requested page, newest first.
@@ -31,6 +33,8 @@ extension StrategyImplementation {
     }
 
     package var equivalence: String { family.rawValue }
+
+    package var ranksByRelevance: Bool { false }
 
     package var highlighting: MatchHighlighting {
         family == .wordPrefix ? .wordPrefix : .substring(.cd)

@@ -5,6 +5,7 @@
 struct PrefixStrategy: StrategyImplementation {
     let id = StrategyID.prefix
     let family = SearchFamily.wordPrefix
+    let ranksByRelevance = true
     let summary =
         "word prefixes by the first three code points: precomputed entries per key, or tokens from the in-memory table"
 

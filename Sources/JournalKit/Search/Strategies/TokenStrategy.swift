@@ -3,6 +3,7 @@
 struct TokenStrategy: StrategyImplementation {
     let id = StrategyID.token
     let family = SearchFamily.wordPrefix
+    let ranksByRelevance = true
     let summary = "word prefixes as range scans on the token index of the separate search store"
 
     let structure = SearchStructure.searchStore

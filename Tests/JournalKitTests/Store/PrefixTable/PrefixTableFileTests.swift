@@ -122,7 +122,7 @@ import Testing
     private func journal() throws -> TemporaryJournal {
         let store = try TemporaryJournal()
         let input = store.directory.url.appendingPathComponent("input.jsonl")
-        FileManager.default.createFile(atPath: input.path, contents: nil)
+        #expect(FileManager.default.createFile(atPath: input.path, contents: nil))
         let handle = try FileHandle(forWritingTo: input)
         try SyntheticJournalFile.write(entries: 400, seed: 5, to: handle)
         try handle.close()
