@@ -44,9 +44,14 @@ final class TemporaryJournal {
     }
 
     /// Imports one entry per text, in one transaction (far faster than adding them one by one).
-    func importTexts(_ texts: [String]) throws {
-        let lines = try texts.map { text in
-            String(decoding: try JSONSerialization.data(withJSONObject: ["text": text]), as: UTF8.self)
+    func importTexts(_ texts: [String], oneADay: Bool = false) throws {
+        let lines = try texts.enumerated().map { index, text in
+            var fields = ["text": text]
+            if oneADay {
+                fields["date"] = ISO8601DateFormatter().string(
+                    from: Date(timeIntervalSince1970: Double(index) * 86_400))
+            }
+            return String(decoding: try JSONSerialization.data(withJSONObject: fields), as: UTF8.self)
         }
         let file = directory.url.appendingPathComponent("texts-\(UUID().uuidString).jsonl")
         try Data(lines.joined(separator: "\n").utf8).write(to: file)

@@ -7,11 +7,14 @@ import JournalText
 /// of words against the entry, and a document for every entry and no other. What the documents
 /// say of the postings, prefix keys and days is tallied for the checks of those.
 struct EntryDocumentCheck {
-    /// The links the documents imply, for ``PostingCheck`` and ``DateBucketCheck``.
+    /// The links the documents imply, for ``PostingCheck``, ``DateBucketCheck`` and
+    /// ``DocumentLengthCheck``.
     struct Tallies {
         var tokens = LinkTally()
         var prefixKeys = LinkTally()
         var days = LinkTally()
+        /// Each document's number of words (those of none left out), as (document, length).
+        var lengths = LinkTally()
         /// The documents found for entries, and their words.
         var documents = 0
         var words = 0
@@ -93,6 +96,7 @@ struct EntryDocumentCheck {
         }
         tallies.documents += 1
         tallies.words += document.length
+        if document.length > 0 { tallies.lengths.add(owner: number, entry: Int64(document.length)) }
         if document.length != order.count {
             problems.add(
                 "length", "p\(number): the search store counts \(document.length) words in it, not \(order.count)")

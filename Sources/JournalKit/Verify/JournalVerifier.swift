@@ -3,8 +3,9 @@ import JournalText
 /// Checks, reading only, that everything derived from the main store agrees with it, one
 /// structure at a time in one read of both stores: each entry against its document
 /// (``EntryDocumentCheck``), the postings of tokens and prefix keys (``PostingCheck``), the
-/// documents by day (``DateBucketCheck``), the counts of the forms tags are written in, the
-/// prefix table (``PrefixTableCheck``), and the FTS5 peer where built.
+/// documents by day (``DateBucketCheck``), their lengths in blocks (``DocumentLengthCheck``),
+/// the counts of the forms tags are written in, the prefix table (``PrefixTableCheck``), and
+/// the FTS5 peer where built.
 ///
 /// Memory stays bounded: entries and documents are read side by side in number order, and
 /// postings are compared with documents through tallies of their links (``LinkTally``).
@@ -40,6 +41,7 @@ struct JournalVerifier {
                 in: searchDB,
                 problems: &problems)
             try DateBucketCheck.run(expected: tallies.days, in: searchDB, problems: &problems)
+            try DocumentLengthCheck.run(expected: tallies.lengths, in: searchDB, problems: &problems)
             let totals = try SearchStore.totals(in: searchDB)
             if totals != (tallies.documents, tallies.words) {
                 problems.add(

@@ -11,42 +11,121 @@ import GRDB
 /// prefix of; a phrase: its occurrences), dl the entry's number of words and avgdl the average
 /// over the journal. Tags, fields and left-out terms add nothing.
 ///
-/// Each term's frequencies come from the positions in the postings, each entry's length from
-/// its document, the journal's counts from the search store's totals.
+/// Scores are kept in an array by the match's rank among the matches (``DocumentSet/Ranks``):
+/// each term's frequencies from the positions in the postings, each entry's length from the
+/// blocks of lengths (``DocumentLengths``), the journal's counts from the search store's
+/// totals. Only the page's entries and those tied with its last score are put in date order.
 enum RelevanceOrder {
     static let k1 = 1.2
     static let b = 0.75
 
-    /// The page of `matching` for the plan's `words`, with each entry's score.
+    /// The page of `matching` for the plan's `words`, with each entry's score. `restricted`
+    /// says that a filter took some of the words' matches away.
     static func page(
-        of matching: DocumentSet, words: QueryCondition?, page: PageRequest, maximum: Int64,
+        of matching: DocumentSet, words: QueryCondition?, restricted: Bool, page: PageRequest, maximum: Int64,
         lookup: WordPrefixSearch.Lookup, order: DateOrder?, in db: Database
     ) throws -> StrategyAnswer {
         let members = matching.members
+        guard let range = matching.bounds else { return StrategyAnswer(total: 0, numbers: [], scores: []) }
+        let scores = try self.scores(
+            of: members, in: matching, range: range, words: words, restricted: restricted, maximum: maximum,
+            lookup: lookup, db: db)
+        let wanted = page.end(of: members.count)
+        let ranked =
+            wanted < members.count
+            ? try best(wanted, of: members, scores: scores, maximum: maximum, order: order, in: db)
+            : byScore(
+                try NewestFirst.all(members, order: order, in: db),
+                Dictionary(uniqueKeysWithValues: zip(members, scores)))
+        let cut = page.cut(ranked)
+        return StrategyAnswer(total: members.count, numbers: cut.map(\.number), scores: cut.map(\.score))
+    }
+
+    /// `newestFirst` most relevant first, newest first among equal scores (a stable sort).
+    private static func byScore(_ newestFirst: [Int64], _ scoreOf: [Int64: Double]) -> [(number: Int64, score: Double)]
+    {
+        newestFirst.map { (number: $0, score: scoreOf[$0] ?? 0) }.enumerated().sorted {
+            $0.element.score != $1.element.score ? $0.element.score > $1.element.score : $0.offset < $1.offset
+        }.map(\.element)
+    }
+
+    /// Each member's score, by its index in `members`.
+    private static func scores(
+        of members: [Int64], in matching: DocumentSet, range: ClosedRange<Int64>, words: QueryCondition?,
+        restricted: Bool, maximum: Int64, lookup: WordPrefixSearch.Lookup, db: Database
+    ) throws -> [Double] {
+        var scores = [Double](repeating: 0, count: members.count)
+        let terms = scoredTerms(of: words)
+        guard !terms.isEmpty else { return scores }
         let totals = try SearchStore.totals(in: db)
         let average = totals.documents > 0 ? Double(totals.words) / Double(totals.documents) : 1
-        let lengths = try SearchStore.lengths(of: members, in: db)
+        let lengths = try DocumentLengths.lengths(in: range, in: db)
+        let ranks = DocumentSet.Ranks(matching)
+        // BM25's length part of each member, the same for every term.
+        let norms = members.map { k1 * (1 - b + b * Double(lengths[Int($0 - range.lowerBound)]) / average) }
         var journal = ConditionEvaluation(db: db, maximum: maximum, fromMain: [:], lookup: lookup)
-        var scores: [Int64: Double] = [:]
-        for term in scoredTerms(of: words) {
-            let frequencies = try self.frequencies(of: term, in: matching, lookup: lookup, db: db)
-            guard !frequencies.isEmpty else { continue }
-            let matched = Double(try journal.documents(term).count)
+        var frequencies = [UInt32](repeating: 0, count: members.count)
+        for term in terms {
+            for index in frequencies.indices { frequencies[index] = 0 }
+            try addFrequencies(
+                of: term, ranks: ranks, range: range, in: matching, to: &frequencies, lookup: lookup, db: db)
+            // A query of one term unfiltered matched what the term matches in the journal.
+            let matched = Double(!restricted && words == term ? members.count : try journal.documents(term).count)
             let idf = log(1 + (Double(totals.documents) - matched + 0.5) / (matched + 0.5))
-            for (number, count) in frequencies {
+            for (index, count) in frequencies.enumerated() where count > 0 {
                 let tf = Double(count)
-                let length = Double(lengths[number] ?? 0)
-                scores[number, default: 0] += idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * length / average))
+                scores[index] += idf * tf * (k1 + 1) / (tf + norms[index])
             }
         }
-        let newestFirst = try NewestFirst.all(members, order: order, in: db)
-        // A stable sort keeps equal scores newest first.
-        let ranked = newestFirst.enumerated().sorted { left, right in
-            let (a, b) = (scores[left.element] ?? 0, scores[right.element] ?? 0)
-            return a != b ? a > b : left.offset < right.offset
-        }.map(\.element)
-        let numbers = page.cut(ranked)
-        return StrategyAnswer(total: members.count, numbers: numbers, scores: numbers.map { scores[$0] ?? 0 })
+        return scores
+    }
+
+    /// The `wanted` best of `members` in order, with their scores: those scoring above the
+    /// `wanted`th best score, newest first among equals, then the newest of those tied with it.
+    private static func best(
+        _ wanted: Int, of members: [Int64], scores: [Double], maximum: Int64, order: DateOrder?, in db: Database
+    ) throws -> [(number: Int64, score: Double)] {
+        guard wanted > 0 else { return [] }
+        let threshold = largest(wanted, of: scores)
+        var above: [Int64] = []
+        var tied = DocumentSet(maximum: maximum)
+        for (index, score) in scores.enumerated() {
+            if score > threshold {
+                above.append(members[index])
+            } else if score == threshold {
+                tied.insert(members[index])
+            }
+        }
+        let scoreOf = Dictionary(uniqueKeysWithValues: zip(members, scores).filter { $0.1 > threshold })
+        let newestTied = try NewestFirst.page(
+            of: tied, maximum: maximum, page: PageRequest(limit: wanted - above.count), order: order, in: db
+        ).numbers
+        return byScore(try NewestFirst.all(above, order: order, in: db), scoreOf)
+            + newestTied.map { (number: $0, score: threshold) }
+    }
+
+    /// The `count`th largest of `values` (`count` from 1 to their number): the smallest of a
+    /// min-heap of the largest seen.
+    private static func largest(_ count: Int, of values: [Double]) -> Double {
+        var heap = Array(values.prefix(count))
+        func siftDown(from start: Int) {
+            var parent = start
+            while true {
+                let (left, right) = (2 * parent + 1, 2 * parent + 2)
+                var smallest = parent
+                if left < heap.count, heap[left] < heap[smallest] { smallest = left }
+                if right < heap.count, heap[right] < heap[smallest] { smallest = right }
+                if smallest == parent { return }
+                heap.swapAt(parent, smallest)
+                parent = smallest
+            }
+        }
+        for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(from: index) }
+        for value in values.dropFirst(count) where value > heap[0] {
+            heap[0] = value
+            siftDown(from: 0)
+        }
+        return heap[0]
     }
 
     /// The words and phrases of `condition` that score: all of them but those left out.
@@ -58,22 +137,24 @@ enum RelevanceOrder {
         }
     }
 
-    /// How many of each matching entry's words `term` matches, for the entries it is in.
-    private static func frequencies(
-        of term: QueryCondition, in matching: DocumentSet, lookup: WordPrefixSearch.Lookup, db: Database
-    ) throws -> [Int64: Int] {
-        var frequencies: [Int64: Int] = [:]
+    /// Adds how many of each matching entry's words `term` matches, by the entry's rank among
+    /// the matches.
+    private static func addFrequencies(
+        of term: QueryCondition, ranks: DocumentSet.Ranks, range: ClosedRange<Int64>, in matching: DocumentSet,
+        to frequencies: inout [UInt32], lookup: WordPrefixSearch.Lookup, db: Database
+    ) throws {
         switch term {
         case .word(let word):
             for token in try lookup.tokens(word, db) {
-                try SearchStore.addFrequencies(ofToken: token, in: matching, to: &frequencies, in: db)
+                try SearchStore.addFrequencies(ofToken: token, in: ranks, within: range, to: &frequencies, in: db)
             }
         case .phrase(let words):
-            guard let phrase = try lookup.tokens(ofPhrase: words, in: db) else { return [:] }
-            frequencies = try PhraseMatch.occurrences(in: matching, phrase, in: db)
+            guard let phrase = try lookup.tokens(ofPhrase: words, in: db) else { return }
+            try PhraseMatch.forEachOccurrenceCount(in: matching, phrase, in: db) { number, count in
+                if let rank = ranks.rank(of: number) { frequencies[rank] = UInt32(count) }
+            }
         case .tag, .exactTag, .starred, .dated, .all, .any, .not:
             break
         }
-        return frequencies
     }
 }

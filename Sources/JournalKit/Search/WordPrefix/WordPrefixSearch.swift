@@ -71,7 +71,8 @@ enum WordPrefixSearch {
             if let allowed { matching.formIntersection(allowed) }
             if page.order == .relevance {
                 return try RelevanceOrder.page(
-                    of: matching, words: plan.words, page: page, maximum: maximum, lookup: lookup, order: order, in: db)
+                    of: matching, words: plan.words, restricted: allowed != nil, page: page, maximum: maximum,
+                    lookup: lookup, order: order, in: db)
             }
             return try NewestFirst.page(
                 of: matching, maximum: maximum, page: page, dated: plan.dateBounds,

@@ -113,3 +113,34 @@ struct DocumentSet: Sendable {
         return result
     }
 }
+
+extension DocumentSet {
+    /// Where each member stands among the set's members in ascending order, found in constant
+    /// time (the members before each word of the bitmap, counted once), so that values kept per
+    /// member in a dense array are reached from an entry number without a hash table.
+    struct Ranks {
+        private let words: [UInt64]
+        private let before: [Int]
+
+        init(_ set: DocumentSet) {
+            words = set.words
+            var before: [Int] = []
+            before.reserveCapacity(words.count)
+            var count = 0
+            for word in words {
+                before.append(count)
+                count += word.nonzeroBitCount
+            }
+            self.before = before
+        }
+
+        /// The index of `number` in the set's `members`, nil when it is not one.
+        func rank(of number: Int64) -> Int? {
+            let word = Int(number >> 6)
+            guard number >= 0, word < words.count else { return nil }
+            let bit = UInt64(1) << UInt64(number & 63)
+            guard words[word] & bit != 0 else { return nil }
+            return before[word] + (words[word] & (bit - 1)).nonzeroBitCount
+        }
+    }
+}

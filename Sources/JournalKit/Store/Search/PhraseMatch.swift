@@ -33,25 +33,29 @@ enum PhraseMatch {
         return holding
     }
 
-    /// How many times each candidate holds the phrase (occurrences that overlap each count),
-    /// for those that hold it.
-    static func occurrences(in candidates: DocumentSet, _ phrase: Tokens, in db: Database) throws -> [Int64: Int] {
-        var counts: [Int64: Int] = [:]
+    /// Calls `body` with each candidate that holds the phrase, in ascending order, and how many
+    /// times it holds it (occurrences that overlap each count).
+    static func forEachOccurrenceCount(
+        in candidates: DocumentSet, _ phrase: Tokens, in db: Database, _ body: (Int64, Int) -> Void
+    ) throws {
         try forEachCandidate(candidates, phrase, in: db) { number, positions in
             let count = positions.occurrences(stoppingAtFirst: false)
-            if count > 0 { counts[number] = count }
+            if count > 0 { body(number, count) }
         }
-        return counts
     }
 
-    /// One candidate's positions of each word, in flat buffers reused from one to the next:
-    /// word `i`'s (of the exact ones) are `exact[exactStarts[i]..<exactStarts[i + 1]]`, and the
-    /// last word's tokens' lists likewise in `last`.
+    /// One candidate's positions of each word, in flat buffers reused from one to the next: the
+    /// `i`th distinct token of the exact words has `exact[exactStarts[i]..<exactStarts[i + 1]]`,
+    /// word `w` (of the exact ones) is distinct token `wordToken[w]`, and the last word's tokens'
+    /// lists are likewise in `last`.
     struct CandidatePositions {
+        let wordToken: [Int]
         var exact: [UInt32] = []
         var exactStarts: [Int] = [0]
         var last: [UInt32] = []
         var lastStarts: [Int] = [0]
+
+        init(wordToken: [Int]) { self.wordToken = wordToken }
 
         mutating func removeAll() {
             exact.removeAll(keepingCapacity: true)

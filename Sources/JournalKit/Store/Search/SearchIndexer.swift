@@ -310,7 +310,7 @@ struct SearchIndexer {
                 length: batch.entryLengths[index],
                 tokens: { tokens.map { batch.tokens.texts[Int($0)] } })
         }
-        try writer.finishDates()
+        try writer.finishDocuments()
         var removed = try writer.finish(
             .token, adding: Array(zip(tokenIDs, batch.tokens.postings)).map { ($0, $1) }, cache: &caches.tokens,
             tails: &tails.tokens)

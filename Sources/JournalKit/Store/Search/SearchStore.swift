@@ -221,6 +221,12 @@ package final class SearchStore: StoreFile {
                     """)
             try bumpTokenGeneration(in: db)
         }
+        // Documents' lengths in blocks (DocumentLengths), so that relevance reads those of many
+        // matches in a few rows.
+        migrator.registerMigration("v8-document-lengths") { db in
+            try db.execute(sql: DocumentLengths.schema)
+            try DocumentLengths.fill(in: db)
+        }
         return migrator
     }
 
@@ -333,9 +339,10 @@ package final class SearchStore: StoreFile {
     /// in `mainDB`.
     static func reset(in db: Database, from mainDB: Database) throws {
         try db.execute(
-            sql:
-                "DELETE FROM posting; DELETE FROM token; DELETE FROM prefix_posting; DELETE FROM prefix_key; DELETE FROM document; DELETE FROM date_bucket;"
-        )
+            sql: """
+                DELETE FROM posting; DELETE FROM token; DELETE FROM prefix_posting; DELETE FROM prefix_key;
+                DELETE FROM document; DELETE FROM date_bucket; DELETE FROM document_length;
+                """)
         try db.execute(sql: "DELETE FROM store_info WHERE key IN ('document_count', 'word_count')")
         try bumpTokenGeneration(in: db)
         let latest = try MainStore.lastChange(in: mainDB)

@@ -44,6 +44,7 @@ struct SearchStoreWriter {
     private let largestExisting: Int64
     private var removing: [PostingOwner: [Int64: [Int64]]] = [.token: [:], .prefixKey: [:]]
     private var days = DateBuckets.Changes()
+    private var lengths = DocumentLengths.Changes()
     /// How the batch changes the store's counts of documents and of their words.
     private var totals = (documents: 0, words: 0)
 
@@ -90,6 +91,7 @@ struct SearchStoreWriter {
         let previous = row.map { DeltaList.decode($0[1]) }
         totals.documents += row == nil ? 1 : 0
         totals.words += length - (row?[2] as Int? ?? 0)
+        lengths.set(number, length: length)
         if row.map({ DateBuckets.day(of: $0[0]) }) != DateBuckets.day(of: date.microseconds) {
             if let row { days.remove(number, date: row[0]) }
             days.add(number, date: date.microseconds)
@@ -123,6 +125,7 @@ struct SearchStoreWriter {
             days.remove(number, date: row[2])
             totals.documents -= 1
             totals.words -= row[3] as Int
+            lengths.set(number, length: 0)
             let tokenIDs = DeltaList.decode(row[1])
             for id in tokenIDs { removing[.token, default: [:]][id, default: []].append(number) }
             for key in try prefixKeyIDs(ofTokens: tokenIDs) {
@@ -143,11 +146,13 @@ struct SearchStoreWriter {
         }
     }
 
-    /// Rewrites the day buckets of the documents the batch added, moved or removed, and the
-    /// store's counts of documents and words.
-    mutating func finishDates() throws {
+    /// Rewrites the day buckets and the length blocks of the documents the batch added,
+    /// changed or removed, and the store's counts of documents and words.
+    mutating func finishDocuments() throws {
         try DateBuckets.apply(days, in: db)
         days = DateBuckets.Changes()
+        try DocumentLengths.apply(lengths, in: db)
+        lengths = DocumentLengths.Changes()
         try SearchStore.addToTotals(documents: totals.documents, words: totals.words, in: db)
         totals = (0, 0)
     }

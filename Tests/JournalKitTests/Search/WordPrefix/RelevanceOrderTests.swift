@@ -20,7 +20,7 @@ import Testing
         let store = try TemporaryJournal()
         var texts = SyntheticJournal(count: 900, seed: 33).map(\.text)
         texts += ["coffee", "coffee coffee coffee in the morning", "the the the the"]
-        try store.importTexts(texts)
+        try store.importTexts(texts, oneADay: true)
         let words = texts.map(WordsReference.words(of:))
         let average = Double(words.map(\.count).reduce(0, +)) / Double(words.count)
         var generator = SplitMix64(seed: 4)
@@ -75,6 +75,27 @@ import Testing
                 #expect(
                     zip(scores, expected.map(\.score)).allSatisfy { abs($0 - $1) <= 1e-9 * max(1, abs($1)) },
                     "\(strategy) \(query.text)")
+                // Page by page (the best of many, ties at a page's end newest first), the same order.
+                var paged: [EntryID] = []
+                var pagedScores: [Double] = []
+                for offset in stride(from: 0, to: min(ranked.total, 40), by: 8) {
+                    let page = try store.journal.search(
+                        SearchQuery(query.text), strategy: SearchStrategies[strategy],
+                        page: PageRequest(limit: 8, offset: offset, order: .relevance))
+                    paged += page.entries.map(\.id)
+                    pagedScores += page.scores ?? []
+                }
+                #expect(paged == Array(ranked.entries.map(\.id).prefix(40)), "\(strategy) \(query.text) by pages")
+                #expect(pagedScores == Array(scores.prefix(40)), "\(strategy) \(query.text) by pages")
+                // A filter leaves the journal's counts as they are: the entries it lets through keep
+                // their scores and their order.
+                guard let middle = newest.entries.dropFirst(newest.entries.count / 2).first else { continue }
+                let filtered = try store.journal.search(
+                    query.text, strategy: SearchStrategies[strategy], page: PageRequest(limit: 0, order: .relevance),
+                    filter: EntryFilter(from: middle.date))
+                let kept = zip(ranked.entries, scores).filter { $0.0.date >= middle.date }
+                #expect(filtered.entries.map(\.id) == kept.map(\.0.id), "\(strategy) \(query.text) filtered")
+                #expect(filtered.scores == kept.map(\.1), "\(strategy) \(query.text) filtered")
             }
         }
     }

@@ -59,7 +59,8 @@ import Testing
                     ALTER TABLE posting DROP COLUMN positions;
                     ALTER TABLE document DROP COLUMN length;
                     ALTER TABLE document ADD COLUMN words BLOB NOT NULL DEFAULT x'';
-                    DELETE FROM grdb_migrations WHERE identifier = 'v7-posting-positions';
+                    DROP TABLE document_length;
+                    DELETE FROM grdb_migrations WHERE identifier IN ('v7-posting-positions', 'v8-document-lengths');
                     """)
         }
         try store.journal.close()

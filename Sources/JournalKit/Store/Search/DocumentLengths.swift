@@ -1,0 +1,108 @@
+import Foundation
+import GRDB
+
+/// Each document's number of words in blocks of ``perBlock`` consecutive entry numbers, so
+/// that relevance reads the lengths of tens of thousands of matches in a few rows: a row per
+/// match, or a scan of the document table (whose rows carry their token lists), cost more than
+/// the scoring itself.
+///
+/// Invariant: block `k`'s `lengths` holds ``perBlock`` little-endian 32-bit counts, the `i`th
+/// the number of words of document `k × perBlock + i` as `document.length` has it, 0 for a
+/// number that is no document; a block without documents has no row.
+enum DocumentLengths {
+    /// The table, created by the search store's migration.
+    static let schema = """
+        -- block: entry number / 4096; lengths: the number of words of each of its 4,096 entry
+        -- numbers in order, 0 for those that are no document, as little-endian 32-bit integers.
+        CREATE TABLE document_length (block INTEGER PRIMARY KEY, lengths BLOB NOT NULL);
+        """
+
+    static let perBlock = 4_096
+
+    /// The lengths a batch sets, by entry number (0 for a document it removes).
+    struct Changes {
+        private(set) var lengths: [Int64: UInt32] = [:]
+
+        mutating func set(_ number: Int64, length: Int) {
+            lengths[number] = UInt32(clamping: length)
+        }
+    }
+
+    /// Rewrites the blocks `changes` touch.
+    static func apply(_ changes: Changes, in db: Database) throws {
+        let read = try db.cachedStatement(sql: "SELECT lengths FROM document_length WHERE block = ?")
+        let write = try db.cachedStatement(
+            sql: """
+                INSERT INTO document_length (block, lengths) VALUES (?, ?)
+                ON CONFLICT(block) DO UPDATE SET lengths = excluded.lengths
+                """)
+        let delete = try db.cachedStatement(sql: "DELETE FROM document_length WHERE block = ?")
+        let byBlock = Dictionary(grouping: changes.lengths) { $0.key / Int64(perBlock) }
+        for (block, lengths) in byBlock.sorted(by: { $0.key < $1.key }) {
+            var values = [UInt32](repeating: 0, count: perBlock)
+            if let data = try Data.fetchOne(read, arguments: [block]) { decode(data, into: &values) }
+            for (number, length) in lengths { values[Int(number % Int64(perBlock))] = length }
+            if values.allSatisfy({ $0 == 0 }) {
+                try delete.execute(arguments: [block])
+            } else {
+                try write.execute(arguments: [block, encode(values)])
+            }
+        }
+    }
+
+    /// Writes the blocks of every document in the store: the migration that adds them.
+    static func fill(in db: Database) throws {
+        var changes = Changes()
+        let rows = try Row.fetchCursor(db, sql: "SELECT id, length FROM document")
+        while let row = try rows.next() { changes.set(row[0], length: row[1]) }
+        try apply(changes, in: db)
+    }
+
+    /// The lengths of the documents numbered in `range`, the `i`th that of `range.lowerBound + i`
+    /// (0 for numbers that are no document).
+    static func lengths(in range: ClosedRange<Int64>, in db: Database) throws -> [UInt32] {
+        let perBlock = Int64(perBlock)
+        var lengths = [UInt32](repeating: 0, count: Int(range.upperBound - range.lowerBound + 1))
+        let rows = try Row.fetchCursor(
+            db.cachedStatement(sql: "SELECT block, lengths FROM document_length WHERE block BETWEEN ? AND ?"),
+            arguments: [range.lowerBound / perBlock, range.upperBound / perBlock])
+        var block = [UInt32](repeating: 0, count: Int(perBlock))
+        while let row = try rows.next() {
+            let start = (row[0] as Int64) * perBlock
+            decode(row[1], into: &block)
+            let low = max(start, range.lowerBound)
+            let high = min(start + perBlock - 1, range.upperBound)
+            guard low <= high else { continue }
+            for number in low...high { lengths[Int(number - range.lowerBound)] = block[Int(number - start)] }
+        }
+        return lengths
+    }
+
+    /// Every nonzero length the blocks hold, by entry number, for verification.
+    static func forEachLength(in db: Database, _ body: (Int64, UInt32) -> Void) throws {
+        var block = [UInt32](repeating: 0, count: perBlock)
+        let rows = try Row.fetchCursor(db, sql: "SELECT block, lengths FROM document_length")
+        while let row = try rows.next() {
+            let start = (row[0] as Int64) * Int64(perBlock)
+            decode(row[1], into: &block)
+            for (index, length) in block.enumerated() where length > 0 { body(start + Int64(index), length) }
+        }
+    }
+
+    private static func encode(_ values: [UInt32]) -> Data {
+        var data = Data(capacity: values.count * 4)
+        for value in values { withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) } }
+        return data
+    }
+
+    /// Fills `values` from a block's bytes; a block cut short (damage) leaves the rest 0.
+    private static func decode(_ data: Data, into values: inout [UInt32]) {
+        let count = min(values.count, data.count / 4)
+        data.withUnsafeBytes { bytes in
+            for index in 0..<count {
+                values[index] = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self))
+            }
+            for index in count..<values.count { values[index] = 0 }
+        }
+    }
+}
