@@ -67,53 +67,72 @@ enum PhraseMatch {
         }
 
         /// How many starts `p` of the first word have word `i` at `p + i`, the last word's
-        /// in one of its tokens' lists; with `stoppingAtFirst`, 0 or 1.
+        /// in one of its tokens' lists; with `stoppingAtFirst`, 0 or 1. Each list is read
+        /// once, front to back, as the starts ascend.
         func occurrences(stoppingAtFirst: Bool) -> Int {
-            let words = exactStarts.count - 1
-            var next = exactStarts
-            var count = 0
-            exact.withUnsafeBufferPointer { exact in
-                last.withUnsafeBufferPointer { last in
-                    candidate: for start in exact[exactStarts[0]..<exactStarts[1]] {
-                        for word in 1..<words {
-                            let wanted = start + UInt32(word)
-                            let end = exactStarts[word + 1]
-                            while next[word] < end, exact[next[word]] < wanted { next[word] += 1 }
-                            guard next[word] < end else { return }
-                            if exact[next[word]] != wanted { continue candidate }
-                        }
-                        let wanted = start + UInt32(words)
-                        for token in 0..<(lastStarts.count - 1)
-                        where Self.contains(last[lastStarts[token]..<lastStarts[token + 1]], wanted) {
-                            count += 1
-                            if stoppingAtFirst { return }
-                            continue candidate
+            let words = wordToken.count
+            let lists = lastStarts.count - 1
+            return withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * (words + lists)) { cursors in
+                // Word w reads exact[next[w]..<end[w]]; the last word's token t reads
+                // last[next[words + t]..<end[words + t]].
+                for (word, token) in wordToken.enumerated() {
+                    cursors[word] = exactStarts[token]
+                    cursors[words + lists + word] = exactStarts[token + 1]
+                }
+                for token in 0..<lists {
+                    cursors[words + token] = lastStarts[token]
+                    cursors[2 * words + lists + token] = lastStarts[token + 1]
+                }
+                let end = words + lists
+                var count = 0
+                exact.withUnsafeBufferPointer { exact in
+                    last.withUnsafeBufferPointer { last in
+                        candidate: for index in cursors[0]..<cursors[end] {
+                            let start = exact[index]
+                            for word in 1..<words {
+                                let wanted = start + UInt32(word)
+                                while cursors[word] < cursors[end + word], exact[cursors[word]] < wanted {
+                                    cursors[word] += 1
+                                }
+                                guard cursors[word] < cursors[end + word] else { return }
+                                if exact[cursors[word]] != wanted { continue candidate }
+                            }
+                            let wanted = start + UInt32(words)
+                            for token in words..<end {
+                                while cursors[token] < cursors[end + token], last[cursors[token]] < wanted {
+                                    cursors[token] += 1
+                                }
+                                if cursors[token] < cursors[end + token], last[cursors[token]] == wanted {
+                                    count += 1
+                                    if stoppingAtFirst { return }
+                                    continue candidate
+                                }
+                            }
                         }
                     }
                 }
+                return count
             }
-            return count
-        }
-
-        private static func contains(_ list: Slice<UnsafeBufferPointer<UInt32>>, _ value: UInt32) -> Bool {
-            var (low, high) = (list.startIndex, list.endIndex)
-            while low < high {
-                let middle = (low + high) / 2
-                if list[middle] < value { low = middle + 1 } else { high = middle }
-            }
-            return low < list.endIndex && list[low] == value
         }
     }
 
     /// Calls `body` with each candidate holding every word, and the positions of each there.
+    /// A token is read once however many words are it.
     private static func forEachCandidate(
         _ candidates: DocumentSet, _ phrase: Tokens, in db: Database, _ body: (Int64, CandidatePositions) -> Void
     ) throws {
         guard let range = candidates.bounds, !phrase.exact.isEmpty, !phrase.last.isEmpty else { return }
-        var readers = try phrase.exact.map { try PositionCursor(token: $0, within: range, in: db) }
+        var distinct: [Int64] = []
+        let wordToken = phrase.exact.map { token in
+            if let index = distinct.firstIndex(of: token) { return index }
+            distinct.append(token)
+            return distinct.count - 1
+        }
+        var readers = try distinct.map { try PositionCursor(token: $0, within: range, in: db) }
         var last = try LastWord(
-            tokens: phrase.last, whole: phrase.lastWhole, candidates: candidates, within: range, in: db)
-        var positions = CandidatePositions()
+            tokens: phrase.last, whole: phrase.lastWhole, exact: distinct, candidates: candidates, within: range,
+            in: db)
+        var positions = CandidatePositions(wordToken: wordToken)
         next: for number in candidates.members {
             positions.removeAll()
             for index in readers.indices {
@@ -125,40 +144,95 @@ enum PhraseMatch {
         }
     }
 
-    /// The positions of each of the last word's tokens in each candidate.
+    /// The positions of each of the last word's tokens in each candidate: its own token, when
+    /// it is also one of the exact words, from theirs; up to ``cursorLimit`` others through a
+    /// reader each; of more, all but its own read beforehand into one list per candidate.
     private struct LastWord {
+        /// The index among the exact words' distinct tokens of the word's own token, if there.
+        private var shared: Int?
         private var readers: [PositionCursor] = []
-        private var collected: [Int64: [UInt32]] = [:]
+        private var collected: CollectedPositions?
 
         init(
-            tokens: [Int64], whole: Int64?, candidates: DocumentSet, within range: ClosedRange<Int64>, in db: Database
+            tokens: [Int64], whole: Int64?, exact: [Int64], candidates: DocumentSet, within range: ClosedRange<Int64>,
+            in db: Database
         ) throws {
-            if tokens.count <= PhraseMatch.cursorLimit {
-                readers = try tokens.map { try PositionCursor(token: $0, within: range, in: db) }
+            shared = whole.flatMap { whole in tokens.contains(whole) ? exact.firstIndex(of: whole) : nil }
+            let others = tokens.filter { shared == nil || $0 != whole }
+            if others.count <= PhraseMatch.cursorLimit {
+                readers = try others.map { try PositionCursor(token: $0, within: range, in: db) }
                 return
             }
-            if let whole, tokens.contains(whole) { readers = [try PositionCursor(token: whole, within: range, in: db)] }
-            var list: [UInt32] = []
-            for token in tokens where token != whole {
-                try PostingSegments.tokens.forEachPositionList(owner: token, within: range, in: db) { number, encoded in
-                    guard candidates.contains(number) else { return }
-                    guard PositionLists.decode(encoded, into: &list) else { throw PositionLists.damaged }
-                    collected[number, default: []] += list
-                }
+            if shared == nil, let whole, tokens.contains(whole) {
+                readers = [try PositionCursor(token: whole, within: range, in: db)]
             }
+            collected = try CollectedPositions(
+                tokens: others.filter { $0 != whole }, candidates: candidates, within: range, in: db)
         }
 
-        /// Appends the lists of the word's tokens in entry `number` to `positions`; false when
-        /// none is there. Entries must be asked for in ascending order.
+        /// Appends the lists of the word's tokens in entry `number` to `positions` (whose exact
+        /// words' lists are read already); false when none is there. Entries must be asked for
+        /// in ascending order.
         mutating func positions(at number: Int64, into positions: inout CandidatePositions) throws -> Bool {
+            if let shared {
+                positions.last += positions.exact[positions.exactStarts[shared]..<positions.exactStarts[shared + 1]]
+                positions.lastStarts.append(positions.last.count)
+            }
             for index in readers.indices where try readers[index].positions(at: number, appendingTo: &positions.last) {
                 positions.lastStarts.append(positions.last.count)
             }
-            if let found = collected[number] {
-                positions.last += found.sorted()
+            if let collected, collected.append(at: number, to: &positions.last) {
                 positions.lastStarts.append(positions.last.count)
             }
             return positions.lastStarts.count > 1
+        }
+    }
+
+    /// The positions of many tokens in each candidate, merged into one ascending list per
+    /// candidate: every token's lists read in one pass, kept by the candidate's rank
+    /// (``DocumentSet/Ranks``) and then grouped by it (a counting sort), with no table keyed by
+    /// entry.
+    private struct CollectedPositions {
+        private let ranks: DocumentSet.Ranks
+        /// Candidate `r`'s positions are `positions[starts[r]..<starts[r + 1]]`, ascending.
+        private var starts: [Int]
+        private var positions: [UInt32]
+
+        init(tokens: [Int64], candidates: DocumentSet, within range: ClosedRange<Int64>, in db: Database) throws {
+            let ranks = DocumentSet.Ranks(candidates)
+            var owners: [Int32] = []
+            var found: [UInt32] = []
+            var list: [UInt32] = []
+            for token in tokens {
+                try PostingSegments.tokens.forEachPositionList(owner: token, within: range, in: db) { number, encoded in
+                    guard let rank = ranks.rank(of: number) else { return }
+                    guard PositionLists.decode(encoded, into: &list) else { throw PositionLists.damaged }
+                    found += list
+                    owners += repeatElement(Int32(rank), count: list.count)
+                }
+            }
+            var starts = [Int](repeating: 0, count: candidates.count + 1)
+            for owner in owners { starts[Int(owner) + 1] += 1 }
+            for index in 1..<starts.count { starts[index] += starts[index - 1] }
+            var next = starts
+            var positions = [UInt32](repeating: 0, count: found.count)
+            for (owner, position) in zip(owners, found) {
+                positions[next[Int(owner)]] = position
+                next[Int(owner)] += 1
+            }
+            for rank in 0..<(starts.count - 1) where starts[rank + 1] - starts[rank] > 1 {
+                positions[starts[rank]..<starts[rank + 1]].sort()
+            }
+            self.ranks = ranks
+            self.starts = starts
+            self.positions = positions
+        }
+
+        /// Appends the positions of candidate `number` to `list`; false when it has none.
+        func append(at number: Int64, to list: inout [UInt32]) -> Bool {
+            guard let rank = ranks.rank(of: number), starts[rank + 1] > starts[rank] else { return false }
+            list += positions[starts[rank]..<starts[rank + 1]]
+            return true
         }
     }
 }
