@@ -114,10 +114,15 @@ public struct BenchmarkRun: Sendable {
             progress("\(entries) entries: cold processes for \"\(query.text)\"…")
             return try coldQuery(query.text, store: store, executable: executable, naivePeer: fts5 != nil)
         }
-        let typing = try strategies.filter { Self.typedStrategies.contains($0.id) }.map { strategy in
-            progress("\(entries) entries: typing the queries into journal search --interactive (\(strategy.name))…")
-            return try TypingSession.measure(
-                executable: executable, store: store, strategy: strategy.id, queries: chosen.map(\.text))
+        // The phrases the query syntax timed, but for Chinese and Japanese (FTS5 can't compare).
+        let phrases = syntax.kinds.filter { $0.name.hasPrefix("phrase") && !$0.name.hasSuffix("CJK") }
+            .flatMap { $0.queries.map(\.text) }
+        let typing = try strategies.filter { Self.typedStrategies.contains($0.id) }.flatMap { strategy in
+            try [("words", chosen.map(\.text)), ("phrases", phrases)].filter { !$0.1.isEmpty }.map { kind, queries in
+                progress("\(entries) entries: typing the \(kind) into journal search --interactive (\(strategy.name))…")
+                return try TypingSession.measure(
+                    executable: executable, store: store, strategy: strategy.id, queries: queries, kind: kind)
+            }
         }
         var encryption: EncryptionCost?
         if encrypted {

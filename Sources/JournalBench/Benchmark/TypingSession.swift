@@ -10,6 +10,9 @@ import JournalKit
 public struct TypingLatency: Sendable {
     /// The strategy the screen searched with.
     public let strategy: StrategyID
+    /// What was typed: "words" (the benchmark's queries) or "phrases" (those of the query
+    /// syntax's timing, quotes and all).
+    public let queries: String
     /// For each key, from writing it to the terminal to the end of the first frame that shows
     /// the finished answer for the query as typed so far: the session as a user first types it,
     /// reading from disk the entries it shows for the first time.
@@ -30,9 +33,11 @@ public struct TypingLatency: Sendable {
 /// its search finished (not "searching…"). Between queries, Ctrl-U clears the line (untimed).
 /// The whole set is typed twice: first as a user would after opening the journal, then again.
 enum TypingSession {
-    /// Types `queries` into `executable --store store search --interactive --strategy strategy`.
-    static func measure(executable: String, store: URL, strategy: StrategyID, queries: [String]) throws -> TypingLatency
-    {
+    /// Types `queries` (described as `kind`) into `executable --store store search --interactive
+    /// --strategy strategy`.
+    static func measure(
+        executable: String, store: URL, strategy: StrategyID, queries: [String], kind: String
+    ) throws -> TypingLatency {
         let terminal = try PseudoTerminal(columns: 120, rows: 40)
         defer { terminal.close() }
         let child = try terminal.spawn(
@@ -41,7 +46,8 @@ enum TypingSession {
         defer { terminal.end(child) }
         try terminal.waitForFrame(query: "")
         let keys = try type(queries, on: terminal)
-        return TypingLatency(strategy: strategy, keys: keys, keysAgain: try type(queries, on: terminal))
+        return TypingLatency(
+            strategy: strategy, queries: kind, keys: keys, keysAgain: try type(queries, on: terminal))
     }
 
     /// Each key's seconds from its press to the frame with its answer.
