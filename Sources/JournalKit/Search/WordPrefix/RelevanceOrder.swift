@@ -145,7 +145,7 @@ enum RelevanceOrder {
     ) throws {
         switch term {
         case .word(let word):
-            for token in try lookup.tokens(word, db) {
+            for token in try SearchStore.tokens(lookup.tokens(word, db), heldByAnyOf: matching, in: db) {
                 try SearchStore.addFrequencies(ofToken: token, in: ranks, within: range, to: &frequencies, in: db)
             }
         case .phrase(let words):

@@ -130,7 +130,8 @@ enum PhraseMatch {
         }
         var readers = try distinct.map { try PositionCursor(token: $0, within: range, in: db) }
         var last = try LastWord(
-            tokens: phrase.last, whole: phrase.lastWhole, exact: distinct, candidates: candidates, within: range,
+            tokens: SearchStore.tokens(phrase.last, heldByAnyOf: candidates, in: db), whole: phrase.lastWhole,
+            exact: distinct, candidates: candidates, within: range,
             in: db)
         var positions = CandidatePositions(wordToken: wordToken)
         next: for number in candidates.members {
