@@ -638,6 +638,37 @@ import Testing
         }
     }
 
+    /// A file of entries measured as it is: one size, its entries, the queries chosen from them,
+    /// and the report saying what it measured; the file itself left in place.
+    @Test func benchmarksACorpusOfItsOwn() throws {
+        let journal = JournalProcess()
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: work) }
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        let generated = try journal.run(["generate", "--entries", "700", "--seed", "9"], useStore: false)
+        let corpus = work.appendingPathComponent("corpus.jsonl")
+        try Data(generated.output.utf8).write(to: corpus)
+        let outcome = try journal.run(
+            [
+                "bench", "--corpus", corpus.path, "--strategies", "prefix,fts5", "--runs", "1", "--cold-runs", "1",
+                "--budget", "5", "--work", work.path, "--discard-inputs", "--format=json", "-o", "-",
+            ], useStore: false)
+        #expect(outcome.status == 0, "\(outcome.error)")
+        let report = try outcome.json()
+        #expect(report["corpus"] as? String == corpus.path)
+        let sizes = try #require(report["sizes"] as? [[String: Any]])
+        #expect(sizes.map { $0["entries"] as? Int } == [700])
+        #expect(FileManager.default.fileExists(atPath: corpus.path), "a corpus is never discarded")
+        for bad in [
+            ["bench", "--corpus", corpus.path, "--sizes", "10k"], ["bench", "--corpus", corpus.path, "--ten-million"],
+            ["bench", "--corpus", work.appendingPathComponent("missing.jsonl").path],
+        ] {
+            let refused = try journal.run(bad, useStore: false)
+            #expect(refused.status == 2, "\(bad): \(refused.error)")
+            #expect(refused.error.split(separator: "\n").count == 1)
+        }
+    }
+
     @Test func verifiesAndReindexes() throws {
         let journal = JournalProcess()
         defer { journal.removeStore() }

@@ -112,6 +112,8 @@ public struct BenchmarkReport {
     public let date: JournalDate
     /// The seed of every generated journal.
     public let seed: UInt64
+    /// The file of entries measured instead of generated journals, when one was given.
+    public var corpus: String?
     /// Timed warm runs per query.
     public let runs: Int
     /// Whole processes per query.

@@ -26,13 +26,16 @@ public struct BenchmarkRun: Sendable {
     /// Whether each size is also imported into an encrypted journal and searched there
     /// (``EncryptionCost``).
     public let encrypted: Bool
+    /// Entries to measure instead of a generated journal (JSON Lines, as `journal import`
+    /// reads them), or nil.
+    public let corpus: URL?
     /// Hears one line per step, for a status line.
     public let progress: @Sendable (String) -> Void
 
     /// A run with these settings.
     public init(
         folder: URL, seed: UInt64, strategies: [SearchStrategy], runs: Int, coldRuns: Int, budgetSeconds: Double,
-        keepStores: Bool, discardInputs: Bool = false, encrypted: Bool = false,
+        keepStores: Bool, discardInputs: Bool = false, encrypted: Bool = false, corpus: URL? = nil,
         progress: @escaping @Sendable (String) -> Void
     ) {
         self.folder = folder
@@ -44,11 +47,14 @@ public struct BenchmarkRun: Sendable {
         self.keepStores = keepStores
         self.discardInputs = discardInputs
         self.encrypted = encrypted
+        self.corpus = corpus
         self.progress = progress
     }
 
-    /// The generated input for `entries`, written once per size and seed and reused.
+    /// The generated input for `entries`, written once per size and seed and reused; the
+    /// corpus when there is one.
     public func input(entries: Int) throws -> URL {
+        if let corpus { return corpus }
         // Named by the generator's version too: a file an older generator wrote is not reused.
         let file = folder.appendingPathComponent("journal-\(entries)-seed\(seed)-\(SyntheticJournal.version).jsonl")
         guard !FileManager.default.fileExists(atPath: file.path) else { return file }
@@ -134,7 +140,7 @@ public struct BenchmarkRun: Sendable {
                 queries: chosen.map(\.text), runs: runs, coldRuns: coldRuns, executable: executable
             ) { progress("\(entries) entries: \($0)") }
         }
-        if discardInputs { try? FileManager.default.removeItem(at: file) }
+        if discardInputs, corpus == nil { try? FileManager.default.removeItem(at: file) }
         // Last, so that every search above sees the journal as imported.
         progress("\(entries) entries: \(Self.timedAdds) single adds in this process, then as journal add processes…")
         let writes = try WriteLatency.measure(

@@ -363,7 +363,7 @@ package struct BenchmarkRendering: SectionedReport {
         [
             "measured: \(report.date.iso8601) on \(context.machine)",
             "command: \(context.command)",
-            "journals: `journal generate --seed \(report.seed)`; \(report.queries.count) queries chosen from the first journal (\(report.queries.map(\.text).joined(separator: ", ")))",
+            "journals: \(report.corpus.map { "the entries of `\($0)`" } ?? "`journal generate --seed \(report.seed)`"); \(report.queries.count) queries chosen from the first journal (\(report.queries.map(\.text).joined(separator: ", ")))",
             "warm: \(report.runs) timed runs per query after one untimed, exact total + newest 20, in one process; a strategy stops after \(Int(report.budgetSeconds)) s per size",
             "cold: median of \(report.coldRuns) whole processes per query; journal uses its default strategy (\(SearchStrategies.standard.name))",
         ]
@@ -408,6 +408,7 @@ package struct BenchmarkRendering: SectionedReport {
             "command": .string(context.command),
             "machine": .string(context.machine),
             "seed": .integer(Int(report.seed)),
+            "corpus": report.corpus.map { .string($0) } ?? .null,
             "runs": .integer(report.runs),
             "cold_runs": .integer(report.coldRuns),
             "budget_seconds": .number(report.budgetSeconds),

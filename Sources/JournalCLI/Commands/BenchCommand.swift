@@ -28,6 +28,9 @@ struct BenchCommand: ParsableCommand {
                       journal too: import, size, warm and cold searches next to the
                       plain journal's, and what the key derivation costs
 
+            --corpus FILE measures a file of real entries (JSON Lines, as `journal import` reads \
+            them) instead: one size, its entries, queries chosen from them.
+
             The query set is chosen from the first size's journal and used for every size. \
             A strategy that spends --budget seconds on one size skips its remaining queries \
             there (the report says how many it ran). Stores are deleted after each size unless \
@@ -36,8 +39,14 @@ struct BenchCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Journal sizes, comma-separated, with k and m for thousands and millions.", valueName: "SIZES"))
-    var sizes = "10k,100k,1m"
+            "Journal sizes, comma-separated, with k and m for thousands and millions (default: 10k,100k,1m).",
+            valueName: "SIZES"))
+    var sizes: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Measure the entries of FILE (JSON Lines) instead of generated journals.", valueName: "FILE"))
+    var corpus: String?
 
     @Flag(help: "Add a 10m-entry journal (11 GB of input, up to 70 GB of disk with the stores, and well over an hour).")
     var tenMillion = false
@@ -83,9 +92,21 @@ struct BenchCommand: ParsableCommand {
         help: ArgumentHelp("Also write the report as an HTML page, with its growth charts, here.", valueName: "FILE"))
     var html: String?
 
-    /// The sizes to measure, smallest first.
+    /// The sizes to measure, smallest first: the corpus's one, its number of lines with an
+    /// entry, or those asked for.
     func entryCounts() throws -> [Int] {
-        var counts = try sizes.split(separator: ",").map { item -> Int in
+        if let corpus {
+            guard sizes == nil, !tenMillion else {
+                throw ValidationError("--corpus measures the file's own entries: leave out --sizes and --ten-million")
+            }
+            guard let data = FileManager.default.contents(atPath: corpus) else {
+                throw ValidationError("--corpus: cannot read \(corpus)")
+            }
+            let lines = data.split(separator: UInt8(ascii: "\n")).count { !$0.allSatisfy { $0 == 32 || $0 == 13 } }
+            guard lines > 0 else { throw ValidationError("--corpus: \(corpus) holds no entry") }
+            return [lines]
+        }
+        var counts = try (sizes ?? "10k,100k,1m").split(separator: ",").map { item -> Int in
             let text = item.trimmingCharacters(in: .whitespaces).lowercased()
             let multiplier = text.hasSuffix("m") ? 1_000_000 : text.hasSuffix("k") ? 1_000 : 1
             guard let number = Int(multiplier == 1 ? text : String(text.dropLast())), number > 0,
@@ -121,9 +142,10 @@ struct BenchCommand: ParsableCommand {
         let run = BenchmarkRun(
             folder: folder, seed: seed, strategies: chosen, runs: runs, coldRuns: coldRuns,
             budgetSeconds: budget, keepStores: keepStores, discardInputs: discardInputs, encrypted: encrypted,
-            progress: status.show)
+            corpus: corpus.map { URL(fileURLWithPath: $0) }, progress: status.show)
         var report = BenchmarkReport(
             date: .now, seed: seed, runs: runs, coldRuns: coldRuns, budgetSeconds: budget, queries: [], sizes: [])
+        report.corpus = corpus
         report.startup = try StartupCost.measure(
             executable: ChildProcess.currentExecutable, runs: max(coldRuns * 4, 20), progress: status.show)
         for entries in try entryCounts() {
