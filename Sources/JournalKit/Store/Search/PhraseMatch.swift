@@ -128,7 +128,9 @@ enum PhraseMatch {
             distinct.append(token)
             return distinct.count - 1
         }
-        var readers = try distinct.map { try PositionCursor(token: $0, within: range, in: db) }
+        var readers = try distinct.enumerated().map { reader, token in
+            try PositionCursor(token: token, within: range, reader: reader, in: db)
+        }
         var last = try LastWord(
             tokens: SearchStore.tokens(phrase.last, heldByAnyOf: candidates, in: db), whole: phrase.lastWhole,
             exact: distinct, candidates: candidates, within: range,
@@ -161,11 +163,13 @@ enum PhraseMatch {
             shared = whole.flatMap { whole in tokens.contains(whole) ? exact.firstIndex(of: whole) : nil }
             let others = tokens.filter { shared == nil || $0 != whole }
             if others.count <= PhraseMatch.cursorLimit {
-                readers = try others.map { try PositionCursor(token: $0, within: range, in: db) }
+                readers = try others.enumerated().map { index, token in
+                    try PositionCursor(token: token, within: range, reader: exact.count + index, in: db)
+                }
                 return
             }
             if shared == nil, let whole, tokens.contains(whole) {
-                readers = [try PositionCursor(token: whole, within: range, in: db)]
+                readers = [try PositionCursor(token: whole, within: range, reader: exact.count, in: db)]
             }
             collected = try CollectedPositions(
                 tokens: others.filter { $0 != whole }, candidates: candidates, within: range, in: db)

@@ -14,10 +14,11 @@ struct PositionCursor {
     private var index = 0
     private var offset = 0
 
-    /// The postings of `token` in the entries numbered in `range`.
-    init(token: Int64, within range: ClosedRange<Int64>, in db: Database) throws {
+    /// The postings of `token` in the entries numbered in `range`, read as reader number
+    /// `reader`: readers alive at the same time need different numbers.
+    init(token: Int64, within range: ClosedRange<Int64>, reader: Int, in db: Database) throws {
         let statement = try PostingSegments.tokens.segments(
-            holding: range, owner: token, columns: "documents, positions", ownStatement: true, in: db)
+            holding: range, owner: token, columns: "documents, positions", reader: reader, in: db)
         rows = try Row.fetchCursor(statement)
     }
 

@@ -264,18 +264,19 @@ struct PostingSegments: Sendable, Equatable {
 
     /// The statement reading `columns` of the segments of `owner` that can hold numbers in
     /// `range`: from the one starting at or before its start (or the owner's first) to the
-    /// last starting in it. A statement of its own (not the cached one) for a reader that runs
-    /// beside others on the same table.
+    /// last starting in it. With `reader`, the statement cached for that reader alone, so that
+    /// readers stepping side by side on the same table (``PositionCursor``) each have their own
+    /// without compiling one per search.
     func segments(
-        holding range: ClosedRange<Int64>, owner: Int64, columns: String, ownStatement: Bool = false, in db: Database
+        holding range: ClosedRange<Int64>, owner: Int64, columns: String, reader: Int? = nil, in db: Database
     ) throws -> Statement {
         let low = max(0, min(range.lowerBound, Self.maximumEntryNumber))
         let high = max(0, min(range.upperBound, Self.maximumEntryNumber))
         let sql = """
             SELECT \(columns) FROM \(table)
             WHERE id BETWEEN coalesce((SELECT max(id) FROM \(table) WHERE id BETWEEN ?1 AND ?2), ?1) AND ?3
-            """
-        let statement = try ownStatement ? db.makeStatement(sql: sql) : db.cachedStatement(sql: sql)
+            """ + (reader.map { " -- reader \($0)" } ?? "")
+        let statement = try db.cachedStatement(sql: sql)
         statement.arguments = [
             Self.key(owner: owner, entry: 0), Self.key(owner: owner, entry: low), Self.key(owner: owner, entry: high),
         ]
