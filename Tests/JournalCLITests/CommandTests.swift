@@ -659,6 +659,13 @@ import Testing
         let sizes = try #require(report["sizes"] as? [[String: Any]])
         #expect(sizes.map { $0["entries"] as? Int } == [700])
         #expect(FileManager.default.fileExists(atPath: corpus.path), "a corpus is never discarded")
+        // A file the import refuses: the import's reason, not only that it failed.
+        let malformed = work.appendingPathComponent("malformed.jsonl")
+        try Data("{\"text\": \"fine\"}\nnot json\n".utf8).write(to: malformed)
+        let refusedImport = try journal.run(
+            ["bench", "--corpus", malformed.path, "--strategies", "prefix", "--work", work.path], useStore: false)
+        #expect(refusedImport.status == 1)
+        #expect(refusedImport.error.contains("line 2"), "\(refusedImport.error)")
         for bad in [
             ["bench", "--corpus", corpus.path, "--sizes", "10k"], ["bench", "--corpus", corpus.path, "--ten-million"],
             ["bench", "--corpus", work.appendingPathComponent("missing.jsonl").path],

@@ -88,9 +88,17 @@ public struct BenchmarkRun: Sendable {
 
         progress("\(entries) entries: journal import (a separate process)…")
         let executable = ChildProcess.currentExecutable
-        let imported = try ChildProcess.run(executable, ["--store", store.path, "import", file.path])
+        let errors = folder.appendingPathComponent("import-\(entries).stderr")
+        defer { try? FileManager.default.removeItem(at: errors) }
+        let imported = try ChildProcess.run(
+            executable, ["--store", store.path, "import", file.path], errorFile: errors)
         guard imported.status == 0 else {
-            throw JournalError(.store, "journal import of \(file.path) failed (exit status \(imported.status))")
+            // The import's own last line says what it refused.
+            let said = (try? String(contentsOf: errors, encoding: .utf8))?.split(separator: "\n").last.map {
+                ": " + ($0.hasPrefix("journal: ") ? $0.dropFirst("journal: ".count) : $0)
+            }
+            throw JournalError(
+                .invalidInput, "journal import of \(file.path) failed (exit status \(imported.status))\(said ?? "")")
         }
 
         let journal = try Journal(directory: StoreDirectory(store), create: false)

@@ -22,9 +22,11 @@ public struct ChildProcess {
 
     /// Runs `executable` with `arguments` and this process's environment with `environment`
     /// added; standard output is captured when `captureOutput`, discarded otherwise; standard
-    /// error is discarded (the benchmark shows its own progress).
+    /// error goes to `errorFile` (replaced) when given, and is discarded otherwise (the
+    /// benchmark shows its own progress).
     public static func run(
-        _ executable: String, _ arguments: [String], environment: [String: String] = [:], captureOutput: Bool = false
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:], captureOutput: Bool = false,
+        errorFile: URL? = nil
     ) throws(JournalError) -> Outcome {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -39,7 +41,8 @@ public struct ChildProcess {
         } else {
             posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
         }
-        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(
+            &actions, STDERR_FILENO, errorFile?.path ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }
