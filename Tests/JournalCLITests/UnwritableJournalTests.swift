@@ -48,20 +48,27 @@ struct UnwritableJournalTests {
         }
     }
 
-    /// A store from before the index that counts a short word's entries without reading them
-    /// is used as it is where it can't be written: the index makes reads faster, not possible.
+    /// A store from before the index that counts a short word's entries without reading them,
+    /// and before the blocks of lengths, is used as it is where it can't be written: they make
+    /// reads faster, not possible.
     @Test func aStoreFromBeforeTheCountIndexAnswersOnAReadOnlyFileSystem() throws {
         let sample = try Self.sampleJournal()
         defer { sample.removeStore() }
         let queries = ["t", "東京", "caf"]
         let references = try queries.map { try sample.run(["search", $0, "--limit", "3", "--json"]).json() }
+        let ranked = ["search", "caf", "--sort", "relevance", "--limit", "5", "--json"]
+        let rankedReference = try sample.run(ranked).json()
         // The sample made as before the index, then copied: the test process never opens a file
         // of the small file system, so no child process of another test can hold one open for
         // writing (which makes a read-only remount fail).
         let search = try DatabaseQueue(path: sample.store.appendingPathComponent("search.sqlite").path)
         try search.write { db in
             try db.execute(sql: "DROP INDEX prefix_posting_count")
-            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v5-prefix-posting-counts'")
+            try db.execute(sql: "DROP TABLE document_length")
+            try db.execute(
+                sql:
+                    "DELETE FROM grdb_migrations WHERE identifier IN ('v5-prefix-posting-counts', 'v8-document-lengths')"
+            )
         }
         try search.close()
         let disk = try SmallFileSystem(kilobytes: 2048)
@@ -77,6 +84,15 @@ struct UnwritableJournalTests {
             #expect(try found.json()["total"] as? Int == reference["total"] as? Int, "\(query)")
             #expect(try ids(found.json()) == ids(reference), "\(query)")
         }
+        let rankedFound = try journal.run(ranked)
+        #expect(rankedFound.status == 0 && rankedFound.error.isEmpty, "\(rankedFound.error)")
+        let scores = { (answer: [String: Any]) in
+            (answer["results"] as? [[String: Any]])?.compactMap { $0["score"] as? Double }
+        }
+        #expect(try ids(rankedFound.json()) == ids(rankedReference))
+        #expect(try scores(rankedFound.json()) == scores(rankedReference))
+        #expect(scores(rankedReference)?.count == 5)
+        #expect(try journal.run(["verify"]).status == 0)
     }
 
     @Test(arguments: [false, true]) func readsAnswerWhenTheDiskIsFull(encrypted: Bool) throws {

@@ -59,10 +59,18 @@ enum DocumentLengths {
     }
 
     /// The lengths of the documents numbered in `range`, the `i`th that of `range.lowerBound + i`
-    /// (0 for numbers that are no document).
+    /// (0 for numbers that are no document). A store from before the blocks that could not be
+    /// written since (a read-only file system) has them read from its documents' rows.
     static func lengths(in range: ClosedRange<Int64>, in db: Database) throws -> [UInt32] {
         let perBlock = Int64(perBlock)
         var lengths = [UInt32](repeating: 0, count: Int(range.upperBound - range.lowerBound + 1))
+        guard try exist(in: db) else {
+            let rows = try Row.fetchCursor(
+                db.cachedStatement(sql: "SELECT id, length FROM document WHERE id BETWEEN ? AND ?"),
+                arguments: [range.lowerBound, range.upperBound])
+            while let row = try rows.next() { lengths[Int((row[0] as Int64) - range.lowerBound)] = row[1] }
+            return lengths
+        }
         let rows = try Row.fetchCursor(
             db.cachedStatement(sql: "SELECT block, lengths FROM document_length WHERE block BETWEEN ? AND ?"),
             arguments: [range.lowerBound / perBlock, range.upperBound / perBlock])
@@ -76,6 +84,12 @@ enum DocumentLengths {
             for number in low...high { lengths[Int(number - range.lowerBound)] = block[Int(number - start)] }
         }
         return lengths
+    }
+
+    /// Whether the store has the blocks (one from before them that could not be written since
+    /// has not).
+    static func exist(in db: Database) throws -> Bool {
+        try db.tableExists("document_length")
     }
 
     /// Every nonzero length the blocks hold, by entry number, for verification.

@@ -80,7 +80,7 @@ package final class SearchStore: StoreFile {
                 url, applicationID: applicationID, durability: .mayLag, encryption: opening.encryption,
                 identity: opening.identity,
                 readOnly: readOnly, readers: opening.readers)
-            try pool.migrate(with: migrator, optional: ["v5-prefix-posting-counts"])
+            try pool.migrate(with: migrator, optional: ["v5-prefix-posting-counts", "v8-document-lengths"])
             let ownerQuery = "SELECT value FROM store_info WHERE key = 'main_store'"
             let owner =
                 try pool.read { db in try String.fetchOne(db, sql: ownerQuery) }
@@ -222,7 +222,8 @@ package final class SearchStore: StoreFile {
             try bumpTokenGeneration(in: db)
         }
         // Documents' lengths in blocks (DocumentLengths), so that relevance reads those of many
-        // matches in a few rows.
+        // matches in a few rows. Optional: a store that can't be written reads them from its
+        // documents.
         migrator.registerMigration("v8-document-lengths") { db in
             try db.execute(sql: DocumentLengths.schema)
             try DocumentLengths.fill(in: db)
