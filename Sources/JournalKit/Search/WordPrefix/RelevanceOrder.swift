@@ -145,9 +145,9 @@ enum RelevanceOrder {
     ) throws {
         switch term {
         case .word(let word):
-            for token in try SearchStore.tokens(lookup.tokens(word, db), heldByAnyOf: matching, in: db) {
-                try SearchStore.addFrequencies(ofToken: token, in: ranks, within: range, to: &frequencies, in: db)
-            }
+            try SearchStore.addFrequencies(
+                ofTokens: SearchStore.tokens(lookup.tokens(word, db), heldByAnyOf: matching, in: db), in: ranks,
+                within: range, to: &frequencies, in: db)
         case .phrase(let words):
             guard let phrase = try lookup.tokens(ofPhrase: words, in: db) else { return }
             try PhraseMatch.forEachOccurrenceCount(in: matching, phrase, in: db) { number, count in

@@ -172,7 +172,7 @@ enum PhraseMatch {
                 readers = [try PositionCursor(token: whole, within: range, reader: exact.count, in: db)]
             }
             collected = try CollectedPositions(
-                tokens: others.filter { $0 != whole }, candidates: candidates, within: range, in: db)
+                tokens: others.filter { $0 != whole }, candidates: candidates, in: db)
         }
 
         /// Appends the lists of the word's tokens in entry `number` to `positions` (whose exact
@@ -203,18 +203,16 @@ enum PhraseMatch {
         private var starts: [Int]
         private var positions: [UInt32]
 
-        init(tokens: [Int64], candidates: DocumentSet, within range: ClosedRange<Int64>, in db: Database) throws {
+        init(tokens: [Int64], candidates: DocumentSet, in db: Database) throws {
             let ranks = DocumentSet.Ranks(candidates)
             var owners: [Int32] = []
             var found: [UInt32] = []
             var list: [UInt32] = []
-            for token in tokens {
-                try PostingSegments.tokens.forEachPositionList(owner: token, within: range, in: db) { number, encoded in
-                    guard let rank = ranks.rank(of: number) else { return }
-                    guard PositionLists.decode(encoded, into: &list) else { throw PositionLists.damaged }
-                    found += list
-                    owners += repeatElement(Int32(rank), count: list.count)
-                }
+            try PostingSegments.tokens.forEachPositionList(owners: tokens, in: db) { number, encoded in
+                guard let rank = ranks.rank(of: number) else { return }
+                guard PositionLists.decode(encoded, into: &list) else { throw PositionLists.damaged }
+                found += list
+                owners += repeatElement(Int32(rank), count: list.count)
             }
             var starts = [Int](repeating: 0, count: candidates.count + 1)
             for owner in owners { starts[Int(owner) + 1] += 1 }

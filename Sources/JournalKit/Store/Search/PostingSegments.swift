@@ -298,16 +298,38 @@ struct PostingSegments: Sendable, Equatable {
         _ body: (_ entry: Int64, _ list: UnsafeBufferPointer<UInt8>) throws -> Void
     ) throws {
         let rows = try Row.fetchCursor(segments(holding: range, owner: token, columns: "documents, positions", in: db))
-        while let row = try rows.next() {
-            try (row[1] as Data).withUnsafeBytes { raw in
-                let positions = raw.bindMemory(to: UInt8.self)
-                var offset = 0
-                for entry in DeltaList.decode(row[0]) {
-                    guard let list = PositionLists.nextList(in: positions, at: &offset) else {
-                        throw PositionLists.damaged
-                    }
-                    try body(entry, list)
-                }
+        while let row = try rows.next() { try Self.forEachPositionList(in: row, body) }
+    }
+
+    /// Hands `body` each entry of every segment of these tokens, with the token's position list
+    /// there, undecoded (tokens only), in no particular order: one statement for them all (the
+    /// ids bound as one JSON array), where a statement each costs more than its rows for the
+    /// thousands of tokens a letter or two start.
+    func forEachPositionList(
+        owners tokens: [Int64], in db: Database,
+        _ body: (_ entry: Int64, _ list: UnsafeBufferPointer<UInt8>) throws -> Void
+    ) throws {
+        guard !tokens.isEmpty else { return }
+        let ids = "[" + tokens.map(String.init).joined(separator: ",") + "]"
+        let rows = try Row.fetchCursor(
+            db.cachedStatement(
+                sql: """
+                    SELECT documents, positions FROM json_each(?) AS owner
+                    JOIN \(table) ON \(table).id BETWEEN owner.value << 32 AND (owner.value << 32) | 4294967295
+                    """), arguments: [ids])
+        while let row = try rows.next() { try Self.forEachPositionList(in: row, body) }
+    }
+
+    /// The entries of a segment's row (`documents`, `positions`) with their position lists.
+    private static func forEachPositionList(
+        in row: Row, _ body: (_ entry: Int64, _ list: UnsafeBufferPointer<UInt8>) throws -> Void
+    ) throws {
+        try (row[1] as Data).withUnsafeBytes { raw in
+            let positions = raw.bindMemory(to: UInt8.self)
+            var offset = 0
+            for entry in DeltaList.decode(row[0]) {
+                guard let list = PositionLists.nextList(in: positions, at: &offset) else { throw PositionLists.damaged }
+                try body(entry, list)
             }
         }
     }
