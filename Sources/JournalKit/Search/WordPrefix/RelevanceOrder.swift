@@ -87,20 +87,19 @@ enum RelevanceOrder {
     ) throws -> [(number: Int64, score: Double)] {
         guard wanted > 0 else { return [] }
         let threshold = largest(wanted, of: scores)
-        var above: [Int64] = []
+        var above: [Int64: Double] = [:]
         var tied = DocumentSet(maximum: maximum)
         for (index, score) in scores.enumerated() {
             if score > threshold {
-                above.append(members[index])
+                above[members[index]] = score
             } else if score == threshold {
                 tied.insert(members[index])
             }
         }
-        let scoreOf = Dictionary(uniqueKeysWithValues: zip(members, scores).filter { $0.1 > threshold })
         let newestTied = try NewestFirst.page(
             of: tied, maximum: maximum, page: PageRequest(limit: wanted - above.count), order: order, in: db
         ).numbers
-        return byScore(try NewestFirst.all(above, order: order, in: db), scoreOf)
+        return byScore(try NewestFirst.all(above.keys.sorted(), order: order, in: db), above)
             + newestTied.map { (number: $0, score: threshold) }
     }
 

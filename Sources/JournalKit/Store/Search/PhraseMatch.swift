@@ -133,8 +133,7 @@ enum PhraseMatch {
         }
         var last = try LastWord(
             tokens: SearchStore.tokens(phrase.last, heldByAnyOf: candidates, in: db), whole: phrase.lastWhole,
-            exact: distinct, candidates: candidates, within: range,
-            in: db)
+            exact: distinct, candidates: candidates, within: range, in: db)
         var positions = CandidatePositions(wordToken: wordToken)
         next: for number in candidates.members {
             positions.removeAll()
@@ -172,7 +171,7 @@ enum PhraseMatch {
                 readers = [try PositionCursor(token: whole, within: range, reader: exact.count, in: db)]
             }
             collected = try CollectedPositions(
-                tokens: others.filter { $0 != whole }, candidates: candidates, in: db)
+                tokens: others.filter { $0 != whole }, candidates: candidates, within: range, in: db)
         }
 
         /// Appends the lists of the word's tokens in entry `number` to `positions` (whose exact
@@ -203,12 +202,12 @@ enum PhraseMatch {
         private var starts: [Int]
         private var positions: [UInt32]
 
-        init(tokens: [Int64], candidates: DocumentSet, in db: Database) throws {
+        init(tokens: [Int64], candidates: DocumentSet, within range: ClosedRange<Int64>, in db: Database) throws {
             let ranks = DocumentSet.Ranks(candidates)
             var owners: [Int32] = []
             var found: [UInt32] = []
             var list: [UInt32] = []
-            try PostingSegments.tokens.forEachPositionList(owners: tokens, in: db) { number, encoded in
+            try PostingSegments.tokens.forEachPositionList(owners: tokens, within: range, in: db) { number, encoded in
                 guard let rank = ranks.rank(of: number) else { return }
                 guard PositionLists.decode(encoded, into: &list) else { throw PositionLists.damaged }
                 found += list

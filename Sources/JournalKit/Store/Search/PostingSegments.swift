@@ -291,32 +291,28 @@ struct PostingSegments: Sendable, Equatable {
         return counts
     }
 
-    /// Hands `body` each entry of `token`'s segments that can hold numbers in `range`, with
-    /// the token's position list there, undecoded (tokens only).
+    /// Hands `body` each entry of the segments of these tokens that can hold numbers in
+    /// `range` (as ``segments(holding:owner:columns:reader:in:)`` bounds them), with the token's
+    /// position list there, undecoded (tokens only), token after token: one statement for them
+    /// all, the ids bound as one JSON array, where a statement each costs more than its rows for
+    /// the thousands of tokens a letter or two start.
     func forEachPositionList(
-        owner token: Int64, within range: ClosedRange<Int64>, in db: Database,
-        _ body: (_ entry: Int64, _ list: UnsafeBufferPointer<UInt8>) throws -> Void
-    ) throws {
-        let rows = try Row.fetchCursor(segments(holding: range, owner: token, columns: "documents, positions", in: db))
-        while let row = try rows.next() { try Self.forEachPositionList(in: row, body) }
-    }
-
-    /// Hands `body` each entry of every segment of these tokens, with the token's position list
-    /// there, undecoded (tokens only), in no particular order: one statement for them all (the
-    /// ids bound as one JSON array), where a statement each costs more than its rows for the
-    /// thousands of tokens a letter or two start.
-    func forEachPositionList(
-        owners tokens: [Int64], in db: Database,
+        owners tokens: [Int64], within range: ClosedRange<Int64>, in db: Database,
         _ body: (_ entry: Int64, _ list: UnsafeBufferPointer<UInt8>) throws -> Void
     ) throws {
         guard !tokens.isEmpty else { return }
-        let ids = "[" + tokens.map(String.init).joined(separator: ",") + "]"
+        let low = max(0, min(range.lowerBound, Self.maximumEntryNumber))
+        let high = max(0, min(range.upperBound, Self.maximumEntryNumber))
         let rows = try Row.fetchCursor(
             db.cachedStatement(
                 sql: """
-                    SELECT documents, positions FROM json_each(?) AS owner
-                    JOIN \(table) ON \(table).id BETWEEN owner.value << 32 AND (owner.value << 32) | 4294967295
-                    """), arguments: [ids])
+                    SELECT documents, positions FROM json_each(?1) AS owner JOIN \(table) ON \(table).id BETWEEN
+                        coalesce(
+                            (SELECT max(id) FROM \(table) WHERE id BETWEEN owner.value << 32 AND owner.value << 32 | ?2),
+                            owner.value << 32)
+                        AND owner.value << 32 | ?3
+                    """),
+            arguments: ["[" + tokens.map(String.init).joined(separator: ",") + "]", low, high])
         while let row = try rows.next() { try Self.forEachPositionList(in: row, body) }
     }
 
