@@ -668,7 +668,7 @@ import Testing
         #expect(refusedImport.error.contains("line 2"), "\(refusedImport.error)")
         for bad in [
             ["bench", "--corpus", corpus.path, "--sizes", "10k"], ["bench", "--corpus", corpus.path, "--ten-million"],
-            ["bench", "--corpus", work.appendingPathComponent("missing.jsonl").path],
+            ["bench", "--corpus", work.appendingPathComponent("missing.jsonl").path], ["bench", "--corpus", "-"],
         ] {
             let refused = try journal.run(bad, useStore: false)
             #expect(refused.status == 2, "\(bad): \(refused.error)")

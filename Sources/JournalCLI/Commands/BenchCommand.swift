@@ -99,10 +99,17 @@ struct BenchCommand: ParsableCommand {
             guard sizes == nil, !tenMillion else {
                 throw ValidationError("--corpus measures the file's own entries: leave out --sizes and --ten-million")
             }
-            guard let data = FileManager.default.contents(atPath: corpus) else {
-                throw ValidationError("--corpus: cannot read \(corpus)")
+            guard corpus != "-" else {
+                throw ValidationError("--corpus needs a file: it is read once to count and once to import")
             }
-            let lines = data.split(separator: UInt8(ascii: "\n")).count { !$0.allSatisfy { $0 == 32 || $0 == 13 } }
+            // Its lines as the import reads them (blank ones skipped), streamed, however large the file.
+            var lines = 0
+            do {
+                let reader = try JSONLinesReader(path: corpus)
+                while let batch = try reader.nextBatch(targetBytes: 1 << 20, maxLines: 10_000) { lines += batch.count }
+            } catch {
+                throw ValidationError("--corpus: \(error.message)")
+            }
             guard lines > 0 else { throw ValidationError("--corpus: \(corpus) holds no entry") }
             return [lines]
         }
