@@ -401,10 +401,13 @@ public final class Journal: Sendable {
     ) throws(JournalError) -> SearchResults {
         let found = try main.entries(numbered: answer.numbers)
         let kept = answer.numbers.indices.filter { found[answer.numbers[$0]] != nil }
+        let indexing = try answer.indexed.flatMap { position throws(JournalError) in
+            try main.read { db in try SearchIndexer.progress(at: position, in: db) }
+        }
         return SearchResults(
             query: query, strategy: strategy, total: answer.total, page: page,
             entries: kept.map { found[answer.numbers[$0]]! },
-            scores: answer.scores.map { scores in kept.map { scores[$0] } })
+            scores: answer.scores.map { scores in kept.map { scores[$0] } }, indexing: indexing)
     }
 
     /// Checks, reading only, that everything derived from the main store agrees with it (see

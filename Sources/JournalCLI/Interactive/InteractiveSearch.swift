@@ -10,6 +10,8 @@ struct InteractiveSearch {
 
     /// How long a lone Escape waits for the rest of a sequence before it counts as the key.
     private static let escapeWait: Int32 = 30
+    /// How often, in milliseconds, results found while the index was behind are searched again.
+    private static let indexingRefresh: Int32 = 500
 
     /// Runs until the user quits (Esc, Ctrl-C) or a quit signal comes; the terminal is given
     /// back as it was on every way out.
@@ -26,8 +28,12 @@ struct InteractiveSearch {
         screen.searched(generation: session.submit(screen.request))
         draw(on: terminal)
         while true {
-            let (bytes, wakes, inputClosed) = terminal.wait(timeout: decoder.isWaiting ? Self.escapeWait : -1)
+            let timeout = decoder.isWaiting ? Self.escapeWait : screen.indexing != nil ? Self.indexingRefresh : -1
+            let (bytes, wakes, inputClosed) = terminal.wait(timeout: timeout)
             if inputClosed || wakes.contains(.quit) { return }
+            if bytes.isEmpty, wakes.isEmpty, !decoder.isWaiting, screen.indexing != nil {
+                screen.searched(generation: session.submit(screen.request))
+            }
             if wakes.contains(.resize) {
                 screen.resize(to: terminal.size)
                 screen.searched(generation: session.submit(screen.request))

@@ -367,6 +367,13 @@ struct SearchScreen {
         return (lines, (0, 2 + DisplayWidth.of(beforeCursor)))
     }
 
+    /// How far the index was behind when the shown results were found: while it is, they are
+    /// searched again now and then, so that they follow it until it is done.
+    var indexing: IndexingProgress? {
+        guard case .success(let results)? = answer?.results else { return nil }
+        return results.indexing
+    }
+
     /// "20 of 1,234 entries · prefix · 0.41 ms", what is under way, what an edit did, and the
     /// filters, cut to the width (what says most comes first).
     private func statusLine() -> String {
@@ -386,6 +393,14 @@ struct SearchScreen {
         case .relevance: parts.append(("most relevant first", false))
         }
         if let answer { parts.append((Formatting.milliseconds(answer.seconds), false)) }
+        if let indexing {
+            let pending = Formatting.grouped(indexing.pendingEntries)
+            parts.append(
+                indexing.isRebuilding
+                    ? ("rebuilding the index, \(pending) to go", true)
+                    : ("indexing \(Formatting.grouped(indexing.indexedEntries)) of \(pending) new: not shown yet", true)
+            )
+        }
         if submitted > answered { parts.append(("searching…", true)) }
         if let failure { parts.append((failure.message, true)) }
         if let message { parts.append((message, true)) }

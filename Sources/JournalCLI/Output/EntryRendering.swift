@@ -46,6 +46,17 @@ enum EntryRendering {
             "entries \(Formatting.grouped(offset + 1))–\(Formatting.grouped(offset + shown)) of \(Formatting.grouped(total))"
     }
 
+    /// What a search answered from while the index was behind: "indexing: 12,000 of 50,000
+    /// entries written since; this answer is from before them".
+    static func indexingLine(_ progress: IndexingProgress) -> String {
+        let pending = Formatting.count(progress.pendingEntries, "entry", "entries")
+        if progress.isRebuilding {
+            return "indexing: rebuilding the index, \(pending) to go; this answer is from the entries indexed so far"
+        }
+        return "indexing: \(Formatting.grouped(progress.indexedEntries)) of \(pending) written since; "
+            + "this answer is from before them"
+    }
+
     /// At most `width` columns of `text` on one line, starting a little before the first
     /// highlight, runs of white space shown as one space, cut ends marked with "…".
     static func snippet(_ text: String, highlights: [Range<String.Index>], width: Int, terminal: Terminal) -> String {

@@ -20,7 +20,17 @@ enum JSONOutput {
             "limit": .integer(results.page.limit),
             "offset": .integer(results.page.offset),
             "sort": .string(results.page.order.rawValue),
+            "indexing": results.indexing.map(indexing) ?? .null,
             "milliseconds": .number((seconds * 1e6).rounded() / 1e3),
+        ])
+    }
+
+    /// How far the index was behind when a search answered (``IndexingProgress``).
+    static func indexing(_ progress: IndexingProgress) -> JSONValue {
+        .object([
+            "pending_entries": .integer(progress.pendingEntries),
+            "indexed_entries": .integer(progress.indexedEntries),
+            "rebuilding": .bool(progress.isRebuilding),
         ])
     }
 

@@ -13,4 +13,7 @@ public struct SearchResults: Sendable, Equatable, Codable {
     /// Each entry's relevance (its BM25 score, see <doc:SearchSemantics>) for a page in order of
     /// relevance; nil otherwise.
     public let scores: [Double]?
+    /// When the search index was behind the entries as it answered, how far: the total and the
+    /// page are exact for the journal before the entries written since. Nil when it was current.
+    public let indexing: IndexingProgress?
 }

@@ -8,6 +8,9 @@ package struct StrategyAnswer: Sendable, Equatable {
     package let numbers: [Int64]
     /// Each number's relevance, when the page is in order of relevance.
     package let scores: [Double]?
+    /// How far the search store had applied the entries' history when it answered, for an
+    /// answer from the search store (nil for one from the main store, which is always current).
+    var indexed: SearchStore.Position?
 
     package init(total: Int, numbers: [Int64], scores: [Double]? = nil) {
         self.total = total

@@ -23,13 +23,13 @@ enum RelevanceOrder {
     /// says that a filter took some of the words' matches away.
     static func page(
         of matching: DocumentSet, words: QueryCondition?, restricted: Bool, page: PageRequest, maximum: Int64,
-        lookup: WordPrefixSearch.Lookup, order: DateOrder?, in db: Database
+        visibility: SearchVisibility, lookup: WordPrefixSearch.Lookup, order: DateOrder?, in db: Database
     ) throws -> StrategyAnswer {
         let members = matching.members
         guard let range = matching.bounds else { return StrategyAnswer(total: 0, numbers: [], scores: []) }
         let scores = try self.scores(
             of: members, in: matching, range: range, words: words, restricted: restricted, maximum: maximum,
-            lookup: lookup, db: db)
+            visibility: visibility, lookup: lookup, db: db)
         let wanted = page.end(of: members.count)
         let ranked =
             wanted < members.count
@@ -52,12 +52,13 @@ enum RelevanceOrder {
     /// Each member's score, by its index in `members`.
     private static func scores(
         of members: [Int64], in matching: DocumentSet, range: ClosedRange<Int64>, words: QueryCondition?,
-        restricted: Bool, maximum: Int64, lookup: WordPrefixSearch.Lookup, db: Database
+        restricted: Bool, maximum: Int64, visibility: SearchVisibility, lookup: WordPrefixSearch.Lookup, db: Database
     ) throws -> [Double] {
         var scores = [Double](repeating: 0, count: members.count)
         let terms = scoredTerms(of: words)
         guard !terms.isEmpty else { return scores }
-        let totals = try SearchStore.totals(in: db)
+        let totals = visibility.totals
+        let visible = visibility.visibleNumbers(maximum: maximum)
         let average = totals.documents > 0 ? Double(totals.words) / Double(totals.documents) : 1
         let lengths = try DocumentLengths.lengths(in: range, in: db)
         let ranks = DocumentSet.Ranks(matching)
@@ -70,8 +71,15 @@ enum RelevanceOrder {
             try addFrequencies(
                 of: term, ranks: ranks, range: range, in: matching, to: &frequencies, lookup: lookup, db: db)
             // A query of one term unfiltered matched what the term matches in the journal.
-            let matched = Double(!restricted && words == term ? members.count : try journal.documents(term).count)
-            let idf = log(1 + (Double(totals.documents) - matched + 0.5) / (matched + 0.5))
+            let matched: Int
+            if !restricted && words == term {
+                matched = members.count
+            } else {
+                var found = try journal.documents(term)
+                if let visible { found.formIntersection(visible) }
+                matched = found.count
+            }
+            let idf = log(1 + (Double(totals.documents) - Double(matched) + 0.5) / (Double(matched) + 0.5))
             for (index, count) in frequencies.enumerated() where count > 0 {
                 let tf = Double(count)
                 scores[index] += idf * tf * (k1 + 1) / (tf + norms[index])

@@ -45,39 +45,55 @@ enum WordPrefixSearch {
             }
         }
         return try stores.readSearch { db in
-            let maximum = try SearchStore.maximumDocument(in: db)
-            let allowed = try plan.restriction.map { restriction in
-                var evaluation = ConditionEvaluation(db: db, maximum: maximum, fromMain: fromMain, lookup: lookup)
-                return try evaluation.documents(restriction)
-            }
-            let window = allowed?.bounds
-            if allowed != nil, window == nil { return .none }
-            let order = try stores.dateOrders.order(in: db)
-            if case .word(let word) = plan.words, page.order == .newest {
-                let (segments, owners) = try lookup.postings(word, db)
-                if segments == .prefixKeys, owners.count == 1,
-                    let answer = try pageOfOneKey(
-                        owners[0], allowed: allowed, window: window, maximum: maximum, page: page,
-                        dated: plan.dateBounds, order: order,
-                        in: db)
-                {
-                    return answer
-                }
-            }
-            var evaluation = ConditionEvaluation(
-                db: db, maximum: maximum, window: window, allowed: allowed, fromMain: fromMain, lookup: lookup)
-            var matching =
-                try plan.words.map { try evaluation.documents($0) } ?? allowed ?? evaluation.documents(.all([]))
-            if let allowed { matching.formIntersection(allowed) }
-            if page.order == .relevance {
-                return try RelevanceOrder.page(
-                    of: matching, words: plan.words, restricted: allowed != nil, page: page, maximum: maximum,
-                    lookup: lookup, order: order, in: db)
-            }
-            return try NewestFirst.page(
-                of: matching, maximum: maximum, page: page, dated: plan.dateBounds,
-                candidates: allowed?.count ?? Int(maximum), order: order, in: db)
+            let visibility = try SearchVisibility.read(in: db)
+            var answer = try answer(
+                plan, page: page, visibility: visibility, fromMain: fromMain, order: stores.dateOrders.order(in: db),
+                lookup: lookup, in: db)
+            answer.indexed = visibility.position
+            return answer
         }
+    }
+
+    /// The answer from the documents `visibility` lets readers see, in one read transaction.
+    private static func answer(
+        _ plan: SearchPlan, page: PageRequest, visibility: SearchVisibility, fromMain: [QueryCondition: DocumentSet],
+        order: DateOrder?, lookup: Lookup, in db: Database
+    ) throws -> StrategyAnswer {
+        let maximum = visibility.maximum(try SearchStore.maximumDocument(in: db))
+        var allowed = try plan.restriction.map { restriction in
+            var evaluation = ConditionEvaluation(db: db, maximum: maximum, fromMain: fromMain, lookup: lookup)
+            return try evaluation.documents(restriction)
+        }
+        // Documents of a change applied in part are let through by no restriction.
+        if let visible = visibility.visibleNumbers(maximum: maximum) {
+            if allowed == nil { allowed = visible } else { allowed!.formIntersection(visible) }
+        }
+        let window = allowed?.bounds
+        if allowed != nil, window == nil { return .none }
+        if case .word(let word) = plan.words, page.order == .newest {
+            let (segments, owners) = try lookup.postings(word, db)
+            if segments == .prefixKeys, owners.count == 1,
+                let answer = try pageOfOneKey(
+                    owners[0], allowed: allowed, window: window, maximum: maximum, page: page,
+                    dated: plan.dateBounds, order: order,
+                    in: db)
+            {
+                return answer
+            }
+        }
+        var evaluation = ConditionEvaluation(
+            db: db, maximum: maximum, window: window, allowed: allowed, fromMain: fromMain, lookup: lookup)
+        var matching =
+            try plan.words.map { try evaluation.documents($0) } ?? allowed ?? evaluation.documents(.all([]))
+        if let allowed { matching.formIntersection(allowed) }
+        if page.order == .relevance {
+            return try RelevanceOrder.page(
+                of: matching, words: plan.words, restricted: plan.restriction != nil, page: page,
+                maximum: maximum, visibility: visibility, lookup: lookup, order: order, in: db)
+        }
+        return try NewestFirst.page(
+            of: matching, maximum: maximum, page: page, dated: plan.dateBounds,
+            candidates: allowed?.count ?? Int(maximum), order: order, in: db)
     }
 
     /// A short word alone, whose key's list may hold most entries, without reading the list:

@@ -106,6 +106,9 @@ struct SearchIndexer {
         let from: SearchStore.Position
         let to: SearchStore.Position
         let removals: [ClosedRange<Int64>]
+        /// The first entry of the insert change this batch applies in part, which readers must
+        /// not see yet (``SearchVisibility``); nil when the batch leaves no change in part.
+        let hiddenFrom: Int64?
         /// The entries to index, in number order.
         let entries: [(number: Int64, date: JournalDate)]
         /// Every distinct token of the batch once, each entry's as indexes into it, and each
@@ -259,7 +262,8 @@ struct SearchIndexer {
             }
         }
         return PreparedBatch(
-            from: position, to: next, removals: work.removals, entries: rows.map { ($0.number, $0.date) },
+            from: position, to: next, removals: work.removals, hiddenFrom: work.hiddenFrom,
+            entries: rows.map { ($0.number, $0.date) },
             tokens: tokens, entryTokens: entryTokens, entryLengths: entryLengths, keys: keys)
     }
 
@@ -297,6 +301,8 @@ struct SearchIndexer {
         tails: inout (tokens: PostingSegments.Tails, keys: PostingSegments.Tails)
     ) throws -> Bool {
         guard try SearchStore.position(in: searchDB) == batch.from else { return false }
+        // Hidden before the batch adds to the totals, which readers keep seeing as they were.
+        if let first = batch.hiddenFrom { try SearchVisibility.hide(from: first, in: searchDB) }
         try caches.tokens.validate(in: searchDB)
         try caches.keys.validate(in: searchDB)
         var writer = try SearchStoreWriter(db: searchDB, storeID: main.storeID)
@@ -324,6 +330,7 @@ struct SearchIndexer {
             try caches.tokens.validate(in: searchDB)
             try caches.keys.validate(in: searchDB)
         }
+        if batch.hiddenFrom == nil { try SearchVisibility.showAll(in: searchDB) }
         try SearchStore.save(batch.to, in: searchDB)
         caches.tokens.limit(to: Self.cachedIDs)
         caches.keys.limit(to: Self.cachedIDs)
@@ -341,11 +348,15 @@ struct SearchIndexer {
     private struct Work {
         var upserts: [MainStore.CanonicalRow] = []
         var removals: [ClosedRange<Int64>] = []
+        var hiddenFrom: Int64?
     }
 
     /// What to apply next, read from one snapshot of the main store: the current state of each
     /// entry a pending change touched. Every step is idempotent, so a batch that a crash undid
     /// is simply done again.
+    ///
+    /// An insert too large for what is left of a batch starts a batch of its own, and while it
+    /// takes more than one, its entries stay hidden from readers (``SearchVisibility``).
     private func collectWork(from db: Database, advancing position: inout SearchStore.Position) throws -> Work {
         var work = Work()
         if let rebuildFrom = position.rebuildFrom {
@@ -362,12 +373,15 @@ struct SearchIndexer {
                 work.removals.append(change.entries)
                 budget -= 1
             case .insert, .update:
+                let starting = position.resumeAfterEntry == 0
+                if starting, budget < batchSize, change.entries.count > budget { return work }
                 let from = max(change.entries.lowerBound, position.resumeAfterEntry + 1)
                 let rows = try MainStore.canonicalRows(in: db, from...change.entries.upperBound, limit: budget)
                 work.upserts += rows
                 budget -= rows.count
                 if budget == 0, let last = rows.last, last.number < change.entries.upperBound {
                     position.resumeAfterEntry = last.number
+                    if change.kind == .insert { work.hiddenFrom = change.entries.lowerBound }
                     return work
                 }
             }
@@ -376,6 +390,21 @@ struct SearchIndexer {
             position.resumeAfterEntry = 0
         }
         return work
+    }
+
+    /// How far a search store at `position` is behind the main store read in `db`: nil when it
+    /// has applied every change. Counts entry numbers, as the changes record them.
+    static func progress(at position: SearchStore.Position, in db: Database) throws -> IndexingProgress? {
+        let pending = try pendingEntries(after: position, in: db)
+        guard pending > 0 || position.rebuildFrom != nil || position.resumeAfterEntry > 0 else { return nil }
+        var indexed = 0
+        if position.rebuildFrom == nil, position.resumeAfterEntry > 0,
+            let change = try MainStore.changes(in: db, after: position.appliedChange, limit: 1).first
+        {
+            indexed = Int(max(0, position.resumeAfterEntry - change.entries.lowerBound + 1))
+        }
+        return IndexingProgress(
+            pendingEntries: pending, indexedEntries: indexed, isRebuilding: position.rebuildFrom != nil)
     }
 
     /// About how many entries the pending changes hold, for progress.

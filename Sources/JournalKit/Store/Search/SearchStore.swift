@@ -345,6 +345,7 @@ package final class SearchStore: StoreFile {
                 DELETE FROM document; DELETE FROM date_bucket; DELETE FROM document_length;
                 """)
         try db.execute(sql: "DELETE FROM store_info WHERE key IN ('document_count', 'word_count')")
+        try SearchVisibility.showAll(in: db)
         try bumpTokenGeneration(in: db)
         let latest = try MainStore.lastChange(in: mainDB)
         let tag = try MainStore.tag(ofChange: latest, in: mainDB)

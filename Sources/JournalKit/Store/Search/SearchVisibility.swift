@@ -1,0 +1,75 @@
+import GRDB
+
+/// What a reader of the search store may see: the documents of the changes it has wholly
+/// applied, never part of one. A large import is indexed in batches, each its own transaction
+/// (so that the store's log and the indexer's memory stay small); until its last batch commits,
+/// the documents of its first batches are in the store but hidden from every search, count and
+/// score.
+///
+/// Invariant: when `hidden_from` is in `store_info`, the change being applied in part is an
+/// insert whose entries are numbered from it up (numbers above every document of an earlier
+/// change), and `visible_document_count` / `visible_word_count` are the store's totals before
+/// that change's first batch. The indexer sets the three in the change's first batch, which holds
+/// that change alone, and removes them in the batch that completes it; a reset removes them.
+struct SearchVisibility: Sendable {
+    /// The first entry number readers may not see, or nil when every document is visible.
+    let hiddenFrom: Int64?
+    /// The visible documents' count and words, for relevance (``SearchStore/totals(in:)`` when
+    /// nothing is hidden).
+    let totals: (documents: Int, words: Int)
+    /// How far the store had applied the main store's history when this was read.
+    let position: SearchStore.Position
+
+    static let keys = ["hidden_from", "visible_document_count", "visible_word_count"]
+
+    /// The visibility in the read transaction of `db`.
+    static func read(in db: Database) throws -> SearchVisibility {
+        let position = try SearchStore.position(in: db)
+        let values = try Dictionary(
+            Row.fetchAll(
+                db, sql: "SELECT key, value FROM store_info WHERE key IN (?, ?, ?)", arguments: StatementArguments(keys)
+            ).map { ($0[0] as String, $0[1] as Int64) },
+            uniquingKeysWith: { first, _ in first })
+        guard let hiddenFrom = values["hidden_from"] else {
+            return SearchVisibility(hiddenFrom: nil, totals: try SearchStore.totals(in: db), position: position)
+        }
+        return SearchVisibility(
+            hiddenFrom: hiddenFrom,
+            totals: (Int(values["visible_document_count"] ?? 0), Int(values["visible_word_count"] ?? 0)),
+            position: position)
+    }
+
+    /// Hides the documents numbered `first` and above, the entries of an insert change about to
+    /// be applied in part, keeping the totals as they are now. Nothing changes when they are
+    /// hidden already.
+    static func hide(from first: Int64, in db: Database) throws {
+        guard try Int64.fetchOne(db, sql: "SELECT value FROM store_info WHERE key = 'hidden_from'") == nil else {
+            return
+        }
+        let totals = try SearchStore.totals(in: db)
+        let insert = try db.cachedStatement(sql: "INSERT INTO store_info (key, value) VALUES (?, ?)")
+        for (key, value) in zip(keys, [first, Int64(totals.documents), Int64(totals.words)]) {
+            try insert.execute(arguments: [key, value])
+        }
+    }
+
+    /// Shows every document: the change applied in part is complete (or the store was emptied).
+    static func showAll(in db: Database) throws {
+        try db.execute(
+            sql: "DELETE FROM store_info WHERE key IN (?, ?, ?)", arguments: StatementArguments(keys))
+    }
+
+    /// The largest number a visible document may have, given the store's largest.
+    func maximum(_ storeMaximum: Int64) -> Int64 {
+        hiddenFrom.map { min(storeMaximum, $0 - 1) } ?? storeMaximum
+    }
+
+    /// Every number a visible document may have, as a set sized for `maximum`; nil when none is
+    /// hidden.
+    func visibleNumbers(maximum: Int64) -> DocumentSet? {
+        guard let hiddenFrom else { return nil }
+        var visible = DocumentSet(maximum: maximum)
+        if hiddenFrom > 1 { visible.insert(range: 1...(hiddenFrom - 1)) }
+        return visible
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+
+@testable import JournalKit
+
+/// A change the search store has applied in part is seen by no search: every answer from the
+/// search store is the journal before it, totals, pages and scores alike, and says how far the
+/// index has got; the answer after the last batch is the journal after it.
+@Suite(.timeLimit(.minutes(1))) struct SearchVisibilityTests {
+    private static var noCatchUp: MainStore.WriteHooks { MainStore.WriteHooks(pruningThrough: 0) }
+
+    /// A journal of 12 entries, whose main store then took a delete, an edit and an import of
+    /// 23 entries that the search store applied only two batches of four of.
+    private func journalInTheMiddleOfAnImport() throws -> TemporaryJournal {
+        let store = try TemporaryJournal()
+        try store.importTexts((0..<12).map { "alpha beta \($0) " + String(repeating: "gamma ", count: $0 % 3) })
+        _ = try store.journal.main.delete([2], Self.noCatchUp)
+        _ = try store.journal.main.update(3, PreparedEntry(text: "alpha edited"), Self.noCatchUp)
+        _ = try store.journal.main.insert(Self.noCatchUp) { insert in
+            for index in 0..<23 { try insert(PreparedEntry(text: "alpha delta \(index) gamma")) }
+        }
+        let cancellation = Cancellation()
+        var indexer = SearchIndexer(main: store.journal.main, search: store.journal.search, batchSize: 4)
+        indexer.cancellation = cancellation
+        let batches = ProgressRecorder()
+        #expect(throws: JournalError.self) {
+            try indexer.catchUp { progress in
+                batches.record(progress)
+                if batches.done.count == 3 { cancellation.cancel() }
+            }
+        }
+        return store
+    }
+
+    /// Every strategy's answer to `query` (newest first, and by relevance where it ranks).
+    private func answers(
+        _ query: String, in journal: Journal
+    ) throws -> [String: (newest: SearchResults, relevance: SearchResults?)] {
+        var answers: [String: (SearchResults, SearchResults?)] = [:]
+        for strategy in SearchStrategies.all {
+            let newest = try journal.search(SearchQuery(query), strategy: strategy, page: PageRequest(limit: 50))
+            let relevance =
+                strategy.ranksByRelevance
+                ? try journal.search(
+                    SearchQuery(query), strategy: strategy, page: PageRequest(limit: 50, order: .relevance)) : nil
+            answers[strategy.name] = (newest, relevance)
+        }
+        return answers
+    }
+
+    @Test func searchesSeeTheJournalBeforeAnImportAppliedInPart() throws {
+        let store = try journalInTheMiddleOfAnImport()
+        // The first batch held the delete and the edit, which end where the import begins; the
+        // next two its first eight entries.
+        let position = try store.journal.search.position()
+        #expect(position.resumeAfterEntry == 20)
+        let queries = ["alpha", "gamma", "delta", "alpha -gamma", "\"alpha delta\"", "edited OR 5"]
+        var during: [String: [String: (newest: SearchResults, relevance: SearchResults?)]] = [:]
+        for query in queries { during[query] = try answers(query, in: store.journal) }
+        let journalAfter = try store.reopen()
+        for query in queries {
+            let after = try answers(query, in: journalAfter)
+            for (name, answer) in during[query]! {
+                let final = after[name]!
+                #expect(final.newest.indexing == nil)
+                guard let indexing = answer.newest.indexing else {
+                    // From the main store, which took the import whole.
+                    #expect(answer.newest.total == final.newest.total, "\(name) \(query)")
+                    continue
+                }
+                #expect(
+                    indexing == IndexingProgress(pendingEntries: 23, indexedEntries: 8, isRebuilding: false),
+                    "\(name)")
+                let expected = try expectedBeforeTheImport(query, in: journalAfter, strategy: name)
+                #expect(answer.newest.total == expected.count, "\(name) \(query)")
+                #expect(answer.newest.entries.map(\.id.number) == expected, "\(name) \(query)")
+            }
+        }
+        // Relevance weighs the terms by the journal before the import: the scores are those
+        // of the same journal without it.
+        let before = try TemporaryJournal()
+        try before.importTexts((0..<12).map { "alpha beta \($0) " + String(repeating: "gamma ", count: $0 % 3) })
+        try before.journal.delete(EntryID(storeID: before.journal.storeID, number: 2))
+        try before.journal.edit(EntryID(storeID: before.journal.storeID, number: 3), text: "alpha edited")
+        for query in queries {
+            let reference = try answers(query, in: before.journal)
+            for (name, answer) in during[query]! where answer.newest.indexing != nil {
+                guard let ranked = answer.relevance, let expected = reference[name]?.relevance else { continue }
+                #expect(ranked.entries.map(\.id.number) == expected.entries.map(\.id.number), "\(name) \(query)")
+                #expect(ranked.scores == expected.scores, "\(name) \(query)")
+            }
+        }
+    }
+
+    /// The entries numbered below the import (13) that `query` matches after it, newest first.
+    private func expectedBeforeTheImport(_ query: String, in journal: Journal, strategy: String) throws -> [Int64] {
+        let all = try journal.search(
+            SearchQuery(query), strategy: SearchStrategies.named(strategy), page: PageRequest(limit: 100))
+        return all.entries.map(\.id.number).filter { $0 < 13 }
+    }
+
+    @Test func theLastBatchShowsTheImportWhole() throws {
+        let store = try journalInTheMiddleOfAnImport()
+        #expect(try store.journal.search("delta").total == 0)
+        try SearchIndexer(main: store.journal.main, search: store.journal.search, batchSize: 4).catchUp()
+        let results = try store.journal.search("delta")
+        #expect(results.total == 23)
+        #expect(results.indexing == nil)
+        try store.expectConsistent()
+    }
+
+    @Test func aRebuildSaysSoAndAnswersFromWhatItHasIndexed() throws {
+        let store = try TemporaryJournal()
+        try store.importTexts((0..<10).map { "alpha \($0)" })
+        try store.journal.search.resetForRebuild(from: store.journal.main)
+        let cancellation = Cancellation()
+        var indexer = SearchIndexer(main: store.journal.main, search: store.journal.search, batchSize: 4)
+        indexer.cancellation = cancellation
+        #expect(throws: JournalError.self) { try indexer.catchUp { _ in cancellation.cancel() } }
+        let results = try store.journal.search("alpha")
+        #expect(results.total == 4)
+        #expect(results.indexing == IndexingProgress(pendingEntries: 6, indexedEntries: 0, isRebuilding: true))
+    }
+}
