@@ -31,6 +31,10 @@ struct ImportCommand: ParsableCommand {
             same file again adds nothing: an export's ids, Day One's uuids, and for jrnl the same \
             date and text. jrnl and Day One allow entries with no text; they are left out and \
             counted. Progress is shown on standard error when it is a terminal.
+
+            An import takes the CPU time other work leaves: searches run meanwhile keep their \
+            speed, and answer from the journal before the import until it is all indexed (they \
+            say how far it has got).
             """)
 
     @ParentCommand var journal: JournalCommand
@@ -47,6 +51,7 @@ struct ImportCommand: ParsableCommand {
     var format: ImportFormat?
 
     func run() throws {
+        BackgroundPriority.enter()
         // Kept: its batches are read on one thread while another writes them.
         let journal = try self.journal.openJournal(create: true, use: .kept)
         let started = ContinuousClock.now
