@@ -124,6 +124,9 @@ extension Journal {
                 }
             }
         }
+        // Written and indexed: a checkpoint that fails (a full disk) is left to the last close.
+        try? main.checkpoint()
+        try? search.checkpoint()
         return ImportSummary(
             count: count - alreadyPresent, ids: numbers, bytes: source.bytesRead, alreadyPresent: alreadyPresent,
             empty: empty)

@@ -31,6 +31,13 @@ extension StoreFile {
         try StoreDatabase.guarded(url) { try pool.write(body) }
     }
 
+    /// Copies the WAL's pages into the store file without waiting for anyone (a passive
+    /// checkpoint). After a large write, so that the last close, which copies what is left while
+    /// no other process may open the store, has nothing left to copy.
+    package func checkpoint() throws(JournalError) {
+        try StoreDatabase.guarded(url) { try pool.writeWithoutTransaction { db in try db.checkpoint(.passive) } }
+    }
+
     /// Closes the store's connections now, on the calling thread; on the last close of a store,
     /// SQLite folds its WAL back into it.
     package func close() throws(JournalError) {
