@@ -19,24 +19,27 @@ extension Journal {
 
     /// Imports JSON Lines, all or nothing; cancelled before its commit, it writes nothing.
     public func importJSONLines(
-        from reader: JSONLinesReader, progress: ProgressHandler? = nil
+        from reader: JSONLinesReader, keepingDuplicates: Bool = false, progress: ProgressHandler? = nil
     ) async throws(JournalError) -> ImportSummary {
         nonisolated(unsafe) let reader = reader
         return try await Self.offThePool { cancellation throws(JournalError) in
-            try self.importEntries(from: reader, progress: progress, cancellation: cancellation)
+            try self.importEntries(
+                from: reader, keepingDuplicates: keepingDuplicates, progress: progress, cancellation: cancellation)
         }
     }
 
     /// Imports a file in any ``ImportFormat``, all or nothing; cancelled before its commit, it
     /// writes nothing. `password` opens an encrypted jrnl journal.
     public func importFile(
-        atPath path: String, format: ImportFormat? = nil, password: Passphrase? = nil, progress: ProgressHandler? = nil
+        atPath path: String, format: ImportFormat? = nil, password: Passphrase? = nil, keepingDuplicates: Bool = false,
+        progress: ProgressHandler? = nil
     ) async throws(JournalError)
         -> ImportSummary
     {
         try await Self.offThePool { cancellation throws(JournalError) in
             try self.importFile(
-                atPath: path, format: format, password: password, progress: progress, cancellation: cancellation)
+                atPath: path, format: format, password: password, keepingDuplicates: keepingDuplicates,
+                progress: progress, cancellation: cancellation)
         }
     }
 

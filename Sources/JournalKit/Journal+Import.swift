@@ -6,13 +6,16 @@ import Foundation
 /// it (a line, or an entry's index and UUID). The main store takes the whole import in one
 /// transaction, written on this thread while another reads and analyses the next entries; the
 /// search store then catches up in batches. An entry the journal holds already is left out and
-/// counted (``ImportSummary/alreadyPresent``), so importing the same file twice adds nothing.
+/// counted (``ImportSummary/alreadyPresent``), so importing the same file twice adds nothing;
+/// `keepingDuplicates` imports those that have the same date and text as one it holds, or
+/// that were exported from it, all the same (an entry of an origin it holds, Day One's uuid, is
+/// always left out: an origin names one entry).
 extension Journal {
     /// Imports JSON Lines, all or nothing.
     public func importJSONLines(
-        from reader: JSONLinesReader, progress: ProgressHandler? = nil
+        from reader: JSONLinesReader, keepingDuplicates: Bool = false, progress: ProgressHandler? = nil
     ) throws(JournalError) -> ImportSummary {
-        try importEntries(from: reader, progress: progress, cancellation: nil)
+        try importEntries(from: reader, keepingDuplicates: keepingDuplicates, progress: progress, cancellation: nil)
     }
 
     /// Imports the file at `path` (standard input for `-`), in `format` or, when nil, the format
@@ -22,16 +25,19 @@ extension Journal {
     /// without one, the error is ``JournalError/Kind/passphraseRequired``; with a wrong one,
     /// ``JournalError/Kind/wrongPassphrase``.
     public func importFile(
-        atPath path: String, format: ImportFormat? = nil, password: Passphrase? = nil, progress: ProgressHandler? = nil
+        atPath path: String, format: ImportFormat? = nil, password: Passphrase? = nil, keepingDuplicates: Bool = false,
+        progress: ProgressHandler? = nil
     ) throws(JournalError)
         -> ImportSummary
     {
-        try importFile(atPath: path, format: format, password: password, progress: progress, cancellation: nil)
+        try importFile(
+            atPath: path, format: format, password: password, keepingDuplicates: keepingDuplicates, progress: progress,
+            cancellation: nil)
     }
 
     func importFile(
-        atPath path: String, format: ImportFormat?, password: Passphrase?, progress: ProgressHandler?,
-        cancellation: Cancellation?
+        atPath path: String, format: ImportFormat?, password: Passphrase?, keepingDuplicates: Bool,
+        progress: ProgressHandler?, cancellation: Cancellation?
     ) throws(JournalError) -> ImportSummary {
         let reader = try JSONLinesReader(path: path)
         let prefix = try reader.peek(1 << 16)
@@ -52,7 +58,8 @@ extension Journal {
         let entries: [ImportedEntry?]
         switch format {
         case .jsonl:
-            return try importEntries(from: reader, progress: progress, cancellation: cancellation)
+            return try importEntries(
+                from: reader, keepingDuplicates: keepingDuplicates, progress: progress, cancellation: cancellation)
         case .jrnlText:
             entries = try JrnlText.entries(in: wholeDocument())
         case .jrnlJSON:
@@ -71,12 +78,13 @@ extension Journal {
                 ? DayOneArchive.entries(in: wholeDocument()) : DayOneArchive.entries(at: URL(fileURLWithPath: path))
         }
         let source = DocumentSource(entries.map { .success($0) }, bytes: reader.totalBytes ?? document?.count ?? 0)
-        return try importEntries(from: source, progress: progress, cancellation: cancellation)
+        return try importEntries(
+            from: source, keepingDuplicates: keepingDuplicates, progress: progress, cancellation: cancellation)
     }
 
     /// Cancelled before its commit, an import writes nothing; once committed, it is done.
     func importEntries<Source: ImportSource>(
-        from source: Source, progress: ProgressHandler?, cancellation: Cancellation?
+        from source: Source, keepingDuplicates: Bool, progress: ProgressHandler?, cancellation: Cancellation?
     ) throws(JournalError) -> ImportSummary {
         typealias Batch = Result<(entries: [PreparedEntry], empty: Int, bytesRead: Int), JournalError>
         let now = JournalDate.now
@@ -92,6 +100,7 @@ extension Journal {
                             guard let imported else { return .success(nil) }
                             return Result { () throws(JournalError) in
                                 var prepared = try Self.prepare(imported.entry)
+                                guard !keepingDuplicates else { return prepared }
                                 // An entry exported from this journal is left out while it is still here.
                                 if let source = imported.exportedFrom, source.storeID == storeID {
                                     prepared.exportedFrom = source.number

@@ -122,7 +122,8 @@ public final class Journal: Sendable {
             applied = position.rebuildFrom == nil && position.resumeAfterEntry == 0 ? position.appliedChange : -1
         case .mustRebuild: applied = -1
         }
-        return IndexStatus(appliedChange: max(applied, -1), latestChange: latest)
+        let indexing = try main.read { db in try SearchIndexer.progress(at: position, in: db) }
+        return IndexStatus(appliedChange: max(applied, -1), latestChange: latest, indexing: indexing)
     }
 
     /// The UUID in every entry URI of this journal.
@@ -505,6 +506,8 @@ public struct IndexStatus: Sendable, Equatable, Codable {
     public let appliedChange: Int64
     /// The main store's newest change.
     public let latestChange: Int64
+    /// How far behind the entries the index is, when it is.
+    public let indexing: IndexingProgress?
     /// Whether every change is applied: searches see every entry as it is.
     public var isCurrent: Bool { appliedChange >= latestChange }
 }

@@ -3,7 +3,8 @@ import Testing
 
 /// Four processes on one journal at once: two importers and an `add` loop writing while a
 /// fourth searches continuously. Every entry written is there afterwards, no command fails
-/// (busy waits, WAL and the catch-up's position check do their work), the stores agree, and
+/// (busy waits, WAL and the catch-up's position check do their work), every search saw each
+/// import whole or not at all (its 15,000 entries are indexed in two batches), the stores agree, and
 /// the search latency during the writing is reported (not asserted: this machine is shared).
 @Suite struct ConcurrencyTests {
     /// Results gathered by the looping threads.
@@ -19,6 +20,14 @@ import Testing
 
         var all: [(status: Int32, milliseconds: Double, detail: String)] { lock.withLock { items } }
         var failures: [String] { all.filter { $0.status != 0 }.map { "exit \($0.status): \($0.detail)" } }
+    }
+
+    /// The totals the searcher saw, and whether each answer said the index was behind.
+    final class Totals: @unchecked Sendable {
+        private let lock = NSLock()
+        private var items: [(total: Int, behind: Bool)] = []
+        func record(_ total: Int, behind: Bool) { lock.withLock { items.append((total, behind)) } }
+        var all: [(total: Int, behind: Bool)] { lock.withLock { items } }
     }
 
     final class Flag: @unchecked Sendable {
@@ -70,7 +79,7 @@ import Testing
         let idle = Log()
         for _ in 0..<10 {
             let start = ContinuousClock.now
-            idle.record(try journal.run(["search", "the", "--limit", "20"]), since: start)
+            idle.record(try journal.run(["search", "importa", "--limit", "20", "--json"]), since: start)
         }
 
         let imports = Log(), adds = Log(), searches = Log()
@@ -94,12 +103,21 @@ import Testing
                         ?? .init(status: -1, output: "", error: "not run"), since: start)
             }
         }
+        // Each import is one change: a search sees all of it or none, never the part indexed.
+        let totals = Totals()
         let searcher = Worker {
+            var index = 0
             while !importsDone.isSet {
+                let marker = ["importa", "importb"][index % 2]
+                index += 1
                 let start = ContinuousClock.now
-                searches.record(
-                    (try? journal.run(["search", "the", "--limit", "20"]))
-                        ?? .init(status: -1, output: "", error: "not run"), since: start)
+                let outcome =
+                    (try? journal.run(["search", marker, "--limit", "20", "--json"]))
+                    ?? .init(status: -1, output: "", error: "not run")
+                searches.record(outcome, since: start)
+                if let answer = try? outcome.json(), let total = answer["total"] as? Int {
+                    totals.record(total, behind: !(answer["indexing"] is NSNull))
+                }
             }
         }
         for importer in importers { importer.wait() }
@@ -111,6 +129,7 @@ import Testing
         #expect(adds.failures == [])
         #expect(searches.failures == [])
         #expect(searches.all.count > 0)
+        #expect(totals.all.filter { $0.total != 0 && $0.total != perImport }.isEmpty, "\(totals.all)")
         let ids = adds.all.compactMap { add in
             (try? JSONSerialization.jsonObject(with: Data(add.detail.utf8))).flatMap { $0 as? [String: Any] }?["id"]
                 as? String
@@ -134,6 +153,7 @@ import Testing
             \(adds.all.count) adds meanwhile, median \(String(format: "%.0f", Self.percentile(adds.all.map(\.milliseconds), 0.5))) ms, max \(String(format: "%.0f", adds.all.map(\.milliseconds).max() ?? 0)) ms
             search latency (journal search the --limit 20, process start to exit), idle: \(Self.summary(idle.all.map(\.milliseconds)))
             search latency during the imports and adds: \(Self.summary(searches.all.map(\.milliseconds)))
+            searches that found the index behind (and answered from before an import): \(totals.all.count { $0.behind }) of \(totals.all.count)
             """)
     }
 }

@@ -6,8 +6,8 @@ import Testing
 #endif
 
 /// `journal import` killed with SIGKILL at several moments: the import is wholly there or
-/// wholly absent, nothing else is lost, and the next command's catch-up leaves the stores
-/// agreeing (`journal verify`).
+/// wholly absent, nothing else is lost, the next command's catch-up leaves the stores
+/// agreeing (`journal verify`), and the same import run again finishes it, adding nothing twice.
 @Suite struct CrashTests {
     /// When to kill the importer.
     enum Moment: CustomStringConvertible {
@@ -59,6 +59,11 @@ import Testing
             case .after: break
             }
             #expect(try journal.run(["search", "kept", "--json"]).json()["total"] as? Int == 3)
+            // Run again with the same input, the import finishes and adds nothing twice.
+            let again = try journal.run(["import", input.path, "--json"]).json()
+            #expect(again["imported"] as? Int == 12_003 - entries, "run again after a kill \(moment)")
+            #expect(again["already_present"] as? Int == entries - 3, "run again after a kill \(moment)")
+            #expect(try journal.run(["stats", "--json"]).json()["indexed_entries"] as? Int == 12_003)
             outcomes.append("\(moment): \(entries)")
         }
         print("entries after each kill (3: the import was absent, 12,003: wholly there): \(outcomes)")

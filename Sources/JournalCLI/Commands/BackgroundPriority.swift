@@ -1,21 +1,24 @@
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
-/// Long writes (an import, a reindex) give way to everything else on the machine: searches in
-/// other processes keep their speed while the work takes the CPU time they leave. On Linux the
-/// calling thread takes the `SCHED_IDLE` policy, which every thread it starts afterwards
-/// inherits; so this is called before the work starts any. Elsewhere, and where the system
-/// refuses, nothing changes.
+/// Long writes (an import) give way to other work on the machine: searches in other processes
+/// keep most of their speed while the import takes what CPU time they leave. The calling
+/// thread's nice value is raised to ``niceness``, which every thread it starts afterwards
+/// inherits; so this is called before the work starts any. Not the idle policy (`SCHED_IDLE`):
+/// on a machine kept busy (a build, a test suite) that would all but stop the import.
 enum BackgroundPriority {
-    /// Linux's `SCHED_IDLE` (`<linux/sched.h>`), which Glibc's module leaves out (it is
-    /// declared for `_GNU_SOURCE` only).
-    private static let schedIdle: Int32 = 5
+    /// Ten: about a tenth of a core's time against one busy process of the default priority.
+    static let niceness: Int32 = 10
 
     static func enter() {
         #if os(Linux)
-            var parameters = sched_param(sched_priority: 0)
-            _ = sched_setscheduler(0, schedIdle, &parameters)
+            // On Linux, PRIO_PROCESS with 0 names the calling thread.
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
+        #else
+            _ = setpriority(PRIO_PROCESS, 0, niceness)
         #endif
     }
 }

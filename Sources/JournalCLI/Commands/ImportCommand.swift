@@ -28,13 +28,14 @@ struct ImportCommand: ParsableCommand {
 
             An import with one bad entry imports nothing and names it (a line, or an entry's \
             number and uuid). Entries the journal holds already are left out, so importing the \
-            same file again adds nothing: an export's ids, Day One's uuids, and for jrnl the same \
-            date and text. jrnl and Day One allow entries with no text; they are left out and \
-            counted. Progress is shown on standard error when it is a terminal.
+            same file again adds nothing: an export's ids, Day One's uuids, and the same date and \
+            text for jrnl and for JSON Lines that give dates (--keep-duplicates imports those). jrnl \
+            and Day One allow entries with no text; they are left out and counted. Progress is shown on standard error when it is a terminal.
 
-            An import takes the CPU time other work leaves: searches run meanwhile keep their \
-            speed, and answer from the journal before the import until it is all indexed (they \
-            say how far it has got).
+            An import gives way to other work on the machine (nice 10): searches run meanwhile \
+            keep most of their speed, and answer from the journal before the import until it is \
+            all indexed (they say how far it has got). Killed, an import wrote all or nothing: \
+            run it again to finish it; --status says what is left.
             """)
 
     @ParentCommand var journal: JournalCommand
@@ -42,7 +43,23 @@ struct ImportCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     @Argument(help: ArgumentHelp("The file to read, or - for standard input.", valueName: "FILE"))
-    var file: String
+    var file: String?
+
+    @Flag(
+        help:
+            "Import entries with the same date and text as one the journal holds, or exported from it, all the same (an entry of an origin it holds is always left out)."
+    )
+    var keepDuplicates = false
+
+    @Flag(help: "Say what is left to do of an import (its indexing) instead of importing.")
+    var status = false
+
+    func validate() throws {
+        if status, file != nil || keepDuplicates || format != nil {
+            throw ValidationError("--status takes no file and no other option")
+        }
+        if !status, file == nil { throw ValidationError("Missing expected argument '<FILE>'") }
+    }
 
     @Option(
         help:
@@ -51,6 +68,7 @@ struct ImportCommand: ParsableCommand {
     var format: ImportFormat?
 
     func run() throws {
+        guard let file else { return try showStatus() }
         BackgroundPriority.enter()
         // Kept: its batches are read on one thread while another writes them.
         let journal = try self.journal.openJournal(create: true, use: .kept)
@@ -61,7 +79,9 @@ struct ImportCommand: ParsableCommand {
         let shown = format == nil && file != "-" ? try? ImportFormat.shown(byFileAt: file) : nil
         let encrypted = (format ?? shown) == .jrnlEncrypted
         let password = encrypted ? try PassphraseInput.jrnlPassword(for: file) : nil
-        let summary = try journal.importFile(atPath: file, format: format, password: password) { progress in
+        let summary = try journal.importFile(
+            atPath: file, format: format, password: password, keepingDuplicates: keepDuplicates
+        ) { progress in
             switch progress.phase {
             case .importing: importing.update(progress)
             case .indexing, .verifying, .converting:
@@ -93,6 +113,20 @@ struct ImportCommand: ParsableCommand {
                 line += "\(summary.alreadyPresent > 0 ? " and" : "; left out") \(summary.empty) with no text"
             }
             print(line)
+        }
+    }
+
+    /// What is left of an import: the indexing of entries written but not yet searched (by
+    /// this command, when no other process is doing it).
+    private func showStatus() throws {
+        let journal = try self.journal.openJournal()
+        let status = try journal.indexStatus()
+        if output.json {
+            JSONOutput.print(.object(["indexing": status.indexing.map(JSONOutput.indexing) ?? .null]))
+        } else if let indexing = status.indexing {
+            print(EntryRendering.indexingLine(indexing))
+        } else {
+            print("nothing pending: every entry is indexed")
         }
     }
 }

@@ -182,7 +182,7 @@ struct SearchCommand: ParsableCommand {
                     + (request.order == .newest
                         ? "" : " · \(request.order == .oldest ? "oldest" : "most relevant") first")
                     + " · \(Formatting.milliseconds(elapsed))"))
-        if let indexing = results.indexing { print(terminal.dim(EntryRendering.indexingLine(indexing))) }
+        if let indexing = results.indexing { print(terminal.dim(EntryRendering.indexingNote(indexing))) }
     }
 
     private func searchInteractively() throws {

@@ -46,15 +46,19 @@ enum EntryRendering {
             "entries \(Formatting.grouped(offset + 1))–\(Formatting.grouped(offset + shown)) of \(Formatting.grouped(total))"
     }
 
-    /// What a search answered from while the index was behind: "indexing: 12,000 of 50,000
-    /// entries written since; this answer is from before them".
+    /// How far behind the index is: "indexing: 12,000 of 50,000 entries written since", or
+    /// "indexing: rebuilding the index, 150,000 entries to go".
     static func indexingLine(_ progress: IndexingProgress) -> String {
         let pending = Formatting.count(progress.pendingEntries, "entry", "entries")
-        if progress.isRebuilding {
-            return "indexing: rebuilding the index, \(pending) to go; this answer is from the entries indexed so far"
-        }
-        return "indexing: \(Formatting.grouped(progress.indexedEntries)) of \(pending) written since; "
-            + "this answer is from before them"
+        if progress.isRebuilding { return "indexing: rebuilding the index, \(pending) to go" }
+        return "indexing: \(Formatting.grouped(progress.indexedEntries)) of \(pending) written since"
+    }
+
+    /// The same, after a search's results: what the answer is from.
+    static func indexingNote(_ progress: IndexingProgress) -> String {
+        indexingLine(progress)
+            + (progress.isRebuilding
+                ? "; this answer is from the entries indexed so far" : "; this answer is from before them")
     }
 
     /// At most `width` columns of `text` on one line, starting a little before the first

@@ -38,12 +38,12 @@ package struct ImportLine: Decodable {
         parseWithSource(line, defaultDate: defaultDate).map(\.entry)
     }
 
-    /// The entry a line describes and the identity it had where it was exported from, if the
-    /// line says; or an error naming the line.
+    /// The entry a line describes, the identity it had where it was exported from if the line
+    /// says, and whether the line gave its date; or an error naming the line.
     package static func parseWithSource(
         _ line: NumberedLine, defaultDate: JournalDate
-    ) -> Result<(entry: NewEntry, source: EntryID?), JournalError> {
-        func failure(_ message: String) -> Result<(entry: NewEntry, source: EntryID?), JournalError> {
+    ) -> Result<(entry: NewEntry, source: EntryID?, dated: Bool), JournalError> {
+        func failure(_ message: String) -> Result<(entry: NewEntry, source: EntryID?, dated: Bool), JournalError> {
             .failure(JournalError.invalidInput(message).onLine(line.number))
         }
         guard String(validating: line.bytes, as: UTF8.self) != nil else {
@@ -83,7 +83,7 @@ package struct ImportLine: Decodable {
         let entry = NewEntry(
             date: date, text: decoded.text, tags: decoded.tags ?? [], starred: decoded.starred ?? false,
             origin: decoded.origin)
-        return .success((entry, source))
+        return .success((entry, source, decoded.date != nil))
     }
 }
 
@@ -96,8 +96,8 @@ public struct ImportSummary: Sendable, Equatable, Codable {
     /// Bytes of input read.
     public let bytes: Int
     /// Entries left out because the journal holds them already: exported from it (and still
-    /// in it), of an origin it holds, or, from jrnl, with the same date and text. Importing
-    /// the same file twice adds nothing the second time.
+    /// in it), of an origin it holds, or with the same date and text (for an entry whose input
+    /// gives its date). Importing the same file twice adds nothing the second time.
     public let alreadyPresent: Int
     /// Entries left out because they have no text: jrnl and Day One allow them, a journal
     /// entry needs text.

@@ -27,8 +27,10 @@ extension JSONLinesReader: ImportSource {
 
     package static func entry(from item: NumberedLine, now: JournalDate) -> Result<ImportedEntry?, JournalError> {
         ImportLine.parseWithSource(item, defaultDate: now).map { parsed in
+            // A line without a date is dated now: nothing already in the journal can be it.
             ImportedEntry(
-                entry: parsed.entry, exportedFrom: parsed.source, line: item.number)
+                entry: parsed.entry, exportedFrom: parsed.source,
+                sameDateAndText: parsed.dated && parsed.entry.origin == nil ? .exact : nil, line: item.number)
         }
     }
 }

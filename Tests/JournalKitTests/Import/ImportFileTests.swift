@@ -66,10 +66,37 @@ import Testing
         #expect(first.count == sample.entries)
         #expect(first.alreadyPresent == 0)
         let again = try store.journal.importFile(atPath: url.path)
-        // JSON Lines without ids carry no identity: a second import adds them again, as it says.
-        #expect(again.count == (sample.format == .jsonl ? sample.entries : 0))
-        #expect(again.alreadyPresent == (sample.format == .jsonl ? 0 : sample.entries))
+        // A JSON Lines entry without a date is dated now: a second import adds it again, as it
+        // says; the dated one is known by its date and text.
+        let undated = sample.format == .jsonl ? 1 : 0
+        #expect(again.count == undated)
+        #expect(again.alreadyPresent == sample.entries - undated)
         #expect(again.empty == first.empty)
+        try store.expectConsistent()
+    }
+
+    @Test func knowsDatedJSONLinesByDateAndTextUnlessAskedToKeepDuplicates() throws {
+        let lines = [
+            #"{"date": "2024-05-01T08:30:00.000001Z", "text": "Café at noon"}"#,
+            #"{"date": "2024-05-01T08:30:00.000001Z", "text": "Café at noon"}"#,
+            #"{"date": "2024-05-01T08:30:00.000002Z", "text": "Café at noon"}"#,
+            #"{"date": "2024-05-01T08:30:00.000001Z", "text": "Café at noon "}"#,
+            #"{"date": "2024-05-01T08:30:00.000001Z", "text": "Café at noon"}"#,
+            #"{"date": "2024-05-01T08:30:00.000001Z", "text": "Café at noon", "origin": "app:1"}"#,
+        ]
+        let url = try file("dated.jsonl", Data(lines.joined(separator: "\n").utf8))
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        let store = try TemporaryJournal()
+        // The second line is the first again, and so is the fifth (the same characters,
+        // composed otherwise); another microsecond, another space, or an origin make others.
+        let first = try store.journal.importFile(atPath: url.path)
+        #expect((first.count, first.alreadyPresent) == (4, 2))
+        let again = try store.journal.importFile(atPath: url.path)
+        #expect((again.count, again.alreadyPresent) == (0, 6))
+        let kept = try store.journal.importFile(atPath: url.path, keepingDuplicates: true)
+        // An origin names one entry, duplicates kept or not.
+        #expect((kept.count, kept.alreadyPresent) == (5, 1))
+        #expect(try store.journal.list().total == 9)
         try store.expectConsistent()
     }
 

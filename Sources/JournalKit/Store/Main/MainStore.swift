@@ -33,6 +33,10 @@ package struct DateAndTextMatch: Sendable {
         self.precision = precision
         self.key = key
     }
+
+    /// The same instant to the microsecond and the same text (canonically equivalent, as
+    /// Swift compares strings): for this project's own JSON Lines, which write both exactly.
+    package static let exact = DateAndTextMatch(precision: 1, key: { $0 })
 }
 
 /// The main store, `journal.sqlite`: entries with their canonical text, and the change history.
