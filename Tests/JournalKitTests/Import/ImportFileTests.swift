@@ -87,16 +87,26 @@ import Testing
         let url = try file("dated.jsonl", Data(lines.joined(separator: "\n").utf8))
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
         let store = try TemporaryJournal()
-        // The second line is the first again, and so is the fifth (the same characters,
-        // composed otherwise); another microsecond, another space, or an origin make others.
+        // The lines of one input are not compared with each other: all six are imported.
         let first = try store.journal.importFile(atPath: url.path)
-        #expect((first.count, first.alreadyPresent) == (4, 2))
+        #expect((first.count, first.alreadyPresent) == (6, 0))
+        // Again, each matches what is in the journal: the second line the first one's entry,
+        // the fifth too (the same characters, composed otherwise), the sixth by its origin;
+        // another microsecond or another space only their own.
         let again = try store.journal.importFile(atPath: url.path)
         #expect((again.count, again.alreadyPresent) == (0, 6))
         let kept = try store.journal.importFile(atPath: url.path, keepingDuplicates: true)
         // An origin names one entry, duplicates kept or not.
         #expect((kept.count, kept.alreadyPresent) == (5, 1))
-        #expect(try store.journal.list().total == 9)
+        #expect(try store.journal.list().total == 11)
+        // Into a journal that holds the first line's entry: the three lines that match it are
+        // left out, the other three come in.
+        let other = try TemporaryJournal()
+        let single = try file("single.jsonl", Data(lines[0].utf8))
+        defer { try? FileManager.default.removeItem(at: single.deletingLastPathComponent()) }
+        #expect(try other.journal.importFile(atPath: single.path).count == 1)
+        let onto = try other.journal.importFile(atPath: url.path)
+        #expect((onto.count, onto.alreadyPresent) == (3, 3))
         try store.expectConsistent()
     }
 

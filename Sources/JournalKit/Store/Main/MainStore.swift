@@ -160,7 +160,7 @@ package final class MainStore: StoreFile {
                 var first: Int64?
                 var alreadyPresent = 0
                 try produce { entry in
-                    if try Self.isPresent(entry, in: db) {
+                    if try Self.isPresent(entry, before: first, in: db) {
                         alreadyPresent += 1
                         return
                     }
@@ -184,8 +184,9 @@ package final class MainStore: StoreFile {
 
     /// Whether the store holds `entry` already: the entry of this store it was exported from,
     /// an entry of the same origin, or (for a format without identities) one with the same text
-    /// and date.
-    private static func isPresent(_ entry: PreparedEntry, in db: Database) throws -> Bool {
+    /// and date numbered below `first`, the first entry of the write under way: an input that
+    /// repeats an entry imports it twice (and, imported again, neither).
+    private static func isPresent(_ entry: PreparedEntry, before first: Int64?, in db: Database) throws -> Bool {
         if let number = entry.exportedFrom,
             try Bool.fetchOne(
                 db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM entry WHERE n = ?)"), arguments: [number]) == true
@@ -201,8 +202,8 @@ package final class MainStore: StoreFile {
         }
         if let match = entry.sameDateAndText {
             let texts = try ExactText.fetchAll(
-                db.cachedStatement(sql: "SELECT CAST(text AS BLOB) FROM entry WHERE date >= ? AND date < ?"),
-                arguments: [entry.date.microseconds, entry.date.microseconds + match.precision])
+                db.cachedStatement(sql: "SELECT CAST(text AS BLOB) FROM entry WHERE date >= ? AND date < ? AND n < ?"),
+                arguments: [entry.date.microseconds, entry.date.microseconds + match.precision, first ?? Int64.max])
             let key = match.key(entry.text)
             return texts.contains { match.key($0.string) == key }
         }
