@@ -68,6 +68,8 @@ public struct BenchmarkReport {
         public let encryption: EncryptionCost?
         /// On this day of earlier years, through the date index and by a scan.
         public let onThisDay: OnThisDayCost?
+        /// Searches in other processes while an import adds entries, beside FTS5 doing the same.
+        public let duringImport: SearchDuringImport?
 
         /// The cold processes for `the`, the word of most entries, when it was measured.
         public var coldThe: ColdQuery? { cold.first { $0.query == "the" } }

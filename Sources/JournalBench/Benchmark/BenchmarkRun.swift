@@ -55,6 +55,11 @@ public struct BenchmarkRun: Sendable {
     /// corpus when there is one.
     public func input(entries: Int) throws -> URL {
         if let corpus { return corpus }
+        return try generated(entries: entries, seed: seed)
+    }
+
+    /// A generated journal of `entries` entries from `seed`, written once and reused.
+    private func generated(entries: Int, seed: UInt64) throws -> URL {
         // Named by the generator's version too: a file an older generator wrote is not reused.
         let file = folder.appendingPathComponent("journal-\(entries)-seed\(seed)-\(SyntheticJournal.version).jsonl")
         guard !FileManager.default.fileExists(atPath: file.path) else { return file }
@@ -120,6 +125,13 @@ public struct BenchmarkRun: Sendable {
             progress("\(entries) entries: \($0)")
         }
 
+        let added = SearchDuringImport.addedEntries(to: entries)
+        let duringImport = try SearchDuringImport.measure(
+            store: store, fts5File: store.appendingPathComponent("fts5-best.sqlite"),
+            input: generated(entries: added, seed: seed &+ 1), added: added, queries: chosen.map(\.text),
+            executable: executable, scratch: folder
+        ) { progress("\(entries) entries: \($0)") }
+
         progress("\(entries) entries: on this day, through the date index and by a scan…")
         let onThisDay = try OnThisDayCost.measure(
             journal: journal, store: store, executable: executable, runs: runs, coldRuns: coldRuns)
@@ -161,7 +173,7 @@ public struct BenchmarkRun: Sendable {
             fts5IndexBytes: fts5?.bytes, prefixTableBytes: warm.strategy(.prefix)?.structure.bytes, warm: warm,
             filtered: filtered,
             fts5Best: best, syntax: syntax, cold: cold, typing: typing, writes: writes, encryption: encryption,
-            onThisDay: onThisDay)
+            onThisDay: onThisDay, duringImport: duringImport)
     }
 
     /// Builds FTS5's best setup beside the store and times it on `queries`, in this process and

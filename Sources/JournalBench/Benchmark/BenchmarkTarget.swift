@@ -120,6 +120,24 @@ package struct BenchmarkTarget: Sendable {
         ratio("import at least as fast as FTS5 indexing alone", 1, atLeast: true) { size in
             size.fts5IndexSeconds.map { $0 / size.importSeconds }
         },
+        BenchmarkTarget("searches during an import: every answer before or after it") { size in
+            size.duringImport.map { during in
+                Outcome(
+                    measured:
+                        "\(Formatting.grouped(during.journal.partial)) of \(Formatting.grouped(during.journal.during.samples)) part of it",
+                    met: during.journal.partial == 0)
+            }
+        },
+        ratio("search p95 during an import ≤ 1.3× idle", 1.3) { size in
+            size.duringImport.map { $0.journal.during.p95 / $0.journal.idle.p95 }
+        },
+        BenchmarkTarget("no search over 50 ms during an import") { size in
+            size.duringImport.map { during in
+                Outcome(
+                    measured: ReportNumbers.milliseconds(during.journal.during.max) + " ms",
+                    met: during.journal.during.max <= 0.050)
+            }
+        },
         BenchmarkTarget("import peak memory < 300 MB") { size in
             Outcome(measured: Formatting.bytes(size.importPeakBytes), met: size.importPeakBytes < 300_000_000)
         },

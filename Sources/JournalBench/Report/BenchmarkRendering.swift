@@ -188,6 +188,55 @@ package struct BenchmarkRendering: SectionedReport {
             numericColumns: Set(0...7))
     }
 
+    /// Searches in other processes while an import adds entries: the journal's `journal search`
+    /// processes during `journal import`, FTS5's `sqlite3` processes during its insert of the
+    /// same entries in one transaction.
+    package var duringImportTable: TextTable {
+        TextTable(
+            headers: [
+                "entries", "added", "side", "write s", "searches", "idle median ms", "idle p95 ms", "during median ms",
+                "during p95 ms", "during max ms", "p95 during / idle", "answers neither before nor after",
+                "said behind",
+            ],
+            rows: report.sizes.flatMap { size -> [[String]] in
+                guard let during = size.duringImport else { return [] }
+                let sides = [("journal", during.journal)] + (during.fts5.map { [("FTS5 best", $0)] } ?? [])
+                return sides.map { name, side in
+                    [
+                        Formatting.grouped(size.entries), Formatting.grouped(during.addedEntries), name,
+                        String(format: "%.1f", side.writeSeconds), Formatting.grouped(side.during.samples),
+                        ReportNumbers.milliseconds(side.idle.median), ReportNumbers.milliseconds(side.idle.p95),
+                        ReportNumbers.milliseconds(side.during.median), ReportNumbers.milliseconds(side.during.p95),
+                        ReportNumbers.milliseconds(side.during.max),
+                        Self.ratio(side.idle.p95 > 0 ? side.during.p95 / side.idle.p95 : nil),
+                        Formatting.grouped(side.partial), Formatting.grouped(side.behind),
+                    ]
+                }
+            },
+            numericColumns: [0, 1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])
+    }
+
+    /// The searches during an import, as `--format json` writes them.
+    private static func duringImportJSON(_ during: SearchDuringImport) -> JSONValue {
+        func side(_ side: SearchDuringImport.Side?) -> JSONValue {
+            guard let side else { return .null }
+            return .object([
+                "write_seconds": .number(side.writeSeconds),
+                "searches": .integer(side.during.samples),
+                "idle_median_ms": ReportNumbers.milliseconds(json: side.idle.median),
+                "idle_p95_ms": ReportNumbers.milliseconds(json: side.idle.p95),
+                "during_median_ms": ReportNumbers.milliseconds(json: side.during.median),
+                "during_p95_ms": ReportNumbers.milliseconds(json: side.during.p95),
+                "during_max_ms": ReportNumbers.milliseconds(json: side.during.max),
+                "partial_answers": .integer(side.partial),
+                "behind_answers": .integer(side.behind),
+            ])
+        }
+        return .object([
+            "added": .integer(during.addedEntries), "journal": side(during.journal), "fts5_best": side(during.fts5),
+        ])
+    }
+
     /// On this day of earlier years (`list --on-this-day`, the newest 20 and the total): through
     /// the journal, next to a plain list of the newest 20 and to a scan of every entry's date.
     package var onThisDayTable: TextTable {
@@ -377,6 +426,7 @@ package struct BenchmarkRendering: SectionedReport {
         var sections = [
             ReportSection("Import", [.figure(importChart), .table(importTable)]),
             ReportSection("A single add (durable on return)", [.table(writesTable)]),
+            ReportSection("Searches during an import (whole processes)", [.table(duringImportTable)]),
             ReportSection("Sizes", [.figure(sizeChart), .table(sizesTable)]),
         ]
         sections += report.sizes.map { size in
@@ -542,6 +592,7 @@ package struct BenchmarkRendering: SectionedReport {
                                 "process_ms": ReportNumbers.milliseconds(json: cost.process),
                             ])
                         } ?? .null,
+                        "during_import": size.duringImport.map(Self.duringImportJSON) ?? .null,
                         "writes": size.writes.map { writes in
                             .object([
                                 "adds": .integer(writes.inProcess.samples),

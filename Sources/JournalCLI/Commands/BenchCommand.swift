@@ -24,6 +24,11 @@ struct BenchCommand: ParsableCommand {
               on this day  `list --on-this-day` on 13 days (the 15th of each month,
                       29 February) through the journal, next to the newest 20 listed
                       and to a scan of every entry's local date; one as a process
+              during an import  a copy of the journal importing a quarter more
+                      entries (at most 50,000) while `journal search` processes
+                      run: their latency against idle, and any answer that was
+                      part of the import; FTS5's best setup (WAL) inserting the
+                      same entries in one transaction under `sqlite3` processes
               encrypted  with --encrypted, the same input imported into an encrypted
                       journal too: import, size, warm and cold searches next to the
                       plain journal's, and what the key derivation costs
