@@ -49,12 +49,23 @@ public struct SearchDuringImport: Sendable {
         defer { try? FileManager.default.removeItem(at: copy) }
         try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
         let journalCopy = copy.appendingPathComponent("journal")
-        try FileManager.default.copyItem(at: store, to: journalCopy)
-        // Opened and closed alone, the copy folds its WAL back in: each search process would
-        // otherwise rebuild its index of the WAL on opening, which no idle journal does.
-        try Journal(directory: StoreDirectory(journalCopy), create: false).close()
         let fts5Copy = copy.appendingPathComponent("fts5.sqlite")
-        try FileManager.default.copyItem(at: fts5File, to: fts5Copy)
+        // Copied by another process: this one has the journal open, and closing a descriptor of
+        // a file drops every POSIX lock its process holds on it, SQLite's among them; every
+        // search process after would then take itself for the journal's first reader and
+        // rebuild the WAL's index.
+        for (from, to) in [(store, journalCopy), (fts5File, fts5Copy)] {
+            guard try ChildProcess.run("/bin/cp", ["-R", from.path, to.path]).status == 0 else {
+                throw JournalError(.store, "cannot copy \(from.path) to \(to.path)")
+            }
+        }
+        // Its WALs folded back in, as the last process to close an idle journal leaves them
+        // (a search process would otherwise rebuild the index of a long WAL on opening).
+        for file in ["journal.sqlite", "search.sqlite"] {
+            let queue = try DatabaseQueue(path: journalCopy.appendingPathComponent(file).path)
+            try queue.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+            try queue.close()
+        }
         let sqlite3 = ChildProcess.find("sqlite3")
         let words = queries.filter {
             BenchmarkRun.sqlite3Arguments(database: fts5Copy, query: $0, statements: []) != nil
