@@ -12,6 +12,9 @@ struct InteractiveSearch {
     private static let escapeWait: Int32 = 30
     /// How often, in milliseconds, results found while the index was behind are searched again.
     private static let indexingRefresh: Int32 = 500
+    /// How often, in milliseconds, an idle screen looks whether another process changed the
+    /// journal (a write, an import whose indexing began or ended), to search again if so.
+    private static let changeCheck: Int32 = 1_000
 
     /// Runs until the user quits (Esc, Ctrl-C) or a quit signal comes; the terminal is given
     /// back as it was on every way out.
@@ -27,12 +30,18 @@ struct InteractiveSearch {
         var decoder = KeyDecoder()
         screen.searched(generation: session.submit(screen.request))
         draw(on: terminal)
+        var seen = try? journal.indexStatus()
         while true {
-            let timeout = decoder.isWaiting ? Self.escapeWait : screen.indexing != nil ? Self.indexingRefresh : -1
+            let timeout =
+                decoder.isWaiting ? Self.escapeWait : screen.indexing != nil ? Self.indexingRefresh : Self.changeCheck
             let (bytes, wakes, inputClosed) = terminal.wait(timeout: timeout)
             if inputClosed || wakes.contains(.quit) { return }
-            if bytes.isEmpty, wakes.isEmpty, !decoder.isWaiting, screen.indexing != nil {
-                screen.searched(generation: session.submit(screen.request))
+            if bytes.isEmpty, wakes.isEmpty, !decoder.isWaiting {
+                let status = try? journal.indexStatus()
+                if screen.indexing != nil || status != seen {
+                    seen = status
+                    screen.searched(generation: session.submit(screen.request))
+                }
             }
             if wakes.contains(.resize) {
                 screen.resize(to: terminal.size)

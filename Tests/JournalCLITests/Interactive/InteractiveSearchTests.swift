@@ -77,6 +77,29 @@ import Testing
         #expect(ended.restored)
     }
 
+    @Test func anImportInAnotherProcessIsShownOnceIndexedAndSaidUntilThen() throws {
+        let fixture = try Fixture(arguments: ["--interactive", "importb"])
+        defer { fixture.remove() }
+        let terminal = fixture.terminal
+        try fixture.waitForTotal(0)
+        // More entries than one batch of the index: the screen says it is indexing them, then
+        // shows them all, with no key pressed.
+        let count = 15_000
+        let file = try fixture.journal.file(
+            (1...count).map { #"{"date": "2024-05-01T08:30:00Z", "text": "importb entry \#($0)"}"# })
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let importer = try fixture.journal.start(["import", file])
+        let said = try terminal.waitFor("indexing") { lines in lines.count > 1 && lines[1].contains("indexing") }
+        #expect(said[1].contains("no entries"), "\(said[1])")
+        importer.waitUntilExit()
+        #expect(importer.terminationStatus == 0)
+        let done = try fixture.waitForTotal(count)
+        #expect(!done[1].contains("indexing"))
+        // A single add in another process is shown too.
+        #expect(try fixture.journal.run(["add", "importb once more"]).status == 0)
+        try fixture.waitForTotal(count + 1)
+    }
+
     @Test func movingOpeningAnEntryAndGoingBack() throws {
         let fixture = try Fixture(rows: 12)
         defer { fixture.remove() }
