@@ -39,10 +39,13 @@ import Testing
         /// Waits for the status line to report `total` entries (and nothing under way).
         @discardableResult
         func waitForTotal(
-            _ total: Int, strategy: String = StrategyID.prefix.name, sourceLocation: SourceLocation = #_sourceLocation
+            _ total: Int, strategy: String = StrategyID.prefix.name, seconds: Double = 15,
+            sourceLocation: SourceLocation = #_sourceLocation
         ) throws -> [String] {
             let entries = total == 0 ? "no entries" : "of \(total.formatted(.number.grouping(.automatic))) entr"
-            return try terminal.waitFor("\(entries) · \(strategy)", sourceLocation: sourceLocation) { lines in
+            return try terminal.waitFor(
+                "\(entries) · \(strategy)", seconds: seconds, sourceLocation: sourceLocation
+            ) { lines in
                 lines.count > 1 && lines[1].contains(entries) && lines[1].contains(" · \(strategy) · ")
                     && !lines[1].contains("searching")
             }
@@ -88,12 +91,16 @@ import Testing
         let file = try fixture.journal.file(
             (1...count).map { #"{"date": "2024-05-01T08:30:00Z", "text": "importb entry \#($0)"}"# })
         defer { try? FileManager.default.removeItem(atPath: file) }
+        // The import gives way to other work (nice 10): on a machine busy with other tests it
+        // may take a while.
         let importer = try fixture.journal.start(["import", file])
-        let said = try terminal.waitFor("indexing") { lines in lines.count > 1 && lines[1].contains("indexing") }
+        let said = try terminal.waitFor("indexing", seconds: 120) { lines in
+            lines.count > 1 && lines[1].contains("indexing")
+        }
         #expect(said[1].contains("no entries"), "\(said[1])")
         importer.waitUntilExit()
         #expect(importer.terminationStatus == 0)
-        let done = try fixture.waitForTotal(count)
+        let done = try fixture.waitForTotal(count, seconds: 30)
         #expect(!done[1].contains("indexing"))
         // A single add in another process is shown too.
         #expect(try fixture.journal.run(["add", "importb once more"]).status == 0)
