@@ -400,11 +400,10 @@ public final class Journal: Sendable {
     private func results(
         of answer: StrategyAnswer, query: String, strategy: String, page: PageRequest
     ) throws(JournalError) -> SearchResults {
-        let found = try main.entries(numbered: answer.numbers)
-        let kept = answer.numbers.indices.filter { found[answer.numbers[$0]] != nil }
-        let indexing = try answer.indexed.flatMap { position throws(JournalError) in
-            try main.read { db in try SearchIndexer.progress(at: position, in: db) }
+        let (found, indexing) = try main.entries(numbered: answer.numbers) { db in
+            try answer.indexed.flatMap { try SearchIndexer.progress(at: $0, in: db) }
         }
+        let kept = answer.numbers.indices.filter { found[answer.numbers[$0]] != nil }
         return SearchResults(
             query: query, strategy: strategy, total: answer.total, page: page,
             entries: kept.map { found[answer.numbers[$0]]! },

@@ -395,6 +395,11 @@ struct SearchIndexer {
     /// How far a search store at `position` is behind the main store read in `db`: nil when it
     /// has applied every change. Counts entry numbers, as the changes record them.
     static func progress(at position: SearchStore.Position, in db: Database) throws -> IndexingProgress? {
+        if position.rebuildFrom == nil, position.resumeAfterEntry == 0,
+            try MainStore.lastChange(in: db) == position.appliedChange
+        {
+            return nil
+        }
         let pending = try pendingEntries(after: position, in: db)
         guard pending > 0 || position.rebuildFrom != nil || position.resumeAfterEntry > 0 else { return nil }
         var indexed = 0

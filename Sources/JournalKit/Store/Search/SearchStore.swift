@@ -250,11 +250,21 @@ package final class SearchStore: StoreFile {
     }
 
     static func position(in db: Database) throws -> Position {
-        let values = try Dictionary(
-            Row.fetchAll(db, sql: "SELECT key, value FROM store_info").map {
+        position(from: try info(in: db))
+    }
+
+    /// Every `store_info` value by key, read at once: its few rows are read whole more cheaply
+    /// than one by one.
+    static func info(in db: Database) throws -> [String: DatabaseValue] {
+        try Dictionary(
+            Row.fetchAll(db.cachedStatement(sql: "SELECT key, value FROM store_info")).map {
                 ($0[0] as String, $0[1] as DatabaseValue)
             },
             uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The position `store_info`'s `values` record.
+    static func position(from values: [String: DatabaseValue]) -> Position {
         guard let applied = values["applied_change"].flatMap(Int64.fromDatabaseValue) else { return .fresh }
         return Position(
             appliedChange: applied,
@@ -266,13 +276,15 @@ package final class SearchStore: StoreFile {
     /// How many documents the store holds and how many words they have in all: what relevance
     /// needs of the whole journal (its size, its documents' average length), kept as they change.
     static func totals(in db: Database) throws -> (documents: Int, words: Int) {
-        let rows = try Row.fetchAll(
-            db, sql: "SELECT key, value FROM store_info WHERE key IN ('document_count', 'word_count')")
-        var totals = (documents: 0, words: 0)
-        for row in rows {
-            if row[0] as String == "document_count" { totals.documents = row[1] } else { totals.words = row[1] }
-        }
-        return totals
+        totals(from: try info(in: db))
+    }
+
+    /// The totals `store_info`'s `values` record.
+    static func totals(from values: [String: DatabaseValue]) -> (documents: Int, words: Int) {
+        (
+            values["document_count"].flatMap(Int.fromDatabaseValue) ?? 0,
+            values["word_count"].flatMap(Int.fromDatabaseValue) ?? 0
+        )
     }
 
     /// Adds to the store's counts of documents and words (``totals(in:)``).

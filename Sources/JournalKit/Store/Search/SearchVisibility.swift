@@ -22,20 +22,19 @@ struct SearchVisibility: Sendable {
 
     static let keys = ["hidden_from", "visible_document_count", "visible_word_count"]
 
-    /// The visibility in the read transaction of `db`.
+    /// The visibility in the read transaction of `db`, from one read of `store_info`.
     static func read(in db: Database) throws -> SearchVisibility {
-        let position = try SearchStore.position(in: db)
-        let values = try Dictionary(
-            Row.fetchAll(
-                db, sql: "SELECT key, value FROM store_info WHERE key IN (?, ?, ?)", arguments: StatementArguments(keys)
-            ).map { ($0[0] as String, $0[1] as Int64) },
-            uniquingKeysWith: { first, _ in first })
-        guard let hiddenFrom = values["hidden_from"] else {
-            return SearchVisibility(hiddenFrom: nil, totals: try SearchStore.totals(in: db), position: position)
+        let values = try SearchStore.info(in: db)
+        let position = SearchStore.position(from: values)
+        guard let hiddenFrom = values["hidden_from"].flatMap(Int64.fromDatabaseValue) else {
+            return SearchVisibility(hiddenFrom: nil, totals: SearchStore.totals(from: values), position: position)
         }
         return SearchVisibility(
             hiddenFrom: hiddenFrom,
-            totals: (Int(values["visible_document_count"] ?? 0), Int(values["visible_word_count"] ?? 0)),
+            totals: (
+                values["visible_document_count"].flatMap(Int.fromDatabaseValue) ?? 0,
+                values["visible_word_count"].flatMap(Int.fromDatabaseValue) ?? 0
+            ),
             position: position)
     }
 
