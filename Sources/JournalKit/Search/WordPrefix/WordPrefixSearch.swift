@@ -9,6 +9,10 @@ import GRDB
 /// its words' positions from the postings (``PhraseMatch``); a tag or the star comes from the main store, which alone
 /// knows them, a date from the search store's day buckets (``ConditionEvaluation``).
 ///
+/// The documents of an insert the search store has applied in part are in no answer: they are
+/// left out as a restriction would leave them (``SearchVisibility``), and relevance weighs terms
+/// by the journal before it.
+///
 /// The plan's restriction goes first and makes the work smaller: the entries it lets through
 /// bound which posting segments are read at all. A short word searched alone, whose key's list
 /// may hold most of the journal, is counted and paged without reading the list, restricted or
