@@ -114,7 +114,9 @@ public final class Journal: Sendable {
 
     private static func indexStatus(main: MainStore, search: SearchStore) throws(JournalError) -> IndexStatus {
         let (position, standing) = try SearchIndexer(main: main, search: search).currentStanding()
-        let latest = try main.lastChange()
+        let (latest, indexing) = try main.read { db in
+            (try MainStore.lastChange(in: db), try SearchIndexer.progress(at: position, in: db))
+        }
         let applied: Int64
         switch standing {
         case .current: applied = latest
@@ -122,7 +124,6 @@ public final class Journal: Sendable {
             applied = position.rebuildFrom == nil && position.resumeAfterEntry == 0 ? position.appliedChange : -1
         case .mustRebuild: applied = -1
         }
-        let indexing = try main.read { db in try SearchIndexer.progress(at: position, in: db) }
         return IndexStatus(appliedChange: max(applied, -1), latestChange: latest, indexing: indexing)
     }
 

@@ -30,7 +30,8 @@ struct ImportCommand: ParsableCommand {
             number and uuid). Entries the journal holds already are left out, so importing the \
             same file again adds nothing: an export's ids, Day One's uuids, and the same date and \
             text for jrnl and for JSON Lines that give dates (--keep-duplicates imports those). jrnl \
-            and Day One allow entries with no text; they are left out and counted. Progress is shown on standard error when it is a terminal.
+            and Day One allow entries with no text; they are left out and counted. Progress is \
+            shown on standard error when it is a terminal.
 
             An import gives way to other work on the machine (nice 10): searches run meanwhile \
             keep most of their speed, and answer from the journal before the import until it is \

@@ -373,8 +373,7 @@ struct SearchIndexer {
                 work.removals.append(change.entries)
                 budget -= 1
             case .insert, .update:
-                let starting = position.resumeAfterEntry == 0
-                if starting, budget < batchSize, change.entries.count > budget { return work }
+                if position.resumeAfterEntry == 0, budget < batchSize, change.entries.count > budget { return work }
                 let from = max(change.entries.lowerBound, position.resumeAfterEntry + 1)
                 let rows = try MainStore.canonicalRows(in: db, from...change.entries.upperBound, limit: budget)
                 work.upserts += rows
