@@ -31,7 +31,7 @@ struct SearchIndexer {
     /// when it was found so; nil when it was new or could catch up.
     @discardableResult
     func catchUp(
-        progress: ProgressHandler? = nil, holding held: CatchUpLock? = nil, waitingFor change: Int64? = nil
+        progress: ProgressHandler? = nil, holding held: FileLock? = nil, waitingFor change: Int64? = nil
     ) throws(JournalError) -> String? {
         if let held {
             defer { held.release() }
