@@ -38,6 +38,9 @@ public struct BenchmarkReport {
         public let importSeconds: Double
         /// Peak resident memory of the import process.
         public let importPeakBytes: Int
+        /// The most disk the journal's folder took during the import (nil in reports from
+        /// before it was measured).
+        public let importPeakDiskBytes: Int?
         /// FTS5 indexing the same entries' text alone (the peer's build in the main store).
         public let fts5IndexSeconds: Double?
         /// Distinct tokens in the journal: its vocabulary, which real text keeps growing.
@@ -70,6 +73,11 @@ public struct BenchmarkReport {
         public let onThisDay: OnThisDayCost?
         /// Searches in other processes while an import adds entries, beside FTS5 doing the same.
         public let duringImport: SearchDuringImport?
+
+        /// The import's peak disk over the finished journal's stores.
+        public var importPeakDiskRatio: Double? {
+            importPeakDiskBytes.map { Double($0) / Double(max(1, mainStoreBytes + searchStoreBytes)) }
+        }
 
         /// The cold processes for `the`, the word of most entries, when it was measured.
         public var coldThe: ColdQuery? { cold.first { $0.query == "the" } }

@@ -95,8 +95,9 @@ public struct BenchmarkRun: Sendable {
         let executable = ChildProcess.currentExecutable
         let errors = folder.appendingPathComponent("import-\(entries).stderr")
         defer { try? FileManager.default.removeItem(at: errors) }
-        let imported = try ChildProcess.run(
-            executable, ["--store", store.path, "import", file.path], errorFile: errors)
+        let (imported, importPeakDiskBytes) = try DiskPeak.during(store) {
+            try ChildProcess.run(executable, ["--store", store.path, "import", file.path], errorFile: errors)
+        }
         guard imported.status == 0 else {
             // The import's own last line says what it refused.
             let said = (try? String(contentsOf: errors, encoding: .utf8))?.split(separator: "\n").last.map {
@@ -167,7 +168,7 @@ public struct BenchmarkRun: Sendable {
             journal: journal, store: store, executable: executable, count: Self.timedAdds)
         return BenchmarkReport.Size(
             entries: entries, inputBytes: inputBytes, importSeconds: imported.seconds,
-            importPeakBytes: imported.peakBytes,
+            importPeakBytes: imported.peakBytes, importPeakDiskBytes: importPeakDiskBytes,
             fts5IndexSeconds: fts5?.buildSeconds, distinctTokens: before.tokens, mainStoreBytes: before.mainStoreBytes,
             searchStoreBytes: before.searchStoreBytes + before.prefixTableBytes,
             fts5IndexBytes: fts5?.bytes, prefixTableBytes: warm.strategy(.prefix)?.structure.bytes, warm: warm,

@@ -138,6 +138,7 @@ package struct BenchmarkTarget: Sendable {
                     met: during.journal.during.max <= 0.050)
             }
         },
+        ratio("import peak disk ≤ 1.5× the journal", 1.5) { $0.importPeakDiskRatio },
         BenchmarkTarget("import peak memory < 300 MB") { size in
             Outcome(measured: Formatting.bytes(size.importPeakBytes), met: size.importPeakBytes < 300_000_000)
         },

@@ -25,8 +25,8 @@ package struct BenchmarkRendering: SectionedReport {
     package var importTable: TextTable {
         TextTable(
             headers: [
-                "entries", "input", "journal import", "entries/s", "MB/s", "peak memory", "FTS5 indexing alone",
-                "FTS5 time / import time",
+                "entries", "input", "journal import", "entries/s", "MB/s", "peak memory", "peak disk",
+                "peak disk / journal", "FTS5 indexing alone", "FTS5 time / import time",
             ],
             rows: report.sizes.map { size in
                 [
@@ -34,11 +34,12 @@ package struct BenchmarkRendering: SectionedReport {
                     ReportNumbers.seconds(size.importSeconds),
                     Formatting.grouped(Int((Double(size.entries) / size.importSeconds).rounded())),
                     String(format: "%.1f", Double(size.inputBytes) / 1e6 / size.importSeconds),
-                    Formatting.bytes(size.importPeakBytes), ReportNumbers.seconds(size.fts5IndexSeconds),
+                    Formatting.bytes(size.importPeakBytes), size.importPeakDiskBytes.map(Formatting.bytes) ?? "–",
+                    Self.ratio(size.importPeakDiskRatio), ReportNumbers.seconds(size.fts5IndexSeconds),
                     Self.ratio(size.fts5IndexSeconds.map { $0 / size.importSeconds }),
                 ]
             },
-            numericColumns: Set(0...7))
+            numericColumns: Set(0...9))
     }
 
     package var sizesTable: TextTable {
@@ -484,6 +485,7 @@ package struct BenchmarkRendering: SectionedReport {
                         "distinct_tokens": .integer(size.distinctTokens),
                         "import_seconds": .number(size.importSeconds),
                         "import_peak_bytes": .integer(size.importPeakBytes),
+                        "import_peak_disk_bytes": size.importPeakDiskBytes.map(JSONValue.integer) ?? .null,
                         "fts5_index_seconds": size.fts5IndexSeconds.map(JSONValue.number) ?? .null,
                         "main_store_bytes": .integer(size.mainStoreBytes),
                         "search_store_bytes": .integer(size.searchStoreBytes),
