@@ -7,7 +7,7 @@ import Foundation
 /// process applying the change history, or for the disk. Each of these forms runs the call on a
 /// dispatch thread, not on the cooperative pool that every task shares, and suspends the
 /// calling task until it is done. The long ones stop when their task is cancelled, throwing
-/// ``JournalError/Kind/cancelled``: an import before it commits (nothing is written), a search
+/// ``JournalError/Kind/cancelled``: an import before its last step (nothing stays written), a search
 /// or a verification in the middle of a scan, a reindex between batches (what it rebuilt
 /// stays; the rest resumes the next time the journal is opened for writing).
 extension Journal {
@@ -17,19 +17,20 @@ extension Journal {
         try await Self.offThePool { _ throws(JournalError) in try self.add(entry) }
     }
 
-    /// Imports JSON Lines, all or nothing; cancelled before its commit, it writes nothing.
+    /// Imports JSON Lines, all or nothing; cancelled before its last step, it leaves nothing.
     public func importJSONLines(
         from reader: JSONLinesReader, keepingDuplicates: Bool = false, progress: ProgressHandler? = nil
     ) async throws(JournalError) -> ImportSummary {
         nonisolated(unsafe) let reader = reader
         return try await Self.offThePool { cancellation throws(JournalError) in
             try self.importEntries(
-                from: reader, keepingDuplicates: keepingDuplicates, progress: progress, cancellation: cancellation)
+                from: reader, input: "", keepingDuplicates: keepingDuplicates, progress: progress,
+                cancellation: cancellation)
         }
     }
 
-    /// Imports a file in any ``ImportFormat``, all or nothing; cancelled before its commit, it
-    /// writes nothing. `password` opens an encrypted jrnl journal.
+    /// Imports a file in any ``ImportFormat``, all or nothing; cancelled before its last step, it
+    /// leaves nothing. `password` opens an encrypted jrnl journal.
     public func importFile(
         atPath path: String, format: ImportFormat? = nil, password: Passphrase? = nil, keepingDuplicates: Bool = false,
         progress: ProgressHandler? = nil

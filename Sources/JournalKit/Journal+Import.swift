@@ -3,9 +3,11 @@ import Foundation
 /// Importing: this project's JSON Lines, and the formats jrnl and Day One users bring.
 ///
 /// An import is all or nothing: when any entry is bad, nothing is written and the error names
-/// it (a line, or an entry's index and UUID). The main store takes the whole import in one
-/// transaction, written on this thread while another reads and analyses the next entries; the
-/// search store then catches up in batches. An entry the journal holds already is left out and
+/// it (a line, or an entry's index and UUID). The main store takes it in steps of
+/// ``importStepBytes`` of input, written on this thread while another reads and analyses the
+/// next entries; no read sees a step before the last one commits (``PendingImport``), and a
+/// killed import goes on where it stopped when run again with the same input. The search store
+/// then catches up in batches. An entry the journal holds already is left out and
 /// counted (``ImportSummary/alreadyPresent``), so importing the same file twice adds nothing;
 /// `keepingDuplicates` imports those that have the same date and text as one it holds, or
 /// that were exported from it, all the same (an entry of an origin it holds, Day One's uuid, is
@@ -15,7 +17,8 @@ extension Journal {
     public func importJSONLines(
         from reader: JSONLinesReader, keepingDuplicates: Bool = false, progress: ProgressHandler? = nil
     ) throws(JournalError) -> ImportSummary {
-        try importEntries(from: reader, keepingDuplicates: keepingDuplicates, progress: progress, cancellation: nil)
+        try importEntries(
+            from: reader, input: "", keepingDuplicates: keepingDuplicates, progress: progress, cancellation: nil)
     }
 
     /// Imports the file at `path` (standard input for `-`), in `format` or, when nil, the format
@@ -37,7 +40,7 @@ extension Journal {
 
     func importFile(
         atPath path: String, format: ImportFormat?, password: Passphrase?, keepingDuplicates: Bool,
-        progress: ProgressHandler?, cancellation: Cancellation?
+        progress: ProgressHandler?, cancellation: Cancellation?, stepBytes: Int = importStepBytes
     ) throws(JournalError) -> ImportSummary {
         let reader = try JSONLinesReader(path: path)
         let prefix = try reader.peek(1 << 16)
@@ -59,7 +62,9 @@ extension Journal {
         switch format {
         case .jsonl:
             return try importEntries(
-                from: reader, keepingDuplicates: keepingDuplicates, progress: progress, cancellation: cancellation)
+                from: reader, input: path, keepingDuplicates: keepingDuplicates, progress: progress,
+                cancellation: cancellation,
+                stepBytes: stepBytes)
         case .jrnlText:
             entries = try JrnlText.entries(in: wholeDocument())
         case .jrnlJSON:
@@ -77,24 +82,51 @@ extension Journal {
                 try path == "-"
                 ? DayOneArchive.entries(in: wholeDocument()) : DayOneArchive.entries(at: URL(fileURLWithPath: path))
         }
-        let source = DocumentSource(entries.map { .success($0) }, bytes: reader.totalBytes ?? document?.count ?? 0)
+        let digest =
+            try format == .dayOne && path != "-" && document == nil
+            ? InputDigest.ofFile(atPath: path) : InputDigest.of(wholeDocument())
+        let source = DocumentSource(
+            entries.map { .success($0) }, bytes: reader.totalBytes ?? document?.count ?? 0, digest: digest)
         return try importEntries(
-            from: source, keepingDuplicates: keepingDuplicates, progress: progress, cancellation: cancellation)
+            from: source, input: path, keepingDuplicates: keepingDuplicates, progress: progress,
+            cancellation: cancellation,
+            stepBytes: stepBytes)
     }
 
-    /// Cancelled before its commit, an import writes nothing; once committed, it is done.
+    /// How much input an import takes in one step (one main-store transaction), so that the
+    /// main store's WAL stays some tens of megabytes whatever the import's size.
+    static let importStepBytes = 16 << 20
+
+    /// Imports in steps (``PendingImport``), going on with the pending import when there is one
+    /// and `source` is its input. Cancelled or failed (a bad entry), an import takes back what
+    /// its steps wrote, so that nothing of it was ever written; killed, it stays pending.
     func importEntries<Source: ImportSource>(
-        from source: Source, keepingDuplicates: Bool, progress: ProgressHandler?, cancellation: Cancellation?
+        from source: Source, input: String, keepingDuplicates: Bool, progress: ProgressHandler?,
+        cancellation: Cancellation?, stepBytes: Int = importStepBytes
     ) throws(JournalError) -> ImportSummary {
-        typealias Batch = Result<(entries: [PreparedEntry], empty: Int, bytesRead: Int), JournalError>
+        typealias Batch = Result<
+            (entries: [PreparedEntry], empty: Int, bytesRead: Int, position: ImportPosition), JournalError
+        >
+        try checkWritable()
+        let lock = try ImportLock.acquire(besides: main.url, timeout: StoreDatabase.busyTimeout)
+        defer { lock.release() }
+        let interrupted = try main.pendingImport()
+        if let interrupted {
+            guard try source.skip(to: interrupted.position) else {
+                throw .importPending(
+                    "an import of \(interrupted.inputName) was interrupted (\(interrupted.written) entries written, "
+                        + "not shown), and this input is not the same up to where it stopped: run that import again "
+                        + "to finish it, or drop it (journal import --abandon)")
+            }
+        }
         let now = JournalDate.now
-        nonisolated(unsafe) let input = source
+        nonisolated(unsafe) let reading = source
         let storeID = self.storeID
         let batches = try HandOff<Batch>.start { handOff in
             while true {
                 let next: Batch
                 do throws(JournalError) {
-                    guard let items = try input.nextBatch() else { return }
+                    guard let items = try reading.nextBatch() else { return }
                     let read = items.parallelMap { item in
                         Source.entry(from: item, now: now).flatMap { imported -> Result<PreparedEntry?, JournalError> in
                             guard let imported else { return .success(nil) }
@@ -111,7 +143,8 @@ extension Journal {
                         }
                     }
                     let prepared = try read.map { result throws(JournalError) in try result.get() }
-                    next = .success((prepared.compactMap { $0 }, prepared.count { $0 == nil }, input.bytesRead))
+                    next = .success(
+                        (prepared.compactMap { $0 }, prepared.count { $0 == nil }, reading.bytesRead, reading.position))
                 } catch {
                     next = .failure(error)
                 }
@@ -119,25 +152,79 @@ extension Journal {
             }
         }
         defer { batches.cancel() }
-        var count = 0
-        var empty = 0
-        let (numbers, alreadyPresent) = try write(progress: progress) { hooks throws(JournalError) in
-            try main.insert(hooks) { insert in
-                while let batch = batches.take() {
-                    try cancellation?.check()
-                    let (entries, emptyInBatch, bytesRead) = try batch.get()
-                    for entry in entries { try insert(entry) }
-                    count += entries.count
-                    empty += emptyInBatch
-                    progress?(JournalProgress(phase: .importing, done: bytesRead, total: source.totalBytes))
+        var pending =
+            interrupted
+            ?? PendingImport(
+                input: input, firstEntry: nil, written: 0, alreadyPresent: 0, empty: 0, bytesRead: 0,
+                totalBytes: source.totalBytes, position: source.position)
+        do throws(JournalError) {
+            pending = try write(progress: progress) { hooks throws(JournalError) in
+                var finished = false
+                while !finished {
+                    pending = try main.writeImportStep(pending, hooks) { insert in
+                        var end = MainStore.ImportStepEnd(
+                            position: pending.position, bytesRead: pending.bytesRead, empty: 0, finished: false)
+                        let stepStart = pending.bytesRead
+                        while end.bytesRead - stepStart < stepBytes {
+                            guard let batch = batches.take() else {
+                                end.finished = true
+                                break
+                            }
+                            try cancellation?.check()
+                            let (entries, empty, bytesRead, position) = try batch.get()
+                            for entry in entries { try insert(entry) }
+                            end.empty += empty
+                            end.bytesRead = bytesRead
+                            end.position = position
+                            progress?(JournalProgress(phase: .importing, done: bytesRead, total: source.totalBytes))
+                        }
+                        finished = end.finished
+                        return end
+                    }
                 }
+                return pending
             }
+        } catch {
+            if error.kind != .importPending { takeBack() }
+            throw error
         }
         // Written and indexed: a checkpoint that fails (a full disk) is left to the last close.
         try? main.checkpoint()
         try? search.checkpoint()
         return ImportSummary(
-            count: count - alreadyPresent, ids: numbers, bytes: source.bytesRead, alreadyPresent: alreadyPresent,
-            empty: empty)
+            count: pending.written, ids: pending.firstEntry.map { $0...($0 + Int64(pending.written) - 1) },
+            bytes: source.bytesRead, alreadyPresent: pending.alreadyPresent, empty: pending.empty,
+            resumed: interrupted?.written ?? 0)
+    }
+
+    /// Takes back what a failed import wrote, holding its lock; when that fails too (a full
+    /// disk), the import stays pending, hidden, to be abandoned later.
+    private func takeBack() {
+        while let left = try? main.abandonImportStep(), left != nil {}
+    }
+
+    /// The import that has written part of its input and not finished, if there is one: under
+    /// way in some process, or interrupted (its process killed). Until it is run again with the
+    /// same input or abandoned, no read sees its entries and the journal takes no other write.
+    public func pendingImport() throws(JournalError) -> PendingImport? {
+        try main.pendingImport()
+    }
+
+    /// Drops the pending import: deletes the entries it wrote (which no read ever saw), a step
+    /// at a time, and its record. Returns what it had written, nil when none was pending.
+    /// Refused while the import is under way in another process.
+    @discardableResult
+    public func abandonPendingImport(progress: ProgressHandler? = nil) throws(JournalError) -> PendingImport? {
+        try checkWritable()
+        let lock = try ImportLock.acquire(besides: main.url, timeout: StoreDatabase.busyTimeout)
+        defer { lock.release() }
+        guard let pending = try main.pendingImport() else { return nil }
+        var left = pending
+        while let step = try main.abandonImportStep() {
+            left = step
+            progress?(
+                JournalProgress(phase: .abandoning, done: pending.written - left.written, total: pending.written))
+        }
+        return pending
     }
 }

@@ -136,7 +136,7 @@ public final class Journal: Sendable {
     /// process that is applying it already: after a write, so that what was written can be
     /// searched at once, and before a check that must see both stores agree.
     private func catchUpThroughLatestChange(
-        progress: ProgressHandler? = nil, holding lock: CatchUpLock? = nil, cancellation: Cancellation? = nil
+        progress: ProgressHandler? = nil, holding lock: FileLock? = nil, cancellation: Cancellation? = nil
     ) throws(JournalError) {
         let latest = try main.lastChange()
         var indexer = self.indexer
@@ -159,7 +159,7 @@ public final class Journal: Sendable {
         try checkWritable()
         let applied = try search.position().appliedChange
         let searchURL = search.url
-        var lock: CatchUpLock?
+        var lock: FileLock?
         let result = try body(
             MainStore.WriteHooks(pruningThrough: applied) {
                 lock = try CatchUpLock.acquire(besides: searchURL, timeout: StoreDatabase.busyTimeout)
@@ -283,7 +283,7 @@ public final class Journal: Sendable {
         try main.tagCounts().map { TagCount(tag: $0.tag, entries: $0.entries) }
     }
 
-    private func checkWritable() throws(JournalError) {
+    func checkWritable() throws(JournalError) {
         if let readOnlyReason { throw .store(readOnlyReason, file: directory.url.path) }
     }
 

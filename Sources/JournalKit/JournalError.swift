@@ -32,6 +32,10 @@ public struct JournalError: Error, CustomStringConvertible, Sendable, Equatable,
         case passphraseRequired
         /// The passphrase given does not open the journal.
         case wrongPassphrase
+        /// An import is pending (``PendingImport``): under way in another process, or
+        /// interrupted and waiting to be run again or abandoned. The journal takes no other
+        /// write meanwhile.
+        case importPending
     }
 
     /// The class of failure.
@@ -72,5 +76,6 @@ public struct JournalError: Error, CustomStringConvertible, Sendable, Equatable,
     package static func store(_ message: String, file: String? = nil) -> JournalError {
         JournalError(.store, message, file: file)
     }
+    package static func importPending(_ message: String) -> JournalError { JournalError(.importPending, message) }
     package static let cancelled = JournalError(.cancelled, "cancelled; nothing was written")
 }

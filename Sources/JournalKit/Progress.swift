@@ -11,6 +11,8 @@ public struct JournalProgress: Sendable, Equatable, Codable {
         /// Copying the stores into an encrypted journal or out of one; `done`/`total` count
         /// bytes.
         case converting
+        /// Deleting the entries of an import abandoned; `done`/`total` count entries.
+        case abandoning
     }
 
     /// The step under way.

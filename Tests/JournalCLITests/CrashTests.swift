@@ -69,6 +69,63 @@ import Testing
         print("entries after each kill (3: the import was absent, 12,003: wholly there): \(outcomes)")
     }
 
+    /// An import of three steps killed after its first: pending, none of it shown, the journal
+    /// refusing other writes and other inputs; abandoned, it is gone; killed again and run
+    /// again, it goes on where it stopped.
+    @Test func anImportKilledBetweenStepsIsPendingUntilRunAgainOrAbandoned() throws {
+        let journal = JournalProcess()
+        defer { journal.removeStore() }
+        let input = journal.store.appendingPathExtension("steps.jsonl")
+        let other = journal.store.appendingPathExtension("other.jsonl")
+        defer { for file in [input, other] { try? FileManager.default.removeItem(at: file) } }
+        // 36,000 entries are 37 MB of input: steps of 16 MB, 16 MB and the rest.
+        #expect(try journal.run(["generate", "--entries", "36000", "--seed", "4", "-o", input.path]).status == 0)
+        #expect(try journal.run(["generate", "--entries", "10", "--seed", "5", "-o", other.path]).status == 0)
+        for index in 1...3 { #expect(try journal.run(["add", "kept entry \(index)"]).status == 0) }
+
+        let written = try killAfterAStep(importing: input, into: journal)
+        #expect(try journal.run(["stats", "--json"]).json()["entries"] as? Int == 3)
+        #expect(try journal.run(["search", "kept", "--json"]).json()["total"] as? Int == 3)
+        #expect(try journal.run(["list", "--json"]).json()["total"] as? Int == 3)
+        let status = try journal.run(["import", "--status", "--json"]).json()
+        let pending = try #require(status["pending_import"] as? [String: Any])
+        #expect(pending["written"] as? Int == written && pending["under_way"] as? Bool == false)
+        #expect(try journal.run(["import", "--status"]).output.contains("interrupted"))
+        let refused = try journal.run(["add", "refused"])
+        #expect(refused.status == 1 && refused.error.contains("was interrupted"), "\(refused.error)")
+        let otherInput = try journal.run(["import", other.path])
+        #expect(otherInput.status == 1 && otherInput.error.contains("not the same"), "\(otherInput.error)")
+        #expect(try journal.run(["verify"]).status == 0)
+
+        let abandoned = try journal.run(["import", "--abandon", "--json"]).json()
+        #expect((abandoned["abandoned"] as? [String: Any])?["written"] as? Int == written)
+        #expect(try journal.run(["import", "--status", "--json"]).json()["pending_import"] is NSNull)
+        #expect(try journal.run(["stats", "--json"]).json()["entries"] as? Int == 3)
+        #expect(try journal.run(["verify"]).status == 0)
+
+        let writtenAgain = try killAfterAStep(importing: input, into: journal)
+        let again = try journal.run(["import", input.path, "--json"]).json()
+        #expect(again["imported"] as? Int == 36_000 && again["resumed"] as? Int == writtenAgain)
+        let stats = try journal.run(["stats", "--json"]).json()
+        #expect(stats["entries"] as? Int == 36_003 && stats["indexed_entries"] as? Int == 36_003)
+        #expect(try journal.run(["verify"]).status == 0)
+        #expect(try journal.run(["add", "written after"]).status == 0)
+    }
+
+    /// Starts importing `input`, kills the importer once a step has committed (the journal says
+    /// an import is pending), and returns the entries that step wrote.
+    private func killAfterAStep(importing input: URL, into journal: JournalProcess) throws -> Int {
+        let importer = try journal.start(["import", input.path])
+        var written: Int?
+        while importer.isRunning, written == nil {
+            let status = try journal.run(["import", "--status", "--json"]).json()
+            written = (status["pending_import"] as? [String: Any])?["written"] as? Int
+        }
+        kill(importer.processIdentifier, SIGKILL)
+        importer.waitUntilExit()
+        return try #require(written, "the import ended before a step committed")
+    }
+
     /// Waits until `moment` while `process` runs; false when it ended first.
     static func wait(for moment: Moment, store: URL, while process: Process) -> Bool {
         let (file, bytes): (String, Int)

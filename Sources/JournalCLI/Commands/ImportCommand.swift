@@ -35,8 +35,11 @@ struct ImportCommand: ParsableCommand {
 
             An import gives way to other work on the machine (nice 10): searches run meanwhile \
             keep most of their speed, and answer from the journal before the import until it is \
-            all indexed (they say how far it has got). Killed, an import wrote all or nothing: \
-            run it again to finish it; --status says what is left.
+            all written and indexed (they say how far indexing has got). A large import writes \
+            in steps that no search, list or count sees until the last: killed, it is pending, \
+            and the journal takes no other write until it is run again with the same input, \
+            which goes on where it stopped, or dropped with --abandon. --status says what is \
+            pending.
             """)
 
     @ParentCommand var journal: JournalCommand
@@ -52,14 +55,19 @@ struct ImportCommand: ParsableCommand {
     )
     var keepDuplicates = false
 
-    @Flag(help: "Say what is left to do of an import (its indexing) instead of importing.")
+    @Flag(help: "Say what is left to do of an import (its writing or its indexing) instead of importing.")
     var status = false
 
+    @Flag(help: "Drop the import that was interrupted: delete the entries it wrote, which nothing has shown.")
+    var abandon = false
+
     func validate() throws {
-        if status, file != nil || keepDuplicates || format != nil {
-            throw ValidationError("--status takes no file and no other option")
+        for (flag, given) in [("--status", status), ("--abandon", abandon)] where given {
+            if file != nil || keepDuplicates || format != nil || (status && abandon) {
+                throw ValidationError("\(flag) takes no file and no other option")
+            }
         }
-        if !status, file == nil { throw ValidationError("Missing expected argument '<FILE>'") }
+        if !status, !abandon, file == nil { throw ValidationError("Missing expected argument '<FILE>'") }
     }
 
     @Option(
@@ -69,6 +77,7 @@ struct ImportCommand: ParsableCommand {
     var format: ImportFormat?
 
     func run() throws {
+        if abandon { return try abandonPending() }
         guard let file else { return try showStatus() }
         BackgroundPriority.enter()
         // Kept: its batches are read on one thread while another writes them.
@@ -85,7 +94,7 @@ struct ImportCommand: ParsableCommand {
         ) { progress in
             switch progress.phase {
             case .importing: importing.update(progress)
-            case .indexing, .verifying, .converting:
+            case .indexing, .verifying, .converting, .abandoning:
                 importing.finish()
                 indexing.update(progress)
             }
@@ -107,6 +116,10 @@ struct ImportCommand: ParsableCommand {
                 line += ids.count == 1 ? " (p\(ids.lowerBound))" : " (p\(ids.lowerBound)–p\(ids.upperBound))"
             }
             line += " in \(Formatting.seconds(seconds))"
+            if summary.resumed > 0 {
+                line +=
+                    ", going on from an interrupted run that had written \(Formatting.count(summary.resumed, "entry", "entries"))"
+            }
             if summary.alreadyPresent > 0 {
                 line += "; left out \(summary.alreadyPresent) the journal holds already"
             }
@@ -117,18 +130,54 @@ struct ImportCommand: ParsableCommand {
         }
     }
 
-    /// What is left of an import: the indexing of entries written but not yet searched (by
-    /// this command, when no other process is doing it).
+    /// What is left of an import: its writing (a pending import) and the indexing of entries
+    /// written but not yet searched (by this command, when no other process is doing it).
     private func showStatus() throws {
         let journal = try self.journal.openJournal()
+        let pending = try journal.pendingImport()
         let status = try journal.indexStatus()
         if output.json {
-            JSONOutput.print(.object(["indexing": status.indexing.map(JSONOutput.indexing) ?? .null]))
-        } else if let indexing = status.indexing {
-            print(EntryRendering.indexingLine(indexing))
-        } else {
-            print("nothing pending: every entry is indexed")
+            JSONOutput.print(
+                .object([
+                    "pending_import": pending.map(JSONOutput.pendingImport) ?? .null,
+                    "indexing": status.indexing.map(JSONOutput.indexing) ?? .null,
+                ]))
+            return
         }
+        if let pending { print(Self.describe(pending)) }
+        if let indexing = status.indexing {
+            print(EntryRendering.indexingLine(indexing))
+        } else if pending == nil {
+            print("nothing pending: every entry is written and indexed")
+        }
+    }
+
+    /// Deletes what the interrupted import wrote.
+    private func abandonPending() throws {
+        let journal = try self.journal.openJournal()
+        let bar = ProgressBar(label: "abandoning")
+        let dropped = try journal.abandonPendingImport { bar.update($0) }
+        bar.finish()
+        if output.json {
+            JSONOutput.print(.object(["abandoned": dropped.map(JSONOutput.pendingImport) ?? .null]))
+        } else if let dropped {
+            print(
+                "abandoned the import of \(dropped.inputName): deleted the \(Formatting.count(dropped.written, "entry", "entries")) it had written"
+            )
+        } else {
+            print("no import is pending: nothing to abandon")
+        }
+    }
+
+    /// A pending import in a line: what it read, what it wrote, what to do.
+    static func describe(_ pending: PendingImport) -> String {
+        var read = Formatting.bytes(pending.bytesRead)
+        if let total = pending.totalBytes { read += " of \(Formatting.bytes(total))" }
+        let state =
+            pending.isUnderWay
+            ? "under way" : "interrupted (run it again to go on where it stopped, or journal import --abandon)"
+        return
+            "import of \(pending.inputName) \(state): \(Formatting.count(pending.written, "entry", "entries")) written, \(read) read; not shown until it finishes"
     }
 }
 

@@ -56,8 +56,22 @@ enum JSONOutput {
             "empty": .integer(summary.empty),
             "first": summary.ids.map { id($0.lowerBound) } ?? .null,
             "last": summary.ids.map { id($0.upperBound) } ?? .null,
+            "resumed": .integer(summary.resumed),
             "bytes": .integer(summary.bytes),
             "seconds": .number((seconds * 1e3).rounded() / 1e3),
+        ])
+    }
+
+    /// An import that has written part of its input (``PendingImport``).
+    static func pendingImport(_ pending: PendingImport) -> JSONValue {
+        .object([
+            "input": .string(pending.input),
+            "under_way": .bool(pending.isUnderWay),
+            "written": .integer(pending.written),
+            "already_present": .integer(pending.alreadyPresent),
+            "empty": .integer(pending.empty),
+            "bytes_read": .integer(pending.bytesRead),
+            "total_bytes": pending.totalBytes.map { .integer($0) } ?? .null,
         ])
     }
 

@@ -89,7 +89,7 @@ package struct ImportLine: Decodable {
 
 /// What an import did.
 public struct ImportSummary: Sendable, Equatable, Codable {
-    /// Entries written.
+    /// Entries written (by this run, and by the earlier runs it went on from: ``resumed``).
     public let count: Int
     /// Their identifiers, first and last (one import is a contiguous run).
     public let ids: ClosedRange<Int64>?
@@ -102,4 +102,7 @@ public struct ImportSummary: Sendable, Equatable, Codable {
     /// Entries left out because they have no text: jrnl and Day One allow them, a journal
     /// entry needs text.
     public let empty: Int
+    /// Of the entries written, those an earlier run of the same import wrote before it was
+    /// interrupted (``PendingImport``): this run went on from there.
+    public let resumed: Int
 }

@@ -18,6 +18,13 @@ package protocol ImportSource: AnyObject, SendableMetatype {
     var bytesRead: Int { get }
     /// The input's size when known, for progress.
     var totalBytes: Int? { get }
+
+    /// Where the input stands after the batches taken so far: what an import records with each
+    /// step, to go on from there when run again.
+    var position: ImportPosition { get }
+    /// Goes on from `position` (nothing taken yet): false when this input is not the one
+    /// `position` was recorded from, up to there.
+    func skip(to position: ImportPosition) throws(JournalError) -> Bool
 }
 
 extension JSONLinesReader: ImportSource {
@@ -37,27 +44,38 @@ extension JSONLinesReader: ImportSource {
 
 /// The entries of a document read whole (jrnl's JSON or text, Day One's JSON), handed over a
 /// few thousand at a time. Progress counts the document's bytes in proportion to the entries
-/// handed over.
+/// handed over; a position is a number of entries, with the digest of the whole document.
 package final class DocumentSource: ImportSource {
     private let entries: [Result<ImportedEntry?, JournalError>]
-    private var position = 0
+    private var taken = 0
+    private let digest: String
     package let totalBytes: Int?
 
-    package init(_ entries: [Result<ImportedEntry?, JournalError>], bytes: Int) {
+    /// The document's `entries`; it has `bytes` and the digest `digest` (``InputDigest``).
+    package init(_ entries: [Result<ImportedEntry?, JournalError>], bytes: Int, digest: String) {
         self.entries = entries
+        self.digest = digest
         totalBytes = bytes
     }
 
     package var bytesRead: Int {
         guard let totalBytes, !entries.isEmpty else { return totalBytes ?? 0 }
-        return totalBytes * position / entries.count
+        return totalBytes * taken / entries.count
+    }
+
+    package var position: ImportPosition { ImportPosition(offset: taken, line: taken, digest: digest) }
+
+    package func skip(to position: ImportPosition) -> Bool {
+        guard position.digest == digest, taken == 0, position.offset <= entries.count else { return false }
+        taken = position.offset
+        return true
     }
 
     package func nextBatch() -> [Result<ImportedEntry?, JournalError>]? {
-        guard position < entries.count else { return nil }
-        let end = min(position + 4_096, entries.count)
-        defer { position = end }
-        return Array(entries[position..<end])
+        guard taken < entries.count else { return nil }
+        let end = min(taken + 4_096, entries.count)
+        defer { taken = end }
+        return Array(entries[taken..<end])
     }
 
     package static func entry(

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 #if canImport(Glibc)
@@ -28,12 +29,15 @@ public final class JSONLinesReader {
     private let closesDescriptor: Bool
     /// The input's size when it is a regular file, for progress.
     public let totalBytes: Int?
-    /// Bytes consumed so far.
-    public private(set) var bytesRead = 0
+    /// Bytes of the lines read so far.
+    public var bytesRead: Int { consumed }
     private var buffer: [UInt8] = []
     private var bufferStart = 0
     private var lineNumber = 0
     private var atEnd = false
+    /// Bytes of the lines taken so far, and their digest.
+    private var consumed = 0
+    private var consumedDigest = SHA256()
     private let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 1)
 
     /// Reads the file at `path`, or standard input when `path` is `-`.
@@ -83,6 +87,22 @@ public final class JSONLinesReader {
         return lines.isEmpty ? nil : lines
     }
 
+    /// Where the lines taken so far end: their bytes, their number and their digest.
+    package var position: ImportPosition {
+        var digest = consumedDigest
+        return ImportPosition(offset: consumed, line: lineNumber, digest: InputDigest.hex(digest.finalize()))
+    }
+
+    /// Reads through `position`'s offset: true when the input up to there is the one `position`
+    /// describes (the same bytes, ending at the end of a line), the next line then the one
+    /// after it; false otherwise, the reader then no longer of use.
+    package func skip(to position: ImportPosition) throws(JournalError) -> Bool {
+        while consumed < position.offset {
+            guard try nextLine() != nil else { return false }
+        }
+        return self.position == position
+    }
+
     /// The first bytes of what is left to read, up to `count` (fewer at the end), without
     /// consuming them: enough to tell the input's format.
     package func peek(_ count: Int) throws(JournalError) -> ArraySlice<UInt8> {
@@ -130,7 +150,10 @@ public final class JSONLinesReader {
     private func take(upTo end: Int, consumingNewline: Bool) -> NumberedLine? {
         lineNumber += 1
         var slice = buffer[bufferStart..<end]
-        bufferStart = consumingNewline ? end + 1 : end
+        let next = consumingNewline ? end + 1 : end
+        buffer[bufferStart..<next].withUnsafeBytes { consumedDigest.update(bufferPointer: $0) }
+        consumed += next - bufferStart
+        bufferStart = next
         if slice.last == 0x0D { slice = slice.dropLast() }
         if lineNumber == 1, slice.starts(with: [0xEF, 0xBB, 0xBF]) { slice = slice.dropFirst(3) }
         guard slice.contains(where: { !Self.isJSONWhiteSpace($0) }) else { return nil }
@@ -150,7 +173,6 @@ public final class JSONLinesReader {
             let count = read(descriptor, chunk.baseAddress, chunk.count)
             if count > 0 {
                 buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[..<count]))
-                bytesRead += count
                 return
             }
             if count == 0 {

@@ -30,10 +30,11 @@ package enum StoreDatabase {
     ///
     /// `readers` says how many connections reads go through: a pool of them for a journal kept
     /// open, one for a process that answers once (each costs an open and a read of the schema).
+    /// `beforeRead` runs first in each of their read transactions.
     static func open(
         _ url: URL, applicationID: Int32, durability: Durability, encryption: StoreEncryption? = nil,
         identity: StoreEncryption.Identity, functions: [DatabaseFunction] = [], readOnly: Bool = false,
-        readers: Readers = .pool
+        readers: Readers = .pool, beforeRead: (@Sendable (Database) throws -> Void)? = nil
     ) throws -> StorePool {
         func configuration(readOnly: Bool) -> Configuration {
             var configuration = Configuration()
@@ -76,7 +77,7 @@ package enum StoreDatabase {
         }
         let writable = configuration(readOnly: false)
         return StorePool(
-            readers: readers, durability: durability, file: url,
+            readers: readers, durability: durability, file: url, beforeRead: beforeRead,
             openWriter: readOnly
                 ? nil
                 : {

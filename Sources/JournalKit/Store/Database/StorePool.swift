@@ -21,13 +21,18 @@ package final class StorePool: @unchecked Sendable {
     private var writer: DatabasePool?
     private let file: URL?
     private let fileIdentity: FileIdentity?
+    private let beforeRead: (@Sendable (Database) throws -> Void)?
 
     /// `readers` answers reads; `openWriter` opens the writer, or is nil when the store can't
-    /// be written; `durability` is kept in force on the writer; `file` is the store's path.
+    /// be written; `durability` is kept in force on the writer; `file` is the store's path;
+    /// `beforeRead` runs first in every read transaction (the main store hides a pending
+    /// import's entries there).
     init(
-        readers: any DatabaseReader, durability: Durability, file: URL? = nil, openWriter: (() throws -> DatabasePool)?
+        readers: any DatabaseReader, durability: Durability, file: URL? = nil,
+        beforeRead: (@Sendable (Database) throws -> Void)? = nil, openWriter: (() throws -> DatabasePool)?
     ) {
         self.readers = readers
+        self.beforeRead = beforeRead
         self.durability = durability
         self.openWriter = openWriter
         self.file = file
@@ -36,7 +41,11 @@ package final class StorePool: @unchecked Sendable {
 
     /// Runs `body` in a read transaction that sees every transaction committed before it began.
     package func read<T>(_ body: (Database) throws -> T) throws -> T {
-        try readers.read(body)
+        guard let beforeRead else { return try readers.read(body) }
+        return try readers.read { db in
+            try beforeRead(db)
+            return try body(db)
+        }
     }
 
     /// Runs `body` in a write transaction, opening the writer first if need be. It has

@@ -59,7 +59,8 @@ package final class MainStore: StoreFile {
             let pool = try StoreDatabase.open(
                 url, applicationID: Self.applicationID, durability: .durableAtCommit, encryption: encryption,
                 identity: .mainStore,
-                functions: [FoldFunction.function], readOnly: readOnly, readers: readers)
+                functions: [FoldFunction.function], readOnly: readOnly, readers: readers,
+                beforeRead: PendingImportRecord.prepareRead)
             try pool.migrate(with: Self.migrator)
             let id = try pool.read { db in try String.fetchOne(db, sql: "SELECT value FROM store_info WHERE key = 'id'")
             }
@@ -133,6 +134,46 @@ package final class MainStore: StoreFile {
         try StoreDatabase.guarded(url, body)
     }
 
+    /// Runs `body` in a write transaction, refused while an import is pending: every entry
+    /// from its first on is the import's, and readers hide them all (``PendingImportRecord``).
+    /// While the import is under way, the write waits for it, as it would for SQLite's write
+    /// lock (``StoreDatabase/busyTimeout``); an interrupted one refuses it at once.
+    private func writeUnlessImportPending<T>(_ body: (Database) throws -> T) throws -> T {
+        let deadline = ContinuousClock.now + .seconds(StoreDatabase.busyTimeout)
+        while true {
+            var pending: PendingImport?
+            let result = try pool.write { db -> T? in
+                pending = try PendingImportRecord.read(in: db)
+                return pending == nil ? try body(db) : nil
+            }
+            if let result { return result }
+            guard let pending else { preconditionFailure("a write neither ran nor found an import pending") }
+            guard ImportLock.isHeld(besides: url), ContinuousClock.now < deadline else { throw refusal(pending) }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+    }
+
+    /// Why a write is refused while `pending` is.
+    private func refusal(_ pending: PendingImport) -> JournalError {
+        let written = "\(pending.written) \(pending.written == 1 ? "entry" : "entries") written so far"
+        if ImportLock.isHeld(besides: url) {
+            return .importPending(
+                "an import into this journal is under way (\(written)): nothing was written; try again when it is done")
+        }
+        return .importPending(
+            "an import of \(pending.inputName) was interrupted (\(written), not shown): "
+                + "nothing was written; run the same import again to finish it, or drop it (journal import --abandon)")
+    }
+
+    /// The pending import, if there is one (``PendingImport/isUnderWay`` set).
+    func pendingImport() throws(JournalError) -> PendingImport? {
+        try read { db in try PendingImportRecord.read(in: db) }.map { pending in
+            var pending = pending
+            pending.isUnderWay = ImportLock.isHeld(besides: url)
+            return pending
+        }
+    }
+
     // MARK: Writing
 
     /// What every write does beside its own change, inside its transaction.
@@ -152,7 +193,7 @@ package final class MainStore: StoreFile {
         _ hooks: WriteHooks, _ produce: (_ insert: (PreparedEntry) throws -> Void) throws -> Void
     ) throws(JournalError) -> (numbers: ClosedRange<Int64>?, alreadyPresent: Int) {
         try guarded {
-            try pool.write { db in
+            try writeUnlessImportPending { db in
                 let statement = try db.cachedStatement(
                     sql:
                         "INSERT INTO entry (date, text, canonical, starred, origin) VALUES (?, CAST(? AS TEXT), CAST(? AS TEXT), ?, ?)"
@@ -178,6 +219,88 @@ package final class MainStore: StoreFile {
                 let numbers = first...db.lastInsertedRowID
                 try record(.insert, numbers, hooks, in: db)
                 return (numbers, alreadyPresent)
+            }
+        }
+    }
+
+    /// Where an import's step leaves its input: recorded with the step, or, when `finished`,
+    /// the import done.
+    struct ImportStepEnd {
+        var position: ImportPosition
+        var bytesRead: Int
+        /// Entries of the step left out for having no text.
+        var empty: Int
+        var finished: Bool
+    }
+
+    /// One step of an import, in one transaction: the entries `produce` hands over, and the
+    /// record of the import (``PendingImport``) with where its input stands; in the last step
+    /// (`produce` says the input is `finished`), the import's one `insert` change in place of
+    /// the record, which makes all of its entries visible at once. An entry the store held
+    /// before the import (see ``isPresent(_:before:in:)``) is left out and counted. Returns
+    /// the import as the step leaves it.
+    func writeImportStep(
+        _ pending: PendingImport, _ hooks: WriteHooks,
+        _ produce: (_ insert: (PreparedEntry) throws -> Void) throws -> ImportStepEnd
+    ) throws(JournalError) -> PendingImport {
+        try guarded {
+            try pool.write { db in
+                var pending = pending
+                let statement = try db.cachedStatement(
+                    sql:
+                        "INSERT INTO entry (date, text, canonical, starred, origin) VALUES (?, CAST(? AS TEXT), CAST(? AS TEXT), ?, ?)"
+                )
+                let end = try produce { entry in
+                    if try Self.isPresent(entry, before: pending.firstEntry, in: db) {
+                        pending.alreadyPresent += 1
+                        return
+                    }
+                    try statement.execute(
+                        arguments: [
+                            entry.date.microseconds, ExactText(entry.text), ExactText(entry.canonical), entry.starred,
+                            entry.origin,
+                        ])
+                    let number = db.lastInsertedRowID
+                    try EntryTags.insert(entry.textTags, given: false, for: number, in: db)
+                    try EntryTags.insert(entry.givenTags, given: true, for: number, in: db)
+                    if pending.firstEntry == nil { pending.firstEntry = number }
+                    pending.written += 1
+                }
+                pending.position = end.position
+                pending.bytesRead = end.bytesRead
+                pending.empty += end.empty
+                guard end.finished else {
+                    try PendingImportRecord.write(pending, in: db)
+                    return pending
+                }
+                try PendingImportRecord.delete(in: db)
+                if let first = pending.firstEntry {
+                    // No other write runs while an import is pending: its numbers are consecutive.
+                    try record(.insert, first...(first + Int64(pending.written) - 1), hooks, in: db)
+                }
+                return pending
+            }
+        }
+    }
+
+    /// Deletes up to `limit` entries of the pending import, newest first, or, once it has none
+    /// left, its record. Returns the import as it stands after, nil once the record is gone.
+    func abandonImportStep(limit: Int = 20_000) throws(JournalError) -> PendingImport? {
+        try guarded {
+            try pool.write { db in
+                guard var pending = try PendingImportRecord.read(in: db) else { return nil }
+                if let first = pending.firstEntry {
+                    try db.execute(
+                        sql: "DELETE FROM entry WHERE n IN (SELECT n FROM entry WHERE n >= ? ORDER BY n DESC LIMIT ?)",
+                        arguments: [first, limit])
+                    pending.written -= db.changesCount
+                    if db.changesCount > 0 {
+                        try PendingImportRecord.write(pending, in: db)
+                        return pending
+                    }
+                }
+                try PendingImportRecord.delete(in: db)
+                return nil
             }
         }
     }
@@ -214,7 +337,7 @@ package final class MainStore: StoreFile {
     /// there is no such entry.
     func update(_ number: Int64, _ entry: PreparedEntry, _ hooks: WriteHooks) throws(JournalError) -> Bool {
         try guarded {
-            try pool.write { db in
+            try writeUnlessImportPending { db in
                 try db.execute(
                     sql: "UPDATE entry SET date = ?, text = CAST(? AS TEXT), canonical = CAST(? AS TEXT) WHERE n = ?",
                     arguments: [entry.date.microseconds, ExactText(entry.text), ExactText(entry.canonical), number])
@@ -230,7 +353,7 @@ package final class MainStore: StoreFile {
     /// The history gets one change per run of consecutive numbers removed.
     func delete(_ numbers: [Int64], _ hooks: WriteHooks) throws(JournalError) -> [Int64] {
         try guarded {
-            try pool.write { db in
+            try writeUnlessImportPending { db in
                 let statement = try db.cachedStatement(sql: "DELETE FROM entry WHERE n = ?")
                 var deleted: [Int64] = []
                 for number in Set(numbers).sorted() {
@@ -259,7 +382,7 @@ package final class MainStore: StoreFile {
         var after: Int64 = 0
         while let last = try guarded({ () throws -> Int64? in
             try cancellation?.check()
-            return try pool.write { db in
+            return try writeUnlessImportPending { db in
                 let rows = try Row.fetchAll(
                     db,
                     sql:
@@ -279,7 +402,7 @@ package final class MainStore: StoreFile {
         }) {
             after = last
         }
-        try guarded { try pool.write(EntryTags.recount(in:)) }
+        try guarded { try writeUnlessImportPending(EntryTags.recount(in:)) }
     }
 
     private func record(_ kind: Change.Kind, _ numbers: ClosedRange<Int64>, _ hooks: WriteHooks, in db: Database) throws
@@ -304,7 +427,7 @@ package final class MainStore: StoreFile {
     /// were. Nothing derived from the text changes, so no change is recorded.
     func setStarred(_ numbers: [Int64], _ starred: Bool) throws(JournalError) -> [Int64] {
         try guarded {
-            try pool.write { db in
+            try writeUnlessImportPending { db in
                 let statement = try db.cachedStatement(sql: "UPDATE entry SET starred = ? WHERE n = ?")
                 var found: [Int64] = []
                 for number in Set(numbers).sorted() {
@@ -321,7 +444,7 @@ package final class MainStore: StoreFile {
     /// text (which stay).
     func changeTags(_ numbers: [Int64], add: [Tag], remove: [String]) throws(JournalError) -> [Int64: [String]] {
         try guarded {
-            try pool.write { db in
+            try writeUnlessImportPending { db in
                 let exists = try db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM entry WHERE n = ?)")
                 var kept: [Int64: [String]] = [:]
                 for number in Set(numbers).sorted() where try Bool.fetchOne(exists, arguments: [number]) == true {
@@ -551,6 +674,7 @@ package final class MainStore: StoreFile {
             try pool.writeWithoutTransaction { db in
                 try db.execute(sql: "BEGIN IMMEDIATE")
                 defer { try? db.execute(sql: "ROLLBACK") }
+                if let pending = try PendingImportRecord.read(in: db) { throw refusal(pending) }
                 return try body()
             }
         }

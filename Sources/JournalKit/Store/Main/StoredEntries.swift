@@ -37,17 +37,18 @@ extension MainStore {
         ).map { (entry: $0[0], tags: $0[1]) }
     }
 
-    /// How many of the counts kept of each form a tag is written in disagree with the tags.
+    /// How many of the counts kept of each form a tag is written in disagree with the tags (all
+    /// of the table's rows, a pending import's too, as the triggers count them).
     static func tagFormMiscounts(in db: Database) throws -> Int {
         try Int.fetchOne(
             db,
             sql: """
                 SELECT (SELECT count(*) FROM (
-                        SELECT name, written, count(*) FROM tag GROUP BY name, written
+                        SELECT name, written, count(*) FROM main.tag GROUP BY name, written
                         EXCEPT SELECT name, written, uses FROM tag_form))
                     + (SELECT count(*) FROM (
                         SELECT name, written, uses FROM tag_form
-                        EXCEPT SELECT name, written, count(*) FROM tag GROUP BY name, written))
+                        EXCEPT SELECT name, written, count(*) FROM main.tag GROUP BY name, written))
                 """) ?? 0
     }
 

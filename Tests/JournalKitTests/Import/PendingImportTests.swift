@@ -1,0 +1,172 @@
+import Foundation
+import Testing
+
+@testable import JournalKit
+
+/// An import written in steps: no read sees any of it before its last step commits; one that
+/// fails or is cancelled takes back what its steps wrote; one left pending (its process killed)
+/// refuses other writes, goes on where it stopped when run again with the same input, refuses
+/// another input, and can be abandoned.
+@Suite(.timeLimit(.minutes(2))) struct PendingImportTests {
+    /// What reads show of a journal: list and export totals, every strategy's total for a
+    /// word every entry has, and the tags with their counts.
+    private struct ReadView: Equatable {
+        let listed: Int
+        let exported: Int
+        let searched: [String: Int]
+        let tags: [String: Int]
+    }
+
+    private func readView(of journal: Journal) throws -> ReadView {
+        var exported = 0
+        try journal.forEachEntry { exported += $0.count }
+        var searched: [String: Int] = [:]
+        for strategy in SearchStrategies.all {
+            searched[strategy.name] = try journal.search(SearchQuery("zebra"), strategy: strategy).total
+        }
+        return ReadView(
+            listed: try journal.list().total, exported: exported, searched: searched,
+            tags: Dictionary(uniqueKeysWithValues: try journal.tags().map { ($0.name, $0.entries) }))
+    }
+
+    /// A journal of three entries, and a file of `count` more (each with the word and a tag
+    /// the three lack), dated, then `trailer` as its last line.
+    private func journalAndInput(_ count: Int, trailer: String? = nil) throws -> (TemporaryJournal, URL) {
+        let store = try TemporaryJournal()
+        for index in 0..<3 { try store.journal.add(NewEntry(text: "kept zebra \(index) #kept")) }
+        var lines = (0..<count).map { index in
+            #"{"date": "2020-01-01T00:00:\#(String(format: "%02d", index % 60))Z", "text": "zebra number \#(index) #imported"}"#
+        }
+        if let trailer { lines.append(trailer) }
+        let file = store.directory.url.appendingPathComponent("input-\(UUID().uuidString).jsonl")
+        try Data(lines.joined(separator: "\n").utf8).write(to: file)
+        return (store, file)
+    }
+
+    @Test func noReadSeesAnImportBeforeItsLastStep() throws {
+        // 12,000 lines are three batches of 4,096 lines at most, and with steps of one byte each
+        // batch is a step: the first two commit before the last begins.
+        let (store, file) = try journalAndInput(12_000)
+        let other = try Journal(directory: store.directory)
+        let before = try readView(of: other)  // builds the FTS5 peer, which a search during a step could not
+        let during = ReadLog<ReadView>()
+        let summary = try store.journal.importFile(
+            atPath: file.path, format: nil, password: nil, keepingDuplicates: false,
+            progress: { progress in
+                guard progress.phase == .importing else { return }
+                do {
+                    during.record(try readView(of: other), try other.pendingImport())
+                } catch {
+                    Issue.record("a read during the import failed: \(error)")
+                }
+            }, cancellation: nil, stepBytes: 1)
+        #expect(summary.count == 12_000)
+        let seen = during.reads
+        #expect(seen.count == 3)
+        for (view, _) in seen { #expect(view == before) }
+        #expect(seen[0].1 == nil, "the first step had not committed")
+        let pending = try #require(seen[2].1)
+        #expect(pending.written == 8_192 && pending.isUnderWay && pending.firstEntry == 4)
+        let after = try readView(of: other)
+        #expect(after.listed == 12_003 && after.exported == 12_003)
+        #expect(after.searched.values.allSatisfy { $0 == 12_003 }, "\(after.searched)")
+        #expect(after.tags == ["kept": 3, "imported": 12_000])
+        #expect(try other.pendingImport() == nil)
+        #expect(try store.journal.verify().isConsistent)
+    }
+
+    @Test(arguments: ["a bad last line", "cancelled"])
+    func anImportThatFailsTakesBackWhatItsStepsWrote(_ how: String) throws {
+        let (store, file) = try journalAndInput(12_000, trailer: #"{"text": 5}"#)
+        let before = try readView(of: store.journal)
+        let cancellation = Cancellation()
+        #expect(throws: JournalError.self) {
+            try store.journal.importFile(
+                atPath: file.path, format: nil, password: nil, keepingDuplicates: false,
+                progress: { progress in
+                    if how == "cancelled", progress.phase == .importing, progress.done > 1 << 20 {
+                        cancellation.cancel()
+                    }
+                }, cancellation: cancellation, stepBytes: 1)
+        }
+        #expect(try store.journal.pendingImport() == nil)
+        #expect(try readView(of: store.journal) == before)
+        #expect(try store.journal.main.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM main.entry") } == 3)
+        #expect(try store.journal.verify().isConsistent)
+        try store.journal.add(NewEntry(text: "written after"))
+    }
+
+    /// The state a kill leaves: the first `lines` lines of `file` written in a step that
+    /// committed, the import not finished.
+    private func interruptedImport(of file: URL, lines: Int, in journal: Journal) throws {
+        let reader = try JSONLinesReader(path: file.path)
+        let batch = try #require(try reader.nextBatch(targetBytes: .max, maxLines: lines))
+        let start = PendingImport(
+            input: file.path, firstEntry: nil, written: 0, alreadyPresent: 0, empty: 0, bytesRead: 0,
+            totalBytes: reader.totalBytes, position: ImportPosition(offset: 0, line: 0, digest: ""))
+        _ = try journal.main.writeImportStep(start, MainStore.WriteHooks(pruningThrough: 0)) { insert in
+            for line in batch {
+                try insert(Journal.prepare(try JSONLinesReader.entry(from: line, now: .now).get()!.entry))
+            }
+            return MainStore.ImportStepEnd(
+                position: reader.position, bytesRead: reader.bytesRead, empty: 0, finished: false)
+        }
+    }
+
+    @Test func aPendingImportRefusesOtherWritesAndGoesOnWithTheSameInput() throws {
+        let (store, file) = try journalAndInput(5_000)
+        let before = try readView(of: store.journal)
+        try interruptedImport(of: file, lines: 1_200, in: store.journal)
+        let journal = try store.reopen()
+        #expect(try readView(of: journal) == before)
+        let pending = try #require(try journal.pendingImport())
+        #expect(pending.written == 1_200 && !pending.isUnderWay && pending.input == file.path)
+        let first = EntryID(storeID: journal.storeID, number: 1)
+        let refused = { (error: any Error) in (error as? JournalError)?.kind == .importPending }
+        #expect(performing: { try journal.add(NewEntry(text: "refused")) }, throws: refused)
+        #expect(performing: { try journal.delete(first) }, throws: refused)
+        #expect(performing: { try journal.addTags(["x"], to: first) }, throws: refused)
+        // Another input is refused, and changes nothing.
+        let (otherStore, otherFile) = try journalAndInput(10)
+        defer { withExtendedLifetime(otherStore) {} }
+        #expect {
+            try journal.importFile(atPath: otherFile.path)
+        } throws: { error in
+            let error = error as? JournalError
+            return error?.kind == .importPending && error?.message.contains("not the same") == true
+        }
+        #expect(try journal.pendingImport()?.written == 1_200)
+        // The same input goes on where it stopped.
+        let summary = try journal.importFile(atPath: file.path)
+        #expect(summary.count == 5_000 && summary.resumed == 1_200 && summary.ids == 4...5_003)
+        let after = try readView(of: journal)
+        #expect(after.listed == 5_003 && after.searched.values.allSatisfy { $0 == 5_003 })
+        #expect(try journal.verify().isConsistent)
+        // And then it is in the journal: imported again, it adds nothing.
+        #expect(try journal.importFile(atPath: file.path).alreadyPresent == 5_000)
+    }
+
+    @Test func aPendingImportCanBeAbandoned() throws {
+        let (store, file) = try journalAndInput(3_000)
+        let before = try readView(of: store.journal)
+        try interruptedImport(of: file, lines: 2_500, in: store.journal)
+        let abandoned = try #require(try store.journal.abandonPendingImport())
+        #expect(abandoned.written == 2_500)
+        #expect(try store.journal.pendingImport() == nil)
+        #expect(try store.journal.abandonPendingImport() == nil)
+        #expect(try readView(of: store.journal) == before)
+        #expect(try store.journal.main.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM main.tag") } == 3)
+        #expect(try store.journal.verify().isConsistent)
+        // The journal takes writes again, and numbers are never reused.
+        #expect(try store.journal.add(NewEntry(text: "after")).id.number == 2_504)
+        #expect(try store.journal.importFile(atPath: file.path).count == 3_000)
+    }
+}
+
+/// What reads saw while an import ran, recorded from its thread.
+private final class ReadLog<View>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var recorded: [(View, PendingImport?)] = []
+    func record(_ view: View, _ pending: PendingImport?) { lock.withLock { recorded.append((view, pending)) } }
+    var reads: [(View, PendingImport?)] { lock.withLock { recorded } }
+}
