@@ -210,6 +210,11 @@ extension Journal {
         try main.pendingImport()
     }
 
+    /// Whether a process is importing into the journal now: with or without a
+    /// ``pendingImport()`` (an import has none until its first step is written, and a small
+    /// one none at all).
+    public var isImportUnderWay: Bool { ImportLock.isHeld(besides: main.url) }
+
     /// Drops the pending import: deletes the entries it wrote (which no read ever saw), a step
     /// at a time, and its record. Returns what it had written, nil when none was pending.
     /// Refused while the import is under way in another process.

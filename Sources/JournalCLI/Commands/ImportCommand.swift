@@ -135,19 +135,25 @@ struct ImportCommand: ParsableCommand {
     private func showStatus() throws {
         let journal = try self.journal.openJournal()
         let pending = try journal.pendingImport()
+        let underWay = journal.isImportUnderWay
         let status = try journal.indexStatus()
         if output.json {
             JSONOutput.print(
                 .object([
+                    "import_under_way": .bool(underWay),
                     "pending_import": pending.map(JSONOutput.pendingImport) ?? .null,
                     "indexing": status.indexing.map(JSONOutput.indexing) ?? .null,
                 ]))
             return
         }
-        if let pending { print(Self.describe(pending)) }
+        if let pending {
+            print(Self.describe(pending))
+        } else if underWay {
+            print("an import is under way: nothing of it is written yet")
+        }
         if let indexing = status.indexing {
             print(EntryRendering.indexingLine(indexing))
-        } else if pending == nil {
+        } else if pending == nil, !underWay {
             print("nothing pending: every entry is written and indexed")
         }
     }
