@@ -194,25 +194,13 @@ package final class MainStore: StoreFile {
     ) throws(JournalError) -> (numbers: ClosedRange<Int64>?, alreadyPresent: Int) {
         try guarded {
             try writeUnlessImportPending { db in
-                let statement = try db.cachedStatement(
-                    sql:
-                        "INSERT INTO entry (date, text, canonical, starred, origin) VALUES (?, CAST(? AS TEXT), CAST(? AS TEXT), ?, ?)"
-                )
                 var first: Int64?
                 var alreadyPresent = 0
                 try produce { entry in
-                    if try Self.isPresent(entry, before: first, in: db) {
+                    guard let number = try Self.insertUnlessPresent(entry, before: first, in: db) else {
                         alreadyPresent += 1
                         return
                     }
-                    try statement.execute(
-                        arguments: [
-                            entry.date.microseconds, ExactText(entry.text), ExactText(entry.canonical), entry.starred,
-                            entry.origin,
-                        ])
-                    let number = db.lastInsertedRowID
-                    try EntryTags.insert(entry.textTags, given: false, for: number, in: db)
-                    try EntryTags.insert(entry.givenTags, given: true, for: number, in: db)
                     if first == nil { first = number }
                 }
                 guard let first else { return (nil, alreadyPresent) }
@@ -246,23 +234,11 @@ package final class MainStore: StoreFile {
         try guarded {
             try pool.write { db in
                 var pending = pending
-                let statement = try db.cachedStatement(
-                    sql:
-                        "INSERT INTO entry (date, text, canonical, starred, origin) VALUES (?, CAST(? AS TEXT), CAST(? AS TEXT), ?, ?)"
-                )
                 let end = try produce { entry in
-                    if try Self.isPresent(entry, before: pending.firstEntry, in: db) {
+                    guard let number = try Self.insertUnlessPresent(entry, before: pending.firstEntry, in: db) else {
                         pending.alreadyPresent += 1
                         return
                     }
-                    try statement.execute(
-                        arguments: [
-                            entry.date.microseconds, ExactText(entry.text), ExactText(entry.canonical), entry.starred,
-                            entry.origin,
-                        ])
-                    let number = db.lastInsertedRowID
-                    try EntryTags.insert(entry.textTags, given: false, for: number, in: db)
-                    try EntryTags.insert(entry.givenTags, given: true, for: number, in: db)
                     if pending.firstEntry == nil { pending.firstEntry = number }
                     pending.written += 1
                 }
@@ -303,6 +279,27 @@ package final class MainStore: StoreFile {
                 return nil
             }
         }
+    }
+
+    /// Writes `entry` with its tags and returns its number, or returns nil when the store held
+    /// it before entry `first` (``isPresent(_:before:in:)``).
+    private static func insertUnlessPresent(
+        _ entry: PreparedEntry, before first: Int64?, in db: Database
+    ) throws
+        -> Int64?
+    {
+        if try isPresent(entry, before: first, in: db) { return nil }
+        try db.cachedStatement(
+            sql:
+                "INSERT INTO entry (date, text, canonical, starred, origin) VALUES (?, CAST(? AS TEXT), CAST(? AS TEXT), ?, ?)"
+        ).execute(
+            arguments: [
+                entry.date.microseconds, ExactText(entry.text), ExactText(entry.canonical), entry.starred, entry.origin,
+            ])
+        let number = db.lastInsertedRowID
+        try EntryTags.insert(entry.textTags, given: false, for: number, in: db)
+        try EntryTags.insert(entry.givenTags, given: true, for: number, in: db)
+        return number
     }
 
     /// Whether the store holds `entry` already: the entry of this store it was exported from,
