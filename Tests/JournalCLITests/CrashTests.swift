@@ -103,7 +103,8 @@ import Testing
         #expect(try journal.run(["stats", "--json"]).json()["entries"] as? Int == 3)
         #expect(try journal.run(["verify"]).status == 0)
 
-        let writtenAgain = try killAfterAStep(importing: input, into: journal)
+        // Ctrl-C ends it the same way, with a line saying where to look.
+        let writtenAgain = try killAfterAStep(importing: input, into: journal, with: SIGINT)
         let again = try journal.run(["import", input.path, "--json"]).json()
         #expect(again["imported"] as? Int == 36_000 && again["resumed"] as? Int == writtenAgain)
         let stats = try journal.run(["stats", "--json"]).json()
@@ -112,17 +113,20 @@ import Testing
         #expect(try journal.run(["add", "written after"]).status == 0)
     }
 
-    /// Starts importing `input`, kills the importer once a step has committed (the journal says
-    /// an import is pending), and returns the entries that step wrote.
-    private func killAfterAStep(importing input: URL, into journal: JournalProcess) throws -> Int {
+    /// Starts importing `input`, sends the importer `signal` once a step has committed (the
+    /// journal says an import is pending), and returns the entries that step wrote.
+    private func killAfterAStep(
+        importing input: URL, into journal: JournalProcess, with signal: Int32 = SIGKILL
+    ) throws -> Int {
         let importer = try journal.start(["import", input.path])
         var written: Int?
         while importer.isRunning, written == nil {
             let status = try journal.run(["import", "--status", "--json"]).json()
             written = (status["pending_import"] as? [String: Any])?["written"] as? Int
         }
-        kill(importer.processIdentifier, SIGKILL)
+        kill(importer.processIdentifier, signal)
         importer.waitUntilExit()
+        if signal == SIGINT { #expect(importer.terminationStatus == 130) }
         return try #require(written, "the import ended before a step committed")
     }
 
