@@ -36,10 +36,10 @@ struct ImportCommand: ParsableCommand {
             An import gives way to other work on the machine (nice 10): searches run meanwhile \
             keep most of their speed, and answer from the journal before the import until it is \
             all written and indexed (they say how far indexing has got). A large import writes \
-            in steps that no search, list or count sees until the last: killed or interrupted (Ctrl-C), it is pending, \
-            and the journal takes no other write until it is run again with the same input, \
-            which goes on where it stopped, or dropped with --abandon. --status says what is \
-            pending.
+            in steps that no search, list or count sees until the last: killed or interrupted \
+            (Ctrl-C), it is pending, and the journal takes no other write until it is run again \
+            with the same input, which goes on where it stopped, or dropped with --abandon. \
+            --status says what is pending.
             """)
 
     @ParentCommand var journal: JournalCommand
