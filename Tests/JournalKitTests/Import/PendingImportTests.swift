@@ -146,6 +146,42 @@ import Testing
         #expect(try journal.importFile(atPath: file.path).alreadyPresent == 5_000)
     }
 
+    @Test func aDocumentReadWholeGoesOnFromTheEntryWhereItStopped() throws {
+        let store = try TemporaryJournal()
+        let document = Data(JrnlJSONTests.export.utf8)
+        let file = store.directory.url.appendingPathComponent("export.json")
+        try document.write(to: file)
+        // Killed after its first entry: the position is an entry count, with the digest of the
+        // whole document.
+        let first = try #require(try JrnlJSON.entries(in: document).first ?? nil)
+        let start = PendingImport(
+            input: file.path, firstEntry: nil, written: 0, alreadyPresent: 0, empty: 0, bytesRead: 0,
+            totalBytes: document.count, position: ImportPosition(offset: 0, line: 0, digest: ""))
+        _ = try store.journal.main.writeImportStep(start, MainStore.WriteHooks(pruningThrough: 0)) { insert in
+            try insert(Journal.prepare(first.entry))
+            return MainStore.ImportStepEnd(
+                position: ImportPosition(offset: 1, line: 1, digest: InputDigest.of(document)), bytesRead: 0,
+                empty: 0, finished: false)
+        }
+        #expect(try store.journal.list().total == 0)
+        // The same document with one byte changed is another input.
+        var changed = document
+        changed[changed.count - 2] = 0x20
+        let other = store.directory.url.appendingPathComponent("changed.json")
+        try changed.write(to: other)
+        #expect {
+            try store.journal.importFile(atPath: other.path)
+        } throws: { error in
+            (error as? JournalError)?.kind == .importPending
+        }
+        let summary = try store.journal.importFile(atPath: file.path)
+        #expect(summary.count == 2 && summary.resumed == 1 && summary.empty == 1)
+        let texts = try store.journal.list().entries.map(\.text)
+        #expect(texts.count == 2 && texts.contains { $0.hasPrefix("Entry the first.") })
+        #expect(texts.contains { $0.hasPrefix("Learning @c++ today.") })
+        #expect(try store.journal.verify().isConsistent)
+    }
+
     @Test func aPendingImportCanBeAbandoned() throws {
         let (store, file) = try journalAndInput(3_000)
         let before = try readView(of: store.journal)
