@@ -7,8 +7,10 @@ import Foundation
 #endif
 
 /// A one-slot channel between a producing thread and the thread that uses its values: the
-/// producer waits while the slot is full, the consumer while it is empty, so work is made at
-/// most one step ahead of its use and both cores stay busy.
+/// producer waits while the slot is full, the consumer while it is empty, so both cores stay
+/// busy. A producer that calls `waitForRoom()` before making each value makes it only once the
+/// consumer has taken the last one: at most two values are alive at a time (the one in use and
+/// the next), not three.
 ///
 /// The producer runs on a joined POSIX thread, and the consumer's last `take()` (or `cancel()`)
 /// returns only once that thread has ended: by then the producer's closure, and every reference
@@ -47,6 +49,15 @@ final class HandOff<Value: Sendable>: @unchecked Sendable {
         }
         handOff.thread = thread
         return handOff
+    }
+
+    /// Waits until the slot is empty, so that the next value is made only when it can be handed
+    /// over; false when the consumer has cancelled and nothing more is wanted.
+    func waitForRoom() -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while slot != nil, !cancelled { condition.wait() }
+        return !cancelled
     }
 
     /// Hands `value` over; false when the consumer has cancelled and nothing more is wanted.

@@ -159,7 +159,9 @@ struct SearchIndexer {
         }
         let handOff = try HandOff<Result<PreparedBatch, JournalError>>.start { [self] handOff in
             var position = start
-            while true {
+            // A batch holds every posting of 10,000 entries with their positions: the next is
+            // prepared while the current one is written, never two ahead.
+            while handOff.waitForRoom() {
                 let batch = Result { () throws(JournalError) in try prepareBatch(from: position) }
                 guard case .success(let prepared?) = batch else {
                     if case .failure(let error) = batch { _ = handOff.put(.failure(error)) }
