@@ -36,7 +36,8 @@ let package = Package(
         // Swapping two folders in one step (renameat2), for converting a journal all or nothing.
         .target(name: "CFileExchange"),
         // Keeping a process's memory from core dumps and other processes (prctl), for a
-        // process that holds an encrypted journal's text.
+        // process that holds an encrypted journal's text, and giving freed heap pages back
+        // (malloc_trim) as the indexer goes from batch to batch.
         .target(name: "CProcessMemory"),
         // A pseudo-terminal for the benchmark that types into the full-screen search (glibc
         // declares its functions only for C code that asks for them).
@@ -48,7 +49,7 @@ let package = Package(
         .target(
             name: "JournalKit",
             dependencies: [
-                "JournalText", "TextReport", "CICU", "CSodium", "CEncryptedVFS", "CFileExchange",
+                "JournalText", "TextReport", "CICU", "CSodium", "CEncryptedVFS", "CFileExchange", "CProcessMemory",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Algorithms", package: "swift-algorithms"),

@@ -1,5 +1,6 @@
 #include "CProcessMemory.h"
 
+#include <malloc.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 
@@ -10,3 +11,5 @@ int process_memory_keep_private(void) {
     // ptrace attach by processes of the same user.
     return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 }
+
+void process_memory_release_free(void) { malloc_trim(0); }

@@ -635,12 +635,17 @@ package final class MainStore: StoreFile {
 
     /// Up to `limit` entries numbered from `numbers`, in number order.
     static func canonicalRows(in db: Database, _ numbers: ClosedRange<Int64>, limit: Int) throws -> [CanonicalRow] {
-        try Row.fetchAll(
-            db, sql: "SELECT n, date, CAST(canonical AS BLOB) FROM entry WHERE n BETWEEN ? AND ? ORDER BY n LIMIT ?",
-            arguments: [numbers.lowerBound, numbers.upperBound, limit]
-        ).map {
-            CanonicalRow(number: $0[0], date: JournalDate(microseconds: $0[1]), canonical: ($0[2] as ExactText).string)
-        }
+        // A cursor: each row's text is copied once, into its string, not first into a row kept
+        // until the last is read.
+        try Array(
+            Row.fetchCursor(
+                db,
+                sql: "SELECT n, date, CAST(canonical AS BLOB) FROM entry WHERE n BETWEEN ? AND ? ORDER BY n LIMIT ?",
+                arguments: [numbers.lowerBound, numbers.upperBound, limit]
+            ).map {
+                CanonicalRow(
+                    number: $0[0], date: JournalDate(microseconds: $0[1]), canonical: ($0[2] as ExactText).string)
+            })
     }
 
     /// Changes after `sequence`, oldest first.

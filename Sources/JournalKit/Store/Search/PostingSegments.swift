@@ -35,25 +35,12 @@ struct PostingSegments: Sendable, Equatable {
 
     static func key(owner: Int64, entry: Int64) -> Int64 { owner << 32 | entry }
 
-    /// A token's last segment as this process last wrote or read it, so that appending entries
-    /// numbered after it is one in-place rewrite, with nothing read. Valid while no other
-    /// process writes the store (the indexer drops them when the store moved under it).
-    struct Tail {
-        var id: Int64
-        var count: Int
-        var last: Int64
-        var bytes: [UInt8]
-        var positions: [UInt8]
-    }
-
-    typealias Tails = [Int64: Tail]
-
     /// Adds and removes entry numbers (each sorted ascending) in the postings of `token`,
     /// keeping `tails` current. Returns whether the token still has any.
     func update(
-        owner token: Int64, adding: Added, removing: [Int64], tails: inout Tails, in db: Database
+        owner token: Int64, adding: Added, removing: [Int64], tails: inout PostingTails, in db: Database
     ) throws -> Bool {
-        if removing.isEmpty, let first = adding.documents.first, var tail = tails[token], first > tail.last {
+        if removing.isEmpty, let first = adding.documents.first, var tail = tails.take(token), first > tail.last {
             try append(adding, token: token, to: &tail, in: db)
             tails[token] = tail
             return true
@@ -64,7 +51,7 @@ struct PostingSegments: Sendable, Equatable {
         return true
     }
 
-    private func append(_ added: Added, token: Int64, to tail: inout Tail, in db: Database) throws {
+    private func append(_ added: Added, token: Int64, to tail: inout PostingTails.Tail, in db: Database) throws {
         var rest = added.documents[...]
         var positionsStart = 0
         /// The position lists of the next `count` added entries.
@@ -91,7 +78,7 @@ struct PostingSegments: Sendable, Equatable {
             let segment = rest.prefix(Self.capacity)
             var bytes: [UInt8] = []
             DeltaList.append(segment, after: 0, to: &bytes)
-            tail = Tail(
+            tail = PostingTails.Tail(
                 id: Self.key(owner: token, entry: first), count: segment.count, last: segment.last ?? first,
                 bytes: bytes, positions: Array(positions(of: segment.count)))
             try write(id: tail.id, count: tail.count, documents: bytes, positions: tail.positions, in: db)
@@ -111,7 +98,7 @@ struct PostingSegments: Sendable, Equatable {
         }
     }
 
-    private func lastSegment(of token: Int64, in db: Database) throws -> Tail? {
+    private func lastSegment(of token: Int64, in db: Database) throws -> PostingTails.Tail? {
         guard
             let row = try Row.fetchOne(
                 db.cachedStatement(
@@ -123,7 +110,8 @@ struct PostingSegments: Sendable, Equatable {
         let data: Data = row[2]
         var last: Int64 = 0
         DeltaList.forEach(in: data) { last = $0 }
-        return Tail(id: row[0], count: row[1], last: last, bytes: [UInt8](data), positions: [UInt8](row[3] as Data))
+        return PostingTails.Tail(
+            id: row[0], count: row[1], last: last, bytes: [UInt8](data), positions: [UInt8](row[3] as Data))
     }
 
     /// The positions column as a read selects it: empty for a table without one.

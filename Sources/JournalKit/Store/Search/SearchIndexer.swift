@@ -1,3 +1,4 @@
+import CProcessMemory
 import Foundation
 import GRDB
 import JournalText
@@ -113,12 +114,12 @@ struct SearchIndexer {
         let entries: [(number: Int64, date: JournalDate)]
         /// Every distinct token of the batch once, each entry's as indexes into it, and each
         /// token's entries: the writer looks up each token once per batch, not once per entry.
-        let tokens: Interned
+        var tokens: Interned
         let entryTokens: [[Int32]]
         /// Each entry's number of words.
         let entryLengths: [Int]
         /// The same for prefix keys (an entry's own are found again from its tokens if needed).
-        let keys: Interned
+        var keys: Interned
         var count: Int { entries.count + removals.count }
     }
 
@@ -159,9 +160,7 @@ struct SearchIndexer {
         }
         let handOff = try HandOff<Result<PreparedBatch, JournalError>>.start { [self] handOff in
             var position = start
-            // A batch holds every posting of 10,000 entries with their positions: the next is
-            // prepared while the current one is written, never two ahead.
-            while handOff.waitForRoom() {
+            while true {
                 let batch = Result { () throws(JournalError) in try prepareBatch(from: position) }
                 guard case .success(let prepared?) = batch else {
                     if case .failure(let error) = batch { _ = handOff.put(.failure(error)) }
@@ -173,16 +172,20 @@ struct SearchIndexer {
         }
         defer { handOff.cancel() }
         var caches = (tokens: OwnerIDCache(.token), keys: OwnerIDCache(.prefixKey))
-        var tails = (tokens: PostingSegments.Tails(), keys: PostingSegments.Tails())
+        var tails = (tokens: PostingTails(), keys: PostingTails())
         let doneBefore = done
-        while let next = handOff.take() {
+        // The batch is this loop's alone, so that writing it frees its postings as it goes.
+        while var batch = try handOff.take()?.get() {
             try cancellation?.check()
-            let batch = try next.get()
+            let count = batch.count
             let applied = try StoreDatabase.guarded(search.url) {
-                try search.pool.write { searchDB in try apply(batch, in: searchDB, caches: &caches, tails: &tails) }
+                try search.pool.write { searchDB in try apply(&batch, in: searchDB, caches: &caches, tails: &tails) }
             }
             guard applied else { return false }
-            done += batch.count
+            done += count
+            // What the last batch and its writes freed goes back to the system, so that memory
+            // stays what the next batch needs, not the most two threads ever held.
+            process_memory_release_free()
             progress?(JournalProgress(phase: .indexing, done: done, total: max(doneBefore + total, done)))
         }
         return true
@@ -191,14 +194,15 @@ struct SearchIndexer {
     /// Reads and analyses the batch after `position`; nil when there is nothing left.
     private func prepareBatch(from position: SearchStore.Position) throws(JournalError) -> PreparedBatch? {
         var next = position
-        let work = try StoreDatabase.guarded(main.url) {
+        var work = try StoreDatabase.guarded(main.url) {
             try main.pool.read { db in try collectWork(from: db, advancing: &next) }
         }
         guard next != position else { return nil }
         // Several changes may touch one entry; its current state is indexed once, in number order.
         var latest: [Int64: MainStore.CanonicalRow] = [:]
         for row in work.upserts { latest[row.number] = row }
-        let rows = latest.values.sorted { $0.number < $1.number }
+        var rows = latest.values.sorted { $0.number < $1.number }
+        (latest, work.upserts) = ([:], [])
         // Each core breaks its slice of the batch into words and numbers the slice's distinct
         // tokens; the slices are then merged here, hashing each distinct token once per slice.
         let slices = rows.parallelSlices { slice in
@@ -218,14 +222,17 @@ struct SearchIndexer {
                 texts: local.texts, entryTokens: entryTokens, entryLengths: entryLengths, entryPositions: entryPositions
             )
         }
+        // The texts are tokens now: only the entries' numbers and dates are needed from here on.
+        let entries = rows.map { (number: $0.number, date: $0.date) }
+        rows = []
         // An entry's prefix keys are the union of its tokens' keys, marked off in an array.
-        var tokens = Interned(capacity: rows.count * 8), keys = Interned(capacity: rows.count * 2)
+        var tokens = Interned(capacity: entries.count * 8), keys = Interned(capacity: entries.count * 2)
         var keysOfToken: [[Int32]] = []
         var lastEntryOfKey: [Int32] = []
         var entryTokens: [[Int32]] = []
-        entryTokens.reserveCapacity(rows.count)
+        entryTokens.reserveCapacity(entries.count)
         var entryLengths: [Int] = []
-        entryLengths.reserveCapacity(rows.count)
+        entryLengths.reserveCapacity(entries.count)
         var entryIndex = 0
         for slice in slices {
             let global = slice.texts.map { text in
@@ -242,7 +249,7 @@ struct SearchIndexer {
             }
             entryLengths += slice.entryLengths
             for (sliceIndex, local) in slice.entryTokens.enumerated() {
-                let number = rows[entryIndex].number
+                let number = entries[entryIndex].number
                 let positions = local.map { global[Int($0)] }
                 slice.entryPositions[sliceIndex].withUnsafeBufferPointer { lists in
                     var start = 0
@@ -265,7 +272,7 @@ struct SearchIndexer {
         }
         return PreparedBatch(
             from: position, to: next, removals: work.removals, hiddenFrom: work.hiddenFrom,
-            entries: rows.map { ($0.number, $0.date) },
+            entries: entries,
             tokens: tokens, entryTokens: entryTokens, entryLengths: entryLengths, keys: keys)
     }
 
@@ -296,11 +303,12 @@ struct SearchIndexer {
         return bytes
     }
 
-    /// Writes one batch; false (and nothing written) when the store is not where the batch starts.
+    /// Writes one batch, taking its postings out as they are written; false (and nothing
+    /// written or taken) when the store is not where the batch starts.
     private func apply(
-        _ batch: PreparedBatch, in searchDB: Database,
+        _ batch: inout PreparedBatch, in searchDB: Database,
         caches: inout (tokens: OwnerIDCache, keys: OwnerIDCache),
-        tails: inout (tokens: PostingSegments.Tails, keys: PostingSegments.Tails)
+        tails: inout (tokens: PostingTails, keys: PostingTails)
     ) throws -> Bool {
         guard try SearchStore.position(in: searchDB) == batch.from else { return false }
         // Hidden before the batch adds to the totals, which readers keep seeing as they were.
@@ -319,14 +327,12 @@ struct SearchIndexer {
                 tokens: { tokens.map { batch.tokens.texts[Int($0)] } })
         }
         try writer.finishDocuments()
-        var removed = try writer.finish(
-            .token, adding: Array(zip(tokenIDs, batch.tokens.postings)).map { ($0, $1) }, cache: &caches.tokens,
-            tails: &tails.tokens)
+        var tokenPostings = zip(tokenIDs, batch.tokens.postings).map { (id: $0, added: $1) }
+        var keyPostings = zip(keyIDs, batch.keys.postings).map { (id: $0, added: $1) }
+        (batch.tokens.postings, batch.keys.postings) = ([], [])
+        var removed = try writer.finish(.token, adding: &tokenPostings, cache: &caches.tokens, tails: &tails.tokens)
         removed =
-            try writer.finish(
-                .prefixKey, adding: Array(zip(keyIDs, batch.keys.postings)).map { ($0, $1) }, cache: &caches.keys,
-                tails: &tails.keys)
-            || removed
+            try writer.finish(.prefixKey, adding: &keyPostings, cache: &caches.keys, tails: &tails.keys) || removed
         if removed {
             try SearchStore.bumpTokenGeneration(in: searchDB)
             try caches.tokens.validate(in: searchDB)
@@ -336,16 +342,17 @@ struct SearchIndexer {
         try SearchStore.save(batch.to, in: searchDB)
         caches.tokens.limit(to: Self.cachedIDs)
         caches.keys.limit(to: Self.cachedIDs)
-        if tails.tokens.count > Self.cachedTails { tails.tokens = [:] }
-        if tails.keys.count > Self.cachedTails { tails.keys = [:] }
+        tails.tokens.endRound(within: Self.cachedTailBytes)
+        tails.keys.endRound(within: Self.cachedTailBytes)
         return true
     }
 
-    /// How many token and key ids, and how many last segments, the writer keeps between batches:
-    /// each grows with the vocabulary (a miss costs one indexed read), and past these they start
-    /// again, so that indexing stays within bounded memory at ten million entries.
+    /// How many token and key ids, and how many bytes of last segments, the writer keeps
+    /// between batches: each grows with the journal (a miss costs one indexed read), and past
+    /// these they start again, so that indexing stays within bounded memory at ten million
+    /// entries.
     private static let cachedIDs = 300_000
-    private static let cachedTails = 100_000
+    private static let cachedTailBytes = 48 << 20
 
     private struct Work {
         var upserts: [MainStore.CanonicalRow] = []

@@ -158,11 +158,12 @@ struct SearchStoreWriter {
     }
 
     /// Rewrites the postings of every token or key the batch touched: `adding` gives, for each
-    /// owner id, the new documents that have it (ascending, with a token's positions in each).
+    /// owner id, the new documents that have it (ascending, with a token's positions in each),
+    /// and is emptied owner by owner as they are written, so that what is written is freed.
     /// Deletes the tokens and keys no document has any more.
     mutating func finish(
-        _ owner: PostingOwner, adding: [(id: Int64, added: PostingSegments.Added)],
-        cache: inout OwnerIDCache, tails: inout PostingSegments.Tails
+        _ owner: PostingOwner, adding: inout [(id: Int64, added: PostingSegments.Added)],
+        cache: inout OwnerIDCache, tails: inout PostingTails
     ) throws -> Bool {
         var removals = removing[owner] ?? [:]
         removing[owner] = [:]
@@ -176,7 +177,12 @@ struct SearchStoreWriter {
                 removed = true
             }
         }
-        for (id, added) in adding.sorted(by: { $0.id < $1.id }) { try apply(id, added) }
+        adding.sort { $0.id < $1.id }
+        for index in adding.indices {
+            let (id, added) = adding[index]
+            adding[index].added = PostingSegments.Added()
+            try apply(id, added)
+        }
         for id in removals.keys.sorted() { try apply(id, PostingSegments.Added()) }
         return removed
     }

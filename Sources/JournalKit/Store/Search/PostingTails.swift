@@ -1,0 +1,61 @@
+/// The last segment of each token (or prefix key) the indexer wrote recently, kept so that
+/// appending entries numbered after it rewrites the segment with nothing read
+/// (``PostingSegments``). Valid while no other process writes the store: the indexer drops
+/// them when the store moved under it.
+///
+/// Invariant: `bytes` is the sum of the kept segments' buffer capacities. The tails are held
+/// within a budget of bytes, not a count: a frequent token's last segment holds up to
+/// ``PostingSegments/capacity`` entries with their positions, and the more entries a journal
+/// has, the more tokens have such a segment, so a count alone would let memory grow with the
+/// journal.
+struct PostingTails {
+    /// One owner's last segment, as written or read.
+    struct Tail {
+        var id: Int64
+        var count: Int
+        var last: Int64
+        var bytes: [UInt8]
+        var positions: [UInt8]
+
+        fileprivate var size: Int { bytes.capacity + positions.capacity }
+    }
+
+    private var tails: [Int64: (tail: Tail, round: Int)] = [:]
+    private(set) var bytes = 0
+    /// Counts `endRound()` calls: a tail used in the current round is the one to keep.
+    private var round = 0
+
+    var count: Int { tails.count }
+
+    subscript(owner: Int64) -> Tail? {
+        get { tails[owner]?.tail }
+        set {
+            bytes -= tails[owner]?.tail.size ?? 0
+            tails[owner] = newValue.map { ($0, round) }
+            bytes += newValue?.size ?? 0
+        }
+    }
+
+    /// Takes `owner`'s tail out, so that appending to it copies nothing.
+    mutating func take(_ owner: Int64) -> Tail? {
+        guard let (tail, _) = tails.removeValue(forKey: owner) else { return nil }
+        bytes -= tail.size
+        return tail
+    }
+
+    /// Ends a round of writes (a batch). Past `budget` bytes, the tails least recently used go
+    /// first (the rare tokens', which the next batch is unlikely to need), down to three
+    /// quarters of the budget, so that this happens once in several rounds: the frequent
+    /// tokens' tails, which every batch appends to, stay.
+    mutating func endRound(within budget: Int) {
+        round += 1
+        guard bytes > budget else { return }
+        var oldestFirst = tails.map { (owner: $0.key, round: $0.value.round, size: $0.value.tail.size) }
+        oldestFirst.sort { $0.round < $1.round }
+        for tail in oldestFirst {
+            guard bytes > budget / 4 * 3 else { break }
+            tails[tail.owner] = nil
+            bytes -= tail.size
+        }
+    }
+}

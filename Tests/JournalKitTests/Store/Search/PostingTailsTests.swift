@@ -1,0 +1,63 @@
+import Testing
+
+@testable import JournalKit
+
+@Suite struct PostingTailsTests {
+    /// A tail of about `size` bytes.
+    private func tail(_ id: Int64, size: Int) -> PostingTails.Tail {
+        PostingTails.Tail(
+            id: id, count: 1, last: id, bytes: [UInt8](repeating: 1, count: size / 2),
+            positions: [UInt8](repeating: 2, count: size - size / 2))
+    }
+
+    /// Tails of exactly one size: array capacities round up as the allocator finds room, so
+    /// these share one pair of buffers.
+    private let template = PostingTails.Tail(
+        id: 0, count: 1, last: 0, bytes: [UInt8](repeating: 1, count: 500), positions: [UInt8](repeating: 2, count: 500)
+    )
+
+    private func sameSizeTail(_ id: Int64) -> PostingTails.Tail {
+        var tail = template
+        (tail.id, tail.last) = (id, id)
+        return tail
+    }
+
+    private func size(_ tail: PostingTails.Tail) -> Int { tail.bytes.capacity + tail.positions.capacity }
+
+    @Test func bytesFollowEveryTailSetReplacedTakenOrRemoved() {
+        var tails = PostingTails()
+        let (a, b, c) = (tail(1, size: 1_000), tail(2, size: 5_000), tail(3, size: 300))
+        tails[1] = a
+        tails[2] = b
+        #expect(tails.bytes == size(a) + size(b))
+        tails[1] = c
+        #expect(tails.bytes == size(c) + size(b))
+        #expect(tails.take(2)?.id == 2)
+        #expect(tails.take(2) == nil)
+        #expect(tails.bytes == size(c) && tails.count == 1)
+        tails[1] = nil
+        #expect(tails.bytes == 0 && tails.count == 0)
+    }
+
+    @Test func pastTheBudgetTheLeastRecentlyUsedTailsGoDownToThreeQuartersOfIt() {
+        var tails = PostingTails()
+        for id in Int64(1)...8 { tails[id] = sameSizeTail(id) }
+        let perTail = tails.bytes / 8
+        tails.endRound(within: 100 * perTail)
+        #expect(tails.count == 8, "within the budget, every tail stays")
+
+        // The next round uses three of them again and adds two: ten tails against a budget of
+        // eight leaves six, the five of this round and one of the round before.
+        for id: Int64 in [2, 5, 7] { tails[id] = tails.take(id) }
+        for id: Int64 in [11, 12] { tails[id] = sameSizeTail(id) }
+        tails.endRound(within: 8 * perTail)
+        #expect(tails.count == 6 && tails.bytes == 6 * perTail)
+        for id: Int64 in [2, 5, 7, 11, 12] { #expect(tails[id]?.id == id) }
+
+        // A round whose own tails pass the budget keeps some of them, never more than the budget.
+        for id: Int64 in 20...29 { tails[id] = sameSizeTail(id) }
+        tails.endRound(within: 8 * perTail)
+        #expect(tails.count == 6 && tails.bytes == 6 * perTail)
+        #expect(tails[2] == nil && tails[11] == nil, "the older rounds' tails went first")
+    }
+}
