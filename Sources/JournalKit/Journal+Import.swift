@@ -114,9 +114,7 @@ extension Journal {
         if let interrupted {
             guard try source.skip(to: interrupted.position) else {
                 throw .importPending(
-                    "an import of \(interrupted.inputName) was interrupted (\(interrupted.written) entries written, "
-                        + "not shown), and this input is not the same up to where it stopped: run that import again "
-                        + "to finish it, or drop it (journal import --abandon)")
+                    interrupted.interruptedRefusal("this input is not the same up to where it stopped"))
             }
         }
         let now = JournalDate.now

@@ -1,3 +1,5 @@
+import TextReport
+
 /// An import that has written part of its input and not finished: its entries are in the main
 /// store, numbered from ``firstEntry``, and no read sees them (no search, count, list or export)
 /// until the import is run again with the same input, which goes on where it stopped, or is
@@ -36,6 +38,18 @@ public struct PendingImport: Sendable, Equatable, Codable {
         case "": "a JSON Lines reader"
         default: input
         }
+    }
+
+    /// How much of it is written, as messages say it: "16,317 entries written".
+    var writtenPhrase: String {
+        "\(Formatting.count(written, "entry", "entries")) written"
+    }
+
+    /// The line that refuses what cannot go on while this import is interrupted: `what` happened
+    /// or not, and the two ways out.
+    func interruptedRefusal(_ what: String) -> String {
+        "an import of \(inputName) was interrupted (\(writtenPhrase), not shown): \(what); run the same import "
+            + "again to finish it, or drop it (journal import --abandon)"
     }
 
     enum CodingKeys: String, CodingKey {

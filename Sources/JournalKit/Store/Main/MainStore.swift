@@ -155,14 +155,12 @@ package final class MainStore: StoreFile {
 
     /// Why a write is refused while `pending` is.
     private func refusal(_ pending: PendingImport) -> JournalError {
-        let written = "\(pending.written) \(pending.written == 1 ? "entry" : "entries") written so far"
         if ImportLock.isHeld(besides: url) {
             return .importPending(
-                "an import into this journal is under way (\(written)): nothing was written; try again when it is done")
+                "an import into this journal is under way (\(pending.writtenPhrase) so far): nothing was written; "
+                    + "try again when it is done")
         }
-        return .importPending(
-            "an import of \(pending.inputName) was interrupted (\(written), not shown): "
-                + "nothing was written; run the same import again to finish it, or drop it (journal import --abandon)")
+        return .importPending(pending.interruptedRefusal("nothing was written"))
     }
 
     /// The pending import, if there is one (``PendingImport/isUnderWay`` set).
