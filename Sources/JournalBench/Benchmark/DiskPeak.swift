@@ -10,9 +10,11 @@ enum DiskPeak {
         let sampler = Sampler(folder)
         let thread = Thread { sampler.run() }
         thread.start()
-        defer { sampler.stop() }
-        let result = try body()
-        sampler.stop()
+        let result: T
+        do {
+            defer { sampler.stop() }
+            result = try body()
+        }
         return (result, sampler.peak)
     }
 
