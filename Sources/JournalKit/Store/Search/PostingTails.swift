@@ -3,11 +3,12 @@
 /// (``PostingSegments``). Valid while no other process writes the store: the indexer drops
 /// them when the store moved under it.
 ///
-/// Invariant: `bytes` is the sum of the kept segments' buffer capacities. The tails are held
-/// within a budget of bytes, not a count: a frequent token's last segment holds up to
-/// ``PostingSegments/capacity`` entries with their positions, and the more entries a journal
-/// has, the more tokens have such a segment, so a count alone would let memory grow with the
-/// journal.
+/// Invariant: `bytes` is the sum of the kept tails' sizes: their buffers' capacities plus what
+/// each costs beside (``Tail/overhead``). The tails are held within a budget of bytes, not a
+/// count: a frequent token's last segment holds up to ``PostingSegments/capacity`` entries with
+/// their positions, and the more entries a journal has, the more tokens have such a segment; and
+/// the overhead, not the buffers, is most of a rare token's, of which a growing vocabulary
+/// brings more every batch.
 struct PostingTails {
     /// One owner's last segment, as written or read.
     struct Tail {
@@ -17,7 +18,12 @@ struct PostingTails {
         var bytes: [UInt8]
         var positions: [UInt8]
 
-        fileprivate var size: Int { bytes.capacity + positions.capacity }
+        /// What a tail costs besides its buffers' contents: two heap blocks with their headers
+        /// and its slot in the table.
+        static let overhead = 160
+
+        /// The memory it holds, as the budget counts it.
+        var size: Int { bytes.capacity + positions.capacity + Self.overhead }
     }
 
     private var tails: [Int64: (tail: Tail, round: Int)] = [:]
