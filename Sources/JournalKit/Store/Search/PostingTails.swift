@@ -28,7 +28,8 @@ struct PostingTails {
 
     private var tails: [Int64: (tail: Tail, round: Int)] = [:]
     private(set) var bytes = 0
-    /// Counts `endRound()` calls: a tail used in the current round is the one to keep.
+    /// Counts `endRound(within:)` calls; each tail keeps the round it was last used in, which
+    /// orders them for leaving.
     private var round = 0
 
     var count: Int { tails.count }

@@ -348,9 +348,9 @@ struct SearchIndexer {
     }
 
     /// How many token and key ids, and how many bytes of last segments, the writer keeps
-    /// between batches: each grows with the journal (a miss costs one indexed read), and past
-    /// these they start again, so that indexing stays within bounded memory at ten million
-    /// entries.
+    /// between batches: each grows with the journal (a miss costs one indexed read), so past
+    /// these the ids start again and the least recently used last segments go, and indexing
+    /// stays within bounded memory at ten million entries.
     private static let cachedIDs = 300_000
     private static let cachedTailBytes = 48 << 20
 
