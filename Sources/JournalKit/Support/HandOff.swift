@@ -56,19 +56,23 @@ final class HandOff<Value: Sendable>: @unchecked Sendable {
     func waitForRoom() -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        while slot != nil, !cancelled { condition.wait() }
-        return !cancelled
+        return waitWhileFull()
     }
 
     /// Hands `value` over; false when the consumer has cancelled and nothing more is wanted.
     func put(_ value: Value) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        while slot != nil, !cancelled { condition.wait() }
-        guard !cancelled else { return false }
+        guard waitWhileFull() else { return false }
         slot = value
         condition.broadcast()
         return true
+    }
+
+    /// Waits, holding the condition's lock, while the slot is full; false once cancelled.
+    private func waitWhileFull() -> Bool {
+        while slot != nil, !cancelled { condition.wait() }
+        return !cancelled
     }
 
     fileprivate func finish() {

@@ -28,6 +28,26 @@ import Testing
         #expect(produced.value <= 3, "the producer stays at most a step ahead, then stops")
     }
 
+    /// The indexer's batches are large: with `waitForRoom()` the producer makes the next value
+    /// only once the last was taken, never a third while two are alive.
+    @Test func aProducerThatWaitsForRoomMakesOnlyTheNextValue() throws {
+        let made = Counter()
+        let handOff = try HandOff<Int>.start { handOff in
+            var value = 0
+            while handOff.waitForRoom() {
+                value += 1
+                made.set(value)
+                guard handOff.put(value) else { return }
+            }
+        }
+        #expect(handOff.take() == 1)
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(made.value == 2, "the one taken and the next, in the slot")
+        #expect(handOff.take() == 2)
+        handOff.cancel()
+        #expect(made.value <= 3)
+    }
+
     /// The import's reader belongs to the caller: a consumer that stops early (a bad line) must
     /// not return while the producer still reads it.
     @Test func cancelWaitsForAProducerStillAtWork() throws {
