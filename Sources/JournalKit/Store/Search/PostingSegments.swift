@@ -22,10 +22,14 @@ struct PostingSegments: Sendable, Equatable {
     static let prefixKeys = PostingSegments(table: "prefix_posting", hasPositions: false)
 
     /// Entries added to an owner's postings: their numbers, ascending, and for a token their
-    /// position lists, one after the other (``PositionLists``).
+    /// position lists, one after the other (``PositionLists``). Slices, so that a batch's are
+    /// views of its flat arrays (``BatchPostings``).
     struct Added: Sendable {
-        var documents: [Int64] = []
-        var positions: [UInt8] = []
+        var documents: ArraySlice<Int64> = []
+        var positions: ArraySlice<UInt8> = []
+
+        /// The same postings indexed from zero, as the merge's offsets count.
+        var rebased: Added { Added(documents: ArraySlice(Array(documents)), positions: ArraySlice(Array(positions))) }
     }
 
     /// Entry numbers per segment: small enough that rewriting the last one to append is cheap.
@@ -62,7 +66,8 @@ struct PostingSegments: Sendable, Equatable {
             }
             guard let end else { preconditionFailure("fewer position lists than entries") }
             defer { positionsStart = end }
-            return added.positions[positionsStart..<end]
+            let base = added.positions.startIndex
+            return added.positions[base + positionsStart..<base + end]
         }
         let room = Self.capacity - tail.count
         if room > 0 {
@@ -120,6 +125,7 @@ struct PostingSegments: Sendable, Equatable {
     /// Adds and removes entry numbers (each sorted ascending) in the postings of `token`, an
     /// added entry's positions replacing those it had. Returns whether the token still has any.
     func update(owner token: Int64, adding: Added, removing: [Int64], in db: Database) throws -> Bool {
+        let adding = adding.rebased
         guard let low = [adding.documents.first, removing.first].compactMap({ $0 }).min(),
             let high = [adding.documents.last, removing.last].compactMap({ $0 }).max()
         else { return true }
@@ -171,7 +177,7 @@ struct PostingSegments: Sendable, Equatable {
         var result = Added()
         result.documents.reserveCapacity(current.documents.count + adding.documents.count)
         var i = 0, j = 0, k = 0
-        func take(_ number: Int64, _ list: Range<Int>?, from source: [UInt8]) {
+        func take(_ number: Int64, _ list: Range<Int>?, from source: ArraySlice<UInt8>) {
             while k < removing.count, removing[k] < number { k += 1 }
             if k < removing.count, removing[k] == number { return }
             result.documents.append(number)

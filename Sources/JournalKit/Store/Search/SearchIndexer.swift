@@ -113,33 +113,33 @@ struct SearchIndexer {
         /// The entries to index, in number order.
         let entries: [(number: Int64, date: JournalDate)]
         /// Every distinct token of the batch once, each entry's as indexes into it, and each
-        /// token's entries: the writer looks up each token once per batch, not once per entry.
-        var tokens: Interned
+        /// token's entries with its positions: the writer looks up each token once per batch, not
+        /// once per entry.
+        let tokens: [String]
         let entryTokens: [[Int32]]
+        let tokenPostings: BatchPostings
         /// Each entry's number of words.
         let entryLengths: [Int]
         /// The same for prefix keys (an entry's own are found again from its tokens if needed).
-        var keys: Interned
+        let keys: [String]
+        let keyPostings: BatchPostings
         var count: Int { entries.count + removals.count }
     }
 
-    /// Distinct texts and, for each, the entries that have it (ascending) and, for tokens, its
-    /// positions in each.
+    /// Distinct texts, each numbered in the order first seen.
     private struct Interned: Sendable {
         var texts: [String] = []
-        var postings: [PostingSegments.Added] = []
         private var index: [CodePointKey: Int32] = [:]
 
         init(capacity: Int) { index.reserveCapacity(capacity) }
 
-        /// The position of `text`, added (with no entries yet) when new; `isNew` says which.
+        /// The number of `text`, added when new; `isNew` says which.
         mutating func intern(_ text: String) -> (position: Int32, isNew: Bool) {
             let key = CodePointKey(text)
             if let position = index[key] { return (position, false) }
             let position = Int32(texts.count)
             index[key] = position
             texts.append(text)
-            postings.append(PostingSegments.Added())
             return (position, true)
         }
     }
@@ -174,12 +174,11 @@ struct SearchIndexer {
         var caches = (tokens: OwnerIDCache(.token), keys: OwnerIDCache(.prefixKey))
         var tails = (tokens: PostingTails(), keys: PostingTails())
         let doneBefore = done
-        // The batch is this loop's alone, so that writing it frees its postings as it goes.
-        while var batch = try handOff.take()?.get() {
+        while let batch = try handOff.take()?.get() {
             try cancellation?.check()
             let count = batch.count
             let applied = try StoreDatabase.guarded(search.url) {
-                try search.pool.write { searchDB in try apply(&batch, in: searchDB, caches: &caches, tails: &tails) }
+                try search.pool.write { searchDB in try apply(batch, in: searchDB, caches: &caches, tails: &tails) }
             }
             guard applied else { return false }
             done += count
@@ -225,55 +224,50 @@ struct SearchIndexer {
         // The texts are tokens now: only the entries' numbers and dates are needed from here on.
         let entries = rows.map { (number: $0.number, date: $0.date) }
         rows = []
-        // An entry's prefix keys are the union of its tokens' keys, marked off in an array.
         var tokens = Interned(capacity: entries.count * 8), keys = Interned(capacity: entries.count * 2)
         var keysOfToken: [[Int32]] = []
-        var lastEntryOfKey: [Int32] = []
         var entryTokens: [[Int32]] = []
         entryTokens.reserveCapacity(entries.count)
         var entryLengths: [Int] = []
         entryLengths.reserveCapacity(entries.count)
-        var entryIndex = 0
         for slice in slices {
             let global = slice.texts.map { text in
                 let (position, isNew) = tokens.intern(text)
-                if isNew {
-                    keysOfToken.append(
-                        Tokens.prefixKeys(of: [text]).map { key in
-                            let (keyPosition, keyIsNew) = keys.intern(key)
-                            if keyIsNew { lastEntryOfKey.append(-1) }
-                            return keyPosition
-                        })
-                }
+                if isNew { keysOfToken.append(Tokens.prefixKeys(of: [text]).map { keys.intern($0).position }) }
                 return position
             }
             entryLengths += slice.entryLengths
-            for (sliceIndex, local) in slice.entryTokens.enumerated() {
-                let number = entries[entryIndex].number
-                let positions = local.map { global[Int($0)] }
-                slice.entryPositions[sliceIndex].withUnsafeBufferPointer { lists in
+            for local in slice.entryTokens { entryTokens.append(local.map { global[Int($0)] }) }
+        }
+        let entryPositions = slices.flatMap(\.entryPositions)
+        let tokenPostings = BatchPostings(owners: tokens.texts.count) { link in
+            for (index, tokens) in entryTokens.enumerated() {
+                entryPositions[index].withUnsafeBufferPointer { lists in
                     var start = 0
-                    for position in positions {
+                    for token in tokens {
                         let end = PositionLists.offset(after: 1, in: lists, from: start)!
-                        tokens.postings[Int(position)].positions += lists[start..<end]
+                        link(token, entries[index].number, UnsafeBufferPointer(rebasing: lists[start..<end]))
                         start = end
                     }
                 }
-                for position in positions {
-                    tokens.postings[Int(position)].documents.append(number)
-                    for key in keysOfToken[Int(position)] where lastEntryOfKey[Int(key)] != Int32(entryIndex) {
-                        lastEntryOfKey[Int(key)] = Int32(entryIndex)
-                        keys.postings[Int(key)].documents.append(number)
+            }
+        }
+        // An entry's prefix keys are the union of its tokens' keys, marked off in an array.
+        let keyPostings = BatchPostings(owners: keys.texts.count) { link in
+            var lastEntryOfKey = [Int](repeating: -1, count: keys.texts.count)
+            for (index, tokens) in entryTokens.enumerated() {
+                for token in tokens {
+                    for key in keysOfToken[Int(token)] where lastEntryOfKey[Int(key)] != index {
+                        lastEntryOfKey[Int(key)] = index
+                        link(key, entries[index].number, UnsafeBufferPointer(start: nil, count: 0))
                     }
                 }
-                entryTokens.append(positions)
-                entryIndex += 1
             }
         }
         return PreparedBatch(
             from: position, to: next, removals: work.removals, hiddenFrom: work.hiddenFrom,
-            entries: entries,
-            tokens: tokens, entryTokens: entryTokens, entryLengths: entryLengths, keys: keys)
+            entries: entries, tokens: tokens.texts, entryTokens: entryTokens, tokenPostings: tokenPostings,
+            entryLengths: entryLengths, keys: keys.texts, keyPostings: keyPostings)
     }
 
     /// An entry's position lists (``PositionLists``), one for each of its `tokens` distinct
@@ -303,10 +297,10 @@ struct SearchIndexer {
         return bytes
     }
 
-    /// Writes one batch, taking its postings out as they are written; false (and nothing
-    /// written or taken) when the store is not where the batch starts.
+    /// Writes one batch; false (and nothing written) when the store is not where the batch
+    /// starts.
     private func apply(
-        _ batch: inout PreparedBatch, in searchDB: Database,
+        _ batch: PreparedBatch, in searchDB: Database,
         caches: inout (tokens: OwnerIDCache, keys: OwnerIDCache),
         tails: inout (tokens: PostingTails, keys: PostingTails)
     ) throws -> Bool {
@@ -317,22 +311,22 @@ struct SearchIndexer {
         try caches.keys.validate(in: searchDB)
         var writer = try SearchStoreWriter(db: searchDB, storeID: main.storeID)
         for range in batch.removals { try writer.removeDocuments(in: range) }
-        let tokenIDs = try writer.resolve(batch.tokens.texts, cache: &caches.tokens)
-        let keyIDs = try writer.resolve(batch.keys.texts, cache: &caches.keys)
+        let tokenIDs = try writer.resolve(batch.tokens, cache: &caches.tokens)
+        let keyIDs = try writer.resolve(batch.keys, cache: &caches.keys)
         for (index, entry) in batch.entries.enumerated() {
             let tokens = batch.entryTokens[index]
             try writer.upsert(
                 number: entry.number, date: entry.date, tokenIDs: tokens.map { tokenIDs[Int($0)] },
                 length: batch.entryLengths[index],
-                tokens: { tokens.map { batch.tokens.texts[Int($0)] } })
+                tokens: { tokens.map { batch.tokens[Int($0)] } })
         }
         try writer.finishDocuments()
-        var tokenPostings = zip(tokenIDs, batch.tokens.postings).map { (id: $0, added: $1) }
-        var keyPostings = zip(keyIDs, batch.keys.postings).map { (id: $0, added: $1) }
-        (batch.tokens.postings, batch.keys.postings) = ([], [])
-        var removed = try writer.finish(.token, adding: &tokenPostings, cache: &caches.tokens, tails: &tails.tokens)
+        var removed = try writer.finish(
+            .token, adding: batch.tokenPostings, ids: tokenIDs, cache: &caches.tokens, tails: &tails.tokens)
         removed =
-            try writer.finish(.prefixKey, adding: &keyPostings, cache: &caches.keys, tails: &tails.keys) || removed
+            try writer.finish(
+                .prefixKey, adding: batch.keyPostings, ids: keyIDs, cache: &caches.keys, tails: &tails.keys)
+            || removed
         if removed {
             try SearchStore.bumpTokenGeneration(in: searchDB)
             try caches.tokens.validate(in: searchDB)

@@ -158,12 +158,11 @@ struct SearchStoreWriter {
     }
 
     /// Rewrites the postings of every token or key the batch touched: `adding` gives, for each
-    /// owner id, the new documents that have it (ascending, with a token's positions in each),
-    /// and is emptied owner by owner as they are written, so that what is written is freed.
-    /// Deletes the tokens and keys no document has any more.
+    /// of the owners `ids` names, the new documents that have it (ascending, with a token's
+    /// positions in each). Deletes the tokens and keys no document has any more.
     mutating func finish(
-        _ owner: PostingOwner, adding: inout [(id: Int64, added: PostingSegments.Added)],
-        cache: inout OwnerIDCache, tails: inout PostingTails
+        _ owner: PostingOwner, adding: BatchPostings, ids: [Int64], cache: inout OwnerIDCache,
+        tails: inout PostingTails
     ) throws -> Bool {
         var removals = removing[owner] ?? [:]
         removing[owner] = [:]
@@ -177,12 +176,7 @@ struct SearchStoreWriter {
                 removed = true
             }
         }
-        adding.sort { $0.id < $1.id }
-        for index in adding.indices {
-            let (id, added) = adding[index]
-            adding[index].added = PostingSegments.Added()
-            try apply(id, added)
-        }
+        for index in ids.indices.sorted(by: { ids[$0] < ids[$1] }) { try apply(ids[index], adding[index]) }
         for id in removals.keys.sorted() { try apply(id, PostingSegments.Added()) }
         return removed
     }

@@ -6,15 +6,15 @@ import Testing
 @testable import JournalKit
 
 /// Postings of `numbers`, each with positions made from its number and `version`, so that a
-/// test tells every entry's apart and sees an update replace them.
+/// test tells every entry's apart and sees an update replace them. Slices of larger arrays, not
+/// starting at index 0, as a batch's are (``BatchPostings``).
 func postings(_ numbers: some Sequence<Int64>, version: UInt32 = 0) -> PostingSegments.Added {
-    var added = PostingSegments.Added()
-    var scratch: [UInt8] = []
+    var (documents, lists, scratch) = ([Int64](repeating: -1, count: 3), [UInt8](repeating: 0xFF, count: 5), [UInt8]())
     for number in numbers {
-        added.documents.append(number)
-        PositionLists.append(positions(of: number, version: version), to: &added.positions, scratch: &scratch)
+        documents.append(number)
+        PositionLists.append(positions(of: number, version: version), to: &lists, scratch: &scratch)
     }
-    return added
+    return PostingSegments.Added(documents: documents[3...], positions: lists[5...])
 }
 
 func positions(of number: Int64, version: UInt32) -> [UInt32] {

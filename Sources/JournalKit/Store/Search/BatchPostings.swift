@@ -1,0 +1,62 @@
+/// The postings a batch adds, for every token (or prefix key) it uses: owner `i`'s entries,
+/// ascending, with their position lists (``PositionLists``), as ``PostingSegments`` appends them.
+///
+/// Invariant: they lie in three flat arrays, owner after owner, `starts[i]..<starts[i + 1]` of
+/// `documents` and `positionStarts[i]..<positionStarts[i + 1]` of `positions` being owner `i`'s.
+/// The arrays are sized by counting the links first and filled in a second pass, so that a batch
+/// of 10,000 entries (a million links or more) costs a few allocations, not one growing array per
+/// owner, and none of its memory is slack.
+struct BatchPostings: Sendable {
+    private var documents: [Int64] = []
+    private var starts: [Int]
+    private var positions: [UInt8] = []
+    private var positionStarts: [Int]
+
+    /// One link: `owner` is in entry `document`; `list` is its position list there as a segment
+    /// stores it, length first (empty for prefix keys).
+    typealias Sink = (_ owner: Int32, _ document: Int64, _ list: UnsafeBufferPointer<UInt8>) -> Void
+
+    /// Postings for `owners` owners from `links`, which must hand its sink every link in
+    /// ascending document order, and the same links each time: it is called twice.
+    init(owners: Int, links: (Sink) -> Void) {
+        var documentCounts = [Int](repeating: 0, count: owners + 1)
+        var byteCounts = [Int](repeating: 0, count: owners + 1)
+        links { owner, _, list in
+            documentCounts[Int(owner) + 1] += 1
+            byteCounts[Int(owner) + 1] += list.count
+        }
+        for owner in 0..<owners {
+            documentCounts[owner + 1] += documentCounts[owner]
+            byteCounts[owner + 1] += byteCounts[owner]
+        }
+        (starts, positionStarts) = (documentCounts, byteCounts)
+        documents = [Int64](repeating: 0, count: starts[owners])
+        positions = [UInt8](repeating: 0, count: positionStarts[owners])
+        // The counts become each owner's next free slot.
+        var next = (documents: starts, bytes: positionStarts)
+        documents.withUnsafeMutableBufferPointer { documents in
+            positions.withUnsafeMutableBufferPointer { positions in
+                links { owner, document, list in
+                    let owner = Int(owner)
+                    documents[next.documents[owner]] = document
+                    next.documents[owner] += 1
+                    guard !list.isEmpty else { return }
+                    let start = next.bytes[owner]
+                    _ = UnsafeMutableBufferPointer(rebasing: positions[start..<start + list.count]).initialize(
+                        from: list)
+                    next.bytes[owner] += list.count
+                }
+            }
+        }
+    }
+
+    /// How many owners there are.
+    var count: Int { starts.count - 1 }
+
+    /// Owner `index`'s postings.
+    subscript(index: Int) -> PostingSegments.Added {
+        PostingSegments.Added(
+            documents: documents[starts[index]..<starts[index + 1]],
+            positions: positions[positionStarts[index]..<positionStarts[index + 1]])
+    }
+}
