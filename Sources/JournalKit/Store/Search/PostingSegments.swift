@@ -27,9 +27,13 @@ struct PostingSegments: Sendable, Equatable {
     struct Added: Sendable {
         var documents: ArraySlice<Int64> = []
         var positions: ArraySlice<UInt8> = []
+    }
 
-        /// The same postings indexed from zero, as the merge's offsets count.
-        var rebased: Added { Added(documents: ArraySlice(Array(documents)), positions: ArraySlice(Array(positions))) }
+    /// An owner's postings being merged, in arrays of their own (appending to an array costs
+    /// less than to a slice).
+    private struct Merging {
+        var documents: [Int64] = []
+        var positions: [UInt8] = []
     }
 
     /// Entry numbers per segment: small enough that rewriting the last one to append is cheap.
@@ -125,14 +129,14 @@ struct PostingSegments: Sendable, Equatable {
     /// Adds and removes entry numbers (each sorted ascending) in the postings of `token`, an
     /// added entry's positions replacing those it had. Returns whether the token still has any.
     func update(owner token: Int64, adding: Added, removing: [Int64], in db: Database) throws -> Bool {
-        let adding = adding.rebased
+        let adding = Merging(documents: Array(adding.documents), positions: Array(adding.positions))
         guard let low = [adding.documents.first, removing.first].compactMap({ $0 }).min(),
             let high = [adding.documents.last, removing.last].compactMap({ $0 }).max()
         else { return true }
         let tokenStart = Self.key(owner: token, entry: 0)
         let rows = try Row.fetchAll(
             segments(holding: low...high, owner: token, columns: "id, documents, \(positionsColumn)", in: db))
-        var current = Added()
+        var current = Merging()
         for row in rows {
             DeltaList.forEach(in: row[1] as Data) { current.documents.append($0) }
             current.positions += row[2] as Data
@@ -171,13 +175,13 @@ struct PostingSegments: Sendable, Equatable {
 
     /// `current` with `adding` merged in and `removing` taken out, all sorted ascending; an
     /// entry in both takes its positions from `adding`.
-    private func merge(_ current: Added, adding: Added, removing: [Int64]) throws -> Added {
+    private func merge(_ current: Merging, adding: Merging, removing: [Int64]) throws -> Merging {
         let currentLists = try listRanges(current)
         let addedLists = try listRanges(adding)
-        var result = Added()
+        var result = Merging()
         result.documents.reserveCapacity(current.documents.count + adding.documents.count)
         var i = 0, j = 0, k = 0
-        func take(_ number: Int64, _ list: Range<Int>?, from source: ArraySlice<UInt8>) {
+        func take(_ number: Int64, _ list: Range<Int>?, from source: [UInt8]) {
             while k < removing.count, removing[k] < number { k += 1 }
             if k < removing.count, removing[k] == number { return }
             result.documents.append(number)
@@ -199,7 +203,7 @@ struct PostingSegments: Sendable, Equatable {
 
     /// Where each entry's position list (with its length) lies in `postings.positions`; nil for
     /// an owner without positions.
-    private func listRanges(_ postings: Added) throws -> [Range<Int>]? {
+    private func listRanges(_ postings: Merging) throws -> [Range<Int>]? {
         guard hasPositions else { return nil }
         var ranges: [Range<Int>] = []
         ranges.reserveCapacity(postings.documents.count)
