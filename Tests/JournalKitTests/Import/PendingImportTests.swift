@@ -9,12 +9,13 @@ import Testing
 /// another input, and can be abandoned.
 @Suite(.timeLimit(.minutes(2))) struct PendingImportTests {
     /// What reads show of a journal: list and export totals, every strategy's total for a
-    /// word every entry has, and the tags with their counts.
+    /// word every entry has, and the tags with their counts and the forms they are shown in.
     private struct ReadView: Equatable {
         let listed: Int
         let exported: Int
         let searched: [String: Int]
         let tags: [String: Int]
+        let shownForms: [String]
     }
 
     private func readView(of journal: Journal) throws -> ReadView {
@@ -24,18 +25,20 @@ import Testing
         for strategy in SearchStrategies.all {
             searched[strategy.name] = try journal.search(SearchQuery("zebra"), strategy: strategy).total
         }
+        let tags = try journal.tags()
         return ReadView(
             listed: try journal.list().total, exported: exported, searched: searched,
-            tags: Dictionary(uniqueKeysWithValues: try journal.tags().map { ($0.name, $0.entries) }))
+            tags: Dictionary(uniqueKeysWithValues: tags.map { ($0.name, $0.entries) }),
+            shownForms: tags.map(\.tag.written).sorted())
     }
 
-    /// A journal of three entries, and a file of `count` more (each with the word and a tag
-    /// the three lack), dated, then `trailer` as its last line.
+    /// A journal of three entries, and a file of `count` more (each with the word, a tag the
+    /// three lack, and one of theirs written otherwise), dated, then `trailer` as its last line.
     private func journalAndInput(_ count: Int, trailer: String? = nil) throws -> (TemporaryJournal, URL) {
         let store = try TemporaryJournal()
         for index in 0..<3 { try store.journal.add(NewEntry(text: "kept zebra \(index) #kept")) }
         var lines = (0..<count).map { index in
-            #"{"date": "2020-01-01T00:00:\#(String(format: "%02d", index % 60))Z", "text": "zebra number \#(index) #imported"}"#
+            #"{"date": "2020-01-01T00:00:\#(String(format: "%02d", index % 60))Z", "text": "zebra number \#(index) #imported #KEPT"}"#
         }
         if let trailer { lines.append(trailer) }
         let file = store.directory.url.appendingPathComponent("input-\(UUID().uuidString).jsonl")
@@ -70,7 +73,8 @@ import Testing
         let after = try readView(of: other)
         #expect(after.listed == 12_003 && after.exported == 12_003)
         #expect(after.searched.values.allSatisfy { $0 == 12_003 }, "\(after.searched)")
-        #expect(after.tags == ["kept": 3, "imported": 12_000])
+        #expect(after.tags == ["kept": 12_003, "imported": 12_000])
+        #expect(before.shownForms == ["kept"] && after.shownForms == ["KEPT", "imported"])
         #expect(try other.pendingImport() == nil)
         #expect(try store.journal.verify().isConsistent)
     }

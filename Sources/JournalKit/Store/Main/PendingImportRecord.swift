@@ -6,11 +6,11 @@ import GRDB
 ///
 /// Invariant: while the record exists, every entry numbered from its first entry on, with its
 /// tags, is the import's, and no reader connection sees it. Before each read transaction a
-/// reader connection gets TEMP views named `entry` and `tag` that leave those entries out
-/// (SQLite resolves an unqualified name in `temp` first), and drops them once no import is
-/// pending, so that the reads of a journal without one run their plain queries (a count
-/// through the view cannot use SQLite's count of the table's b-tree). The writer never has the
-/// views: it sees every entry.
+/// reader connection gets TEMP views named `entry` and `tag` that leave those entries out, and
+/// `tag_form` that counts the forms tags are written in without theirs (SQLite resolves an
+/// unqualified name in `temp` first), and drops them once no import is pending, so that the
+/// reads of a journal without one run their plain queries (a count through the view cannot use
+/// SQLite's count of the table's b-tree). The writer never has the views: it sees every entry.
 enum PendingImportRecord {
     private static let key = "pending_import"
 
@@ -70,9 +70,16 @@ enum PendingImportRecord {
                 sql: """
                     CREATE TEMP VIEW entry AS SELECT * FROM main.entry WHERE +n < \(bound);
                     CREATE TEMP VIEW tag AS SELECT * FROM main.tag WHERE +entry < \(bound);
+                    CREATE TEMP VIEW tag_form AS SELECT name, written, uses FROM (
+                        SELECT name, written, uses - (
+                            SELECT count(*) FROM main.tag
+                            WHERE tag.name = form.name AND tag.written = form.written AND tag.entry >= \(bound)
+                        ) AS uses
+                        FROM main.tag_form AS form)
+                    WHERE uses > 0;
                     """)
         } else {
-            try db.execute(sql: "DROP VIEW temp.entry; DROP VIEW temp.tag")
+            try db.execute(sql: "DROP VIEW temp.entry; DROP VIEW temp.tag; DROP VIEW temp.tag_form")
         }
     }
 }
