@@ -45,13 +45,19 @@ struct PostingSegments: Sendable, Equatable {
 
     /// Adds and removes entry numbers (each sorted ascending) in the postings of `token`,
     /// keeping `tails` current. Returns whether the token still has any.
+    ///
+    /// Entries numbered after all of the token's (an import's) are appended to its last segment,
+    /// read only when `tails` does not hold it; anything else merges the segments it touches.
     func update(
         owner token: Int64, adding: Added, removing: [Int64], tails: inout PostingTails, in db: Database
     ) throws -> Bool {
-        if removing.isEmpty, let first = adding.documents.first, var tail = tails.take(token), first > tail.last {
-            try append(adding, token: token, to: &tail, in: db)
-            tails[token] = tail
-            return true
+        if removing.isEmpty, let first = adding.documents.first {
+            var tail = try tails.take(token) ?? lastSegment(of: token, in: db)
+            if tail.map({ first > $0.last }) ?? true {
+                try append(adding, token: token, to: &tail, in: db)
+                tails[token] = tail
+                return true
+            }
         }
         tails[token] = nil
         guard try update(owner: token, adding: adding, removing: removing, in: db) else { return false }
@@ -59,7 +65,9 @@ struct PostingSegments: Sendable, Equatable {
         return true
     }
 
-    private func append(_ added: Added, token: Int64, to tail: inout PostingTails.Tail, in db: Database) throws {
+    /// Appends `added` to `tail`, the token's last segment (nil when it has none), and after it
+    /// in new segments once it is full; `tail` becomes the last one written.
+    private func append(_ added: Added, token: Int64, to tail: inout PostingTails.Tail?, in db: Database) throws {
         var rest = added.documents[...]
         var positionsStart = 0
         /// The position lists of the next `count` added entries.
@@ -73,24 +81,27 @@ struct PostingSegments: Sendable, Equatable {
             let base = added.positions.startIndex
             return added.positions[base + positionsStart..<base + end]
         }
-        let room = Self.capacity - tail.count
-        if room > 0 {
-            let taken = rest.prefix(room)
-            DeltaList.append(taken, after: tail.last, to: &tail.bytes)
-            tail.positions += positions(of: taken.count)
-            tail.count += taken.count
-            tail.last = taken.last ?? tail.last
-            try write(id: tail.id, count: tail.count, documents: tail.bytes, positions: tail.positions, in: db)
+        if var last = tail, last.count < Self.capacity {
+            // Taken out of `tail`, so that appending to its buffers copies nothing.
+            tail = nil
+            let taken = rest.prefix(Self.capacity - last.count)
+            DeltaList.append(taken, after: last.last, to: &last.bytes)
+            last.positions += positions(of: taken.count)
+            last.count += taken.count
+            last.last = taken.last ?? last.last
+            try write(id: last.id, count: last.count, documents: last.bytes, positions: last.positions, in: db)
+            tail = last
             rest = rest.dropFirst(taken.count)
         }
         while let first = rest.first {
             let segment = rest.prefix(Self.capacity)
             var bytes: [UInt8] = []
             DeltaList.append(segment, after: 0, to: &bytes)
-            tail = PostingTails.Tail(
+            let written = PostingTails.Tail(
                 id: Self.key(owner: token, entry: first), count: segment.count, last: segment.last ?? first,
                 bytes: bytes, positions: Array(positions(of: segment.count)))
-            try write(id: tail.id, count: tail.count, documents: bytes, positions: tail.positions, in: db)
+            try write(id: written.id, count: written.count, documents: bytes, positions: written.positions, in: db)
+            tail = written
             rest = rest.dropFirst(segment.count)
         }
     }
