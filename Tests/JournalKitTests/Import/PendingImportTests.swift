@@ -125,6 +125,7 @@ import Testing
         #expect(try readView(of: journal) == before)
         let pending = try #require(try journal.pendingImport())
         #expect(pending.written == 1_200 && !pending.isUnderWay && pending.input == file.path)
+        #expect(try journal.verify().isConsistent, "verify counts the pending import's tags")
         let first = EntryID(storeID: journal.storeID, number: 1)
         let refused = { (error: any Error) in (error as? JournalError)?.kind == .importPending }
         #expect(performing: { try journal.add(NewEntry(text: "refused")) }, throws: refused)

@@ -38,16 +38,17 @@ extension MainStore {
     }
 
     /// How many of the counts kept of each form a tag is written in disagree with the tags (all
-    /// of the table's rows, a pending import's too, as the triggers count them).
+    /// of the tables' rows, a pending import's too, as the triggers count them: `main.`, past
+    /// the views that hide the import, ``PendingImportRecord``).
     static func tagFormMiscounts(in db: Database) throws -> Int {
         try Int.fetchOne(
             db,
             sql: """
                 SELECT (SELECT count(*) FROM (
                         SELECT name, written, count(*) FROM main.tag GROUP BY name, written
-                        EXCEPT SELECT name, written, uses FROM tag_form))
+                        EXCEPT SELECT name, written, uses FROM main.tag_form))
                     + (SELECT count(*) FROM (
-                        SELECT name, written, uses FROM tag_form
+                        SELECT name, written, uses FROM main.tag_form
                         EXCEPT SELECT name, written, count(*) FROM main.tag GROUP BY name, written))
                 """) ?? 0
     }
