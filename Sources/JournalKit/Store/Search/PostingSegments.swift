@@ -52,16 +52,17 @@ struct PostingSegments: Sendable, Equatable {
         owner token: Int64, adding: Added, removing: [Int64], tails: inout PostingTails, in db: Database
     ) throws -> Bool {
         if removing.isEmpty, let first = adding.documents.first {
-            var tail = try tails.take(token) ?? lastSegment(of: token, in: db)
+            let kept = tails.take(token)
+            var tail = try kept ?? lastSegment(of: token, in: db)
             if tail.map({ first > $0.last }) ?? true {
                 try append(adding, token: token, to: &tail, in: db)
-                tails[token] = tail
+                if kept != nil { tails[token] = tail } else { tails.admit(tail, for: token) }
                 return true
             }
         }
         tails[token] = nil
         guard try update(owner: token, adding: adding, removing: removing, in: db) else { return false }
-        tails[token] = try lastSegment(of: token, in: db)
+        tails.admit(try lastSegment(of: token, in: db), for: token)
         return true
     }
 

@@ -8,7 +8,8 @@
 /// count: a frequent token's last segment holds up to ``PostingSegments/capacity`` entries with
 /// their positions, and the more entries a journal has, the more tokens have such a segment; and
 /// the overhead, not the buffers, is most of a rare token's, of which a growing vocabulary
-/// brings more every batch.
+/// brings more every batch. A tail read from the store joins them only within the budget; the
+/// tails held are kept as they grow during a round, and the round's end brings them back under.
 struct PostingTails {
     /// One owner's last segment, as written or read.
     struct Tail {
@@ -28,9 +29,14 @@ struct PostingTails {
 
     private var tails: [Int64: (tail: Tail, round: Int)] = [:]
     private(set) var bytes = 0
-    /// Counts `endRound(within:)` calls; each tail keeps the round it was last used in, which
-    /// orders them for leaving.
+    /// The bytes the tails may hold: a tail read from the store is kept only within it, and past
+    /// it at the end of a round the least recently used go.
+    let budget: Int
+    /// Counts `endRound()` calls; each tail keeps the round it was last used in, which orders
+    /// them for leaving.
     private var round = 0
+
+    init(budget: Int = .max) { self.budget = budget }
 
     var count: Int { tails.count }
 
@@ -50,11 +56,22 @@ struct PostingTails {
         return tail
     }
 
-    /// Ends a round of writes (a batch). Past `budget` bytes, the tails least recently used go
+    /// Keeps `tail`, just read from the store, as `owner`'s while the tails are within the
+    /// budget, so that a batch touching many tokens the tails don't hold (a growing vocabulary's
+    /// rare ones) does not hold all of theirs until the round ends.
+    mutating func admit(_ tail: Tail?, for owner: Int64) {
+        guard let tail, bytes - (self[owner]?.size ?? 0) + tail.size <= budget else {
+            self[owner] = nil
+            return
+        }
+        self[owner] = tail
+    }
+
+    /// Ends a round of writes (a batch). Past the budget, the tails least recently used go
     /// first (the rare tokens', which the next batch is unlikely to need), down to three
     /// quarters of the budget, so that this happens once in several rounds: the frequent
     /// tokens' tails, which every batch appends to, stay.
-    mutating func endRound(within budget: Int) {
+    mutating func endRound() {
         round += 1
         guard bytes > budget else { return }
         var oldestFirst = tails.map { (owner: $0.key, round: $0.value.round, size: $0.value.tail.size) }

@@ -172,7 +172,9 @@ struct SearchIndexer {
         }
         defer { handOff.cancel() }
         var caches = (tokens: OwnerIDCache(.token), keys: OwnerIDCache(.prefixKey))
-        var tails = (tokens: PostingTails(), keys: PostingTails())
+        var tails = (
+            tokens: PostingTails(budget: Self.cachedTailBytes), keys: PostingTails(budget: Self.cachedTailBytes)
+        )
         let doneBefore = done
         while let batch = try handOff.take()?.get() {
             try cancellation?.check()
@@ -336,8 +338,8 @@ struct SearchIndexer {
         try SearchStore.save(batch.to, in: searchDB)
         caches.tokens.limit(to: Self.cachedIDs)
         caches.keys.limit(to: Self.cachedIDs)
-        tails.tokens.endRound(within: Self.cachedTailBytes)
-        tails.keys.endRound(within: Self.cachedTailBytes)
+        tails.tokens.endRound()
+        tails.keys.endRound()
         return true
     }
 

@@ -40,32 +40,50 @@ import Testing
     @Test func tailsWithNearlyEmptyBuffersStillCountTowardsTheBudget() {
         // A rare token's tail holds a few bytes; a growing vocabulary brings more of them every
         // batch, and what each costs beside its bytes must bound their number.
-        var tails = PostingTails()
+        var tails = PostingTails(budget: 100 * PostingTails.Tail.overhead)
         for id in Int64(1)...1_000 { tails[id] = tail(id, size: 2) }
         #expect(tails.bytes >= 1_000 * PostingTails.Tail.overhead)
-        tails.endRound(within: 100 * PostingTails.Tail.overhead)
+        tails.endRound()
         #expect(tails.count <= 100)
     }
 
     @Test func pastTheBudgetTheLeastRecentlyUsedTailsGoDownToThreeQuartersOfIt() {
-        var tails = PostingTails()
+        let perTail = template.size
+        var tails = PostingTails(budget: 8 * perTail)
         for id in Int64(1)...8 { tails[id] = sameSizeTail(id) }
-        let perTail = tails.bytes / 8
-        tails.endRound(within: 100 * perTail)
+        #expect(tails.bytes == 8 * perTail)
+        tails.endRound()
         #expect(tails.count == 8, "within the budget, every tail stays")
 
         // The next round uses three of them again and adds two: ten tails against a budget of
         // eight leaves six, the five of this round and one of the round before.
         for id: Int64 in [2, 5, 7] { tails[id] = tails.take(id) }
         for id: Int64 in [11, 12] { tails[id] = sameSizeTail(id) }
-        tails.endRound(within: 8 * perTail)
+        tails.endRound()
         #expect(tails.count == 6 && tails.bytes == 6 * perTail)
         for id: Int64 in [2, 5, 7, 11, 12] { #expect(tails[id]?.id == id) }
 
         // A round whose own tails pass the budget keeps some of them, never more than the budget.
         for id: Int64 in 20...29 { tails[id] = sameSizeTail(id) }
-        tails.endRound(within: 8 * perTail)
+        tails.endRound()
         #expect(tails.count == 6 && tails.bytes == 6 * perTail)
         #expect(tails[2] == nil && tails[11] == nil, "the older rounds' tails went first")
+    }
+
+    @Test func aTailReadFromTheStoreIsKeptOnlyWithinTheBudget() {
+        let perTail = template.size
+        var tails = PostingTails(budget: 3 * perTail)
+        for id: Int64 in 1...3 { tails.admit(sameSizeTail(id), for: id) }
+        #expect(tails.count == 3)
+        tails.admit(sameSizeTail(4), for: 4)
+        #expect(tails[4] == nil && tails.bytes == 3 * perTail, "past the budget, a tail read is not kept")
+        tails.admit(sameSizeTail(2), for: 2)
+        #expect(tails[2] != nil && tails.count == 3, "one that replaces its owner's own fits in its place")
+        tails.admit(nil, for: 3)
+        #expect(tails[3] == nil && tails.bytes == 2 * perTail)
+        // A tail the writer held and appended to is kept whatever the budget, until the round ends.
+        tails[5] = sameSizeTail(5)
+        tails[6] = sameSizeTail(6)
+        #expect(tails.count == 4 && tails.bytes == 4 * perTail)
     }
 }
