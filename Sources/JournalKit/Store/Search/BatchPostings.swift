@@ -50,9 +50,6 @@ struct BatchPostings: Sendable {
         }
     }
 
-    /// How many owners there are.
-    var count: Int { starts.count - 1 }
-
     /// Owner `index`'s postings.
     subscript(index: Int) -> PostingSegments.Added {
         PostingSegments.Added(
