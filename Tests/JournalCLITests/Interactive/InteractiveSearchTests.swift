@@ -105,6 +105,9 @@ import Testing
         // A single add in another process is shown too.
         #expect(try fixture.journal.run(["add", "importb once more"]).status == 0)
         try fixture.waitForTotal(count + 1)
+        // Ended as a user ends it: tmux's kill-server leaves a program in raw mode running.
+        try terminal.press("Escape")
+        #expect(try terminal.waitForExit().status == 0)
     }
 
     @Test func movingOpeningAnEntryAndGoingBack() throws {
