@@ -323,12 +323,8 @@ struct SearchIndexer {
                 tokens: { tokens.map { batch.tokens[Int($0)] } })
         }
         try writer.finishDocuments()
-        var removed = try writer.finish(
-            .token, adding: batch.tokenPostings, ids: tokenIDs, cache: &caches.tokens, tails: &tails.tokens)
-        removed =
-            try writer.finish(
-                .prefixKey, adding: batch.keyPostings, ids: keyIDs, cache: &caches.keys, tails: &tails.keys)
-            || removed
+        var removed = try writer.finish(.token, adding: batch.tokenPostings, ids: tokenIDs, tails: &tails.tokens)
+        removed = try writer.finish(.prefixKey, adding: batch.keyPostings, ids: keyIDs, tails: &tails.keys) || removed
         if removed {
             try SearchStore.bumpTokenGeneration(in: searchDB)
             try caches.tokens.validate(in: searchDB)

@@ -161,8 +161,7 @@ struct SearchStoreWriter {
     /// of the owners `ids` names, the new documents that have it (ascending, with a token's
     /// positions in each). Deletes the tokens and keys no document has any more.
     mutating func finish(
-        _ owner: PostingOwner, adding: BatchPostings, ids: [Int64], cache: inout OwnerIDCache,
-        tails: inout PostingTails
+        _ owner: PostingOwner, adding: BatchPostings, ids: [Int64], tails: inout PostingTails
     ) throws -> Bool {
         var removals = removing[owner] ?? [:]
         removing[owner] = [:]
