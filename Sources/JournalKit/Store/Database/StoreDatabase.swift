@@ -14,6 +14,8 @@ package enum StoreDatabase {
 
     /// How long a writer waits for another process's write to finish before giving up.
     static let busyTimeout: TimeInterval = 60
+    /// How long emptying the WAL after a large write waits for readers of an older state.
+    static let checkpointWait: TimeInterval = 1
 
     /// The connections to an existing or new store file, in WAL mode, tagged with
     /// `applicationID` so that a foreign SQLite file is recognised rather than written into.

@@ -1,0 +1,61 @@
+import Foundation
+import GRDB
+import Testing
+
+@testable import JournalKit
+
+/// A store's checkpoint after a large write: the WAL emptied, so that the last close holds the
+/// store's exclusive lock for no work; a reader of an older state makes it copy what it can and
+/// give up soon, not after a writer's timeout.
+@Suite struct StoreFileTests {
+    /// The size of a store's WAL, 0 when there is none.
+    static func walBytes(of store: any StoreFile) -> Int {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: store.url.path + "-wal")
+        return (attributes?[.size] as? Int) ?? 0
+    }
+
+    @Test(arguments: [nil, "a passphrase"])
+    func anImportLeavesBothWALsEmpty(passphrase: String?) throws {
+        let store = try TemporaryJournal(passphrase: passphrase)
+        try store.importTexts((1...300).map { "entry \($0) of a journal imported at once" })
+        #expect(Self.walBytes(of: store.journal.main) == 0)
+        #expect(Self.walBytes(of: store.journal.search) == 0)
+        #expect(try store.journal.search("imported").total == 300)
+    }
+
+    @Test func aCheckpointEmptiesTheWALItFindsWritten() throws {
+        let store = try TemporaryJournal()
+        _ = try store.journal.add(NewEntry(text: "written through the WAL"))
+        #expect(Self.walBytes(of: store.journal.main) > 0)
+        try store.journal.main.checkpoint()
+        #expect(Self.walBytes(of: store.journal.main) == 0)
+        try store.reopen()
+        #expect(try store.journal.search("written").total == 1)
+    }
+
+    @Test func aReaderOfAnOlderStateMakesItCopyWhatItCanAndGiveUpSoon() throws {
+        let store = try TemporaryJournal()
+        _ = try store.journal.add(NewEntry(text: "before the reader"))
+        // Another process's reader, in the middle of a read transaction begun before the next write.
+        var configuration = Configuration()
+        configuration.allowsUnsafeTransactions = true
+        let reader = try DatabaseQueue(path: store.journal.main.url.path, configuration: configuration)
+        try reader.inDatabase { db in
+            try db.execute(sql: "BEGIN")
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM entry") == 1)
+        }
+        _ = try store.journal.add(NewEntry(text: "after the reader"))
+        let started = ContinuousClock.now
+        try store.journal.main.checkpoint()
+        // Well under the 60 s a writer waits for another's write.
+        #expect(ContinuousClock.now - started < .seconds(30))
+        #expect(Self.walBytes(of: store.journal.main) > 0)
+        try reader.inDatabase { db in
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM entry") == 1)
+            try db.execute(sql: "COMMIT")
+        }
+        try store.journal.main.checkpoint()
+        #expect(Self.walBytes(of: store.journal.main) == 0)
+        #expect(try store.journal.search("reader").total == 2)
+    }
+}
