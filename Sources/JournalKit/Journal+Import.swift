@@ -186,9 +186,7 @@ extension Journal {
             if error.kind != .importPending { takeBack() }
             throw error
         }
-        // Written and indexed: a checkpoint that fails (a full disk) is left to the last close.
-        try? main.checkpoint()
-        try? search.checkpoint()
+        stores.checkpointAfterLargeWrite()
         return ImportSummary(
             count: pending.written, ids: pending.firstEntry.map { $0...($0 + Int64(pending.written) - 1) },
             bytes: source.bytesRead, alreadyPresent: pending.alreadyPresent, empty: pending.empty,

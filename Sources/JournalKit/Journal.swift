@@ -437,6 +437,7 @@ public final class Journal: Sendable {
         try catchUpThroughLatestChange(progress: progress, cancellation: cancellation)
         try cancellation?.check()
         if try FTS5Peer.isBuilt(in: main) { _ = try FTS5Peer.rebuild(in: main) }
+        stores.checkpointAfterLargeWrite()
     }
 
     /// Closes the journal's database connections now, on the calling thread, rather than when

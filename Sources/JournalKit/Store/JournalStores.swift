@@ -108,6 +108,13 @@ package struct JournalStores: Sendable {
         try main.close()
         try search.close()
     }
+
+    /// Empties both stores' WALs after a large write (``StoreFile/checkpoint()``). One that
+    /// fails (a full disk) leaves its WAL to the last close.
+    package func checkpointAfterLargeWrite() {
+        try? main.checkpoint()
+        try? search.checkpoint()
+    }
 }
 
 extension JournalStores {
