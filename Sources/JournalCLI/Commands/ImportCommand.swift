@@ -122,10 +122,10 @@ struct ImportCommand: ParsableCommand {
                     ", going on from an interrupted run that had written \(Formatting.count(summary.resumed, "entry", "entries"))"
             }
             if summary.alreadyPresent > 0 {
-                line += "; left out \(summary.alreadyPresent) the journal holds already"
+                line += "; left out \(Formatting.grouped(summary.alreadyPresent)) the journal holds already"
             }
             if summary.empty > 0 {
-                line += "\(summary.alreadyPresent > 0 ? " and" : "; left out") \(summary.empty) with no text"
+                line += "\(summary.alreadyPresent > 0 ? " and" : "; left out") \(Formatting.grouped(summary.empty)) with no text"
             }
             print(line)
         }
