@@ -125,7 +125,8 @@ struct ImportCommand: ParsableCommand {
                 line += "; left out \(Formatting.grouped(summary.alreadyPresent)) the journal holds already"
             }
             if summary.empty > 0 {
-                line += "\(summary.alreadyPresent > 0 ? " and" : "; left out") \(Formatting.grouped(summary.empty)) with no text"
+                line +=
+                    "\(summary.alreadyPresent > 0 ? " and" : "; left out") \(Formatting.grouped(summary.empty)) with no text"
             }
             print(line)
         }
