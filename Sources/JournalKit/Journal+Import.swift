@@ -117,7 +117,7 @@ extension Journal {
                     interrupted.interruptedRefusal("this input is not the same up to where it stopped"))
             }
         }
-        let now = JournalDate.now
+        let undated = source.undatedEntries
         nonisolated(unsafe) let reading = source
         let storeID = self.storeID
         let batches = try HandOff<Batch>.start { handOff in
@@ -126,7 +126,8 @@ extension Journal {
                 do throws(JournalError) {
                     guard let items = try reading.nextBatch() else { return }
                     let read = items.parallelMap { item in
-                        Source.entry(from: item, now: now).flatMap { imported -> Result<PreparedEntry?, JournalError> in
+                        Source.entry(from: item, undated: undated).flatMap {
+                            imported -> Result<PreparedEntry?, JournalError> in
                             guard let imported else { return .success(nil) }
                             return Result { () throws(JournalError) in
                                 var prepared = try Self.prepare(imported.entry)

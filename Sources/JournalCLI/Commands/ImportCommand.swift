@@ -29,7 +29,9 @@ struct ImportCommand: ParsableCommand {
             An import with one bad entry imports nothing and names it (a line, or an entry's \
             number and uuid). Entries the journal holds already are left out, so importing the \
             same file again adds nothing: an export's ids, Day One's uuids, and the same date and \
-            text for jrnl and for JSON Lines that give dates (--keep-duplicates imports those). jrnl \
+            text for jrnl and for JSON Lines (--keep-duplicates imports those). A JSON Lines entry \
+            without a date is dated when its file was last modified (the same at every import of \
+            that file), or, read from a pipe, at the import (never found in the journal). jrnl \
             and Day One allow entries with no text; they are left out and counted. Progress is \
             shown on standard error when it is a terminal.
 

@@ -10,9 +10,13 @@ package protocol ImportSource: AnyObject, SendableMetatype {
     /// The next items, or nil at the end.
     func nextBatch() throws(JournalError) -> [Item]?
 
-    /// The entry `item` describes; nil for an entry the format allows but a journal can't hold
-    /// (no text), which the import leaves out and counts; or an error naming the item.
-    static func entry(from item: Item, now: JournalDate) -> Result<ImportedEntry?, JournalError>
+    /// The entry `item` describes, dated by `undated` when the item has no date; nil for an
+    /// entry the format allows but a journal can't hold (no text), which the import leaves out
+    /// and counts; or an error naming the item.
+    static func entry(from item: Item, undated: UndatedEntryDate) -> Result<ImportedEntry?, JournalError>
+
+    /// The date of the entries the input leaves undated.
+    var undatedEntries: UndatedEntryDate { get }
 
     /// Bytes of input consumed so far.
     var bytesRead: Int { get }
@@ -32,12 +36,15 @@ extension JSONLinesReader: ImportSource {
         try nextBatch(targetBytes: 4 << 20, maxLines: 4_096)
     }
 
-    package static func entry(from item: NumberedLine, now: JournalDate) -> Result<ImportedEntry?, JournalError> {
-        ImportLine.parseWithSource(item, defaultDate: now).map { parsed in
-            // A line without a date is dated now: nothing already in the journal can be it.
-            ImportedEntry(
+    package static func entry(
+        from item: NumberedLine, undated: UndatedEntryDate
+    ) -> Result<ImportedEntry?, JournalError> {
+        ImportLine.parseWithSource(item, defaultDate: undated.date).map { parsed in
+            // A line dated at the import (read from a pipe) can't be one the journal holds.
+            let identified = parsed.dated || undated.isReproducible
+            return ImportedEntry(
                 entry: parsed.entry, exportedFrom: parsed.source,
-                sameDateAndText: parsed.dated && parsed.entry.origin == nil ? .exact : nil, line: item.number)
+                sameDateAndText: identified && parsed.entry.origin == nil ? .exact : nil, line: item.number)
         }
     }
 }
@@ -79,8 +86,11 @@ package final class DocumentSource: ImportSource {
     }
 
     package static func entry(
-        from item: Result<ImportedEntry?, JournalError>, now: JournalDate
+        from item: Result<ImportedEntry?, JournalError>, undated: UndatedEntryDate
     ) -> Result<ImportedEntry?, JournalError> {
         item
     }
+
+    /// Unused: every entry of the formats read whole has a date.
+    package var undatedEntries: UndatedEntryDate { .atImport() }
 }

@@ -29,6 +29,8 @@ public final class JSONLinesReader {
     private let closesDescriptor: Bool
     /// The input's size when it is a regular file, for progress.
     public let totalBytes: Int?
+    /// The date of its undated lines: the file's modification time, or the import's for a pipe.
+    package let undatedEntries: UndatedEntryDate
     /// Bytes of the lines read so far.
     public var bytesRead: Int { consumed }
     private var buffer: [UInt8] = []
@@ -66,8 +68,10 @@ public final class JSONLinesReader {
         var status = stat()
         if fstat(fileDescriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG {
             totalBytes = Int(status.st_size)
+            undatedEntries = .modified(status.st_mtim)
         } else {
             totalBytes = nil
+            undatedEntries = .atImport()
         }
     }
 

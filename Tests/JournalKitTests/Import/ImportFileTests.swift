@@ -65,13 +65,42 @@ import Testing
         let first = try store.journal.importFile(atPath: url.path)
         #expect(first.count == sample.entries)
         #expect(first.alreadyPresent == 0)
+        // Every entry is known by its date and text, or its origin (a JSON Lines entry without
+        // a date by the file's modification time, which dated it).
         let again = try store.journal.importFile(atPath: url.path)
-        // A JSON Lines entry without a date is dated now: a second import adds it again, as it
-        // says; the dated one is known by its date and text.
-        let undated = sample.format == .jsonl ? 1 : 0
-        #expect(again.count == undated)
-        #expect(again.alreadyPresent == sample.entries - undated)
+        #expect(again.count == 0)
+        #expect(again.alreadyPresent == sample.entries)
         #expect(again.empty == first.empty)
+        try store.expectConsistent()
+    }
+
+    @Test func datesUndatedJSONLinesByTheFileSoThatImportingItAgainAddsNothing() throws {
+        let lines = [#"{"text": "Ran 5k, no watch"}"#, #"{"text": "Ran 5k, no watch"}"#, #"{"text": "Rest day"}"#]
+        let url = try file("undated.jsonl", Data(lines.joined(separator: "\n").utf8))
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        let modified = Date(timeIntervalSince1970: 1_700_000_000.25)
+        try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: url.path)
+        let store = try TemporaryJournal()
+        // The lines of one input are not compared with each other: both runs are there.
+        let first = try store.journal.importFile(atPath: url.path)
+        #expect((first.count, first.alreadyPresent) == (3, 0))
+        let entries = try store.journal.search(SearchQuery(filter: .none), page: PageRequest(limit: 10)).entries
+        #expect(entries.map(\.date) == Array(repeating: JournalDate(modified), count: 3))
+        // Run again (after a kill while it indexed, say): nothing is added.
+        let again = try store.journal.importFile(atPath: url.path)
+        #expect((again.count, again.alreadyPresent) == (0, 3))
+        // A file written since is another input: its lines are dated anew and added.
+        try FileManager.default.setAttributes(
+            [.modificationDate: modified.addingTimeInterval(60)], ofItemAtPath: url.path)
+        #expect(try store.journal.importFile(atPath: url.path).count == 3)
+        // Piped, the lines are dated at the import and can't be told from new ones.
+        let pipe = Pipe()
+        try pipe.fileHandleForWriting.write(contentsOf: Data(lines.joined(separator: "\n").utf8))
+        try pipe.fileHandleForWriting.close()
+        let piped = try store.journal.importJSONLines(
+            from: JSONLinesReader(fileDescriptor: pipe.fileHandleForReading.fileDescriptor, closeWhenDone: false))
+        #expect((piped.count, piped.alreadyPresent) == (3, 0))
+        #expect(try store.journal.search("rest").total == 3)
         try store.expectConsistent()
     }
 

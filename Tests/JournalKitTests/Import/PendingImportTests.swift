@@ -110,7 +110,8 @@ import Testing
             totalBytes: reader.totalBytes, position: ImportPosition(offset: 0, line: 0, digest: ""))
         _ = try journal.main.writeImportStep(start, MainStore.WriteHooks(pruningThrough: 0)) { insert in
             for line in batch {
-                try insert(Journal.prepare(try JSONLinesReader.entry(from: line, now: .now).get()!.entry))
+                try insert(
+                    Journal.prepare(try JSONLinesReader.entry(from: line, undated: reader.undatedEntries).get()!.entry))
             }
             return MainStore.ImportStepEnd(
                 position: reader.position, bytesRead: reader.bytesRead, empty: 0, finished: false)
