@@ -10,14 +10,25 @@ struct JournalProcess {
 
         /// The standard output parsed as one JSON object.
         func json() throws -> [String: Any] {
-            let object = try JSONSerialization.jsonObject(with: Data(output.utf8))
-            return try #require(object as? [String: Any], "not a JSON object: \(output)")
+            try #require(try parsed() as? [String: Any], "not a JSON object: \(output)")
         }
 
         /// The standard output parsed as one JSON array of objects.
         func jsonArray() throws -> [[String: Any]] {
-            let object = try JSONSerialization.jsonObject(with: Data(output.utf8))
-            return try #require(object as? [[String: Any]], "not a JSON array of objects: \(output)")
+            try #require(try parsed() as? [[String: Any]], "not a JSON array of objects: \(output)")
+        }
+
+        /// The standard output parsed; when it is not JSON, the failure says how the process
+        /// ended and what it wrote to standard error.
+        private func parsed() throws -> Any {
+            do {
+                return try JSONSerialization.jsonObject(with: Data(output.utf8))
+            } catch {
+                Issue.record(
+                    "standard output is not JSON (status \(status)): \(output.prefix(500))\nstandard error: \(self.error)"
+                )
+                throw error
+            }
         }
     }
 
