@@ -50,7 +50,11 @@ extension StoreFile {
                     try db.checkpoint(.truncate)
                 } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
                     try db.checkpoint(.passive)
+                    return
                 }
+                // SQLite syncs the store file before it empties the WAL, not the WAL after: a
+                // command reports success only once every change to its files is on disk.
+                try DurableFiles.syncFile(atPath: url.path + "-wal")
             }
         }
     }
