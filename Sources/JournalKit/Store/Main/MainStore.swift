@@ -319,9 +319,18 @@ package final class MainStore: StoreFile {
             return true
         }
         if let match = entry.sameDateAndText {
-            let texts = try ExactText.fetchAll(
-                db.cachedStatement(sql: "SELECT CAST(text AS BLOB) FROM entry WHERE date >= ? AND date < ? AND n < ?"),
-                arguments: [entry.date.microseconds, entry.date.microseconds + match.precision, first ?? Int64.max])
+            // An exact date is one key of `entry_by_date` (date, n): the entries of the import under
+            // way, numbered from `first`, are not read (a file of undated lines gives them all
+            // one date, and a range would read every one written before, at each line).
+            let texts =
+                match.precision == 1
+                ? try ExactText.fetchAll(
+                    db.cachedStatement(sql: "SELECT CAST(text AS BLOB) FROM entry WHERE date = ? AND n < ?"),
+                    arguments: [entry.date.microseconds, first ?? Int64.max])
+                : try ExactText.fetchAll(
+                    db.cachedStatement(
+                        sql: "SELECT CAST(text AS BLOB) FROM entry WHERE date >= ? AND date < ? AND n < ?"),
+                    arguments: [entry.date.microseconds, entry.date.microseconds + match.precision, first ?? Int64.max])
             let key = match.key(entry.text)
             return texts.contains { match.key($0.string) == key }
         }
