@@ -8,15 +8,15 @@ import Foundation
 /// again after it was killed (or by mistake) finds them in the journal by their date and text,
 /// as it finds dated entries. Read from a pipe, they are dated at the import, and never found
 /// in the journal: nothing tells two imports of the same piped text apart from two entries.
-package struct UndatedEntryDate: Sendable, Equatable {
+package struct UndatedEntryDate: Sendable {
     /// The date given.
     package let date: JournalDate
     /// Whether an entry with this date and the same text is taken for the same entry.
     package let isReproducible: Bool
 
     /// The time of the import: for an input with no modification time.
-    package static func atImport(_ now: JournalDate = .now) -> UndatedEntryDate {
-        UndatedEntryDate(date: now, isReproducible: false)
+    package static func atImport() -> UndatedEntryDate {
+        UndatedEntryDate(date: .now, isReproducible: false)
     }
 
     /// The modification time of a file, to the microsecond.

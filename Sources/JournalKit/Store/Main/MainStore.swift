@@ -322,15 +322,13 @@ package final class MainStore: StoreFile {
             // An exact date is one key of `entry_by_date` (date, n): the entries of the import under
             // way, numbered from `first`, are not read (a file of undated lines gives them all
             // one date, and a range would read every one written before, at each line).
-            let texts =
+            let date = entry.date.microseconds
+            let (sql, arguments): (String, StatementArguments) =
                 match.precision == 1
-                ? try ExactText.fetchAll(
-                    db.cachedStatement(sql: "SELECT CAST(text AS BLOB) FROM entry WHERE date = ? AND n < ?"),
-                    arguments: [entry.date.microseconds, first ?? Int64.max])
-                : try ExactText.fetchAll(
-                    db.cachedStatement(
-                        sql: "SELECT CAST(text AS BLOB) FROM entry WHERE date >= ? AND date < ? AND n < ?"),
-                    arguments: [entry.date.microseconds, entry.date.microseconds + match.precision, first ?? Int64.max])
+                ? ("date = ? AND n < ?", [date, first ?? Int64.max])
+                : ("date >= ? AND date < ? AND n < ?", [date, date + match.precision, first ?? Int64.max])
+            let texts = try ExactText.fetchAll(
+                db.cachedStatement(sql: "SELECT CAST(text AS BLOB) FROM entry WHERE \(sql)"), arguments: arguments)
             let key = match.key(entry.text)
             return texts.contains { match.key($0.string) == key }
         }
