@@ -2,8 +2,8 @@ import Foundation
 import GRDB
 
 /// The link from tokens (or prefix keys) to entries: each owner's entry numbers, ascending,
-/// cut into segments of at most `capacity` numbers, each one row of a posting table holding a
-/// `DeltaList`.
+/// cut into segments of at most `capacity` numbers and `byteCapacity` bytes (or one number),
+/// each one row of a posting table holding a `DeltaList`.
 ///
 /// A row's id packs the owner's id and the segment's first entry number
 /// (`owner << 32 | first`), so an owner's segments are one rowid range, in order. Indexing a
@@ -38,6 +38,13 @@ struct PostingSegments: Sendable, Equatable {
 
     /// Entry numbers per segment: small enough that rewriting the last one to append is cheap.
     static let capacity = 2_048
+    /// Bytes of numbers and positions per segment, past which a segment takes no more entries
+    /// (it always takes one): about half a page, so that a frequent token's last segment stays
+    /// in its B-tree page instead of a chain of overflow pages that every append rewrites.
+    /// Measured at a million generated entries against the count alone (2026-11-26): the
+    /// import 4–8 % faster, the search store 10 % smaller, phrases and ranked searches of
+    /// frequent words 2–8 % slower (more rows to step).
+    static let byteCapacity = 1_900
     /// Entry numbers must fit the low half of a segment's id.
     static let maximumEntryNumber: Int64 = 0xFFFF_FFFF
 
@@ -82,20 +89,26 @@ struct PostingSegments: Sendable, Equatable {
             let base = added.positions.startIndex
             return added.positions[base + positionsStart..<base + end]
         }
-        if var last = tail, last.count < Self.capacity {
-            // Taken out of `tail`, so that appending to its buffers copies nothing.
-            tail = nil
-            let taken = rest.prefix(Self.capacity - last.count)
-            DeltaList.append(taken, after: last.last, to: &last.bytes)
-            last.positions += positions(of: taken.count)
-            last.count += taken.count
-            last.last = taken.last ?? last.last
-            try write(id: last.id, count: last.count, documents: last.bytes, positions: last.positions, in: db)
-            tail = last
-            rest = rest.dropFirst(taken.count)
+        if var last = tail {
+            let fit = fitting(
+                rest, after: last.last, count: last.count, bytes: last.bytes.count + last.positions.count,
+                positions: added.positions, from: positionsStart)
+            if fit > 0 {
+                // Taken out of `tail`, so that appending to its buffers copies nothing.
+                tail = nil
+                let taken = rest.prefix(fit)
+                DeltaList.append(taken, after: last.last, to: &last.bytes)
+                last.positions += positions(of: taken.count)
+                last.count += taken.count
+                last.last = taken.last ?? last.last
+                try write(id: last.id, count: last.count, documents: last.bytes, positions: last.positions, in: db)
+                tail = last
+                rest = rest.dropFirst(taken.count)
+            }
         }
         while let first = rest.first {
-            let segment = rest.prefix(Self.capacity)
+            let segment = rest.prefix(
+                fitting(rest, after: 0, count: 0, bytes: 0, positions: added.positions, from: positionsStart))
             var bytes: [UInt8] = []
             DeltaList.append(segment, after: 0, to: &bytes)
             let written = PostingTails.Tail(
@@ -105,6 +118,30 @@ struct PostingSegments: Sendable, Equatable {
             tail = written
             rest = rest.dropFirst(segment.count)
         }
+    }
+
+    /// How many of `documents` (the first after `previous`) a segment holding `count` entries
+    /// in `bytes` bytes can take, their position lists starting at `start` in `positions`: up
+    /// to ``capacity`` entries and ``byteCapacity`` bytes, and one entry at least into an
+    /// empty segment.
+    private func fitting(
+        _ documents: ArraySlice<Int64>, after previous: Int64, count: Int, bytes: Int,
+        positions: ArraySlice<UInt8>, from start: Int
+    ) -> Int {
+        var (taken, size, previous, offset) = (0, bytes, previous, start)
+        positions.withUnsafeBufferPointer { lists in
+            for document in documents {
+                guard count + taken < Self.capacity else { return }
+                var entrySize = Varint.size(UInt64(document - previous))
+                if hasPositions, let end = PositionLists.offset(after: 1, in: lists, from: offset) {
+                    entrySize += end - offset
+                    offset = end
+                }
+                guard count + taken == 0 || size + entrySize <= Self.byteCapacity else { return }
+                (taken, size, previous) = (taken + 1, size + entrySize, document)
+            }
+        }
+        return taken
     }
 
     /// Writes segment `id`, replacing it if it exists.
@@ -161,7 +198,11 @@ struct PostingSegments: Sendable, Equatable {
         var start = 0
         var positionsStart = 0
         while start < merged.documents.count {
-            let end = min(start + Self.capacity, merged.documents.count)
+            let end =
+                start
+                + fitting(
+                    merged.documents[start...], after: 0, count: 0, bytes: 0, positions: merged.positions[...],
+                    from: positionsStart)
             let segment = merged.documents[start..<end]
             var documents: [UInt8] = []
             DeltaList.append(segment, after: 0, to: &documents)

@@ -11,6 +11,9 @@ enum Varint {
         data.append(UInt8(value))
     }
 
+    /// How many bytes `value` takes.
+    static func size(_ value: UInt64) -> Int { max(1, (64 - value.leadingZeroBitCount + 6) / 7) }
+
     /// Reads one value at `position` and moves past it; nil when the bytes end inside it.
     static func read(_ bytes: UnsafeBufferPointer<UInt8>, at position: inout Int) -> UInt64? {
         var value: UInt64 = 0

@@ -56,16 +56,21 @@ func storedPositions(_ db: Database, owner: Int64) throws -> [Int64: [UInt32]] {
         return queue
     }
 
-    /// Every segment holds its count of numbers, at most `capacity`, starting with its key's
-    /// number; segments of a token follow one another without overlap.
+    /// Every segment holds its count of numbers, at most `capacity` and `byteCapacity` bytes
+    /// (or a single number), starting with its key's number; segments of a token follow one
+    /// another without overlap.
     private func expectWellFormed(_ db: Database, token: Int64) throws {
         var previousLast: Int64 = 0
         let rows = try Row.fetchAll(
-            db, sql: "SELECT id, count, documents FROM posting WHERE id >> 32 = ? ORDER BY id", arguments: [token])
+            db,
+            sql:
+                "SELECT id, count, documents, length(documents) + length(positions) FROM posting WHERE id >> 32 = ? ORDER BY id",
+            arguments: [token])
         for row in rows {
             let numbers = DeltaList.decode(row[2])
             #expect(numbers.count == row[1] as Int)
             #expect(numbers.count <= PostingSegments.capacity)
+            #expect((row[3] as Int) <= PostingSegments.byteCapacity || numbers.count == 1)
             #expect(!numbers.isEmpty)
             #expect(PostingSegments.key(owner: token, entry: numbers[0]) == row[0] as Int64)
             #expect(numbers == numbers.sorted() && Set(numbers).count == numbers.count)
@@ -149,7 +154,10 @@ func storedPositions(_ db: Database, owner: Int64) throws -> [Int64: [UInt32]] {
             try PostingSegments.tokens.update(owner: 3, adding: postings(numbers), removing: [], in: db)
         }
         #expect(added)
-        #expect(try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM posting") } == 3)
+        // Cut by count and by bytes: at least a segment per `capacity` numbers.
+        let segments = try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM posting") ?? 0 }
+        #expect(segments >= (numbers.count + PostingSegments.capacity - 1) / PostingSegments.capacity)
+        try queue.read { db in try expectWellFormed(db, token: 3) }
         let remains = try queue.write { db in
             try PostingSegments.tokens.update(owner: 3, adding: postings([]), removing: numbers, in: db)
         }
@@ -202,12 +210,15 @@ func storedPositions(_ db: Database, owner: Int64) throws -> [Int64: [UInt32]] {
             #expect(
                 try storedPositions(db, owner: 9)
                     == Dictionary(uniqueKeysWithValues: model.map { ($0, positions(of: $0, version: 0)) }))
-            let rows = try Row.fetchAll(db, sql: "SELECT id, count, documents FROM posting ORDER BY id")
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT id, count, documents, length(documents) + length(positions) FROM posting ORDER BY id")
             #expect(rows.count > 1)
             var previousLast: Int64 = 0
             for row in rows {
                 let numbers = DeltaList.decode(row[2])
                 #expect(numbers.count == row[1] as Int && numbers.count <= PostingSegments.capacity)
+                // Appends stop at the byte limit too, so that a segment stays within its page.
+                #expect((row[3] as Int) <= PostingSegments.byteCapacity)
                 #expect(
                     PostingSegments.key(owner: 9, entry: numbers[0]) == row[0] as Int64 && numbers[0] > previousLast)
                 previousLast = numbers.last!
