@@ -197,7 +197,7 @@ extension Journal {
     /// Takes back what a failed import wrote, holding its lock; when that fails too (a full
     /// disk), the import stays pending, hidden, to be abandoned later.
     private func takeBack() {
-        while let left = try? main.abandonImportStep(), left != nil {}
+        while (try? main.abandonImportStep()) != nil {}
     }
 
     /// The import that has written part of its input and not finished, if there is one: under

@@ -95,6 +95,48 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "no file named -")
     }
 
+    /// `journal search river -o -` searches for `river` and prints; `-o FILE` and `--output=FILE`
+    /// write the same answer to the file (text without colour, or JSON) and nothing to standard
+    /// output; after `--`, `-o` is the query's.
+    @Test func searchTakesAnOutputFileAroundItsQuery() throws {
+        let journal = JournalProcess()
+        defer { journal.removeStore() }
+        for text in ["walked by the river", "river stones, grey", "no water here"] {
+            #expect(try journal.run(["add", text]).status == 0)
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "journal-search-o-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let dash = try journal.run(["search", "--json", "river", "-o", "-"], workingDirectory: folder)
+        #expect(dash.status == 0, "\(dash.error)")
+        #expect(try dash.json()["query"] as? String == "river")
+        #expect(try ids(dash) == ["p1", "p2"])
+        let jsonFile = folder.appendingPathComponent("found.json")
+        let json = try journal.run(["search", "--json", "--output=\(jsonFile.path)", "river"])
+        #expect(json.status == 0 && json.output.isEmpty, "\(json.error)")
+        let written = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: jsonFile)) as? [String: Any])
+        #expect(written["query"] as? String == "river" && written["total"] as? Int == 2)
+        let textFile = folder.appendingPathComponent("found.txt")
+        let text = try journal.run(["search", "river", "-o", textFile.path])
+        #expect(text.status == 0 && text.output.isEmpty, "\(text.error)")
+        let lines = try String(contentsOf: textFile, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 3, "two entries and the summary: \(lines)")
+        #expect(lines.prefix(2).allSatisfy { $0.contains("river") } && !lines.contains { $0.contains("\u{1B}") })
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["found.json", "found.txt"])
+        // A word left out that starts with o is still one: `-orange` is not `-o range`.
+        let leftOut = try journal.run(["search", "--json", "river", "-orange"], workingDirectory: folder)
+        #expect(try leftOut.json()["query"] as? String == "river -orange", "\(leftOut.error)")
+        let missing = try journal.run(["search", "river", "-o"])
+        #expect(missing.status == 2 && missing.error.contains("-o needs a file"), "\(missing.error)")
+        let quoted = try journal.run(["search", "--strategy", StrategyID.contains.name, "--json", "--", "-o"])
+        #expect(try quoted.json()["query"] as? String == "-o", "\(quoted.error)")
+        let interactive = try journal.run(["search", "--interactive", "-o", textFile.path])
+        #expect(interactive.status == 2 && interactive.error.contains("drop -o"), "\(interactive.error)")
+    }
+
     /// `-o` to a file that is not a regular one (a FIFO here; `/dev/null` alike) writes into it
     /// and leaves it what it was: renaming a finished file over it would replace it.
     @Test func anOutputThatIsNotARegularFileIsWrittenIntoNotReplaced() throws {

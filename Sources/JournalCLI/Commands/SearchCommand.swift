@@ -80,6 +80,15 @@ struct SearchCommand: ParsableCommand {
     @OptionGroup var page: PageOptions
     @OptionGroup var filters: FilterOptions
     @OptionGroup var output: OutputOptions
+    /// Where the results go, as `export`'s `-o`. The short `-o FILE` is taken from ``arguments``
+    /// (see ``outputArgument``): declared to the parser, it would read `-orange`, a word left
+    /// out, as `-o range`.
+    @Option(
+        name: [.customLong("output"), .customLong("out")],
+        help: ArgumentHelp(
+            "Write to FILE (whole, or not at all) instead of standard output; - is standard output. Also -o FILE.",
+            valueName: "FILE"))
+    var outputFile: OutputDestination?
 
     /// Every argument no option took, in order, the end of options (`--`) among them: so that
     /// `-work` reaches the query as a word to leave out rather than failing as an option.
@@ -93,8 +102,21 @@ struct SearchCommand: ParsableCommand {
     /// The query's arguments: ``arguments`` without the `--` that ends the options (the first
     /// `--` on a command line is always that one; a later one is a word of the query).
     private var query: [String] {
-        guard let end = arguments.firstIndex(of: "--") else { return arguments }
-        return Array(arguments[..<end] + arguments[(end + 1)...])
+        var options = Array(arguments.prefix { $0 != "--" })
+        if let flag = options.firstIndex(of: "-o") { options.removeSubrange(flag..<min(flag + 2, options.count)) }
+        return options + arguments.drop { $0 != "--" }.dropFirst()
+    }
+
+    /// The value of `-o` before `--`: the argument after it (nil when absent, "" when missing).
+    private var outputArgument: String? {
+        let options = arguments.prefix { $0 != "--" }
+        guard let flag = options.firstIndex(of: "-o") else { return nil }
+        return flag + 1 < options.count ? options[flag + 1] : ""
+    }
+
+    /// Where the results go: `--output`, `-o`, else standard output.
+    private var destination: OutputDestination {
+        outputFile ?? outputArgument.flatMap(OutputDestination.init(argument:)) ?? .standardOutput
     }
 
     func validate() throws {
@@ -118,6 +140,15 @@ struct SearchCommand: ParsableCommand {
         if interactive && output.json {
             throw ValidationError("--interactive is for a person at a terminal: drop --json")
         }
+        if let value = outputArgument {
+            if OutputDestination(argument: value) == nil {
+                throw ValidationError("-o needs a file (or - for standard output)")
+            }
+            if outputFile != nil { throw ValidationError("give -o or --output, not both") }
+        }
+        if interactive && (outputFile != nil || outputArgument != nil) {
+            throw ValidationError("--interactive draws on the terminal: drop -o")
+        }
         if interactive && !Self.onTerminal {
             throw ValidationError("--interactive needs a terminal for its input and output")
         }
@@ -140,8 +171,9 @@ struct SearchCommand: ParsableCommand {
     private var runsInteractively: Bool {
         strategy != "list"
             && (interactive
-                || (query.isEmpty && regex == nil && !output.json && !page.isGiven && Self.onTerminal
-                    && !Self.terminalIsDumb))
+                || (query.isEmpty && regex == nil && !output.json && !page.isGiven && outputFile == nil
+                    && outputArgument == nil
+                    && Self.onTerminal && !Self.terminalIsDumb))
     }
 
     func run() throws {
@@ -168,21 +200,22 @@ struct SearchCommand: ParsableCommand {
         }
         let elapsed = secondsSince(started)
         if output.json {
-            JSONOutput.print(JSONOutput.search(results, seconds: elapsed))
+            try destination.write(JSONOutput.search(results, seconds: elapsed).serialized)
             return
         }
-        let terminal = Terminal.standardOutput
-        for entry in results.entries {
-            print(EntryRendering.line(entry, highlights: highlighter?.ranges(in: entry.text) ?? [], terminal: terminal))
+        let terminal = destination.terminal
+        var lines = results.entries.map { entry in
+            EntryRendering.line(entry, highlights: highlighter?.ranges(in: entry.text) ?? [], terminal: terminal)
         }
-        print(
+        lines.append(
             terminal.dim(
                 EntryRendering.summary(shown: results.entries.count, total: results.total, offset: request.offset)
                     + " · \(results.strategy)"
                     + (request.order == .newest
                         ? "" : " · \(request.order == .oldest ? "oldest" : "most relevant") first")
                     + " · \(Formatting.milliseconds(elapsed))"))
-        if let indexing = results.indexing { print(terminal.dim(EntryRendering.indexingNote(indexing))) }
+        if let indexing = results.indexing { lines.append(terminal.dim(EntryRendering.indexingNote(indexing))) }
+        try destination.write(lines.joined(separator: "\n"))
     }
 
     private func searchInteractively() throws {

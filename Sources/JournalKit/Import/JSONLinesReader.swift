@@ -93,8 +93,7 @@ public final class JSONLinesReader {
 
     /// Where the lines taken so far end: their bytes, their number and their digest.
     package var position: ImportPosition {
-        var digest = consumedDigest
-        return ImportPosition(offset: consumed, line: lineNumber, digest: InputDigest.hex(digest.finalize()))
+        ImportPosition(offset: consumed, line: lineNumber, digest: InputDigest.hex(consumedDigest.finalize()))
     }
 
     /// Reads through `position`'s offset: true when the input up to there is the one `position`
