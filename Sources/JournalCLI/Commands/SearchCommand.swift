@@ -114,6 +114,9 @@ struct SearchCommand: ParsableCommand {
         return flag + 1 < options.count ? options[flag + 1] : ""
     }
 
+    /// Whether `-o` or `--output` was given.
+    private var outputIsGiven: Bool { outputFile != nil || outputArgument != nil }
+
     /// Where the results go: `--output`, `-o`, else standard output.
     private var destination: OutputDestination {
         outputFile ?? outputArgument.flatMap(OutputDestination.init(argument:)) ?? .standardOutput
@@ -146,7 +149,7 @@ struct SearchCommand: ParsableCommand {
             }
             if outputFile != nil { throw ValidationError("give -o or --output, not both") }
         }
-        if interactive && (outputFile != nil || outputArgument != nil) {
+        if interactive && outputIsGiven {
             throw ValidationError("--interactive draws on the terminal: drop -o")
         }
         if interactive && !Self.onTerminal {
@@ -171,8 +174,7 @@ struct SearchCommand: ParsableCommand {
     private var runsInteractively: Bool {
         strategy != "list"
             && (interactive
-                || (query.isEmpty && regex == nil && !output.json && !page.isGiven && outputFile == nil
-                    && outputArgument == nil
+                || (query.isEmpty && regex == nil && !output.json && !page.isGiven && !outputIsGiven
                     && Self.onTerminal && !Self.terminalIsDumb))
     }
 

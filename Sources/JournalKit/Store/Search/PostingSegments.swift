@@ -77,71 +77,65 @@ struct PostingSegments: Sendable, Equatable {
     /// in new segments once it is full; `tail` becomes the last one written.
     private func append(_ added: Added, token: Int64, to tail: inout PostingTails.Tail?, in db: Database) throws {
         var rest = added.documents[...]
-        var positionsStart = 0
-        /// The position lists of the next `count` added entries.
-        func positions(of count: Int) -> ArraySlice<UInt8> {
-            guard hasPositions else { return [] }
-            let end = added.positions.withUnsafeBufferPointer {
-                PositionLists.offset(after: count, in: $0, from: positionsStart)
+        var positions = added.positions[...]
+        /// The next entries a segment holding `count` entries in `bytes` bytes takes, and their
+        /// position lists, both taken off what is left to append.
+        func take(after previous: Int64, count: Int, bytes: Int) -> (ArraySlice<Int64>, ArraySlice<UInt8>) {
+            guard let fit = fitting(rest, after: previous, count: count, bytes: bytes, positions: positions) else {
+                preconditionFailure("fewer position lists than entries")
             }
-            guard let end else { preconditionFailure("fewer position lists than entries") }
-            defer { positionsStart = end }
-            let base = added.positions.startIndex
-            return added.positions[base + positionsStart..<base + end]
+            defer { (rest, positions) = (rest.dropFirst(fit.count), positions.dropFirst(fit.positionBytes)) }
+            return (rest.prefix(fit.count), positions.prefix(fit.positionBytes))
         }
         if var last = tail {
-            let fit = fitting(
-                rest, after: last.last, count: last.count, bytes: last.bytes.count + last.positions.count,
-                positions: added.positions, from: positionsStart)
-            if fit > 0 {
+            let (taken, lists) = take(
+                after: last.last, count: last.count, bytes: last.bytes.count + last.positions.count)
+            if !taken.isEmpty {
                 // Taken out of `tail`, so that appending to its buffers copies nothing.
                 tail = nil
-                let taken = rest.prefix(fit)
                 DeltaList.append(taken, after: last.last, to: &last.bytes)
-                last.positions += positions(of: taken.count)
+                last.positions += lists
                 last.count += taken.count
                 last.last = taken.last ?? last.last
                 try write(id: last.id, count: last.count, documents: last.bytes, positions: last.positions, in: db)
                 tail = last
-                rest = rest.dropFirst(taken.count)
             }
         }
         while let first = rest.first {
-            let segment = rest.prefix(
-                fitting(rest, after: 0, count: 0, bytes: 0, positions: added.positions, from: positionsStart))
+            let (segment, lists) = take(after: 0, count: 0, bytes: 0)
             var bytes: [UInt8] = []
             DeltaList.append(segment, after: 0, to: &bytes)
             let written = PostingTails.Tail(
                 id: Self.key(owner: token, entry: first), count: segment.count, last: segment.last ?? first,
-                bytes: bytes, positions: Array(positions(of: segment.count)))
+                bytes: bytes, positions: Array(lists))
             try write(id: written.id, count: written.count, documents: bytes, positions: written.positions, in: db)
             tail = written
-            rest = rest.dropFirst(segment.count)
         }
     }
 
     /// How many of `documents` (the first after `previous`) a segment holding `count` entries
-    /// in `bytes` bytes can take, their position lists starting at `start` in `positions`: up
-    /// to ``capacity`` entries and ``byteCapacity`` bytes, and one entry at least into an
-    /// empty segment.
+    /// in `bytes` bytes can take, up to ``capacity`` entries and ``byteCapacity`` bytes and one
+    /// entry at least into an empty segment, and how many bytes of `positions` (their lists,
+    /// first) are theirs (none for an owner without positions). Nil when `positions` ends
+    /// before the lists of the entries taken.
     private func fitting(
-        _ documents: ArraySlice<Int64>, after previous: Int64, count: Int, bytes: Int,
-        positions: ArraySlice<UInt8>, from start: Int
-    ) -> Int {
-        var (taken, size, previous, offset) = (0, bytes, previous, start)
-        positions.withUnsafeBufferPointer { lists in
+        _ documents: ArraySlice<Int64>, after previous: Int64, count: Int, bytes: Int, positions: ArraySlice<UInt8>
+    ) -> (count: Int, positionBytes: Int)? {
+        var (taken, size, previous, listsEnd) = (0, bytes, previous, 0)
+        let whole = positions.withUnsafeBufferPointer { lists in
             for document in documents {
-                guard count + taken < Self.capacity else { return }
-                var entrySize = Varint.size(UInt64(document - previous))
-                if hasPositions, let end = PositionLists.offset(after: 1, in: lists, from: offset) {
-                    entrySize += end - offset
-                    offset = end
+                guard count + taken < Self.capacity else { return true }
+                var (entrySize, end) = (Varint.size(UInt64(document - previous)), listsEnd)
+                if hasPositions {
+                    guard let next = PositionLists.offset(after: 1, in: lists, from: listsEnd) else { return false }
+                    (entrySize, end) = (entrySize + next - listsEnd, next)
                 }
-                guard count + taken == 0 || size + entrySize <= Self.byteCapacity else { return }
-                (taken, size, previous) = (taken + 1, size + entrySize, document)
+                guard count + taken == 0 || size + entrySize <= Self.byteCapacity else { return true }
+                (taken, size, previous, listsEnd) = (taken + 1, size + entrySize, document, end)
             }
+            return true
         }
-        return taken
+        return whole ? (taken, listsEnd) : nil
     }
 
     /// Writes segment `id`, replacing it if it exists.
@@ -195,30 +189,17 @@ struct PostingSegments: Sendable, Equatable {
             try db.cachedStatement(sql: "DELETE FROM \(table) WHERE id BETWEEN ? AND ?")
                 .execute(arguments: [first[0] as Int64, last[0] as Int64])
         }
-        var start = 0
-        var positionsStart = 0
-        while start < merged.documents.count {
-            let end =
-                start
-                + fitting(
-                    merged.documents[start...], after: 0, count: 0, bytes: 0, positions: merged.positions[...],
-                    from: positionsStart)
-            let segment = merged.documents[start..<end]
-            var documents: [UInt8] = []
-            DeltaList.append(segment, after: 0, to: &documents)
-            var positions: [UInt8] = []
-            if hasPositions {
-                let positionsEnd = merged.positions.withUnsafeBufferPointer {
-                    PositionLists.offset(after: segment.count, in: $0, from: positionsStart)
-                }
-                guard let positionsEnd else { throw JournalError.store("a posting segment's positions are damaged") }
-                positions = Array(merged.positions[positionsStart..<positionsEnd])
-                positionsStart = positionsEnd
+        var (rest, lists) = (merged.documents[...], merged.positions[...])
+        while let first = rest.first {
+            guard let fit = fitting(rest, after: 0, count: 0, bytes: 0, positions: lists) else {
+                throw JournalError.store("a posting segment's positions are damaged")
             }
+            var documents: [UInt8] = []
+            DeltaList.append(rest.prefix(fit.count), after: 0, to: &documents)
             try write(
-                id: Self.key(owner: token, entry: segment[start]), count: segment.count, documents: documents,
-                positions: positions, in: db)
-            start = end
+                id: Self.key(owner: token, entry: first), count: fit.count, documents: documents,
+                positions: Array(lists.prefix(fit.positionBytes)), in: db)
+            (rest, lists) = (rest.dropFirst(fit.count), lists.dropFirst(fit.positionBytes))
         }
         if !merged.documents.isEmpty { return true }
         return try Bool.fetchOne(
