@@ -63,7 +63,7 @@ public struct SearchDuringImport: Sendable {
         // (a search process would otherwise rebuild the index of a long WAL on opening).
         for file in ["journal.sqlite", "search.sqlite"] {
             let queue = try DatabaseQueue(path: journalCopy.appendingPathComponent(file).path)
-            try queue.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+            _ = try queue.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
             try queue.close()
         }
         let sqlite3 = ChildProcess.find("sqlite3")
@@ -165,7 +165,7 @@ public struct SearchDuringImport: Sendable {
         let before = try words.map { try search($0).total }
         let idle = try (0..<3).flatMap { _ in try words.map { try search($0).seconds } }
         let finished = Finished()
-        nonisolated(unsafe) let writer = queue
+        let writer = queue
         let thread = Thread {
             let start = ContinuousClock.now
             do {
