@@ -1,7 +1,8 @@
 import GRDB
 
-/// The postings of tokens (with their positions) and of prefix keys against the links the
-/// entries imply, and no token or prefix key left that no entry holds.
+/// The postings of tokens (with their positions) and of prefix keys, in their segments and in
+/// staged runs (``PostingRuns``), against the links the entries imply, and no token or prefix
+/// key left that no entry holds.
 enum PostingCheck {
     /// Checks the postings `segments` (of tokens, or of prefix keys, called `name`) against
     /// `expected`, the owners being `owners`.
@@ -12,7 +13,7 @@ enum PostingCheck {
         var found = LinkTally()
         var used = Set<Int64>()
         var positions: [UInt32] = []
-        try segments.forEachLink(in: db) { owner, entry, list in
+        func tally(owner: Int64, entry: Int64, list: UnsafeBufferPointer<UInt8>) {
             used.insert(owner)
             var detail: UInt64 = 0
             if segments.hasPositions {
@@ -20,6 +21,8 @@ enum PostingCheck {
             }
             found.add(owner: owner, entry: entry, detail: detail)
         }
+        try segments.forEachLink(in: db, tally)
+        try PostingRuns(segments: segments).forEachLink(in: db, tally)
         if found != expected {
             problems.add(
                 "postings",

@@ -167,7 +167,7 @@ struct PostingSegments: Sendable, Equatable {
     }
 
     /// The positions column as a read selects it: empty for a table without one.
-    private var positionsColumn: String { hasPositions ? "positions" : "x''" }
+    var positionsColumn: String { hasPositions ? "positions" : "x''" }
 
     /// Adds and removes entry numbers (each sorted ascending) in the postings of `token`, an
     /// added entry's positions replacing those it had. Returns whether the token still has any.
@@ -368,7 +368,15 @@ struct PostingSegments: Sendable, Equatable {
     func forEachLink(
         in db: Database, _ body: (_ owner: Int64, _ entry: Int64, _ positions: UnsafeBufferPointer<UInt8>) -> Void
     ) throws {
-        let rows = try Row.fetchCursor(db, sql: "SELECT id >> 32, documents, \(positionsColumn) FROM \(table)")
+        try forEachLink(
+            in: try Row.fetchCursor(db, sql: "SELECT id >> 32, documents, \(positionsColumn) FROM \(table)"), body)
+    }
+
+    /// The same for `rows` of (owner, documents, positions) laid out as segments are (staged
+    /// runs' too, ``PostingRuns``).
+    func forEachLink(
+        in rows: RowCursor, _ body: (_ owner: Int64, _ entry: Int64, _ positions: UnsafeBufferPointer<UInt8>) -> Void
+    ) throws {
         while let row = try rows.next() {
             let owner: Int64 = row[0]
             (row[2] as Data? ?? Data()).withUnsafeBytes { raw in

@@ -15,6 +15,9 @@ struct SearchIndexer {
     let search: SearchStore
     /// Entries per search-store transaction.
     var batchSize = 10_000
+    /// Batches of an insert whose postings are staged (``PostingRuns``) before a batch merges
+    /// them into the segments with its own.
+    var runsPerMerge = 8
     /// Stops the work between batches; what was applied stays, and the rest waits for the
     /// next catch-up.
     var cancellation: Cancellation?
@@ -311,6 +314,11 @@ struct SearchIndexer {
         if let first = batch.hiddenFrom { try SearchVisibility.hide(from: first, in: searchDB) }
         try caches.tokens.validate(in: searchDB)
         try caches.keys.validate(in: searchDB)
+        // Staged postings stay in runs while the insert is hidden; the batch that shows it, or
+        // that would stage one run too many, merges them before writing its own.
+        let staged = try PostingRuns.staged(in: searchDB)
+        var stages = batch.hiddenFrom != nil && batch.removals.isEmpty && staged.count + 1 < runsPerMerge
+        if !stages, staged.count > 0 { try mergeRuns(tails: &tails, in: searchDB) }
         var writer = try SearchStoreWriter(db: searchDB, storeID: main.storeID)
         for range in batch.removals { try writer.removeDocuments(in: range) }
         let tokenIDs = try writer.resolve(batch.tokens, cache: &caches.tokens)
@@ -323,8 +331,19 @@ struct SearchIndexer {
                 tokens: { tokens.map { batch.tokens[Int($0)] } })
         }
         try writer.finishDocuments()
-        var removed = try writer.finish(.token, adding: batch.tokenPostings, ids: tokenIDs, tails: &tails.tokens)
-        removed = try writer.finish(.prefixKey, adding: batch.keyPostings, ids: keyIDs, tails: &tails.keys) || removed
+        if stages, writer.replacesDocuments {
+            stages = false
+            if staged.count > 0 { try mergeRuns(tails: &tails, in: searchDB) }
+        }
+        var removed = false
+        if stages {
+            try writer.stage(.token, adding: batch.tokenPostings, ids: tokenIDs, run: staged.next)
+            try writer.stage(.prefixKey, adding: batch.keyPostings, ids: keyIDs, run: staged.next)
+        } else {
+            removed = try writer.finish(.token, adding: batch.tokenPostings, ids: tokenIDs, tails: &tails.tokens)
+            removed =
+                try writer.finish(.prefixKey, adding: batch.keyPostings, ids: keyIDs, tails: &tails.keys) || removed
+        }
         if removed {
             try SearchStore.bumpTokenGeneration(in: searchDB)
             try caches.tokens.validate(in: searchDB)
@@ -337,6 +356,14 @@ struct SearchIndexer {
         tails.tokens.endRound()
         tails.keys.endRound()
         return true
+    }
+
+    /// Merges the staged runs of tokens and prefix keys into their segments.
+    private func mergeRuns(
+        tails: inout (tokens: PostingTails, keys: PostingTails), in searchDB: Database
+    ) throws {
+        try PostingRuns.tokens.merge(tails: &tails.tokens, in: searchDB)
+        try PostingRuns.prefixKeys.merge(tails: &tails.keys, in: searchDB)
     }
 
     /// How many token and key ids, and how many bytes of last segments, the writer keeps

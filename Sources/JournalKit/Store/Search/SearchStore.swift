@@ -80,7 +80,8 @@ package final class SearchStore: StoreFile {
                 url, applicationID: applicationID, durability: .mayLag, encryption: opening.encryption,
                 identity: opening.identity,
                 readOnly: readOnly, readers: opening.readers)
-            try pool.migrate(with: migrator, optional: ["v5-prefix-posting-counts", "v8-document-lengths"])
+            try pool.migrate(
+                with: migrator, optional: ["v5-prefix-posting-counts", "v8-document-lengths", "v9-posting-runs"])
             let ownerQuery = "SELECT value FROM store_info WHERE key = 'main_store'"
             let owner =
                 try pool.read { db in try String.fetchOne(db, sql: ownerQuery) }
@@ -228,6 +229,11 @@ package final class SearchStore: StoreFile {
             try db.execute(sql: DocumentLengths.schema)
             try DocumentLengths.fill(in: db)
         }
+        // A large insert's postings staged between merges (PostingRuns). Optional: readers
+        // never read them, and a store that can't be written has none.
+        migrator.registerMigration("v9-posting-runs") { db in
+            try db.execute(sql: PostingRuns.schema)
+        }
         return migrator
     }
 
@@ -355,6 +361,7 @@ package final class SearchStore: StoreFile {
             sql: """
                 DELETE FROM posting; DELETE FROM token; DELETE FROM prefix_posting; DELETE FROM prefix_key;
                 DELETE FROM document; DELETE FROM date_bucket; DELETE FROM document_length;
+                DELETE FROM posting_run; DELETE FROM prefix_posting_run;
                 """)
         try db.execute(sql: "DELETE FROM store_info WHERE key IN ('document_count', 'word_count')")
         try SearchVisibility.showAll(in: db)

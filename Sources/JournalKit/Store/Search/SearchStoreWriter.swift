@@ -8,6 +8,7 @@ enum PostingOwner: Sendable {
 
     var table: String { self == .token ? "token" : "prefix_key" }
     var segments: PostingSegments { self == .token ? .tokens : .prefixKeys }
+    var runs: PostingRuns { self == .token ? .tokens : .prefixKeys }
 }
 
 /// Ids of tokens or prefix keys a process has seen, valid across search-store transactions for
@@ -47,6 +48,8 @@ struct SearchStoreWriter {
     private var lengths = DocumentLengths.Changes()
     /// How the batch changes the store's counts of documents and of their words.
     private var totals = (documents: 0, words: 0)
+    /// Whether an entry of the batch had a document already (which its postings replace).
+    private(set) var replacesDocuments = false
 
     init(db: Database, storeID: UUID) throws {
         self.db = db
@@ -89,6 +92,7 @@ struct SearchStoreWriter {
             : try Row.fetchOne(
                 db.cachedStatement(sql: "SELECT date, tokens, length FROM document WHERE id = ?"), arguments: [number])
         let previous = row.map { DeltaList.decode($0[1]) }
+        replacesDocuments = replacesDocuments || row != nil
         totals.documents += row == nil ? 1 : 0
         totals.words += length - (row?[2] as Int? ?? 0)
         lengths.set(number, length: length)
@@ -155,6 +159,13 @@ struct SearchStoreWriter {
         lengths = DocumentLengths.Changes()
         try SearchStore.addToTotals(documents: totals.documents, words: totals.words, in: db)
         totals = (0, 0)
+    }
+
+    /// Stages the postings the batch adds (as ``finish(_:adding:ids:tails:)`` takes them) as run
+    /// `run` of ``PostingRuns``, for a later merge: only for new documents that readers don't see.
+    func stage(_ owner: PostingOwner, adding: BatchPostings, ids: [Int64], run: Int64) throws {
+        precondition(!replacesDocuments && (removing[owner] ?? [:]).isEmpty, "staged postings must be new ones")
+        try owner.runs.stage(adding, ids: ids, run: run, in: db)
     }
 
     /// Rewrites the postings of every token or key the batch touched: `adding` gives, for each
