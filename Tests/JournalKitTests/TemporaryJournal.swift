@@ -59,6 +59,25 @@ final class TemporaryJournal {
         _ = try journal.importJSONLines(from: JSONLinesReader(path: file.path))
     }
 
+    /// Indexes the pending changes in batches of `batchSize` and stops once `batches` are
+    /// written, as a cancelled or killed command leaves the search store.
+    func indexStopping(
+        afterBatches batches: Int, batchSize: Int, runsPerMerge: Int = 8,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let cancellation = Cancellation()
+        var indexer = SearchIndexer(
+            main: journal.main, search: journal.search, batchSize: batchSize, runsPerMerge: runsPerMerge)
+        indexer.cancellation = cancellation
+        let written = ProgressRecorder()
+        #expect(throws: JournalError.self, sourceLocation: sourceLocation) {
+            try indexer.catchUp { progress in
+                written.record(progress)
+                if written.done.count == batches { cancellation.cancel() }
+            }
+        }
+    }
+
     /// Every entry, oldest number first, read straight from the main store.
     func allEntries() throws -> [Entry] {
         try journal.list(PageRequest(limit: 0)).entries.sorted { $0.id.number < $1.id.number }

@@ -74,17 +74,14 @@ struct PostingRuns: Sendable {
         // One cursor per run, each in owner order; the runs are in entry order.
         var cursors = try (first...last).map { run in
             try Row.fetchCursor(
-                db.makeStatement(
-                    sql:
-                        "SELECT id & \(Self.ownerMask), documents, \(segments.positionsColumn) FROM \(table) WHERE id BETWEEN ? AND ?"
-                ),
+                db.makeStatement(sql: selectLinks + " WHERE id BETWEEN ? AND ?"),
                 arguments: [run << 32, run << 32 | Self.ownerMask])
         }
         var heads = try cursors.indices.map { try Self.head(of: &cursors[$0]) }
         while let owner = heads.compactMap({ $0?.owner }).min() {
             var added = (documents: [Int64](), positions: [UInt8]())
-            for run in heads.indices where heads[run]?.owner == owner {
-                guard let head = heads[run] else { continue }
+            for run in heads.indices {
+                guard let head = heads[run], head.owner == owner else { continue }
                 DeltaList.forEach(in: head.documents) { added.documents.append($0) }
                 added.positions += head.positions
                 heads[run] = try Self.head(of: &cursors[run])
@@ -109,9 +106,11 @@ struct PostingRuns: Sendable {
         in db: Database, _ body: (_ owner: Int64, _ entry: Int64, _ positions: UnsafeBufferPointer<UInt8>) -> Void
     ) throws {
         guard try db.tableExists(table) else { return }
-        try segments.forEachLink(
-            in: try Row.fetchCursor(
-                db, sql: "SELECT id & \(Self.ownerMask), documents, \(segments.positionsColumn) FROM \(table)"),
-            body)
+        try segments.forEachLink(in: try Row.fetchCursor(db, sql: selectLinks), body)
+    }
+
+    /// Reads the staged rows as (owner, documents, positions), as segments are read.
+    private var selectLinks: String {
+        "SELECT id & \(Self.ownerMask), documents, \(segments.positionsColumn) FROM \(table)"
     }
 }

@@ -57,17 +57,7 @@ import Testing
 
     @Test func stagedRunsAreVerifiedAndAnInterruptedIndexingFinishesThem() throws {
         let store = try journalWithAnInsertToIndex()
-        let cancellation = Cancellation()
-        var indexer = SearchIndexer(
-            main: store.journal.main, search: store.journal.search, batchSize: 4, runsPerMerge: 20)
-        indexer.cancellation = cancellation
-        let batches = ProgressRecorder()
-        #expect(throws: JournalError.self) {
-            try indexer.catchUp { progress in
-                batches.record(progress)
-                if batches.done.count == 4 { cancellation.cancel() }
-            }
-        }
+        try store.indexStopping(afterBatches: 4, batchSize: 4, runsPerMerge: 20)
         #expect(try staged(store.journal) == 4)
         #expect(try store.journal.search("delta").total == 0)
         // The check, here without the catch-up that `verify` does first (as while another
@@ -86,10 +76,7 @@ import Testing
 
     @Test func aRebuildDropsWhatWasStaged() throws {
         let store = try journalWithAnInsertToIndex()
-        let cancellation = Cancellation()
-        var indexer = SearchIndexer(main: store.journal.main, search: store.journal.search, batchSize: 4)
-        indexer.cancellation = cancellation
-        #expect(throws: JournalError.self) { try indexer.catchUp { _ in cancellation.cancel() } }
+        try store.indexStopping(afterBatches: 1, batchSize: 4)
         #expect(try staged(store.journal) == 1)
         try store.journal.search.resetForRebuild(from: store.journal.main)
         #expect(try staged(store.journal) == 0)

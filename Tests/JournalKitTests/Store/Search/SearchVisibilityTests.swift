@@ -19,16 +19,7 @@ import Testing
         _ = try store.journal.main.insert(Self.noCatchUp) { insert in
             for index in 0..<23 { try insert(PreparedEntry(text: "alpha delta \(index) gamma")) }
         }
-        let cancellation = Cancellation()
-        var indexer = SearchIndexer(main: store.journal.main, search: store.journal.search, batchSize: 4)
-        indexer.cancellation = cancellation
-        let batches = ProgressRecorder()
-        #expect(throws: JournalError.self) {
-            try indexer.catchUp { progress in
-                batches.record(progress)
-                if batches.done.count == 3 { cancellation.cancel() }
-            }
-        }
+        try store.indexStopping(afterBatches: 3, batchSize: 4)
         return store
     }
 
@@ -113,10 +104,7 @@ import Testing
         let store = try TemporaryJournal()
         try store.importTexts((0..<10).map { "alpha \($0)" })
         try store.journal.search.resetForRebuild(from: store.journal.main)
-        let cancellation = Cancellation()
-        var indexer = SearchIndexer(main: store.journal.main, search: store.journal.search, batchSize: 4)
-        indexer.cancellation = cancellation
-        #expect(throws: JournalError.self) { try indexer.catchUp { _ in cancellation.cancel() } }
+        try store.indexStopping(afterBatches: 1, batchSize: 4)
         let results = try store.journal.search("alpha")
         #expect(results.total == 4)
         #expect(results.indexing == IndexingProgress(pendingEntries: 6, indexedEntries: 0, isRebuilding: true))
