@@ -38,7 +38,9 @@ extension Journal {
             cancellation: nil)
     }
 
-    func importFile(
+    /// Imports as the public method does, cancellable, in steps of `stepBytes` of input (a
+    /// smaller step lets a test or a measurement see an import of a few kilobytes in steps).
+    package func importFile(
         atPath path: String, format: ImportFormat?, password: Passphrase?, keepingDuplicates: Bool,
         progress: ProgressHandler?, cancellation: Cancellation?, stepBytes: Int = importStepBytes
     ) throws(JournalError) -> ImportSummary {
@@ -95,7 +97,7 @@ extension Journal {
 
     /// How much input an import takes in one step (one main-store transaction), so that the
     /// main store's WAL stays some tens of megabytes whatever the import's size.
-    static let importStepBytes = 16 << 20
+    package static let importStepBytes = 16 << 20
 
     /// Imports in steps (``PendingImport``), going on with the pending import when there is one
     /// and `source` is its input. Cancelled or failed (a bad entry), an import takes back what
@@ -124,7 +126,7 @@ extension Journal {
             while true {
                 let next: Batch
                 do throws(JournalError) {
-                    guard let items = try reading.nextBatch() else { return }
+                    guard let items = try reading.nextBatch(bytes: stepBytes) else { return }
                     let read = items.parallelMap { item in
                         Source.entry(from: item, undated: undated).flatMap {
                             imported -> Result<PreparedEntry?, JournalError> in

@@ -65,11 +65,14 @@ struct ImportCommand: ParsableCommand {
 
     func validate() throws {
         for (flag, given) in [("--status", status), ("--abandon", abandon)] where given {
-            if file != nil || keepDuplicates || format != nil || (status && abandon) {
+            if file != nil || keepDuplicates || format != nil || stepBytes != Journal.importStepBytes
+                || (status && abandon)
+            {
                 throw ValidationError("\(flag) takes no file and no other option")
             }
         }
         if !status, !abandon, file == nil { throw ValidationError("Missing expected argument '<FILE>'") }
+        if stepBytes < 1 { throw ValidationError("--step-bytes must be at least 1") }
     }
 
     @Option(
@@ -77,6 +80,10 @@ struct ImportCommand: ParsableCommand {
             "The file's format: jsonl, json (jrnl's), txt (jrnl's), jrnl-encrypted or dayone; by default, what its content shows."
     )
     var format: ImportFormat?
+
+    /// Bytes of input a step takes: not for users (the default bounds the disk well), but
+    /// so that the power-cut tests can record an import of a few kilobytes in several steps.
+    @Option(help: .private) var stepBytes = Journal.importStepBytes
 
     func run() throws {
         if abandon { return try abandonPending() }
@@ -93,15 +100,15 @@ struct ImportCommand: ParsableCommand {
         let password = encrypted ? try PassphraseInput.jrnlPassword(for: file) : nil
         ImportInterruption.sayWhereToLook()
         let summary = try journal.importFile(
-            atPath: file, format: format, password: password, keepingDuplicates: keepDuplicates
-        ) { progress in
-            switch progress.phase {
-            case .importing: importing.update(progress)
-            case .indexing, .verifying, .converting, .abandoning:
-                importing.finish()
-                indexing.update(progress)
-            }
-        }
+            atPath: file, format: format, password: password, keepingDuplicates: keepDuplicates,
+            progress: { progress in
+                switch progress.phase {
+                case .importing: importing.update(progress)
+                case .indexing, .verifying, .converting, .abandoning:
+                    importing.finish()
+                    indexing.update(progress)
+                }
+            }, cancellation: nil, stepBytes: stepBytes)
         importing.finish()
         indexing.finish()
         JournalCommand.noteIndexBehind(journal)

@@ -7,8 +7,9 @@ package protocol ImportSource: AnyObject, SendableMetatype {
     /// What a batch holds before it is read: a line, or an entry already parsed.
     associatedtype Item: Sendable
 
-    /// The next items, or nil at the end.
-    func nextBatch() throws(JournalError) -> [Item]?
+    /// The next items, a few thousand at most and about `bytes` of input at most (never none
+    /// before the end), or nil at the end.
+    func nextBatch(bytes: Int) throws(JournalError) -> [Item]?
 
     /// The entry `item` describes, dated by `undated` when the item has no date; nil for an
     /// entry the format allows but a journal can't hold (no text), which the import leaves out
@@ -32,8 +33,8 @@ package protocol ImportSource: AnyObject, SendableMetatype {
 }
 
 extension JSONLinesReader: ImportSource {
-    package func nextBatch() throws(JournalError) -> [NumberedLine]? {
-        try nextBatch(targetBytes: 4 << 20, maxLines: 4_096)
+    package func nextBatch(bytes: Int) throws(JournalError) -> [NumberedLine]? {
+        try nextBatch(targetBytes: min(bytes, 4 << 20), maxLines: 4_096)
     }
 
     package static func entry(
@@ -78,9 +79,10 @@ package final class DocumentSource: ImportSource {
         return true
     }
 
-    package func nextBatch() -> [Result<ImportedEntry?, JournalError>]? {
+    package func nextBatch(bytes: Int) -> [Result<ImportedEntry?, JournalError>]? {
         guard taken < entries.count else { return nil }
-        let end = min(taken + 4_096, entries.count)
+        let share = totalBytes.map { $0 > 0 ? entries.count * min(bytes, $0) / $0 : 1 } ?? 4_096
+        let end = min(taken + min(max(share, 1), 4_096), entries.count)
         defer { taken = end }
         return Array(entries[taken..<end])
     }

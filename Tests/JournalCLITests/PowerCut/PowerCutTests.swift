@@ -35,6 +35,9 @@ import Testing
         var createsTheJournal = false
         /// Whether the journal is encrypted (its passphrase in a file outside the recorded folder).
         var encrypted = false
+        /// Whether the command, run again on what a cut left, must finish what it had begun (an
+        /// import goes on where it stopped, and adds nothing twice).
+        var runAgain = false
         /// Words its entries hold that no other entry's word contains.
         var markers: [String]
         /// A problem with `after`, or nil: `before` were the entries, `reported` what the
@@ -49,6 +52,8 @@ import Testing
         /// The disks checked: a cut and a loss that leave the same files as another (a sync of one
         /// file changes nothing else) are checked once, for what had been printed.
         var checked = Set<Int>()
+        /// The disks checked that held an import pending (written in part, shown in nothing).
+        var pending = 0
     }
 
     @Test(arguments: [false, true]) func anAddSurvivesACutOnceReported(encrypted: Bool) throws {
@@ -84,29 +89,27 @@ import Testing
         held: Bool, encrypted: Bool
     ) throws {
         let texts = (0..<2_000).map { "Imported entry \($0) qximport qxw\($0)a" }
-        let lines = try texts.map {
-            String(decoding: try JSONSerialization.data(withJSONObject: ["text": $0]), as: UTF8.self)
-        }
-        let input = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "powercut-import-\(UUID().uuidString).jsonl")
-        try Data(lines.joined(separator: "\n").utf8).write(to: input)
+        let input = try Self.jsonLines(texts)
         defer { try? FileManager.default.removeItem(at: input) }
         let scenario = Scenario(
             arguments: ["import", input.path], othersHoldTheJournal: held, encrypted: encrypted,
-            markers: ["qximport", "qxw1999a"],
-            check: { before, after, reported in
-                let added = after.filter { $0.number > (before.last?.number ?? 0) }
-                guard Array(after.prefix(before.count)) == before else {
-                    return "the entries before the import changed"
-                }
-                if added.isEmpty {
-                    return reported.contains("imported") ? "reported imported, but no entry is there" : nil
-                }
-                return added.map(\.text) == texts ? nil : "\(added.count) of \(texts.count) imported entries are there"
-            })
+            markers: ["qximport", "qxw1999a"], check: Self.imported(texts))
         print(
             try Self.replay(
                 (held ? "import, journal held open" : "import") + (encrypted ? ", encrypted" : ""), scenario))
+    }
+
+    /// An import of several steps (a step of 4 KB of input here, 16 MB by default): cut
+    /// anywhere, none of it is shown until all of it is, and the same import run again on what
+    /// the cut left finishes it, each entry once.
+    @Test func anImportInStepsGoesOnAfterACut() throws {
+        let texts = (0..<400).map { "Imported in steps, entry \($0) qxsteps qxs\($0)b" }
+        let input = try Self.jsonLines(texts)
+        defer { try? FileManager.default.removeItem(at: input) }
+        let scenario = Scenario(
+            arguments: ["import", input.path, "--step-bytes", "4096"], runAgain: true, markers: ["qxsteps", "qxs399b"],
+            check: Self.imported(texts))
+        print(try Self.replay("import in steps", scenario))
     }
 
     @Test func anEditIsOldOrNewNeverLost() throws {
@@ -159,6 +162,32 @@ import Testing
     }
 
     // MARK: Expectations
+
+    /// A JSON Lines file of entries with these texts, in the temporary folder.
+    static func jsonLines(_ texts: [String]) throws -> URL {
+        let lines = try texts.map {
+            String(decoding: try JSONSerialization.data(withJSONObject: ["text": $0]), as: UTF8.self)
+        }
+        let input = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "powercut-import-\(UUID().uuidString).jsonl")
+        try Data(lines.joined(separator: "\n").utf8).write(to: input)
+        return input
+    }
+
+    /// Entries with `texts` added after the others, all of them or (unless `imported` was
+    /// printed) none; nothing else changed.
+    static func imported(_ texts: [String]) -> (_ before: [Saved], _ after: [Saved], _ reported: String) -> String? {
+        { before, after, reported in
+            let added = after.filter { $0.number > (before.last?.number ?? 0) }
+            guard Array(after.prefix(before.count)) == before else {
+                return "the entries before the import changed"
+            }
+            if added.isEmpty {
+                return reported.contains("imported") ? "reported imported, but no entry is there" : nil
+            }
+            return added.map(\.text) == texts ? nil : "\(added.count) of \(texts.count) imported entries are there"
+        }
+    }
 
     /// One entry with `text` added after the others, or (when `added` was not yet printed)
     /// perhaps not; nothing else changed.
@@ -240,22 +269,25 @@ import Testing
             if outcome.reportedAtCut == nil, !reported.isEmpty { outcome.reportedAtCut = outcome.cuts }
             for loss in PowerLoss.allCases {
                 let problem = try check(
-                    model, loss, scenario, before: before, reported: reported, skipping: &outcome.checked)
+                    model, loss, scenario, environment: environment, before: before, reported: reported,
+                    skipping: &outcome.checked, pending: &outcome.pending)
                 #expect(problem == nil, "\(name), cut \(outcome.cuts) of \(cuts.count) (\(loss)): \(problem ?? "")")
             }
             outcome.cuts += 1
         }
         let differences = try model.differences(fromFilesAt: root)
         #expect(differences.isEmpty, "\(name): the recorder missed changes: \(differences)")
+        if scenario.runAgain { #expect(outcome.pending > 0, "\(name): no cut left the import pending") }
         return
-            "\(name): \(calls.count) calls, \(cuts.count) cuts × \(PowerLoss.allCases.count) losses, \(outcome.checked.count) distinct disks checked; "
-            + "success printed before cut \(outcome.reportedAtCut.map(String.init) ?? "–")"
+            "\(name): \(calls.count) calls, \(cuts.count) cuts × \(PowerLoss.allCases.count) losses, \(outcome.checked.count) distinct disks checked"
+            + (scenario.runAgain ? " (\(outcome.pending) with the import pending, each run again)" : "")
+            + "; success printed before cut \(outcome.reportedAtCut.map(String.init) ?? "–")"
     }
 
     /// Rebuilds the disk after a cut with `loss` and checks it; the problem found, or nil.
     static func check(
-        _ model: DiskModel, _ loss: PowerLoss, _ scenario: Scenario, before: [Saved], reported: String,
-        skipping checked: inout Set<Int>
+        _ model: DiskModel, _ loss: PowerLoss, _ scenario: Scenario, environment: [String: String],
+        before: [Saved], reported: String, skipping checked: inout Set<Int>, pending: inout Int
     ) throws -> String? {
         let copy = FileManager.default.temporaryDirectory.appendingPathComponent("powercut-cut-\(UUID().uuidString)")
         try model.materialize(loss, at: copy)
@@ -263,42 +295,67 @@ import Testing
             try? FileManager.default.removeItem(at: copy)
             return nil
         }
-        let problem = try check(copy, scenario, before: before, reported: reported)
+        let problem = try check(
+            copy, scenario, environment: environment, before: before, reported: reported, pending: &pending)
         // A failing disk is kept for a person to look at; the message names it.
         if problem != nil { return "\(problem!) (the disk is kept in \(copy.path))" }
         try? FileManager.default.removeItem(at: copy)
         return nil
     }
 
-    /// Opens the journal of the disk at `copy` as the next command would; the problem found, or nil.
-    static func check(_ copy: URL, _ scenario: Scenario, before: [Saved], reported: String) throws -> String? {
+    /// Opens the journal of the disk at `copy` as the next command would, and runs the command
+    /// again on it when the scenario says so; the problem found, or nil.
+    static func check(
+        _ copy: URL, _ scenario: Scenario, environment: [String: String], before: [Saved], reported: String,
+        pending: inout Int
+    ) throws -> String? {
         let directory = StoreDirectory(copy.appendingPathComponent("journal"))
+        let (problem, wasPending) = try examine(directory, scenario, before: before, reported: reported)
+        if wasPending { pending += 1 }
+        guard problem == nil, scenario.runAgain else { return problem }
+        let again = try JournalProcess(store: directory.url, environment: environment).run(scenario.arguments)
+        guard again.status == 0 else { return "run again, it failed: \(again.error)" }
+        let (problemAfter, stillPending) = try examine(directory, scenario, before: before, reported: again.output)
+        if stillPending { return "run again, it left the import pending" }
+        return problemAfter.map { "run again: \($0)" }
+    }
+
+    /// Opens the journal in `directory` as the next command would: the problem found, or nil,
+    /// and whether an import is pending.
+    static func examine(
+        _ directory: StoreDirectory, _ scenario: Scenario, before: [Saved], reported: String
+    ) throws
+        -> (problem: String?, pending: Bool)
+    {
         let journal: Journal
         do {
             journal = try Journal(
                 directory: directory, create: false, passphrase: scenario.encrypted ? Passphrase(passphrase) : nil,
                 use: .oneAnswer)
         } catch  where error.kind == .noJournal && scenario.createsTheJournal {
-            return reported.isEmpty ? nil : "the new journal is gone, though \"\(reported)\" was printed"
+            return (reported.isEmpty ? nil : "the new journal is gone, though \"\(reported)\" was printed", false)
         } catch {
-            return "the journal does not open: \(error.message)"
+            return ("the journal does not open: \(error.message)", false)
         }
         defer { try? journal.close() }
+        let pending = try journal.pendingImport() != nil
         let verification = try journal.verify()
-        guard verification.isConsistent else { return "verify: \(verification.problems.prefix(3))" }
-        if let problem = scenario.check(before, try entries(of: journal), reported) { return problem }
+        guard verification.isConsistent else { return ("verify: \(verification.problems.prefix(3))", pending) }
+        if let problem = scenario.check(before, try entries(of: journal), reported) { return (problem, pending) }
         // `the` is a word of many entries, and a substring of more: the two word-prefix
         // strategies must agree on it; on a marker, `contains[n]` must agree too.
         for word in scenario.markers + ["the"] {
             let found = try [StrategyID.prefix, .token, .containsN].map { strategy in
                 try numbers(journal.search(word, strategy: SearchStrategies[strategy], page: PageRequest(limit: 0)))
             }
-            if found[0] != found[1] { return "prefix finds \(found[0].count) for \(word), token \(found[1].count)" }
+            if found[0] != found[1] {
+                return ("prefix finds \(found[0].count) for \(word), token \(found[1].count)", pending)
+            }
             if word != "the", found[0] != found[2] {
-                return "prefix finds \(found[0].count) for \(word), contains[n] \(found[2].count)"
+                return ("prefix finds \(found[0].count) for \(word), contains[n] \(found[2].count)", pending)
             }
         }
-        return nil
+        return (nil, pending)
     }
 
     /// The names and bytes of every file under `folder`, with what had been printed.

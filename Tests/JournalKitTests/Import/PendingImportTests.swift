@@ -37,19 +37,25 @@ import Testing
     private func journalAndInput(_ count: Int, trailer: String? = nil) throws -> (TemporaryJournal, URL) {
         let store = try TemporaryJournal()
         for index in 0..<3 { try store.journal.add(NewEntry(text: "kept zebra \(index) #kept")) }
-        var lines = (0..<count).map { index in
-            #"{"date": "2020-01-01T00:00:\#(String(format: "%02d", index % 60))Z", "text": "zebra number \#(index) #imported #KEPT"}"#
-        }
+        var lines = (0..<count).map(line)
         if let trailer { lines.append(trailer) }
         let file = store.directory.url.appendingPathComponent("input-\(UUID().uuidString).jsonl")
         try Data(lines.joined(separator: "\n").utf8).write(to: file)
         return (store, file)
     }
 
+    /// The input's line for entry `index` (below 10,000): every line has the same length.
+    private func line(_ index: Int) -> String {
+        #"{"date": "2020-01-01T00:00:\#(String(format: "%02d", index % 60))Z", "text": "zebra number \#(String(format: "%04d", index)) #imported #KEPT"}"#
+    }
+
+    /// Steps of 400 lines: a step takes batches until it has read this much, and a batch reads
+    /// lines until it has this much.
+    private var stepBytes: Int { 400 * line(0).utf8.count }
+
     @Test func noReadSeesAnImportBeforeItsLastStep() throws {
-        // 12,000 lines are three batches of 4,096 lines at most, and with steps of one byte each
-        // batch is a step: the first two commit before the last begins.
-        let (store, file) = try journalAndInput(12_000)
+        // 1,200 lines are three steps of 400: the first two commit before the last begins.
+        let (store, file) = try journalAndInput(1_200)
         let other = try Journal(directory: store.directory)
         let before = try readView(of: other)  // builds the FTS5 peer, which a search during a step could not
         let during = ReadLog<ReadView>()
@@ -62,18 +68,18 @@ import Testing
                 } catch {
                     Issue.record("a read during the import failed: \(error)")
                 }
-            }, cancellation: nil, stepBytes: 1)
-        #expect(summary.count == 12_000)
+            }, cancellation: nil, stepBytes: stepBytes)
+        #expect(summary.count == 1_200)
         let seen = during.reads
         #expect(seen.count == 3)
         for (view, _) in seen { #expect(view == before) }
         #expect(seen[0].1 == nil, "the first step had not committed")
         let pending = try #require(seen[2].1)
-        #expect(pending.written == 8_192 && pending.isUnderWay && pending.firstEntry == 4)
+        #expect(pending.written == 800 && pending.isUnderWay && pending.firstEntry == 4)
         let after = try readView(of: other)
-        #expect(after.listed == 12_003 && after.exported == 12_003)
-        #expect(after.searched.values.allSatisfy { $0 == 12_003 }, "\(after.searched)")
-        #expect(after.tags == ["kept": 12_003, "imported": 12_000])
+        #expect(after.listed == 1_203 && after.exported == 1_203)
+        #expect(after.searched.values.allSatisfy { $0 == 1_203 }, "\(after.searched)")
+        #expect(after.tags == ["kept": 1_203, "imported": 1_200])
         #expect(before.shownForms == ["kept"] && after.shownForms == ["KEPT", "imported"])
         #expect(try other.pendingImport() == nil)
         #expect(try store.journal.verify().isConsistent)
@@ -81,17 +87,17 @@ import Testing
 
     @Test(arguments: ["a bad last line", "cancelled"])
     func anImportThatFailsTakesBackWhatItsStepsWrote(_ how: String) throws {
-        let (store, file) = try journalAndInput(12_000, trailer: #"{"text": 5}"#)
+        let (store, file) = try journalAndInput(1_200, trailer: #"{"text": 5}"#)
         let before = try readView(of: store.journal)
         let cancellation = Cancellation()
         #expect(throws: JournalError.self) {
             try store.journal.importFile(
                 atPath: file.path, format: nil, password: nil, keepingDuplicates: false,
                 progress: { progress in
-                    if how == "cancelled", progress.phase == .importing, progress.done > 1 << 20 {
+                    if how == "cancelled", progress.phase == .importing, progress.done > stepBytes {
                         cancellation.cancel()
                     }
-                }, cancellation: cancellation, stepBytes: 1)
+                }, cancellation: cancellation, stepBytes: stepBytes)
         }
         #expect(try store.journal.pendingImport() == nil)
         #expect(try readView(of: store.journal) == before)
