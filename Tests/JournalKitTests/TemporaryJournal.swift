@@ -164,11 +164,11 @@ func expectError<T>(
 }
 
 extension PreparedEntry {
-    /// An entry prepared as the journal prepares one, dated now, for tests that write to the
-    /// main store directly.
-    init(text: String) {
+    /// An entry prepared as the journal prepares one, dated now unless told, for tests that
+    /// write to the main store directly.
+    init(text: String, date: JournalDate = .now) {
         self.init(
-            date: .now, text: text, canonical: Fold.canonical(text), textTags: Tags.inText(text), givenTags: [],
+            date: date, text: text, canonical: Fold.canonical(text), textTags: Tags.inText(text), givenTags: [],
             starred: false, origin: nil
         )
     }

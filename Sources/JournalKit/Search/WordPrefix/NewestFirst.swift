@@ -35,7 +35,8 @@ enum NewestFirst {
             // 1.17 ms over 70 typed prefixes, a cold key's worst 119 → 76 ms; 2026-11-23).
             numbers =
                 walk < 16 * Double(total)
-                ? try SearchStore.newestDocuments(wanted, dated: dated, where: matching.contains, in: db)
+                ? try SearchStore.newestDocuments(
+                    wanted, through: maximum, dated: dated, where: matching.contains, in: db)
                 : try SearchStore.newestFirst(matching.members, in: db)
         }
         return StrategyAnswer(total: total, numbers: page.cut(numbers))
@@ -46,10 +47,11 @@ enum NewestFirst {
         try order?.newest(numbers.count, of: numbers) ?? SearchStore.newestFirst(numbers, in: db)
     }
 
-    /// The page of `total` matches that `contains` tells apart without their set: always by
-    /// walking, which the caller has found short (``walkIsShort(wanted:total:documents:)``).
+    /// The page of `total` matches numbered `maximum` or below that `contains` tells apart
+    /// without their set: always by walking, which the caller has found short
+    /// (``walkIsShort(wanted:total:documents:)``).
     static func page(
-        total: Int, page: PageRequest, dated: (from: Int64?, until: Int64?) = (nil, nil),
+        total: Int, maximum: Int64, page: PageRequest, dated: (from: Int64?, until: Int64?) = (nil, nil),
         where contains: (Int64) throws -> Bool,
         order: DateOrder?, in db: Database
     ) throws -> StrategyAnswer {
@@ -57,7 +59,7 @@ enum NewestFirst {
         guard wanted > page.offset else { return StrategyAnswer(total: total, numbers: []) }
         let numbers =
             try order?.walk(wanted: wanted, dated: dated, in: db, where: contains)
-            ?? SearchStore.newestDocuments(wanted, dated: dated, where: contains, in: db)
+            ?? SearchStore.newestDocuments(wanted, through: maximum, dated: dated, where: contains, in: db)
         return StrategyAnswer(total: total, numbers: page.cut(numbers))
     }
 

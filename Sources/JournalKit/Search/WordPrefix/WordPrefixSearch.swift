@@ -74,12 +74,13 @@ enum WordPrefixSearch {
         }
         let window = allowed?.bounds
         if allowed != nil, window == nil { return .none }
+        let dated = visibility.narrowed(plan.dateBounds)
         if case .word(let word) = plan.words, page.order == .newest {
             let (segments, owners) = try lookup.postings(word, db)
             if segments == .prefixKeys, owners.count == 1,
                 let answer = try pageOfOneKey(
                     owners[0], allowed: allowed, window: window, maximum: maximum, page: page,
-                    dated: plan.dateBounds, order: order,
+                    dated: dated, order: order,
                     in: db)
             {
                 return answer
@@ -96,7 +97,7 @@ enum WordPrefixSearch {
                 maximum: maximum, visibility: visibility, lookup: lookup, order: order, in: db)
         }
         return try NewestFirst.page(
-            of: matching, maximum: maximum, page: page, dated: plan.dateBounds,
+            of: matching, maximum: maximum, page: page, dated: dated,
             candidates: allowed?.count ?? Int(maximum), order: order, in: db)
     }
 
@@ -131,7 +132,7 @@ enum WordPrefixSearch {
         }
         guard walkIsShort(total) else { return nil }
         return try NewestFirst.page(
-            total: total, page: page, dated: dated,
+            total: total, maximum: maximum, page: page, dated: dated,
             where: { number in try allowed?.contains(number) != false && membership.contains(number) }, order: order,
             in: db)
     }

@@ -45,15 +45,19 @@ extension SearchStore {
         return tokens.filter(held.contains)
     }
 
-    /// The first `wanted` documents, newest first, that `contains` accepts among those dated at
-    /// or after `from` and before `until`: a walk down the date index, as long as it takes.
+    /// The first `wanted` documents numbered `maximum` or below, newest first, that `contains`
+    /// accepts among those dated at or after `from` and before `until`: a walk down the date
+    /// index, as long as it takes. The documents above `maximum` (those of an import still
+    /// hidden, newer than the rest when it brings recent entries) are passed over in the index
+    /// itself, not handed one by one to `contains`.
     static func newestDocuments(
-        _ wanted: Int, dated: (from: Int64?, until: Int64?), where contains: (Int64) throws -> Bool, in db: Database
+        _ wanted: Int, through maximum: Int64, dated: (from: Int64?, until: Int64?),
+        where contains: (Int64) throws -> Bool, in db: Database
     ) throws -> [Int64] {
         var found: [Int64] = []
         let rows = try Int64.fetchCursor(
-            db, sql: "SELECT id FROM document WHERE date >= ? AND date < ? ORDER BY date DESC, id DESC",
-            arguments: [dated.from ?? Int64.min, dated.until ?? Int64.max])
+            db, sql: "SELECT id FROM document WHERE date >= ? AND date < ? AND id <= ? ORDER BY date DESC, id DESC",
+            arguments: [dated.from ?? Int64.min, dated.until ?? Int64.max, maximum])
         while found.count < wanted, let number = try rows.next() {
             if try contains(number) { found.append(number) }
         }

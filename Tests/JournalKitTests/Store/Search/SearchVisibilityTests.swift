@@ -10,14 +10,20 @@ import Testing
     private static var noCatchUp: MainStore.WriteHooks { MainStore.WriteHooks(pruningThrough: 0) }
 
     /// A journal of 12 entries, whose main store then took a delete, an edit and an import of
-    /// 23 entries that the search store applied only two batches of four of.
-    private func journalInTheMiddleOfAnImport() throws -> TemporaryJournal {
+    /// 23 entries that the search store applied only two batches of four of. The import's
+    /// entries are dated now, after every other, or (`interleaved`) one a day from before the
+    /// journal's second entry to after its last.
+    private func journalInTheMiddleOfAnImport(interleaved: Bool = false) throws -> TemporaryJournal {
         let store = try TemporaryJournal()
-        try store.importTexts((0..<12).map { "alpha beta \($0) " + String(repeating: "gamma ", count: $0 % 3) })
+        try store.importTexts(
+            (0..<12).map { "alpha beta \($0) " + String(repeating: "gamma ", count: $0 % 3) }, oneADay: interleaved)
         _ = try store.journal.main.delete([2], Self.noCatchUp)
         _ = try store.journal.main.update(3, PreparedEntry(text: "alpha edited"), Self.noCatchUp)
         _ = try store.journal.main.insert(Self.noCatchUp) { insert in
-            for index in 0..<23 { try insert(PreparedEntry(text: "alpha delta \(index) gamma")) }
+            for index in 0..<23 {
+                let day = JournalDate(microseconds: Int64(index) * 86_400_000_000 / 2 + 43_200_000_000)
+                try insert(PreparedEntry(text: "alpha delta \(index) gamma", date: interleaved ? day : .now))
+            }
         }
         try store.indexStopping(afterBatches: 3, batchSize: 4)
         return store
@@ -39,8 +45,14 @@ import Testing
         return answers
     }
 
-    @Test func searchesSeeTheJournalBeforeAnImportAppliedInPart() throws {
-        let store = try journalInTheMiddleOfAnImport()
+    @Test(arguments: [false, true]) func searchesSeeTheJournalBeforeAnImportAppliedInPart(interleaved: Bool) throws {
+        let store = try journalInTheMiddleOfAnImport(interleaved: interleaved)
+        // A walk newest first starts at the newest entry before the import.
+        let newestBefore = try store.journal.main.read { db in
+            try Int64.fetchOne(db, sql: "SELECT max(date) FROM entry WHERE n < 13")
+        }
+        #expect(
+            try store.journal.search.read { db in try SearchVisibility.read(in: db).newestVisibleDate } == newestBefore)
         // The first batch held the delete and the edit, which end where the import begins; the
         // next two its first eight entries.
         let position = try store.journal.search.position()
@@ -70,7 +82,8 @@ import Testing
         // Relevance weighs the terms by the journal before the import: the scores are those
         // of the same journal without it.
         let before = try TemporaryJournal()
-        try before.importTexts((0..<12).map { "alpha beta \($0) " + String(repeating: "gamma ", count: $0 % 3) })
+        try before.importTexts(
+            (0..<12).map { "alpha beta \($0) " + String(repeating: "gamma ", count: $0 % 3) }, oneADay: interleaved)
         try before.journal.delete(EntryID(storeID: before.journal.storeID, number: 2))
         try before.journal.edit(EntryID(storeID: before.journal.storeID, number: 3), text: "alpha edited")
         for query in queries {
