@@ -138,11 +138,14 @@ struct JournalCommand: ParsableCommand {
     /// documented exit status.
     static func main() {
         let status: Int32
+        // The command parsed, once it is: an error its run throws is about it.
+        var parsed: ParsableCommand.Type?
         do {
             let arguments = OptionalValueArguments.normalized(Array(CommandLine.arguments.dropFirst())) { notice in
                 Terminal.standardError.write("journal: note: \(notice)\n")
             }
             var command = try parseAsRoot(arguments)
+            parsed = type(of: command)
             _ = try ConfigurationFile.current.get()
             try command.run()
             status = 0
@@ -168,7 +171,7 @@ struct JournalCommand: ParsableCommand {
                 let hint =
                     message.hasPrefix("Unknown option")
                     ? "an argument that starts with - but is no option goes after --, as in journal add -- '-5 degrees'"
-                    : "see 'journal --help'"
+                    : "see '\(helpCommand(in: full, parsed: parsed))'"
                 Terminal.standardError.write("journal: \(message) (\(hint))\n")
                 status = code == .validationFailure ? 2 : 1
             }
@@ -176,5 +179,29 @@ struct JournalCommand: ParsableCommand {
         // Closed once nothing else runs (LeakSanitizer then sees no statement left open).
         try? keptJournal?.close()
         Foundation.exit(status)
+    }
+
+    /// The help command of the command a failure is about: the one `parsed` when its run
+    /// failed, else the one ArgumentParser's message names in its last line ("See 'journal
+    /// search --help' for more information."), else `journal --help`.
+    static func helpCommand(in message: String, parsed: ParsableCommand.Type?) -> String {
+        if let parsed, let path = path(to: parsed, from: JournalCommand.self), path.count > 1 {
+            return (path + ["--help"]).joined(separator: " ")
+        }
+        guard let line = message.split(separator: "\n").last(where: { $0.contains("See 'journal") }),
+            let start = line.firstIndex(of: "'"),
+            let end = line[line.index(after: start)...].firstIndex(of: "'")
+        else { return "journal --help" }
+        return String(line[line.index(after: start)..<end])
+    }
+
+    /// The names from `root` down to the command `type`, nil when it is not among them.
+    private static func path(to type: ParsableCommand.Type, from root: ParsableCommand.Type) -> [String]? {
+        let name = root.configuration.commandName ?? "journal"
+        if type == root { return [name] }
+        for subcommand in root.configuration.subcommands {
+            if let below = path(to: type, from: subcommand) { return [name] + below }
+        }
+        return nil
     }
 }

@@ -254,6 +254,22 @@ import Testing
         #expect(unknown.status == 2 && unknown.output.isEmpty && unknown.error.split(separator: "\n").count == 1)
     }
 
+    /// A usage error points at the help of the command it is about, in its one line.
+    @Test func aUsageErrorNamesTheHelpOfItsCommand() throws {
+        let cases: [([String], String)] = [
+            (["search", "--limit", "abc", "the"], "(see 'journal search --help')"),
+            (["import", "--status", "file.jsonl"], "(see 'journal import --help')"),
+            (["tag", "add"], "(see 'journal tag --help')"),
+            (["frobnicate"], "(see 'journal --help')"),
+        ]
+        for (arguments, hint) in cases {
+            let outcome = try JournalProcess().run(arguments, useStore: false)
+            #expect(outcome.status == 2, "\(arguments): \(outcome.error)")
+            #expect(outcome.error.hasSuffix("\(hint)\n"), "\(arguments): \(outcome.error)")
+            #expect(outcome.error.split(separator: "\n").count == 1, "\(arguments): \(outcome.error)")
+        }
+    }
+
     /// Every table in a command's help keeps each row on its own lines in an 80-column
     /// terminal: a row indented in the source is a whole line of the help.
     @Test func helpTablesKeepTheirRowsAt80Columns() throws {
