@@ -17,6 +17,14 @@ int32_t cicu_utf8_to_utf16(cicu_char *dest, int32_t capacity, const char *src, i
     return needed;
 }
 
+int32_t cicu_utf16_to_utf8(char *dest, int32_t capacity, const cicu_char *src, int32_t length, int32_t *error) {
+    UErrorCode status = U_ZERO_ERROR;
+    int32_t needed = 0;
+    u_strToUTF8WithSub(dest, capacity, &needed, (const UChar *)src, length, 0xFFFD, NULL, &status);
+    *error = status;
+    return needed;
+}
+
 int32_t cicu_fold_case(cicu_char *dest, int32_t capacity, const cicu_char *src, int32_t length, int32_t *error) {
     UErrorCode status = U_ZERO_ERROR;
     int32_t needed = u_strFoldCase((UChar *)dest, capacity, (const UChar *)src, length, U_FOLD_CASE_DEFAULT, &status);

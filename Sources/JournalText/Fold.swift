@@ -25,7 +25,7 @@ public enum Fold: String, Sendable, CaseIterable {
             DiacriticMarks.strip(scratch.current)
         }
         Fold.normalize(scratch, to: CICU_NFC)
-        return String(decoding: scratch.current.units, as: UTF16.self)
+        return scratch.current.string
     }
 
     /// The canonical text of `text`: `Fold.cd`.
@@ -40,7 +40,7 @@ public enum Fold: String, Sendable, CaseIterable {
             let scratch = UTF16Scratch.forCurrentThread
             scratch.load(utf8: utf8)
             Fold.normalize(scratch, to: CICU_NFC)
-            return String(decoding: scratch.current.units, as: UTF16.self)
+            return scratch.current.string
         }
     }
 

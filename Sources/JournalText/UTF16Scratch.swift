@@ -21,6 +21,21 @@ final class UTF16Buffer {
 
     var units: UnsafeMutableBufferPointer<UInt16> { UnsafeMutableBufferPointer(start: base, count: count) }
 
+    /// The contents as a string, transcoded by ICU: several times faster than
+    /// `String(decoding:as: UTF16.self)`, which takes a generic path a code point at a time (5 %
+    /// of an import's time went there, folding every entry to its canonical text).
+    var string: String {
+        // A UTF-16 code unit takes at most three bytes of UTF-8 (a pair of them, four).
+        String(unsafeUninitializedCapacity: max(count * 3, 1)) { utf8 in
+            var error: Int32 = 0
+            let written = utf8.withMemoryRebound(to: CChar.self) { chars in
+                cicu_utf16_to_utf8(chars.baseAddress, Int32(clamping: chars.count), base, Int32(count), &error)
+            }
+            precondition(error <= 0, "ICU failed with error \(error)")
+            return Int(written)
+        }
+    }
+
     /// Replaces the contents with what an ICU function writes, growing and retrying once when
     /// ICU reports that the output needs more room.
     func fill(_ produce: (_ dest: UnsafeMutablePointer<UInt16>, _ capacity: Int32, _ error: inout Int32) -> Int32) {

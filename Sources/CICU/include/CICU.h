@@ -18,6 +18,10 @@ enum {
 /// UTF-8 to UTF-16. Returns the needed length; *error is CICU_BUFFER_OVERFLOW when it exceeds capacity.
 int32_t cicu_utf8_to_utf16(cicu_char *dest, int32_t capacity, const char *src, int32_t length, int32_t *error);
 
+/// UTF-16 to UTF-8, an unpaired surrogate written as U+FFFD. Returns the needed length; *error
+/// is CICU_BUFFER_OVERFLOW when it exceeds capacity.
+int32_t cicu_utf16_to_utf8(char *dest, int32_t capacity, const cicu_char *src, int32_t length, int32_t *error);
+
 /// Full Unicode case folding (u_strFoldCase, U_FOLD_CASE_DEFAULT).
 int32_t cicu_fold_case(cicu_char *dest, int32_t capacity, const cicu_char *src, int32_t length, int32_t *error);
 
