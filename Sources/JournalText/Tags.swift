@@ -24,6 +24,9 @@ public enum Tags {
     /// The tags written in `text`, each once, in order of first appearance, each in the form
     /// it first appears in.
     public static func inText(_ text: String) -> [Tag] {
+        // Most texts have no sign at all: found in their bytes (a byte of `#` or `@` in UTF-8 is
+        // that character), they cost no decoding into scalars.
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "#") || $0 == UInt8(ascii: "@") }) else { return [] }
         var tags: [Tag] = []
         var seen = Set<String>()
         let scalars = Array(text.unicodeScalars)
