@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A string as a dictionary key compared and hashed by its code points (its UTF-8 bytes), as
 /// the search semantics compare tokens, rather than by Swift's canonical equivalence, which
 /// normalizes every non-ASCII string it hashes.
@@ -12,6 +18,14 @@ package struct CodePointKey: Hashable, Sendable {
     }
 
     package static func == (lhs: CodePointKey, rhs: CodePointKey) -> Bool {
-        lhs.string.utf8.elementsEqual(rhs.string.utf8)
+        // The two buffers compared at once, not a byte at a time through two UTF-8 views:
+        // interning tokens compares a key at every word of every entry.
+        var (left, right) = (lhs.string, rhs.string)
+        return left.withUTF8 { left in
+            right.withUTF8 { right in
+                left.count == right.count
+                    && (left.isEmpty || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0)
+            }
+        }
     }
 }
