@@ -81,7 +81,7 @@ package final class DocumentSource: ImportSource {
 
     package func nextBatch(bytes: Int) -> [Result<ImportedEntry?, JournalError>]? {
         guard taken < entries.count else { return nil }
-        let share = totalBytes.map { $0 > 0 ? entries.count * min(bytes, $0) / $0 : 1 } ?? 4_096
+        let share = totalBytes.map { $0 > 0 ? entries.count * min(bytes, $0) / $0 : 4_096 } ?? 4_096
         let end = min(taken + min(max(share, 1), 4_096), entries.count)
         defer { taken = end }
         return Array(entries[taken..<end])
