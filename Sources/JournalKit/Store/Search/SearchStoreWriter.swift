@@ -44,6 +44,8 @@ struct SearchStoreWriter {
     /// Documents numbered above this are new: there is nothing of theirs to replace.
     private let largestExisting: Int64
     private var removing: [PostingOwner: [Int64: [Int64]]] = [.token: [:], .prefixKey: [:]]
+    /// The prefix keys' ids of the tokens the removed documents held, each token read once.
+    private var keysOfToken: [Int64: [Int64]] = [:]
     private var days = DateBuckets.Changes()
     private var lengths = DocumentLengths.Changes()
     /// How the batch changes the store's counts of documents and of their words.
@@ -130,14 +132,24 @@ struct SearchStoreWriter {
             totals.documents -= 1
             totals.words -= row[3] as Int
             lengths.set(number, length: 0)
-            let tokenIDs = DeltaList.decode(row[1])
-            for id in tokenIDs { removing[.token, default: [:]][id, default: []].append(number) }
-            for key in try prefixKeyIDs(ofTokens: tokenIDs) {
-                removing[.prefixKey, default: [:]][key.id, default: []].append(number)
+            var keys = Set<Int64>()
+            for id in DeltaList.decode(row[1]) {
+                removing[.token, default: [:]][id, default: []].append(number)
+                keys.formUnion(try prefixKeyIDs(ofToken: id))
             }
+            for key in keys { removing[.prefixKey, default: [:]][key, default: []].append(number) }
         }
         try db.execute(
             sql: "DELETE FROM document WHERE id BETWEEN ? AND ?", arguments: [range.lowerBound, range.upperBound])
+    }
+
+    /// The ids of the prefix keys of the token `id`: read once a batch, however many of the
+    /// documents it removes hold the token (a word of every entry, in every one of them).
+    private mutating func prefixKeyIDs(ofToken id: Int64) throws -> [Int64] {
+        if let known = keysOfToken[id] { return known }
+        let keys = try prefixKeyIDs(ofTokens: [id]).map(\.id)
+        keysOfToken[id] = keys
+        return keys
     }
 
     /// The prefix keys (with their ids) of the tokens with these ids.
