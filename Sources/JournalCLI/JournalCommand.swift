@@ -140,10 +140,10 @@ struct JournalCommand: ParsableCommand {
         let status: Int32
         // The command parsed, once it is: an error its run throws is about it.
         var parsed: ParsableCommand.Type?
+        let arguments = OptionalValueArguments.normalized(Array(CommandLine.arguments.dropFirst())) { notice in
+            Terminal.standardError.write("journal: note: \(notice)\n")
+        }
         do {
-            let arguments = OptionalValueArguments.normalized(Array(CommandLine.arguments.dropFirst())) { notice in
-                Terminal.standardError.write("journal: note: \(notice)\n")
-            }
             var command = try parseAsRoot(arguments)
             parsed = type(of: command)
             _ = try ConfigurationFile.current.get()
@@ -171,7 +171,9 @@ struct JournalCommand: ParsableCommand {
                 let hint =
                     message.hasPrefix("Unknown option")
                     ? "an argument that starts with - but is no option goes after --, as in journal add -- '-5 degrees'"
-                    : "see '\(helpCommand(in: full, parsed: parsed))'"
+                    : dashedValue(missingFrom: message, in: arguments).map {
+                        "a value that starts with - follows the option after =, as in \($0)"
+                    } ?? "see '\(helpCommand(in: full, parsed: parsed))'"
                 Terminal.standardError.write("journal: \(message) (\(hint))\n")
                 status = code == .validationFailure ? 2 : 1
             }
@@ -193,6 +195,19 @@ struct JournalCommand: ParsableCommand {
             let end = line[line.index(after: start)...].firstIndex(of: "'")
         else { return "journal --help" }
         return String(line[line.index(after: start)..<end])
+    }
+
+    /// `--limit=-1` when ArgumentParser's `message` says an option's value is missing because
+    /// the argument after it starts with a dash (`--limit -1`, read as an option): how to give
+    /// that value. Nil otherwise.
+    static func dashedValue(missingFrom message: String, in arguments: [String]) -> String? {
+        guard message.hasPrefix("Missing value for '-") else { return nil }
+        let named = message.dropFirst("Missing value for '".count).prefix { $0 != " " && $0 != "'" }
+        let names = named.split(separator: "/").map(String.init)
+        guard let index = arguments.firstIndex(where: names.contains), index + 1 < arguments.count else { return nil }
+        let value = arguments[index + 1]
+        guard value.hasPrefix("-"), value != "--" else { return nil }
+        return "\(arguments[index])=\(value)"
     }
 
     /// The names from `root` down to the command `type`, nil when it is not among them.

@@ -254,13 +254,16 @@ import Testing
         #expect(unknown.status == 2 && unknown.output.isEmpty && unknown.error.split(separator: "\n").count == 1)
     }
 
-    /// A usage error points at the help of the command it is about, in its one line.
+    /// A usage error points at the help of the command it is about, in its one line, or, for
+    /// a value that starts with a dash given as the next argument, at `=`.
     @Test func aUsageErrorNamesTheHelpOfItsCommand() throws {
         let cases: [([String], String)] = [
             (["search", "--limit", "abc", "the"], "(see 'journal search --help')"),
             (["import", "--status", "file.jsonl"], "(see 'journal import --help')"),
             (["tag", "add"], "(see 'journal tag --help')"),
             (["frobnicate"], "(see 'journal --help')"),
+            (["search", "--limit", "-1", "the"], "after =, as in --limit=-1)"),
+            (["search", "--limit=-1", "the"], "not -1 (see 'journal search --help')"),
         ]
         for (arguments, hint) in cases {
             let outcome = try JournalProcess().run(arguments, useStore: false)
