@@ -63,8 +63,10 @@ struct SearchVisibility: Sendable {
 
     /// Shows every document: the change applied in part is complete (or the store was emptied).
     static func showAll(in db: Database) throws {
+        // One placeholder per key, so that a key added to `keys` is removed with the others.
+        let placeholders = keys.map { _ in "?" }.joined(separator: ", ")
         try db.execute(
-            sql: "DELETE FROM store_info WHERE key IN (?, ?, ?, ?)", arguments: StatementArguments(keys))
+            sql: "DELETE FROM store_info WHERE key IN (\(placeholders))", arguments: StatementArguments(keys))
     }
 
     /// `dates` (a filter's bounds) narrowed to the dates a visible document may have: up to the

@@ -110,6 +110,14 @@ import Testing
         let results = try store.journal.search("delta")
         #expect(results.total == 23)
         #expect(results.indexing == nil)
+        // Every key of the visibility is gone with the last batch.
+        let hidden = try store.journal.search.read { db in
+            try Int.fetchOne(
+                db,
+                sql: "SELECT count(*) FROM store_info WHERE key IN ('hidden_from', 'visible_document_count', "
+                    + "'visible_word_count', 'visible_newest_date')")
+        }
+        #expect(hidden == 0)
         try store.expectConsistent()
     }
 
