@@ -7,7 +7,7 @@ import Testing
 /// fails or is cancelled takes back what its steps wrote; one left pending (its process killed)
 /// refuses other writes, goes on where it stopped when run again with the same input, refuses
 /// another input, and can be abandoned.
-@Suite(.timeLimit(.minutes(2))) struct PendingImportTests {
+@Suite(.hangGuard) struct PendingImportTests {
     /// What reads show of a journal: list and export totals, every strategy's total for a
     /// word every entry has, and the tags with their counts and the forms they are shown in.
     private struct ReadView: Equatable {

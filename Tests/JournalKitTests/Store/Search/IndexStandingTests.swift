@@ -6,7 +6,7 @@ import Testing
 /// A search store that disagrees with the entries is rebuilt, never answered from as if it
 /// agreed: restored copies of either file leave one ahead of the other, or built from another
 /// history that reached the same change number.
-@Suite(.timeLimit(.minutes(1))) struct IndexStandingTests {
+@Suite(.hangGuard) struct IndexStandingTests {
     /// A journal that held "one", then "two": with the copy of its main store taken after "one"
     /// (closed, so its WAL folded back in).
     private func journalWithACopyAfterOne() throws -> (store: TemporaryJournal, main: Data) {

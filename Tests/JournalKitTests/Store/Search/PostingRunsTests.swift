@@ -7,7 +7,7 @@ import Testing
 /// An insert indexed in several batches stages its postings in runs and merges them every few
 /// batches: the store it leaves is the one writing every batch at once would leave, row for
 /// row, and what is staged meanwhile is checked, resumed and reset like the rest.
-@Suite(.timeLimit(.minutes(1))) struct PostingRunsTests {
+@Suite(.hangGuard) struct PostingRunsTests {
     private static var noCatchUp: MainStore.WriteHooks { MainStore.WriteHooks(pruningThrough: 0) }
 
     /// A journal of 5 entries whose main store then took an insert of 37 that the search store

@@ -6,7 +6,7 @@ import Testing
 /// A change the search store has applied in part is seen by no search: every answer from the
 /// search store is the journal before it, totals, pages and scores alike, and says how far the
 /// index has got; the answer after the last batch is the journal after it.
-@Suite(.timeLimit(.minutes(1))) struct SearchVisibilityTests {
+@Suite(.hangGuard) struct SearchVisibilityTests {
     private static var noCatchUp: MainStore.WriteHooks { MainStore.WriteHooks(pruningThrough: 0) }
 
     /// A journal of 12 entries, whose main store then took a delete, an edit and an import of
