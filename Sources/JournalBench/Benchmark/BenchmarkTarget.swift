@@ -120,6 +120,9 @@ package struct BenchmarkTarget: Sendable {
         ratio("import at least as fast as FTS5 indexing alone", 1, atLeast: true) { size in
             size.fts5IndexSeconds.map { $0 / size.importSeconds }
         },
+        ratio("import into a large journal at least as fast as FTS5's insert (alone)", 1, atLeast: true) { size in
+            size.duringImport.flatMap { during in during.fts5.map { $0.aloneSeconds / during.journal.aloneSeconds } }
+        },
         BenchmarkTarget("searches during an import: every answer before or after it") { size in
             size.duringImport.map { during in
                 Outcome(

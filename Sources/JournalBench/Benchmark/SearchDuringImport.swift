@@ -13,11 +13,17 @@ import JournalKit
 /// best setup in WAL mode (as its users would run it beside readers), a writer inserting the
 /// same entries' text in one transaction, and `sqlite3` processes answering the same queries
 /// (count and newest 20). Idle latencies are the same processes before the writing starts.
+///
+/// Then each side writes the same entries again with nothing else running (`journal import
+/// --keep-duplicates`, the same insert): how fast a large journal takes an import, against
+/// FTS5's insert. Both then write into a journal a quarter larger than the benchmark's.
 public struct SearchDuringImport: Sendable {
     /// How one side fared.
     public struct Side: Sendable {
         /// The write, from its start to its end, under the searches.
         public let writeSeconds: Double
+        /// The same write again, after the first, with no searches running.
+        public let aloneSeconds: Double
         /// Search processes before the write.
         public let idle: LatencySummary
         /// Search processes during it.
@@ -59,10 +65,14 @@ public struct SearchDuringImport: Sendable {
                 throw JournalError(.store, "cannot copy \(from.path) to \(to.path)")
             }
         }
-        // Its WALs folded back in, as the last process to close an idle journal leaves them
-        // (a search process would otherwise rebuild the index of a long WAL on opening).
+        // Without the FTS5 peer, which the benchmark built in the main store to measure it and
+        // whose triggers would make the journal's import index everything twice (a user who
+        // never searches with it has none). Its WALs folded back in, as the last process to close
+        // an idle journal leaves them (a search process would otherwise rebuild the index of a
+        // long WAL on opening).
         for file in ["journal.sqlite", "search.sqlite"] {
             let queue = try DatabaseQueue(path: journalCopy.appendingPathComponent(file).path)
+            if file == "journal.sqlite" { try queue.write { db in try db.execute(sql: FTS5Peer.dropSQL) } }
             _ = try queue.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
             try queue.close()
         }
@@ -132,9 +142,14 @@ public struct SearchDuringImport: Sendable {
         }
         let after = try words.map { try search($0, store: store, executable: executable).total }
         let partial = seen.count { $0.total != before[$0.word] && $0.total != after[$0.word] }
+        let alone = try ChildProcess.run(
+            executable, ["--store", store.path, "import", "--keep-duplicates", input.path], captureOutput: true)
+        guard alone.status == 0 else {
+            throw JournalError(.store, "journal import --keep-duplicates failed (exit status \(alone.status))")
+        }
         return Side(
-            writeSeconds: writeSeconds, idle: LatencySummary(idle), during: LatencySummary(during), partial: partial,
-            behind: behind)
+            writeSeconds: writeSeconds, aloneSeconds: alone.seconds, idle: LatencySummary(idle),
+            during: LatencySummary(during), partial: partial, behind: behind)
     }
 
     /// Flag raised by FTS5's writer thread when its transaction has committed.
@@ -169,12 +184,7 @@ public struct SearchDuringImport: Sendable {
         let thread = Thread {
             let start = ContinuousClock.now
             do {
-                try writer.inTransaction { db in
-                    let insert = try db.makeStatement(
-                        sql: "INSERT INTO journal (text, date, starred) VALUES (?, ?, 0)")
-                    for row in rows { try insert.execute(arguments: [row.text, row.date]) }
-                    return .commit
-                }
+                try insert(rows, into: writer)
                 finished.finish(secondsSince(start))
             } catch {
                 finished.fail(error)
@@ -194,11 +204,23 @@ public struct SearchDuringImport: Sendable {
         }
         if let failure = finished.state.failure { throw failure }
         let after = try words.map { try search($0).total }
+        let start = ContinuousClock.now
+        try insert(rows, into: queue)
+        let alone = secondsSince(start)
         try queue.close()
         let partial = seen.count { $0.total != before[$0.word] && $0.total != after[$0.word] }
         return Side(
-            writeSeconds: finished.state.seconds ?? 0, idle: LatencySummary(idle), during: LatencySummary(during),
-            partial: partial, behind: 0)
+            writeSeconds: finished.state.seconds ?? 0, aloneSeconds: alone, idle: LatencySummary(idle),
+            during: LatencySummary(during), partial: partial, behind: 0)
+    }
+
+    /// FTS5's writer: the entries in one transaction, oldest first.
+    private static func insert(_ rows: [(text: String, date: Int64)], into queue: DatabaseQueue) throws {
+        try queue.inTransaction { db in
+            let insert = try db.makeStatement(sql: "INSERT INTO journal (text, date, starred) VALUES (?, ?, 0)")
+            for row in rows { try insert.execute(arguments: [row.text, row.date]) }
+            return .commit
+        }
     }
 
     /// The text and date (microseconds) of each entry of a JSON Lines file.

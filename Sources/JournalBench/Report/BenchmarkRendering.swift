@@ -191,11 +191,12 @@ package struct BenchmarkRendering: SectionedReport {
 
     /// Searches in other processes while an import adds entries: the journal's `journal search`
     /// processes during `journal import`, FTS5's `sqlite3` processes during its insert of the
-    /// same entries in one transaction.
+    /// same entries in one transaction; and each side's write again alone.
     package var duringImportTable: TextTable {
         TextTable(
             headers: [
-                "entries", "added", "side", "write s", "searches", "idle median ms", "idle p95 ms", "during median ms",
+                "entries", "added", "side", "write s", "alone s", "searches", "idle median ms", "idle p95 ms",
+                "during median ms",
                 "during p95 ms", "during max ms", "p95 during / idle", "answers neither before nor after",
                 "said behind",
             ],
@@ -205,7 +206,8 @@ package struct BenchmarkRendering: SectionedReport {
                 return sides.map { name, side in
                     [
                         Formatting.grouped(size.entries), Formatting.grouped(during.addedEntries), name,
-                        String(format: "%.1f", side.writeSeconds), Formatting.grouped(side.during.samples),
+                        String(format: "%.1f", side.writeSeconds), String(format: "%.1f", side.aloneSeconds),
+                        Formatting.grouped(side.during.samples),
                         ReportNumbers.milliseconds(side.idle.median), ReportNumbers.milliseconds(side.idle.p95),
                         ReportNumbers.milliseconds(side.during.median), ReportNumbers.milliseconds(side.during.p95),
                         ReportNumbers.milliseconds(side.during.max),
@@ -214,7 +216,7 @@ package struct BenchmarkRendering: SectionedReport {
                     ]
                 }
             },
-            numericColumns: [0, 1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])
+            numericColumns: [0, 1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13])
     }
 
     /// The searches during an import, as `--format json` writes them.
@@ -223,6 +225,7 @@ package struct BenchmarkRendering: SectionedReport {
             guard let side else { return .null }
             return .object([
                 "write_seconds": .number(side.writeSeconds),
+                "alone_seconds": .number(side.aloneSeconds),
                 "searches": .integer(side.during.samples),
                 "idle_median_ms": ReportNumbers.milliseconds(json: side.idle.median),
                 "idle_p95_ms": ReportNumbers.milliseconds(json: side.idle.p95),

@@ -56,6 +56,15 @@ package enum FTS5Peer {
         }
     }
 
+    /// Removes the index and its triggers from a main store (a benchmark's copy of a journal
+    /// that measured this peer, so that the copy's writes cost what a user's do).
+    package static let dropSQL = """
+        DROP TRIGGER IF EXISTS entry_fts_insert;
+        DROP TRIGGER IF EXISTS entry_fts_delete;
+        DROP TRIGGER IF EXISTS entry_fts_update;
+        DROP TABLE IF EXISTS entry_fts;
+        """
+
     /// Rebuilds the existing index from every entry.
     package static func rebuild(in main: MainStore) throws(JournalError) {
         try main.write { db in try db.execute(sql: "INSERT INTO entry_fts (entry_fts) VALUES ('rebuild')") }
