@@ -9,9 +9,9 @@ import GRDB
 /// a page each, ~70,000 a batch at a million entries, most of them pages that the batch before
 /// had rewritten too, each written twice (into the log, then the store). A run is appended in
 /// owner order, a few megabytes of new pages, and a merge rewrites a token's page once for
-/// all the runs it joins.
+/// all the runs it joins: the merging batch, when it only adds entries, stages its own first.
 ///
-/// Invariant: every staged posting belongs to an entry that readers do not see
+/// Invariant: every staged posting belongs to a new entry that readers do not see
 /// (``SearchVisibility`` hides the insert from its first entry on), and the runs are merged no
 /// later than in the transaction that shows those entries; so readers, which read segments
 /// only, answer as if every batch had written its postings there. A row's id packs the run's

@@ -314,12 +314,17 @@ struct SearchIndexer {
         if let first = batch.hiddenFrom { try SearchVisibility.hide(from: first, in: searchDB) }
         try caches.tokens.validate(in: searchDB)
         try caches.keys.validate(in: searchDB)
-        // Staged postings stay in runs while the insert is hidden; the batch that shows it, or
-        // that would stage one run too many, merges them before writing its own.
+        // Staged postings stay in runs while the insert is hidden. The batch that shows it, or
+        // that would stage one run too many, stages its own and merges them all in one pass,
+        // each token's last segment rewritten once; a batch that removes or replaces documents
+        // merges the runs before writing.
         let staged = try PostingRuns.staged(in: searchDB)
-        var stages = batch.hiddenFrom != nil && batch.removals.isEmpty && staged.count + 1 < runsPerMerge
-        if !stages, staged.count > 0 { try mergeRuns(tails: &tails, in: searchDB) }
         var writer = try SearchStoreWriter(db: searchDB, storeID: main.storeID)
+        let addsOnly =
+            batch.removals.isEmpty && batch.entries.allSatisfy { $0.number > writer.largestExisting }
+        let stages = batch.hiddenFrom != nil && addsOnly && staged.count + 1 < runsPerMerge
+        let joinsRuns = !stages && addsOnly && staged.count > 0
+        if !stages, !joinsRuns, staged.count > 0 { try mergeRuns(tails: &tails, in: searchDB) }
         for range in batch.removals { try writer.removeDocuments(in: range) }
         let tokenIDs = try writer.resolve(batch.tokens, cache: &caches.tokens)
         let keyIDs = try writer.resolve(batch.keys, cache: &caches.keys)
@@ -331,14 +336,11 @@ struct SearchIndexer {
                 tokens: { tokens.map { batch.tokens[Int($0)] } })
         }
         try writer.finishDocuments()
-        if stages, writer.replacesDocuments {
-            stages = false
-            if staged.count > 0 { try mergeRuns(tails: &tails, in: searchDB) }
-        }
         var removed = false
-        if stages {
+        if stages || joinsRuns {
             try writer.stage(.token, adding: batch.tokenPostings, ids: tokenIDs, run: staged.next)
             try writer.stage(.prefixKey, adding: batch.keyPostings, ids: keyIDs, run: staged.next)
+            if joinsRuns { try mergeRuns(tails: &tails, in: searchDB) }
         } else {
             removed = try writer.finish(.token, adding: batch.tokenPostings, ids: tokenIDs, tails: &tails.tokens)
             removed =

@@ -42,7 +42,7 @@ struct SearchStoreWriter {
     let db: Database
     let storeID: UUID
     /// Documents numbered above this are new: there is nothing of theirs to replace.
-    private let largestExisting: Int64
+    let largestExisting: Int64
     private var removing: [PostingOwner: [Int64: [Int64]]] = [.token: [:], .prefixKey: [:]]
     /// The prefix keys' ids of the tokens the removed documents held, each token read once.
     private var keysOfToken: [Int64: [Int64]] = [:]
