@@ -69,11 +69,11 @@ package final class StoreEncryption: @unchecked Sendable {
     }
 
     /// Sets up a new connection: a store created by it reserves each page's last bytes for
-    /// the nonce and tag, and temporary tables and indices stay in memory.
+    /// the nonce and tag. (Temporary tables and indices stay in memory on every store's
+    /// connections, ``StoreDatabase``.)
     static func prepare(_ db: Database) throws {
         var reserved = Int32(ENCRYPTED_VFS_RESERVED_BYTES)
         _ = sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_RESERVE_BYTES, &reserved)
-        try db.execute(sql: "PRAGMA temp_store = MEMORY")
     }
 
     /// The encrypting VFS's account of the last page it refused, or nil.

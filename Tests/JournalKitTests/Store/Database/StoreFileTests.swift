@@ -4,9 +4,10 @@ import Testing
 
 @testable import JournalKit
 
-/// A store's checkpoint after a large write: the WAL emptied, so that the last close holds the
-/// store's exclusive lock for no work; a reader of an older state makes it copy what it can and
-/// give up soon, not after a writer's timeout.
+/// A store's connections and its checkpoint after a large write: SQLite's scratch in memory;
+/// the WAL emptied, so that the last close holds the store's exclusive lock for no work; a
+/// reader of an older state makes it copy what it can and give up soon, not after a writer's
+/// timeout.
 @Suite struct StoreFileTests {
     /// The size of a store's WAL, 0 when there is none.
     static func walBytes(of store: any StoreFile) -> Int {
@@ -26,6 +27,26 @@ import Testing
         #expect(Self.walBytes(of: store.journal.main) == 0)
         #expect(Self.walBytes(of: store.journal.search) == 0)
         #expect(try store.journal.search("imported").total == 301)
+    }
+
+    /// SQLite's temporary tables, sorts and statement journals stay in memory on every
+    /// connection (never in a file outside the journal's folder), and the writer keeps a
+    /// larger page cache than SQLite's default, which readers keep.
+    @Test(arguments: [nil, "a passphrase"])
+    func scratchStaysInMemoryAndTheWriterCachesMore(passphrase: String?) throws {
+        let store = try TemporaryJournal(passphrase: passphrase)
+        try store.journal.add(NewEntry(text: "opens both stores' writers"))
+        for pool in [store.journal.main.pool, store.journal.search.pool] {
+            let writer = try pool.writeWithoutTransaction { db in
+                (try Int.fetchOne(db, sql: "PRAGMA temp_store"), try Int.fetchOne(db, sql: "PRAGMA cache_size"))
+            }
+            let reader = try pool.read { db in
+                (try Int.fetchOne(db, sql: "PRAGMA temp_store"), try Int.fetchOne(db, sql: "PRAGMA cache_size"))
+            }
+            #expect(writer.0 == 2 && reader.0 == 2, "temp_store MEMORY")
+            #expect(writer.1 == -StoreDatabase.writerCacheKiB)
+            #expect(reader.1 == -2_000, "SQLite's default")
+        }
     }
 
     @Test func aCheckpointEmptiesTheWALItFindsWritten() throws {
