@@ -324,7 +324,7 @@ struct SearchIndexer {
             batch.removals.isEmpty && batch.entries.allSatisfy { $0.number > writer.largestExisting }
         let stages = batch.hiddenFrom != nil && addsOnly && staged.count + 1 < runsPerMerge
         let joinsRuns = !stages && addsOnly && staged.count > 0
-        if !stages, !joinsRuns, staged.count > 0 { try mergeRuns(tails: &tails, in: searchDB) }
+        if !addsOnly, staged.count > 0 { try mergeRuns(tails: &tails, in: searchDB) }
         for range in batch.removals { try writer.removeDocuments(in: range) }
         let tokenIDs = try writer.resolve(batch.tokens, cache: &caches.tokens)
         let keyIDs = try writer.resolve(batch.keys, cache: &caches.keys)
