@@ -161,16 +161,30 @@ struct SearchIndexer {
                 }
             }
         }
+        // Three stages, each on its own thread: the cores break the batch after next into words
+        // while one thread merges the next batch's and this one writes.
         let handOff = try HandOff<Result<PreparedBatch, JournalError>>.start { [self] handOff in
-            var position = start
-            while true {
-                let batch = Result { () throws(JournalError) in try prepareBatch(from: position) }
-                guard case .success(let prepared?) = batch else {
-                    if case .failure(let error) = batch { _ = handOff.put(.failure(error)) }
-                    return
+            let words: HandOff<Result<BrokenBatch, JournalError>>
+            do throws(JournalError) {
+                words = try HandOff.start { [self] words in
+                    var position = start
+                    while words.waitForRoom() {
+                        let batch = Result { () throws(JournalError) in try breakBatch(from: position) }
+                        guard case .success(let broken?) = batch else {
+                            if case .failure(let error) = batch { _ = words.put(.failure(error)) }
+                            return
+                        }
+                        guard words.put(.success(broken)) else { return }
+                        position = broken.to
+                    }
                 }
-                guard handOff.put(.success(prepared)) else { return }
-                position = prepared.to
+            } catch {
+                _ = handOff.put(.failure(error))
+                return
+            }
+            defer { words.cancel() }
+            while let broken = words.take() {
+                guard handOff.put(broken.map(Self.prepare)), case .success = broken else { return }
             }
         }
         defer { handOff.cancel() }
@@ -195,8 +209,28 @@ struct SearchIndexer {
         return true
     }
 
-    /// Reads and analyses the batch after `position`; nil when there is nothing left.
-    private func prepareBatch(from position: SearchStore.Position) throws(JournalError) -> PreparedBatch? {
+    /// A batch read and broken into words, slice by slice, each slice with its own numbering of
+    /// its distinct tokens.
+    private struct BrokenBatch: Sendable {
+        let from: SearchStore.Position
+        let to: SearchStore.Position
+        let removals: [ClosedRange<Int64>]
+        let hiddenFrom: Int64?
+        let entries: [(number: Int64, date: JournalDate)]
+        let slices: [BrokenSlice]
+    }
+
+    /// One slice of a batch: its distinct tokens, each entry's as indexes into them, each
+    /// entry's number of words, and its position lists (``PositionLists``).
+    private struct BrokenSlice: Sendable {
+        let texts: [String]
+        let entryTokens: [[Int32]]
+        let entryLengths: [Int]
+        let entryPositions: [[UInt8]]
+    }
+
+    /// Reads the batch after `position` and breaks it into words; nil when there is nothing left.
+    private func breakBatch(from position: SearchStore.Position) throws(JournalError) -> BrokenBatch? {
         var next = position
         var work = try StoreDatabase.guarded(main.url) {
             try main.pool.read { db in try collectWork(from: db, advancing: &next) }
@@ -205,10 +239,10 @@ struct SearchIndexer {
         // Several changes may touch one entry; its current state is indexed once, in number order.
         var latest: [Int64: MainStore.CanonicalRow] = [:]
         for row in work.upserts { latest[row.number] = row }
-        var rows = latest.values.sorted { $0.number < $1.number }
+        let rows = latest.values.sorted { $0.number < $1.number }
         (latest, work.upserts) = ([:], [])
         // Each core breaks its slice of the batch into words and numbers the slice's distinct
-        // tokens; the slices are then merged here, hashing each distinct token once per slice.
+        // tokens; `prepare` merges the slices, hashing each distinct token once per slice.
         let slices = rows.parallelSlices { slice in
             var local = Interned(capacity: slice.count * 8)
             var entryLengths: [Int] = []
@@ -222,13 +256,20 @@ struct SearchIndexer {
                 entryPositions.append(Self.positionLists(tokens: tokens.count, order: order, scratch: &scratch))
                 return tokens.map { local.intern($0).position }
             }
-            return (
+            return BrokenSlice(
                 texts: local.texts, entryTokens: entryTokens, entryLengths: entryLengths, entryPositions: entryPositions
             )
         }
         // The texts are tokens now: only the entries' numbers and dates are needed from here on.
-        let entries = rows.map { (number: $0.number, date: $0.date) }
-        rows = []
+        return BrokenBatch(
+            from: position, to: next, removals: work.removals, hiddenFrom: work.hiddenFrom,
+            entries: rows.map { (number: $0.number, date: $0.date) }, slices: slices)
+    }
+
+    /// Merges a broken batch's slices: numbers its distinct tokens and prefix keys once for the
+    /// batch, and lists each one's entries.
+    private static func prepare(_ broken: BrokenBatch) -> PreparedBatch {
+        let (entries, slices) = (broken.entries, broken.slices)
         var tokens = Interned(capacity: entries.count * 8), keys = Interned(capacity: entries.count * 2)
         var keysOfToken: [[Int32]] = []
         var entryTokens: [[Int32]] = []
@@ -270,7 +311,7 @@ struct SearchIndexer {
             }
         }
         return PreparedBatch(
-            from: position, to: next, removals: work.removals, hiddenFrom: work.hiddenFrom,
+            from: broken.from, to: broken.to, removals: broken.removals, hiddenFrom: broken.hiddenFrom,
             entries: entries, tokens: tokens.texts, entryTokens: entryTokens, tokenPostings: tokenPostings,
             entryLengths: entryLengths, keys: keys.texts, keyPostings: keyPostings)
     }
