@@ -18,24 +18,10 @@ public enum WordBreaker {
     /// The distinct words of `text` in order of first appearance, and each word of the text in
     /// order as the position of its distinct word: `words(in:)` is `order.map { unique[$0] }`.
     public static func uniqueWordsAndOrder(in text: String) -> (unique: [String], order: [Int32]) {
-        var positions = [CodePointKey: Int32](minimumCapacity: 256)
-        var words: [String] = []
-        var order: [Int32] = []
-        words.reserveCapacity(256)
-        order.reserveCapacity(256)
-        forEachWord(in: text) { bytes in
-            let word = String(decoding: bytes, as: UTF8.self)
-            let key = CodePointKey(word)
-            if let position = positions[key] {
-                order.append(position)
-            } else {
-                let position = Int32(words.count)
-                positions[key] = position
-                words.append(word)
-                order.append(position)
-            }
-        }
-        return (words, order)
+        var numbering = WordNumbering()
+        var (distinct, order): ([Int32], [Int32]) = ([], [])
+        numbering.add(text: text, distinct: &distinct, order: &order)
+        return (numbering.words, order)
     }
 
     /// Where the words of `text` are, as UTF-16 offset ranges into it, a piece of the text at a
@@ -62,7 +48,7 @@ public enum WordBreaker {
 
     /// Calls `body` with each word's UTF-8 bytes, sliced from `text` itself: ICU reports UTF-16
     /// offsets, which a cursor walking both encodings at once turns into UTF-8 ones.
-    private static func forEachWord(in text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+    static func forEachWord(in text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         var text = text
         text.withUTF8 { utf8 in
             let scratch = UTF16Scratch.forCurrentThread

@@ -129,24 +129,6 @@ struct SearchIndexer {
         var count: Int { entries.count + removals.count }
     }
 
-    /// Distinct texts, each numbered in the order first seen.
-    private struct Interned: Sendable {
-        var texts: [String] = []
-        private var index: [CodePointKey: Int32] = [:]
-
-        init(capacity: Int) { index.reserveCapacity(capacity) }
-
-        /// The number of `text`, added when new; `isNew` says which.
-        mutating func intern(_ text: String) -> (position: Int32, isNew: Bool) {
-            let key = CodePointKey(text)
-            if let position = index[key] { return (position, false) }
-            let position = Int32(texts.count)
-            index[key] = position
-            texts.append(text)
-            return (position, true)
-        }
-    }
-
     /// Prepares batches on another thread and writes them here. Returns false when the saved
     /// position was not the expected one (another process caught up meanwhile).
     private func applyPreparedBatches(done: inout Int, progress: ProgressHandler?) throws(JournalError) -> Bool {
@@ -244,20 +226,23 @@ struct SearchIndexer {
         // Each core breaks its slice of the batch into words and numbers the slice's distinct
         // tokens; `prepare` merges the slices, hashing each distinct token once per slice.
         let slices = rows.parallelSlices { slice in
-            var local = Interned(capacity: slice.count * 8)
+            var local = WordNumbering(capacity: slice.count * 8)
+            var (distinct, order): ([Int32], [Int32]) = ([], [])
             var entryLengths: [Int] = []
             entryLengths.reserveCapacity(slice.count)
             var entryPositions: [[UInt8]] = []
             entryPositions.reserveCapacity(slice.count)
             var scratch = (positions: [UInt32](), list: [UInt8](), starts: [Int]())
             let entryTokens = slice.map { row in
-                let (tokens, order) = Tokens.withOrder(canonical: row.canonical)
+                // The entry's tokens (Tokens.withOrder), as the slice numbers them.
+                local.add(text: row.canonical, distinct: &distinct, order: &order)
                 entryLengths.append(order.count)
-                entryPositions.append(Self.positionLists(tokens: tokens.count, order: order, scratch: &scratch))
-                return tokens.map { local.intern($0).position }
+                entryPositions.append(Self.positionLists(tokens: distinct.count, order: order, scratch: &scratch))
+                // A copy of its own size: `distinct` keeps the capacity of the longest entry.
+                return distinct.withUnsafeBufferPointer { Array($0) }
             }
             return BrokenSlice(
-                texts: local.texts, entryTokens: entryTokens, entryLengths: entryLengths, entryPositions: entryPositions
+                texts: local.words, entryTokens: entryTokens, entryLengths: entryLengths, entryPositions: entryPositions
             )
         }
         // The texts are tokens now: only the entries' numbers and dates are needed from here on.
@@ -270,7 +255,7 @@ struct SearchIndexer {
     /// batch, and lists each one's entries.
     private static func prepare(_ broken: BrokenBatch) -> PreparedBatch {
         let (entries, slices) = (broken.entries, broken.slices)
-        var tokens = Interned(capacity: entries.count * 8), keys = Interned(capacity: entries.count * 2)
+        var tokens = WordNumbering(capacity: entries.count * 8), keys = WordNumbering(capacity: entries.count * 2)
         var keysOfToken: [[Int32]] = []
         var entryTokens: [[Int32]] = []
         entryTokens.reserveCapacity(entries.count)
@@ -278,15 +263,15 @@ struct SearchIndexer {
         entryLengths.reserveCapacity(entries.count)
         for slice in slices {
             let global = slice.texts.map { text in
-                let (position, isNew) = tokens.intern(text)
-                if isNew { keysOfToken.append(Tokens.prefixKeys(of: [text]).map { keys.intern($0).position }) }
-                return position
+                let (number, isNew) = tokens.number(of: text)
+                if isNew { keysOfToken.append(Tokens.prefixKeys(of: [text]).map { keys.number(of: $0).number }) }
+                return number
             }
             entryLengths += slice.entryLengths
             for local in slice.entryTokens { entryTokens.append(local.map { global[Int($0)] }) }
         }
         let entryPositions = slices.flatMap(\.entryPositions)
-        let tokenPostings = BatchPostings(owners: tokens.texts.count) { link in
+        let tokenPostings = BatchPostings(owners: tokens.words.count) { link in
             for (index, tokens) in entryTokens.enumerated() {
                 entryPositions[index].withUnsafeBufferPointer { lists in
                     var start = 0
@@ -299,8 +284,8 @@ struct SearchIndexer {
             }
         }
         // An entry's prefix keys are the union of its tokens' keys, marked off in an array.
-        let keyPostings = BatchPostings(owners: keys.texts.count) { link in
-            var lastEntryOfKey = [Int](repeating: -1, count: keys.texts.count)
+        let keyPostings = BatchPostings(owners: keys.words.count) { link in
+            var lastEntryOfKey = [Int](repeating: -1, count: keys.words.count)
             for (index, tokens) in entryTokens.enumerated() {
                 for token in tokens {
                     for key in keysOfToken[Int(token)] where lastEntryOfKey[Int(key)] != index {
@@ -312,8 +297,8 @@ struct SearchIndexer {
         }
         return PreparedBatch(
             from: broken.from, to: broken.to, removals: broken.removals, hiddenFrom: broken.hiddenFrom,
-            entries: entries, tokens: tokens.texts, entryTokens: entryTokens, tokenPostings: tokenPostings,
-            entryLengths: entryLengths, keys: keys.texts, keyPostings: keyPostings)
+            entries: entries, tokens: tokens.words, entryTokens: entryTokens, tokenPostings: tokenPostings,
+            entryLengths: entryLengths, keys: keys.words, keyPostings: keyPostings)
     }
 
     /// An entry's position lists (``PositionLists``), one for each of its `tokens` distinct
