@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A tag of an entry: the canonical name that says which tag it is, and the form it was
 /// written in (`Café` for `#Café`), which is how people see it.
 public struct Tag: Hashable, Sendable, Codable {
@@ -25,8 +31,8 @@ public enum Tags {
     /// it first appears in.
     public static func inText(_ text: String) -> [Tag] {
         // Most texts have no sign at all: found in their bytes (a byte of `#` or `@` in UTF-8 is
-        // that character), they cost no decoding into scalars.
-        guard text.utf8.contains(where: { $0 == UInt8(ascii: "#") || $0 == UInt8(ascii: "@") }) else { return [] }
+        // that character) by memchr, they cost no decoding into scalars.
+        guard hasSign(text) else { return [] }
         var tags: [Tag] = []
         var seen = Set<String>()
         let scalars = Array(text.unicodeScalars)
@@ -80,6 +86,15 @@ public enum Tags {
 
     /// The canonical name of a tag as a user gives it (`#Café`, `cafe`): that of ``given(_:)``.
     public static func canonicalName(_ name: String) -> String? { given(name)?.name }
+
+    private static func hasSign(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return false }
+            return memchr(base, Int32(UInt8(ascii: "#")), bytes.count) != nil
+                || memchr(base, Int32(UInt8(ascii: "@")), bytes.count) != nil
+        }
+    }
 
     private static func isTagCharacter(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
