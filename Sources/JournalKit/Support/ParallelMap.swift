@@ -1,5 +1,10 @@
-import Dispatch
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 extension Array where Element: Sendable {
     /// `map` spread over every core: for CPU-bound text analysis of a batch.
@@ -32,7 +37,7 @@ extension Array where Element: Sendable {
             output.deallocate()
         }
         nonisolated(unsafe) let slots = output
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+        onThreads(workers) { worker in
             var index = worker
             while index < count {
                 slots[index] = produce(index)
@@ -41,4 +46,42 @@ extension Array where Element: Sendable {
         }
         return output.map { $0! }
     }
+
+    /// `work(i)` for every i below `count`: i = 0 on the calling thread, each other on a thread
+    /// started for it and joined before this returns. Threads of its own rather than
+    /// libdispatch's workers, which run at the priority of their quality of service: started
+    /// here, they inherit the caller's, so that an import that gives way to other processes
+    /// (a nice value) does so with all of its cores.
+    private static func onThreads(_ count: Int, _ work: @Sendable (Int) -> Void) {
+        withoutActuallyEscaping(work) { work in
+            var threads: [pthread_t] = []
+            for index in 1..<Swift.max(count, 1) {
+                let body = Unmanaged.passRetained(ThreadBody { work(index) }).toOpaque()
+                var thread = pthread_t()
+                let created = pthread_create(
+                    &thread, nil,
+                    { context in
+                        Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue().run()
+                        return nil
+                    }, body)
+                if created == 0 {
+                    threads.append(thread)
+                } else {
+                    // No thread to be had: the work is done here, after the others.
+                    Unmanaged<ThreadBody>.fromOpaque(body).release()
+                    work(index)
+                }
+            }
+            work(0)
+            for thread in threads { pthread_join(thread, nil) }
+        }
+    }
+}
+
+/// What a thread of ``Array/parallelMap(_:)`` runs; a class, so that its C entry point can
+/// take it.
+private final class ThreadBody {
+    let run: () -> Void
+
+    init(_ run: @escaping () -> Void) { self.run = run }
 }
