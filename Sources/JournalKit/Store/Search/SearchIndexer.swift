@@ -8,8 +8,9 @@ import JournalText
 ///
 /// Each step reads the main store's change history (or, for a new or replaced search store,
 /// every entry) in one snapshot, computes tokens from the stored canonical text, and applies
-/// them in one search-store transaction that also saves how far it got. A second thread reads
-/// and analyses the next batch while the current one is written, so both cores work.
+/// them in one search-store transaction that also saves how far it got. Batches go through
+/// three threads: one reads a batch and breaks it into words on every core, one merges the
+/// words of the batch before, and this one writes the batch before that.
 struct SearchIndexer {
     let main: MainStore
     let search: SearchStore
@@ -184,7 +185,7 @@ struct SearchIndexer {
             guard applied else { return false }
             done += count
             // What the last batch and its writes freed goes back to the system, so that memory
-            // stays what the next batch needs, not the most two threads ever held.
+            // stays what the next batch needs, not the most the threads ever held.
             process_memory_release_free()
             progress?(JournalProgress(phase: .indexing, done: done, total: max(doneBefore + total, done)))
         }
