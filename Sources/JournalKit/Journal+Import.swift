@@ -123,6 +123,7 @@ extension Journal {
         nonisolated(unsafe) let reading = source
         let storeID = self.storeID
         let batches = try HandOff<Batch>.start { handOff in
+            var spent: (Batch?, Batch?)
             while true {
                 let next: Batch
                 do throws(JournalError) {
@@ -150,6 +151,10 @@ extension Journal {
                     next = .failure(error)
                 }
                 guard handOff.put(next), case .success = next else { return }
+                // The batch before last is written now (its successor was taken): freed here,
+                // where its strings were made, not by the writer, whose frees waited on this
+                // thread's heap.
+                spent = (spent.1, next)
             }
         }
         defer { batches.cancel() }
