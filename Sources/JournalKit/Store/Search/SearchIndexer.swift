@@ -130,7 +130,7 @@ struct SearchIndexer {
         var count: Int { entries.count + removals.count }
     }
 
-    /// Prepares batches on another thread and writes them here. Returns false when the saved
+    /// Prepares batches on two other threads and writes them here. Returns false when the saved
     /// position was not the expected one (another process caught up meanwhile).
     private func applyPreparedBatches(done: inout Int, progress: ProgressHandler?) throws(JournalError) -> Bool {
         let (start, total) = try StoreDatabase.guarded(search.url) {
