@@ -12,9 +12,10 @@
 /// number from its bytes alone.
 ///
 /// Words are found by a hash of their bytes rather than through a dictionary of strings, whose
-/// SipHash and string per word were a tenth of indexing. The hash is seeded per table: the
-/// input is the user's own journal, and the seed keeps a text from lining up collisions that
-/// hold in every process (the threat a hash table faces here is accidental clustering, not an
+/// SipHash and string per word were a tenth of indexing. The hash is seeded once per process
+/// (not per table: an entry's tokens make a table each, and a seed is a system call): the input
+/// is the user's own journal, and the seed keeps a text from lining up collisions that hold in
+/// every process (the threat a hash table faces here is accidental clustering, not an
 /// adversary who sees the seed).
 package struct WordNumbering {
     /// Each distinct word once, in the order first seen; a word's number is its index here.
@@ -29,7 +30,8 @@ package struct WordNumbering {
     private var lastText: [Int32] = []
     private var indexInText: [Int32] = []
     private var texts: Int32 = 0
-    private let seed = UInt64.random(in: .min ... .max)
+    private let seed = Self.processSeed
+    private static let processSeed = UInt64.random(in: .min ... .max)
 
     /// A numbering with room for about `capacity` words before it grows.
     package init(capacity: Int = 64) {
