@@ -105,8 +105,8 @@ struct SearchIndexer {
         }
     }
 
-    /// One batch, read and analysed, ready to write.
-    private struct PreparedBatch: Sendable {
+    /// What one batch applies, as read from the main store.
+    private struct BatchSpan: Sendable {
         /// The position the search store must be at for this batch to apply, and after it.
         let from: SearchStore.Position
         let to: SearchStore.Position
@@ -116,6 +116,11 @@ struct SearchIndexer {
         let hiddenFrom: Int64?
         /// The entries to index, in number order.
         let entries: [(number: Int64, date: JournalDate)]
+    }
+
+    /// One batch, read and analysed, ready to write.
+    private struct PreparedBatch: Sendable {
+        let span: BatchSpan
         /// Every distinct token of the batch once, each entry's as indexes into it, and each
         /// token's entries with its positions: the writer looks up each token once per batch, not
         /// once per entry.
@@ -127,7 +132,7 @@ struct SearchIndexer {
         /// The same for prefix keys (an entry's own are found again from its tokens if needed).
         let keys: [String]
         let keyPostings: BatchPostings
-        var count: Int { entries.count + removals.count }
+        var count: Int { span.entries.count + span.removals.count }
     }
 
     /// Prepares batches on two other threads and writes them here. Returns false when the saved
@@ -158,7 +163,7 @@ struct SearchIndexer {
                             return
                         }
                         guard words.put(.success(broken)) else { return }
-                        position = broken.to
+                        position = broken.span.to
                     }
                 }
             } catch {
@@ -195,11 +200,7 @@ struct SearchIndexer {
     /// A batch read and broken into words, slice by slice, each slice with its own numbering of
     /// its distinct tokens.
     private struct BrokenBatch: Sendable {
-        let from: SearchStore.Position
-        let to: SearchStore.Position
-        let removals: [ClosedRange<Int64>]
-        let hiddenFrom: Int64?
-        let entries: [(number: Int64, date: JournalDate)]
+        let span: BatchSpan
         let slices: [BrokenSlice]
     }
 
@@ -247,15 +248,16 @@ struct SearchIndexer {
             )
         }
         // The texts are tokens now: only the entries' numbers and dates are needed from here on.
-        return BrokenBatch(
+        let span = BatchSpan(
             from: position, to: next, removals: work.removals, hiddenFrom: work.hiddenFrom,
-            entries: rows.map { (number: $0.number, date: $0.date) }, slices: slices)
+            entries: rows.map { (number: $0.number, date: $0.date) })
+        return BrokenBatch(span: span, slices: slices)
     }
 
     /// Merges a broken batch's slices: numbers its distinct tokens and prefix keys once for the
     /// batch, and lists each one's entries.
     private static func prepare(_ broken: BrokenBatch) -> PreparedBatch {
-        let (entries, slices) = (broken.entries, broken.slices)
+        let (entries, slices) = (broken.span.entries, broken.slices)
         var tokens = WordNumbering(capacity: entries.count * 8), keys = WordNumbering(capacity: entries.count * 2)
         var keysOfToken: [[Int32]] = []
         var entryTokens: [[Int32]] = []
@@ -297,8 +299,7 @@ struct SearchIndexer {
             }
         }
         return PreparedBatch(
-            from: broken.from, to: broken.to, removals: broken.removals, hiddenFrom: broken.hiddenFrom,
-            entries: entries, tokens: tokens.words, entryTokens: entryTokens, tokenPostings: tokenPostings,
+            span: broken.span, tokens: tokens.words, entryTokens: entryTokens, tokenPostings: tokenPostings,
             entryLengths: entryLengths, keys: keys.words, keyPostings: keyPostings)
     }
 
@@ -336,9 +337,10 @@ struct SearchIndexer {
         caches: inout (tokens: OwnerIDCache, keys: OwnerIDCache),
         tails: inout (tokens: PostingTails, keys: PostingTails)
     ) throws -> Bool {
-        guard try SearchStore.position(in: searchDB) == batch.from else { return false }
+        let span = batch.span
+        guard try SearchStore.position(in: searchDB) == span.from else { return false }
         // Hidden before the batch adds to the totals, which readers keep seeing as they were.
-        if let first = batch.hiddenFrom { try SearchVisibility.hide(from: first, in: searchDB) }
+        if let first = span.hiddenFrom { try SearchVisibility.hide(from: first, in: searchDB) }
         try caches.tokens.validate(in: searchDB)
         try caches.keys.validate(in: searchDB)
         // Staged postings stay in runs while the insert is hidden. The batch that shows it, or
@@ -348,14 +350,14 @@ struct SearchIndexer {
         let staged = try PostingRuns.staged(in: searchDB)
         var writer = try SearchStoreWriter(db: searchDB, storeID: main.storeID)
         let addsOnly =
-            batch.removals.isEmpty && batch.entries.allSatisfy { $0.number > writer.largestExisting }
-        let stages = batch.hiddenFrom != nil && addsOnly && staged.count + 1 < runsPerMerge
+            span.removals.isEmpty && span.entries.allSatisfy { $0.number > writer.largestExisting }
+        let stages = span.hiddenFrom != nil && addsOnly && staged.count + 1 < runsPerMerge
         let joinsRuns = !stages && addsOnly && staged.count > 0
         if !addsOnly, staged.count > 0 { try mergeRuns(tails: &tails, in: searchDB) }
-        for range in batch.removals { try writer.removeDocuments(in: range) }
+        for range in span.removals { try writer.removeDocuments(in: range) }
         let tokenIDs = try writer.resolve(batch.tokens, cache: &caches.tokens)
         let keyIDs = try writer.resolve(batch.keys, cache: &caches.keys)
-        for (index, entry) in batch.entries.enumerated() {
+        for (index, entry) in span.entries.enumerated() {
             let tokens = batch.entryTokens[index]
             try writer.upsert(
                 number: entry.number, date: entry.date, tokenIDs: tokens.map { tokenIDs[Int($0)] },
@@ -378,8 +380,8 @@ struct SearchIndexer {
             try caches.tokens.validate(in: searchDB)
             try caches.keys.validate(in: searchDB)
         }
-        if batch.hiddenFrom == nil { try SearchVisibility.showAll(in: searchDB) }
-        try SearchStore.save(batch.to, in: searchDB)
+        if span.hiddenFrom == nil { try SearchVisibility.showAll(in: searchDB) }
+        try SearchStore.save(span.to, in: searchDB)
         caches.tokens.limit(to: Self.cachedIDs)
         caches.keys.limit(to: Self.cachedIDs)
         tails.tokens.endRound()
