@@ -30,23 +30,8 @@ final class HandOff<Value: Sendable>: @unchecked Sendable {
     /// reports that the consumer has cancelled.
     static func start(_ produce: @escaping @Sendable (HandOff) -> Void) throws(JournalError) -> HandOff {
         let handOff = HandOff()
-        let work = Unmanaged.passRetained(ProducerWork(handOff: handOff, produce: produce) as ThreadWork).toOpaque()
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        defer { pthread_attr_destroy(&attributes) }
-        pthread_attr_setstacksize(&attributes, 4 << 20)
-        var thread = pthread_t()
-        let created = pthread_create(
-            &thread, &attributes,
-            { context in
-                // The work, and what it captured, is released before the thread ends.
-                Unmanaged<ThreadWork>.fromOpaque(context!).takeRetainedValue().run()
-                return nil
-            }, work)
-        guard created == 0 else {
-            Unmanaged<ThreadWork>.fromOpaque(work).release()
-            throw .store("cannot start a thread: \(String(cString: strerror(created)))")
-        }
+        let work = ProducerWork(handOff: handOff, produce: produce)
+        let thread = try PosixThread.start(stackSize: 4 << 20) { work.run() }
         handOff.thread = thread
         return handOff
     }
@@ -118,14 +103,8 @@ final class HandOff<Value: Sendable>: @unchecked Sendable {
     deinit { join() }
 }
 
-/// Work for a producing thread; a class without generic parameters, so that the thread's C
-/// entry point can call it.
-private class ThreadWork {
-    func run() {}
-}
-
 /// The producer's closure and its channel, owned by the producing thread until it is done.
-private final class ProducerWork<Value: Sendable>: ThreadWork {
+private final class ProducerWork<Value: Sendable> {
     let handOff: HandOff<Value>
     var produce: (@Sendable (HandOff<Value>) -> Void)?
 
@@ -135,7 +114,7 @@ private final class ProducerWork<Value: Sendable>: ThreadWork {
     }
 
     /// Produces, drops the closure (and what it captured), then says the producer is finished.
-    override func run() {
+    func run() {
         produce?(handOff)
         produce = nil
         handOff.finish()

@@ -48,27 +48,18 @@ extension Array where Element: Sendable {
     }
 
     /// `work(i)` for every i below `count`: i = 0 on the calling thread, each other on a thread
-    /// started for it and joined before this returns. Threads of its own rather than
-    /// libdispatch's workers, which run at the priority of their quality of service: started
-    /// here, they inherit the caller's, so that an import that gives way to other processes
-    /// (a nice value) does so with all of its cores.
+    /// started for it (``PosixThread``) and joined before this returns. Threads of its own rather
+    /// than libdispatch's workers, which run at the priority of their quality of service: these
+    /// inherit the caller's, so that an import that gives way to other processes (a nice value)
+    /// does so with all of its cores.
     private static func onThreads(_ count: Int, _ work: @Sendable (Int) -> Void) {
         withoutActuallyEscaping(work) { work in
             var threads: [pthread_t] = []
             for index in 1..<Swift.max(count, 1) {
-                let body = Unmanaged.passRetained(ThreadBody { work(index) }).toOpaque()
-                var thread = pthread_t()
-                let created = pthread_create(
-                    &thread, nil,
-                    { context in
-                        Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue().run()
-                        return nil
-                    }, body)
-                if created == 0 {
+                if let thread = try? PosixThread.start({ work(index) }) {
                     threads.append(thread)
                 } else {
                     // No thread to be had: the work is done here, after the others.
-                    Unmanaged<ThreadBody>.fromOpaque(body).release()
                     work(index)
                 }
             }
@@ -76,12 +67,4 @@ extension Array where Element: Sendable {
             for thread in threads { pthread_join(thread, nil) }
         }
     }
-}
-
-/// What a thread of ``Array/parallelMap(_:)`` runs; a class, so that its C entry point can
-/// take it.
-private final class ThreadBody {
-    let run: () -> Void
-
-    init(_ run: @escaping () -> Void) { self.run = run }
 }
