@@ -57,6 +57,7 @@ package enum StoreDatabase {
         identity: StoreEncryption.Identity, functions: [DatabaseFunction] = [], readOnly: Bool = false,
         readers: Readers = .pool, beforeRead: (@Sendable (Database) throws -> Void)? = nil
     ) throws -> StorePool {
+        LogOwnership.installed
         func configuration(readOnly: Bool) -> Configuration {
             var configuration = Configuration()
             configuration.busyMode = .timeout(busyTimeout)
