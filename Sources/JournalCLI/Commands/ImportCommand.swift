@@ -157,16 +157,27 @@ struct ImportCommand: ParsableCommand {
                 ]))
             return
         }
+        for line in Self.statusLines(pending: pending, underWay: underWay, indexing: status.indexing) { print(line) }
+    }
+
+    /// `--status` in text: the import's writing, then the indexing of what is written.
+    static func statusLines(pending: PendingImport?, underWay: Bool, indexing: IndexingProgress?) -> [String] {
+        var lines: [String] = []
         if let pending {
-            print(Self.describe(pending))
+            lines.append(describe(pending))
         } else if underWay {
-            print("an import is under way: nothing of it is written yet")
+            // Its last step committed, its entries are being indexed; or it has not committed one.
+            lines.append(
+                indexing != nil
+                    ? "an import is under way: its entries are written, not shown until they are indexed"
+                    : "an import is under way: nothing of it is written yet")
         }
-        if let indexing = status.indexing {
-            print(EntryRendering.indexingLine(indexing))
+        if let indexing {
+            lines.append(EntryRendering.indexingLine(indexing))
         } else if pending == nil, !underWay {
-            print("nothing pending: every entry is written and indexed")
+            lines.append("nothing pending: every entry is written and indexed")
         }
+        return lines
     }
 
     /// Deletes what the interrupted import wrote.

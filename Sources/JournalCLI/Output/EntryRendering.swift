@@ -46,12 +46,15 @@ enum EntryRendering {
             "entries \(Formatting.grouped(offset + 1))–\(Formatting.grouped(offset + shown)) of \(Formatting.grouped(total))"
     }
 
-    /// How far behind the index is: "indexing: 12,000 of 50,000 entries written since", or
+    /// How far behind the index is: "indexing: 12,000 of 50,000 new entries", or
     /// "indexing: rebuilding the index, 150,000 entries to go".
     static func indexingLine(_ progress: IndexingProgress) -> String {
-        let pending = Formatting.count(progress.pendingEntries, "entry", "entries")
-        if progress.isRebuilding { return "indexing: rebuilding the index, \(pending) to go" }
-        return "indexing: \(Formatting.grouped(progress.indexedEntries)) of \(pending) written since"
+        if progress.isRebuilding {
+            return
+                "indexing: rebuilding the index, \(Formatting.count(progress.pendingEntries, "entry", "entries")) to go"
+        }
+        let pending = Formatting.count(progress.pendingEntries, "new entry", "new entries")
+        return "indexing: \(Formatting.grouped(progress.indexedEntries)) of \(pending)"
     }
 
     /// The same, after a search's results: what the answer is from.
