@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """Searches in other processes while `journal import` adds entries: what they answer and how fast.
 
-    search-during-import.py JOURNAL BASE_DIR NEW.jsonl [--words the,und,...] [--fts5]
+    search-during-import.py JOURNAL BASE_DIR NEW.jsonl [--words the,und,...] [--fts5] [--slow MS]
 
 BASE_DIR is a journal (left untouched: the run works on a copy). One process imports NEW.jsonl
 into the copy while `journal search WORD --limit 20 --json` processes run one after another,
 round the words. Prints, for each word, the totals before and after the import and every other
 total seen during it (there should be none: an answer is the journal before the import or
 after it), how many answers said the index was behind, and the search latency idle and during
-the import (median, p95, max), with their ratio.
+the import (median, p95, max), with their ratio. A search counts as during the import when it
+started before the import's process ended. With --slow MS, every search during the import
+that took over MS ms is listed with when it started.
 
 With --fts5, the same is measured for SQLite's FTS5 on the same entries: a table
 `fts(text)` with rowids in date order, filled from BASE_DIR's entries, one `sqlite3` process
@@ -26,6 +28,8 @@ import tempfile
 import time
 
 DEFAULT_WORDS = "the,and,not,with,were,so,in,was,ing,ful,der,ack,son,sto,glen,fro,lo,ri,ost,cap"
+# Times round the words before the import (idle): the p95 of three rounds was their third slowest.
+IDLE_ROUNDS = 10
 
 
 def percentile(values, fraction):
@@ -47,26 +51,36 @@ def journal_search(journal, store, word):
     return answer["total"], answer.get("indexing"), elapsed
 
 
-def measure_journal(journal, base, new, words):
+def list_slow(timeline, seconds, slow):
+    """Prints each search of `timeline` (start, ms, word) over `slow` ms."""
+    if slow is None:
+        return
+    for start, elapsed, word in timeline:
+        if elapsed > slow:
+            print("  over %.0f ms: %.1f ms (%s), started at %.2f s of %.2f s" % (slow, elapsed, word, start, seconds))
+
+
+def measure_journal(journal, base, new, words, slow):
     work = tempfile.mkdtemp(prefix="search-during-import-")
     store = os.path.join(work, "journal")
     shutil.copytree(base, store)
     before = {w: journal_search(journal, store, w)[0] for w in words}
-    idle = [journal_search(journal, store, w)[2] for _ in range(3) for w in words]
+    idle = [journal_search(journal, store, w)[2] for _ in range(IDLE_ROUNDS) for w in words]
     started = time.perf_counter()
     importer = subprocess.Popen([journal, "import", "--store", store, new], stdout=subprocess.DEVNULL)
     seen = {w: [] for w in words}
     during = []
     behind = 0
     index = 0
+    timeline = []
     while importer.poll() is None:
         word = words[index % len(words)]
         index += 1
+        start = time.perf_counter() - started
         total, indexing, elapsed = journal_search(journal, store, word)
-        if importer.poll() is not None:
-            break
         seen[word].append(total)
         during.append(elapsed)
+        timeline.append((start, elapsed, word))
         behind += indexing is not None
     import_seconds = time.perf_counter() - started
     if importer.returncode != 0:
@@ -86,6 +100,7 @@ def measure_journal(journal, base, new, words):
     if during:
         print("  " + describe("during", during))
         print("  p95 during / idle: %.2f" % (percentile(during, 0.95) / percentile(idle, 0.95)))
+    list_slow(timeline, import_seconds, slow)
     shutil.rmtree(work)
 
 
@@ -107,7 +122,7 @@ def fts5_search(db, word):
     return int(out.split("\n")[0]), (time.perf_counter() - started) * 1000
 
 
-def measure_fts5(base, new, words):
+def measure_fts5(base, new, words, slow):
     work = tempfile.mkdtemp(prefix="search-during-import-fts5-")
     db = os.path.join(work, "fts.sqlite")
     sqlite(db, "PRAGMA journal_mode=WAL; CREATE VIRTUAL TABLE fts USING fts5(text, prefix='1 2 3');"
@@ -118,7 +133,7 @@ def measure_fts5(base, new, words):
     script = "PRAGMA busy_timeout=10000; BEGIN;\n" + "".join(
         "INSERT INTO fts(text) VALUES ('%s');\n" % t.replace("'", "''") for t in texts) + "COMMIT;\n"
     before = {w: fts5_search(db, w)[0] for w in words}
-    idle = [fts5_search(db, w)[1] for _ in range(3) for w in words]
+    idle = [fts5_search(db, w)[1] for _ in range(IDLE_ROUNDS) for w in words]
     # From a file: written to the writer's standard input, the script would hold this loop
     # until sqlite3 had read nearly all of it, and the searches would start near the end.
     script_path = os.path.join(work, "insert.sql")
@@ -127,17 +142,22 @@ def measure_fts5(base, new, words):
     started = time.perf_counter()
     writer = subprocess.Popen(["sqlite3", db, ".read " + script_path], stdout=subprocess.DEVNULL)
     during = []
+    timeline = []
     index = 0
     while writer.poll() is None:
-        total, elapsed = fts5_search(db, words[index % len(words)])
+        word = words[index % len(words)]
         index += 1
-        if writer.poll() is None:
-            during.append(elapsed)
-    print("FTS5: insert %.1f s in one transaction under searches" % (time.perf_counter() - started))
+        start = time.perf_counter() - started
+        total, elapsed = fts5_search(db, word)
+        during.append(elapsed)
+        timeline.append((start, elapsed, word))
+    insert_seconds = time.perf_counter() - started
+    print("FTS5: insert %.1f s in one transaction under searches" % insert_seconds)
     print("  " + describe("idle", idle))
     if during:
         print("  " + describe("during", during))
         print("  p95 during / idle: %.2f" % (percentile(during, 0.95) / percentile(idle, 0.95)))
+    list_slow(timeline, insert_seconds, slow)
     shutil.rmtree(work)
 
 
@@ -148,14 +168,19 @@ def main():
         at = args.index("--words")
         words = args[at + 1].split(",")
         del args[at:at + 2]
+    slow = None
+    if "--slow" in args:
+        at = args.index("--slow")
+        slow = float(args[at + 1])
+        del args[at:at + 2]
     fts5 = "--fts5" in args
     args = [a for a in args if a != "--fts5"]
     if len(args) != 3:
         sys.exit(__doc__)
     journal, base, new = args
-    measure_journal(journal, base, new, words)
+    measure_journal(journal, base, new, words, slow)
     if fts5:
-        measure_fts5(base, new, words)
+        measure_fts5(base, new, words, slow)
 
 
 if __name__ == "__main__":
