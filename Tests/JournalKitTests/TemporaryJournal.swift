@@ -62,12 +62,13 @@ final class TemporaryJournal {
     /// Indexes the pending changes in batches of `batchSize` and stops once `batches` are
     /// written, as a cancelled or killed command leaves the search store.
     func indexStopping(
-        afterBatches batches: Int, batchSize: Int, runsPerMerge: Int = 8,
+        afterBatches batches: Int, batchSize: Int, batchBytes: Int? = nil, runsPerMerge: Int = 8,
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         let cancellation = Cancellation()
         var indexer = SearchIndexer(
             main: journal.main, search: journal.search, batchSize: batchSize, runsPerMerge: runsPerMerge)
+        if let batchBytes { indexer.batchBytes = batchBytes }
         indexer.cancellation = cancellation
         let written = ProgressRecorder()
         #expect(throws: JournalError.self, sourceLocation: sourceLocation) {

@@ -638,19 +638,27 @@ package final class MainStore: StoreFile {
         let canonical: String
     }
 
-    /// Up to `limit` entries numbered from `numbers`, in number order.
-    static func canonicalRows(in db: Database, _ numbers: ClosedRange<Int64>, limit: Int) throws -> [CanonicalRow] {
+    /// Entries numbered from `numbers`, in number order: up to `limit` of them, and no more than
+    /// `bytes` of canonical text unless the first alone is more. `full` says whether a limit
+    /// stopped them (entries may be left in `numbers`).
+    static func canonicalRows(
+        in db: Database, _ numbers: ClosedRange<Int64>, limit: Int, bytes: Int
+    ) throws -> (rows: [CanonicalRow], bytes: Int, full: Bool) {
         // A cursor: each row's text is copied once, into its string, not first into a row kept
         // until the last is read.
-        try Array(
-            Row.fetchCursor(
-                db,
-                sql: "SELECT n, date, CAST(canonical AS BLOB) FROM entry WHERE n BETWEEN ? AND ? ORDER BY n LIMIT ?",
-                arguments: [numbers.lowerBound, numbers.upperBound, limit]
-            ).map {
-                CanonicalRow(
-                    number: $0[0], date: JournalDate(microseconds: $0[1]), canonical: ($0[2] as ExactText).string)
-            })
+        let cursor = try Row.fetchCursor(
+            db, sql: "SELECT n, date, CAST(canonical AS BLOB) FROM entry WHERE n BETWEEN ? AND ? ORDER BY n LIMIT ?",
+            arguments: [numbers.lowerBound, numbers.upperBound, limit])
+        var rows: [CanonicalRow] = []
+        var total = 0
+        while let row = try cursor.next() {
+            let canonical = (row[2] as ExactText).string
+            let size = canonical.utf8.count
+            if !rows.isEmpty, total + size > bytes { return (rows, total, true) }
+            rows.append(CanonicalRow(number: row[0], date: JournalDate(microseconds: row[1]), canonical: canonical))
+            total += size
+        }
+        return (rows, total, rows.count == limit)
     }
 
     /// Changes after `sequence`, oldest first.

@@ -9,11 +9,21 @@ import Testing
 @Suite(.hangGuard) struct SearchVisibilityTests {
     private static var noCatchUp: MainStore.WriteHooks { MainStore.WriteHooks(pruningThrough: 0) }
 
+    /// How the indexer's batches end in ``journalInTheMiddleOfAnImport(interleaved:batches:)``:
+    /// at four entries, or at 80 bytes of canonical text, which the import's entries (19 bytes
+    /// each, "alpha delta 0 gamma") also fill four at a time, but after the edit's 12 bytes only
+    /// three: the import, to be applied in parts, then starts a batch of its own.
+    enum BatchEnd: CaseIterable {
+        case entries, bytes
+    }
+
     /// A journal of 12 entries, whose main store then took a delete, an edit and an import of
     /// 23 entries that the search store applied only two batches of four of. The import's
     /// entries are dated now, after every other, or (`interleaved`) one a day from before the
     /// journal's second entry to after its last.
-    private func journalInTheMiddleOfAnImport(interleaved: Bool = false) throws -> TemporaryJournal {
+    private func journalInTheMiddleOfAnImport(
+        interleaved: Bool = false, batches: BatchEnd = .entries
+    ) throws -> TemporaryJournal {
         let store = try TemporaryJournal()
         try store.importTexts(
             (0..<12).map { "alpha beta \($0) " + String(repeating: "gamma ", count: $0 % 3) }, oneADay: interleaved)
@@ -25,7 +35,10 @@ import Testing
                 try insert(PreparedEntry(text: "alpha delta \(index) gamma", date: interleaved ? day : .now))
             }
         }
-        try store.indexStopping(afterBatches: 3, batchSize: 4)
+        switch batches {
+        case .entries: try store.indexStopping(afterBatches: 3, batchSize: 4)
+        case .bytes: try store.indexStopping(afterBatches: 3, batchSize: 100, batchBytes: 80)
+        }
         return store
     }
 
@@ -45,8 +58,9 @@ import Testing
         return answers
     }
 
-    @Test(arguments: [false, true]) func searchesSeeTheJournalBeforeAnImportAppliedInPart(interleaved: Bool) throws {
-        let store = try journalInTheMiddleOfAnImport(interleaved: interleaved)
+    @Test(arguments: [false, true], BatchEnd.allCases)
+    func searchesSeeTheJournalBeforeAnImportAppliedInPart(interleaved: Bool, batches: BatchEnd) throws {
+        let store = try journalInTheMiddleOfAnImport(interleaved: interleaved, batches: batches)
         // A walk newest first starts at the newest entry before the import.
         let newestBefore = try store.journal.main.read { db in
             try Int64.fetchOne(db, sql: "SELECT max(date) FROM entry WHERE n < 13")
