@@ -4,7 +4,10 @@
 under the folder, in path order), dated an hour apart from 2020-01-01 UTC.
 
     apt-get install fortunes fortunes-de
-    Benchmarks/tools/fortunes-jsonl.py [/usr/share/games/fortunes] > fortunes.jsonl
+    Benchmarks/tools/fortunes-jsonl.py [--copies N] [/usr/share/games/fortunes] > fortunes.jsonl
+
+--copies N writes them N times, each copy dated 3,650 days after the one before, so that no
+entry repeats another (a journal of real text N times larger, its vocabulary that of one copy).
 """
 import datetime
 import json
@@ -31,11 +34,20 @@ def fortunes(folder):
 
 
 def main():
-    folder = sys.argv[1] if len(sys.argv) > 1 else "/usr/share/games/fortunes"
+    args = sys.argv[1:]
+    copies = 1
+    if "--copies" in args:
+        at = args.index("--copies")
+        copies = int(args[at + 1])
+        del args[at:at + 2]
+    folder = args[0] if args else "/usr/share/games/fortunes"
     start = datetime.datetime(2020, 1, 1, tzinfo=datetime.timezone.utc)
-    for index, text in enumerate(fortunes(folder)):
-        date = (start + datetime.timedelta(hours=index)).strftime("%Y-%m-%dT%H:%M:%SZ")
-        print(json.dumps({"date": date, "text": text}, ensure_ascii=False))
+    texts = list(fortunes(folder))
+    for copy in range(copies):
+        first = start + datetime.timedelta(days=3650 * copy)
+        for index, text in enumerate(texts):
+            date = (first + datetime.timedelta(hours=index)).strftime("%Y-%m-%dT%H:%M:%SZ")
+            print(json.dumps({"date": date, "text": text}, ensure_ascii=False))
 
 
 if __name__ == "__main__":
