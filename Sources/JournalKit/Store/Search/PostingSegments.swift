@@ -54,13 +54,15 @@ struct PostingSegments: Sendable, Equatable {
     /// keeping `tails` current. Returns whether the token still has any.
     ///
     /// Entries numbered after all of the token's (an import's) are appended to its last segment,
-    /// read only when `tails` does not hold it; anything else merges the segments it touches.
+    /// read only when `tails` does not hold it and the token is not `isNew` (added by this
+    /// transaction, with no segment yet); anything else merges the segments it touches.
     func update(
-        owner token: Int64, adding: Added, removing: [Int64], tails: inout PostingTails, in db: Database
+        owner token: Int64, adding: Added, removing: [Int64], tails: inout PostingTails, isNew: Bool = false,
+        in db: Database
     ) throws -> Bool {
         if removing.isEmpty, let first = adding.documents.first {
             let kept = tails.take(token)
-            var tail = try kept ?? lastSegment(of: token, in: db)
+            var tail = try kept ?? (isNew ? nil : lastSegment(of: token, in: db))
             if tail.map({ first > $0.last }) ?? true {
                 try append(adding, token: token, to: &tail, in: db)
                 if kept != nil { tails[token] = tail } else { tails.admit(tail, for: token) }

@@ -52,6 +52,9 @@ struct SearchStoreWriter {
     private var totals = (documents: 0, words: 0)
     /// Whether an entry of the batch had a document already (which its postings replace).
     private(set) var replacesDocuments = false
+    /// The first id this batch gave a new token or key: every id from it on is one the batch
+    /// added (SQLite numbers a new row past the largest), which has no postings to read.
+    private var firstAdded: [PostingOwner: Int64] = [:]
 
     init(db: Database, storeID: UUID) throws {
         self.db = db
@@ -60,10 +63,10 @@ struct SearchStoreWriter {
     }
 
     /// The ids of these texts (tokens or keys), adding those the store doesn't have yet.
-    func resolve(_ texts: [String], cache: inout OwnerIDCache) throws -> [Int64] {
-        let table = cache.owner.table
-        let find = try db.cachedStatement(sql: "SELECT id FROM \(table) WHERE text = ?")
-        let insert = try db.cachedStatement(sql: "INSERT INTO \(table) (text) VALUES (?)")
+    mutating func resolve(_ texts: [String], cache: inout OwnerIDCache) throws -> [Int64] {
+        let owner = cache.owner
+        let find = try db.cachedStatement(sql: "SELECT id FROM \(owner.table) WHERE text = ?")
+        let insert = try db.cachedStatement(sql: "INSERT INTO \(owner.table) (text) VALUES (?)")
         return try texts.map { text in
             if let id = cache.ids[CodePointKey(text)] { return id }
             let id: Int64
@@ -72,6 +75,7 @@ struct SearchStoreWriter {
             } else {
                 try insert.execute(arguments: [text])
                 id = db.lastInsertedRowID
+                if firstAdded[owner] == nil { firstAdded[owner] = id }
             }
             cache.ids[CodePointKey(text)] = id
             return id
@@ -189,10 +193,11 @@ struct SearchStoreWriter {
         var removals = removing[owner] ?? [:]
         removing[owner] = [:]
         var removed = false
+        let firstAdded = firstAdded[owner] ?? .max
         func apply(_ id: Int64, _ added: PostingSegments.Added) throws {
             let stillUsed = try owner.segments.update(
                 owner: id, adding: added, removing: (removals.removeValue(forKey: id) ?? []).sorted(), tails: &tails,
-                in: db)
+                isNew: id >= firstAdded, in: db)
             if !stillUsed {
                 try db.cachedStatement(sql: "DELETE FROM \(owner.table) WHERE id = ?").execute(arguments: [id])
                 removed = true
