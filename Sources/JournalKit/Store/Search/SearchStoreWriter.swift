@@ -53,7 +53,8 @@ struct SearchStoreWriter {
     /// Whether an entry of the batch had a document already (which its postings replace).
     private(set) var replacesDocuments = false
     /// The first id this batch gave a new token or key: every id from it on is one the batch
-    /// added (SQLite numbers a new row past the largest), which has no postings to read.
+    /// added (the tables are AUTOINCREMENT: a new row's id is past every id ever used), which
+    /// has no postings to read.
     private var firstAdded: [PostingOwner: Int64] = [:]
 
     init(db: Database, storeID: UUID) throws {
