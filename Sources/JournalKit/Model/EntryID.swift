@@ -17,7 +17,11 @@ public struct EntryID: Hashable, Sendable, CustomStringConvertible, Codable {
     static let scheme = "x-journal://"
 
     /// The URI form.
-    public var uri: String { "\(Self.scheme)\(storeID.uuidString)/Entry/p\(number)" }
+    public var uri: String { Self.uriPrefix(storeID) + String(number) }
+
+    /// What the URIs of the entries of store `storeID` start with, their number following:
+    /// made once by a writer that names many of them.
+    static func uriPrefix(_ storeID: UUID) -> String { "\(scheme)\(storeID.uuidString)/Entry/p" }
 
     /// The URI form.
     public var description: String { uri }

@@ -6,9 +6,14 @@ import Foundation
 enum DeltaList {
     /// Encodes `values`, which must be sorted ascending without repeats.
     static func encode(_ values: some Collection<Int64>) -> Data {
+        Data(bytes(values))
+    }
+
+    /// `values` encoded, as bytes.
+    static func bytes(_ values: some Collection<Int64>) -> [UInt8] {
         var bytes: [UInt8] = []
         append(values, after: 0, to: &bytes)
-        return Data(bytes)
+        return bytes
     }
 
     /// Appends `values` (ascending, each greater than `previous`, the list's last value or 0

@@ -60,9 +60,11 @@ struct PostingRuns: Sendable {
             let added = adding[index]
             guard !added.documents.isEmpty else { continue }
             let id = run << 32 | ids[index]
-            let documents = DeltaList.encode(added.documents)
-            try insert.execute(
-                arguments: segments.hasPositions ? [id, documents, Data(added.positions)] : [id, documents])
+            try insert.bound {
+                $0.bind(1, id)
+                $0.bind(2, DeltaList.bytes(added.documents))
+                if segments.hasPositions { $0.bind(3, added.positions) }
+            }.execute()
         }
     }
 

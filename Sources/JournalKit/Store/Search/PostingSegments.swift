@@ -145,10 +145,14 @@ struct PostingSegments: Sendable, Equatable {
         if hasPositions {
             try db.cachedStatement(
                 sql: "INSERT OR REPLACE INTO \(table) (id, count, documents, positions) VALUES (?, ?, ?, ?)"
-            ).execute(arguments: [id, count, Data(documents), Data(positions)])
+            ).bound {
+                $0.bind(1, id); $0.bind(2, count); $0.bind(3, documents); $0.bind(4, positions)
+            }.execute()
         } else {
             try db.cachedStatement(sql: "INSERT OR REPLACE INTO \(table) (id, count, documents) VALUES (?, ?, ?)")
-                .execute(arguments: [id, count, Data(documents)])
+                .bound {
+                    $0.bind(1, id); $0.bind(2, count); $0.bind(3, documents)
+                }.execute()
         }
     }
 

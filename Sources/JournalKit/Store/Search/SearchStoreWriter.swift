@@ -41,6 +41,8 @@ struct OwnerIDCache {
 struct SearchStoreWriter {
     let db: Database
     let storeID: UUID
+    /// What its documents' URIs start with (``EntryID/uriPrefix(_:)``).
+    private let uriPrefix: String
     /// Documents numbered above this are new: there is nothing of theirs to replace.
     let largestExisting: Int64
     private var removing: [PostingOwner: [Int64: [Int64]]] = [.token: [:], .prefixKey: [:]]
@@ -60,42 +62,71 @@ struct SearchStoreWriter {
     init(db: Database, storeID: UUID) throws {
         self.db = db
         self.storeID = storeID
+        uriPrefix = EntryID.uriPrefix(storeID)
         largestExisting = try Int64.fetchOne(db, sql: "SELECT max(id) FROM document") ?? 0
     }
 
-    /// Texts looked up in one statement by ``resolve(_:cache:)``.
-    private static let lookupChunk = 500
+    /// Texts looked up, or added, in one statement by ``resolve(_:cache:)``.
+    private static let chunk = 500
 
     /// The ids of these texts (tokens or keys, distinct), adding those the store doesn't have
-    /// yet. Those the cache lacks are looked up ``lookupChunk`` at a time: a statement per text
-    /// was 11 % of the writing thread's time in an import of Debian's fortunes.
+    /// yet. Those the cache lacks are looked up ``chunk`` at a time, and those the store lacks
+    /// added as many at a time: a statement per text (a lookup, then an insert that also
+    /// rewrites the table's row of `sqlite_sequence`) was a quarter of the writing thread's
+    /// time in an import of Debian's fortunes.
     mutating func resolve(_ texts: [String], cache: inout OwnerIDCache) throws -> [Int64] {
         let owner = cache.owner
         var ids = texts.map { cache.ids[CodePointKey($0)] }
         let missing = ids.indices.filter { ids[$0] == nil }
-        let insert = try db.cachedStatement(sql: "INSERT INTO \(owner.table) (text) VALUES (?)")
-        for start in stride(from: 0, to: missing.count, by: Self.lookupChunk) {
-            let chunk = missing[start..<min(start + Self.lookupChunk, missing.count)]
-            let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-            let sql = "SELECT id, CAST(text AS BLOB) FROM \(owner.table) WHERE text IN (\(placeholders))"
-            let lookup = try chunk.count == Self.lookupChunk ? db.cachedStatement(sql: sql) : db.makeStatement(sql: sql)
-            var found: [CodePointKey: Int64] = [:]
-            for row in try Row.fetchAll(lookup, arguments: StatementArguments(chunk.map { texts[$0] })) {
-                found[CodePointKey((row[1] as ExactText).string)] = row[0]
+        for start in stride(from: 0, to: missing.count, by: Self.chunk) {
+            let chunk = Array(missing[start..<min(start + Self.chunk, missing.count)])
+            let lookup = try statement(
+                "SELECT id, CAST(text AS BLOB) FROM \(owner.table) WHERE text IN (\(placeholders(chunk.count)))",
+                reused: chunk.count == Self.chunk)
+            var found = try Self.ids(
+                Row.fetchCursor(
+                    lookup.bound { bind in
+                        for (parameter, index) in zip(Int32(1)..., chunk) { bind.bind(parameter, text: texts[index]) }
+                    }))
+            let new = chunk.filter { found[CodePointKey(texts[$0])] == nil }
+            if !new.isEmpty {
+                let insert = try statement(
+                    "INSERT INTO \(owner.table) (text) VALUES \(Array(repeating: "(?)", count: new.count).joined(separator: ",")) RETURNING id, CAST(text AS BLOB)",
+                    reused: new.count == Self.chunk)
+                let added = try Self.ids(
+                    Row.fetchCursor(
+                        insert.bound { bind in
+                            for (parameter, index) in zip(Int32(1)..., new) { bind.bind(parameter, text: texts[index]) }
+                        }))
+                if firstAdded[owner] == nil { firstAdded[owner] = added.values.min() }
+                found.merge(added) { old, _ in old }
             }
             for index in chunk {
                 let key = CodePointKey(texts[index])
-                var id = found[key]
-                if id == nil {
-                    try insert.execute(arguments: [texts[index]])
-                    id = db.lastInsertedRowID
-                    if firstAdded[owner] == nil { firstAdded[owner] = id }
-                }
+                guard let id = found[key] else { throw JournalError.store("the search store lost a token it wrote") }
                 cache.ids[key] = id
                 ids[index] = id
             }
         }
         return ids.map { $0! }
+    }
+
+    /// `count` question marks, separated by commas.
+    private func placeholders(_ count: Int) -> String {
+        Array(repeating: "?", count: count).joined(separator: ",")
+    }
+
+    /// A statement kept in the connection's cache when `reused` (a full chunk's), made for
+    /// this once otherwise (a last, shorter chunk's shape rarely comes back).
+    private func statement(_ sql: String, reused: Bool) throws -> Statement {
+        try reused ? db.cachedStatement(sql: sql) : db.makeStatement(sql: sql)
+    }
+
+    /// Rows of an id and a text read back as ``ExactText``, by the text's code points.
+    private static func ids(_ rows: RowCursor) throws -> [CodePointKey: Int64] {
+        var ids: [CodePointKey: Int64] = [:]
+        while let row = try rows.next() { ids[CodePointKey((row[1] as ExactText).string)] = row[0] }
+        return ids
     }
 
     /// Writes entry `number`'s document row with these token ids (distinct) and its number of
@@ -127,9 +158,13 @@ struct SearchStoreWriter {
                 INSERT INTO document (id, uri, date, tokens, length) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT(id) DO UPDATE SET date = excluded.date, tokens = excluded.tokens, length = excluded.length
                 """
-        ).execute(arguments: [
-            number, EntryID(storeID: storeID, number: number).uri, date.microseconds, DeltaList.encode(ids), length,
-        ])
+        ).bound {
+            $0.bind(1, number)
+            $0.bind(2, text: uriPrefix + String(number))
+            $0.bind(3, date.microseconds)
+            $0.bind(4, DeltaList.bytes(ids))
+            $0.bind(5, length)
+        }.execute()
         guard let previous else { return }
         let current = Set(ids)
         for id in previous where !current.contains(id) {

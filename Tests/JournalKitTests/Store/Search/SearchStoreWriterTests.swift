@@ -1,0 +1,72 @@
+import Foundation
+import GRDB
+import Testing
+
+@testable import JournalKit
+
+@Suite struct SearchStoreWriterTests {
+    private func makeDatabase() throws -> DatabaseQueue {
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE document (id INTEGER PRIMARY KEY, uri TEXT NOT NULL, date INTEGER NOT NULL, tokens BLOB NOT NULL);
+                    CREATE TABLE token (id INTEGER PRIMARY KEY AUTOINCREMENT, text TEXT NOT NULL UNIQUE);
+                    """)
+        }
+        return queue
+    }
+
+    /// Texts looked up and added several statements' worth at a time, some known to the store
+    /// and some not, come back with one id each, in order: the known ones with their ids, the
+    /// new ones with ids past every earlier one; asked again, by a process that has no cache,
+    /// the same ids.
+    @Test func resolvesTextsAcrossChunksKnownOrNew() throws {
+        let queue = try makeDatabase()
+        let texts = (0..<1_203).map { "word\($0)" }
+        let known = texts.enumerated().filter { $0.offset % 3 == 0 }.map(\.element)
+        let (knownIDs, ids) = try queue.write { db in
+            var writer = try SearchStoreWriter(db: db, storeID: UUID())
+            var cache = OwnerIDCache(.token)
+            let knownIDs = try writer.resolve(known, cache: &cache)
+            var fresh = OwnerIDCache(.token)
+            return (knownIDs, try writer.resolve(texts, cache: &fresh))
+        }
+        #expect(Set(knownIDs).count == known.count)
+        let byText = Dictionary(uniqueKeysWithValues: zip(texts, ids))
+        #expect(zip(known, knownIDs).allSatisfy { byText[$0.0] == $0.1 })
+        #expect(Set(ids).count == texts.count)
+        let largestKnown = knownIDs.max() ?? 0
+        #expect(texts.indices.filter { $0 % 3 != 0 }.allSatisfy { ids[$0] > largestKnown })
+        let again = try queue.write { db in
+            var writer = try SearchStoreWriter(db: db, storeID: UUID())
+            var cache = OwnerIDCache(.token)
+            return try writer.resolve(texts.reversed(), cache: &cache)
+        }
+        #expect(again == ids.reversed())
+        #expect(try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM token") } == texts.count)
+    }
+
+    /// Texts that Swift calls equal but whose code points differ (composed and decomposed
+    /// accents) are two tokens, as they are two rows of the table.
+    @Test func tellsTextsApartByCodePoints() throws {
+        let queue = try makeDatabase()
+        let texts = ["caf\u{E9}", "cafe\u{301}"]
+        let ids = try queue.write { db in
+            var writer = try SearchStoreWriter(db: db, storeID: UUID())
+            var cache = OwnerIDCache(.token)
+            _ = try writer.resolve([texts[1]], cache: &cache)
+            var fresh = OwnerIDCache(.token)
+            return try writer.resolve(texts, cache: &fresh)
+        }
+        #expect(ids.count == 2 && ids[0] != ids[1])
+        let stored = try queue.read { db in
+            try Dictionary(
+                uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT id, CAST(text AS BLOB) FROM token").map {
+                    ($0[0] as Int64, [UInt8]($0[1] as Data))
+                })
+        }
+        #expect(stored[ids[0]] == Array(texts[0].utf8))
+        #expect(stored[ids[1]] == Array(texts[1].utf8))
+    }
+}
