@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import JournalKit
@@ -101,6 +102,30 @@ import Testing
             from: JSONLinesReader(fileDescriptor: pipe.fileHandleForReading.fileDescriptor, closeWhenDone: false))
         #expect((piped.count, piped.alreadyPresent) == (3, 0))
         #expect(try store.journal.search("rest").total == 3)
+        try store.expectConsistent()
+    }
+
+    /// While the search store takes an import in, the main store's log is empty: the two logs,
+    /// each about as large as the import, are never on disk at once.
+    @Test func theMainStoresLogIsEmptiedBeforeAnImportIsIndexed() throws {
+        let lines = (0..<3_000).map {
+            #"{"text": "entry \#($0): \#(String(repeating: "words of some length ", count: 20))"}"#
+        }
+        let url = try file("many.jsonl", Data(lines.joined(separator: "\n").utf8))
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        let store = try TemporaryJournal()
+        let log = store.directory.mainStoreURL.path + "-wal"
+        let sizes = Mutex<[Int]>([])
+        let summary = try store.journal.importFile(
+            atPath: url.path,
+            progress: { progress in
+                guard progress.phase == .indexing else { return }
+                let size = (try? FileManager.default.attributesOfItem(atPath: log)[.size] as? Int) ?? 0
+                sizes.withLock { $0.append(size) }
+            })
+        #expect(summary.count == 3_000)
+        let seen = sizes.withLock { $0 }
+        #expect(!seen.isEmpty && seen.allSatisfy { $0 == 0 }, "\(seen)")
         try store.expectConsistent()
     }
 
