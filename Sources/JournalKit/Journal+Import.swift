@@ -223,6 +223,12 @@ extension Journal {
     /// one none at all).
     public var isImportUnderWay: Bool { ImportLock.isHeld(besides: main.url) }
 
+    /// Whether a process is bringing the search store up to date now (an import indexing what
+    /// it wrote, or any command catching up): when none is, indexing that ``indexStatus()``
+    /// shows unfinished was interrupted, and the next journal opened for more than an
+    /// ``JournalUse/inspection`` finishes it.
+    public var isIndexingUnderWay: Bool { CatchUpLock.isHeld(besides: search.url) }
+
     /// Drops the pending import: deletes the entries it wrote (which no read ever saw), a step
     /// at a time, and its record. Returns what it had written, nil when none was pending.
     /// Refused while the import is under way in another process.

@@ -78,7 +78,7 @@ public final class Journal: Sendable {
                     "\(readOnlyReason); the search index is behind the entries, and searches answer from what is indexed"
                 )
             }
-        } else {
+        } else if use != .inspection {
             do {
                 if let why = try indexer.catchUp(progress: progress) {
                     notices.append("rebuilt the search store \(stores.directory.searchStoreURL.path): \(why)")

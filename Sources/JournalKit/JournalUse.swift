@@ -12,4 +12,9 @@ public enum JournalUse: Sendable {
     /// connection, and the `prefix` strategy reads its table in place from its file, a bucket
     /// per lookup, nothing proportional to the vocabulary.
     case oneAnswer
+    /// One look at the journal's state (`journal import --status`): opened as for
+    /// ``oneAnswer``, with the search store left as it stands however far behind the entries it
+    /// is, rather than brought up to date first, which can take as long as the import that left
+    /// it there.
+    case inspection
 }

@@ -48,6 +48,22 @@ import Testing
             kill(importer.processIdentifier, SIGKILL)
             importer.waitUntilExit()
             #expect(reached, "the import ended before the moment \(moment)")
+            if case .midIndexing = moment {
+                // --status says how far indexing got and that it stopped, and leaves it there
+                // (the same answer twice); the next search finishes it.
+                let status = try journal.run(["import", "--status", "--json"]).json()
+                let indexing = try #require(status["indexing"] as? [String: Any], "\(status)")
+                #expect(indexing["pending_entries"] as? Int == 12_000)
+                #expect(status["indexing_under_way"] as? Bool == false && status["import_under_way"] as? Bool == false)
+                let text = try journal.run(["import", "--status"])
+                #expect(text.status == 0 && text.output.contains("stopped: the next command"), "\(text.output)")
+                let again = try journal.run(["import", "--status", "--json"]).json()
+                #expect(
+                    (again["indexing"] as? [String: Any])?["indexed_entries"] as? Int == indexing["indexed_entries"]
+                        as? Int)
+                #expect(try journal.run(["search", "kept", "--json"]).json()["total"] as? Int == 3)
+                #expect(try journal.run(["import", "--status", "--json"]).json()["indexing"] is NSNull)
+            }
 
             let verified = try journal.run(["verify"])
             #expect(verified.status == 0, "killed \(moment): \(verified.output)\(verified.error)")

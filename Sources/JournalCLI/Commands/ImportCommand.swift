@@ -142,11 +142,13 @@ struct ImportCommand: ParsableCommand {
     }
 
     /// What is left of an import: its writing (a pending import) and the indexing of entries
-    /// written but not yet searched (by this command, when no other process is doing it).
+    /// written but not yet searched, as they stand: an indexing that was interrupted is left
+    /// for the next command (it can take as long as the import did).
     private func showStatus() throws {
-        let journal = try self.journal.openJournal()
+        let journal = try self.journal.openJournal(use: .inspection)
         let pending = try journal.pendingImport()
         let underWay = journal.isImportUnderWay
+        let indexingUnderWay = journal.isIndexingUnderWay
         let status = try journal.indexStatus()
         if output.json {
             JSONOutput.print(
@@ -154,14 +156,20 @@ struct ImportCommand: ParsableCommand {
                     "import_under_way": .bool(underWay),
                     "pending_import": pending.map(JSONOutput.pendingImport) ?? .null,
                     "indexing": status.indexing.map(JSONOutput.indexing) ?? .null,
+                    "indexing_under_way": .bool(indexingUnderWay),
                 ]))
             return
         }
-        for line in Self.statusLines(pending: pending, underWay: underWay, indexing: status.indexing) { print(line) }
+        let lines = Self.statusLines(
+            pending: pending, underWay: underWay, indexing: status.indexing, indexingUnderWay: indexingUnderWay)
+        for line in lines { print(line) }
     }
 
-    /// `--status` in text: the import's writing, then the indexing of what is written.
-    static func statusLines(pending: PendingImport?, underWay: Bool, indexing: IndexingProgress?) -> [String] {
+    /// `--status` in text: the import's writing, then the indexing of what is written, and
+    /// whether that indexing stopped (no process is doing it).
+    static func statusLines(
+        pending: PendingImport?, underWay: Bool, indexing: IndexingProgress?, indexingUnderWay: Bool
+    ) -> [String] {
         var lines: [String] = []
         if let pending {
             lines.append(describe(pending))
@@ -173,7 +181,10 @@ struct ImportCommand: ParsableCommand {
                     : "an import is under way: nothing of it is written yet")
         }
         if let indexing {
-            lines.append(EntryRendering.indexingLine(indexing))
+            lines.append(
+                EntryRendering.indexingLine(indexing)
+                    + (underWay || indexingUnderWay
+                        ? "" : ", stopped: the next command that opens the journal finishes it first"))
         } else if pending == nil, !underWay {
             lines.append("nothing pending: every entry is written and indexed")
         }

@@ -29,4 +29,9 @@ enum CatchUpLock {
     static func tryAcquire(besides searchStore: URL) throws(JournalError) -> FileLock? {
         try FileLock.tryAcquire(at: url(besides: searchStore))
     }
+
+    /// Whether a process holds the lock now: one is applying changes to the search store.
+    static func isHeld(besides searchStore: URL) -> Bool {
+        FileLock.isHeld(at: url(besides: searchStore))
+    }
 }
