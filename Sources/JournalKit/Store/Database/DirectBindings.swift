@@ -27,6 +27,19 @@ struct DirectBindings: ~Copyable {
         }
     }
 
+    func bind(_ index: Int32, _ value: Bool) {
+        sqlite3_bind_int64(statement, index, value ? 1 : 0)
+    }
+
+    /// Binds `text` as TEXT, or NULL when it is nil.
+    func bind(_ index: Int32, text: String?) {
+        guard let text else {
+            sqlite3_bind_null(statement, index)
+            return
+        }
+        bind(index, text: text)
+    }
+
     /// Binds `text` as TEXT, NUL characters included (its UTF-8 bytes with their length).
     func bind(_ index: Int32, text: String) {
         var text = text

@@ -58,7 +58,14 @@ enum EntryTags {
     static func insert(_ tags: [Tag], given: Bool, for number: Int64, in db: Database) throws {
         let statement = try db.cachedStatement(
             sql: "INSERT OR IGNORE INTO tag (entry, name, given, written) VALUES (?, ?, ?, ?)")
-        for tag in tags { try statement.execute(arguments: [number, tag.name, given, tag.written]) }
+        for tag in tags {
+            try statement.bound {
+                $0.bind(1, number)
+                $0.bind(2, text: tag.name)
+                $0.bind(3, given)
+                $0.bind(4, text: tag.written)
+            }.execute()
+        }
     }
 
     /// Replaces entry `number`'s tags written in its text with `tags`.

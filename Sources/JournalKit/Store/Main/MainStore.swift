@@ -288,12 +288,14 @@ package final class MainStore: StoreFile {
     {
         if try isPresent(entry, before: first, in: db) { return nil }
         try db.cachedStatement(
-            sql:
-                "INSERT INTO entry (date, text, canonical, starred, origin) VALUES (?, CAST(? AS TEXT), CAST(? AS TEXT), ?, ?)"
-        ).execute(
-            arguments: [
-                entry.date.microseconds, ExactText(entry.text), ExactText(entry.canonical), entry.starred, entry.origin,
-            ])
+            sql: "INSERT INTO entry (date, text, canonical, starred, origin) VALUES (?, ?, ?, ?, ?)"
+        ).bound {
+            $0.bind(1, entry.date.microseconds)
+            $0.bind(2, text: entry.text)
+            $0.bind(3, text: entry.canonical)
+            $0.bind(4, entry.starred)
+            $0.bind(5, text: entry.origin)
+        }.execute()
         let number = db.lastInsertedRowID
         try EntryTags.insert(entry.textTags, given: false, for: number, in: db)
         try EntryTags.insert(entry.givenTags, given: true, for: number, in: db)
@@ -323,12 +325,13 @@ package final class MainStore: StoreFile {
             // way, numbered from `first`, are not read (a file of undated lines gives them all
             // one date, and a range would read every one written before, at each line).
             let date = entry.date.microseconds
-            let (sql, arguments): (String, StatementArguments) =
-                match.precision == 1
-                ? ("date = ? AND n < ?", [date, first ?? Int64.max])
-                : ("date >= ? AND date < ? AND n < ?", [date, date + match.precision, first ?? Int64.max])
+            let bounds = [date, match.precision == 1 ? nil : date + match.precision, first ?? Int64.max]
+                .compactMap { $0 }
+            let condition = match.precision == 1 ? "date = ? AND n < ?" : "date >= ? AND date < ? AND n < ?"
             let texts = try ExactText.fetchAll(
-                db.cachedStatement(sql: "SELECT CAST(text AS BLOB) FROM entry WHERE \(sql)"), arguments: arguments)
+                db.cachedStatement(sql: "SELECT CAST(text AS BLOB) FROM entry WHERE \(condition)").bound { bind in
+                    for (index, bound) in zip(Int32(1)..., bounds) { bind.bind(index, bound) }
+                })
             let key = match.key(entry.text)
             return texts.contains { match.key($0.string) == key }
         }
