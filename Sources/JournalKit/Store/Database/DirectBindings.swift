@@ -51,6 +51,11 @@ struct DirectBindings: ~Copyable {
         }
     }
 
+    /// Binds `texts[indices[0]]`, `texts[indices[1]]`, … as TEXT to the parameters from 1 on.
+    func bind(_ texts: [String], at indices: [Int]) {
+        for (parameter, index) in zip(Int32(1)..., indices) { bind(parameter, text: texts[index]) }
+    }
+
     private var transient: sqlite3_destructor_type { unsafeBitCast(-1, to: sqlite3_destructor_type.self) }
 }
 

@@ -12,26 +12,38 @@ enum PostingOwner: Sendable {
 }
 
 /// Ids of tokens or prefix keys a process has seen, valid across search-store transactions for
-/// as long as the store's token generation stays the same (none removed meanwhile).
+/// as long as the store's token generation stays the same (none removed meanwhile), and used by
+/// one writer that holds the catch-up lock throughout (no other process adds any meanwhile).
 struct OwnerIDCache {
     let owner: PostingOwner
     private var generation: Int64 = -1
     fileprivate var ids: [CodePointKey: Int64] = [:]
+    /// Whether the cache holds every row of the table: it started on an empty table and has
+    /// forgotten nothing since. A text it lacks is then new, and is added without a lookup.
+    fileprivate private(set) var holdsEveryRow = false
 
     init(_ owner: PostingOwner) { self.owner = owner }
 
     /// Forgets every id once there are more than `maximum`: the cache grows with the vocabulary,
     /// and a miss costs one indexed read, so memory stays bounded whatever the journal's size.
     mutating func limit(to maximum: Int) {
-        if ids.count > maximum { ids.removeAll() }
+        if ids.count > maximum {
+            ids.removeAll()
+            holdsEveryRow = false
+        }
     }
 
-    /// Forgets every id when tokens or keys were removed since they were read.
+    /// Forgets every id when tokens or keys were removed since they were read; an empty cache
+    /// holds every row when the table has none.
     mutating func validate(in db: Database) throws {
         let current = try SearchStore.tokenGeneration(in: db)
         if current != generation {
             ids.removeAll(keepingCapacity: true)
+            holdsEveryRow = false
             generation = current
+        }
+        if ids.isEmpty {
+            holdsEveryRow = try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM \(owner.table))") ?? false
         }
     }
 }
@@ -70,34 +82,30 @@ struct SearchStoreWriter {
     private static let chunk = 500
 
     /// The ids of these texts (tokens or keys, distinct), adding those the store doesn't have
-    /// yet. Those the cache lacks are looked up ``chunk`` at a time, and those the store lacks
-    /// added as many at a time: a statement per text (a lookup, then an insert that also
-    /// rewrites the table's row of `sqlite_sequence`) was a quarter of the writing thread's
-    /// time in an import of Debian's fortunes.
+    /// yet. Those the cache lacks are looked up ``chunk`` at a time (not at all when the cache
+    /// holds every row), and those the store lacks added as many at a time: a statement per
+    /// text (a lookup, then an insert that also rewrites the table's row of `sqlite_sequence`)
+    /// was a quarter of the writing thread's time in an import of Debian's fortunes.
     mutating func resolve(_ texts: [String], cache: inout OwnerIDCache) throws -> [Int64] {
         let owner = cache.owner
         var ids = texts.map { cache.ids[CodePointKey($0)] }
         let missing = ids.indices.filter { ids[$0] == nil }
         for start in stride(from: 0, to: missing.count, by: Self.chunk) {
             let chunk = Array(missing[start..<min(start + Self.chunk, missing.count)])
-            let lookup = try statement(
-                "SELECT id, CAST(text AS BLOB) FROM \(owner.table) WHERE text IN (\(placeholders(chunk.count)))",
-                reused: chunk.count == Self.chunk)
-            var found = try Self.ids(
-                Row.fetchCursor(
-                    lookup.bound { bind in
-                        for (parameter, index) in zip(Int32(1)..., chunk) { bind.bind(parameter, text: texts[index]) }
-                    }))
+            var found: [CodePointKey: Int64] = [:]
+            if !cache.holdsEveryRow {
+                let lookup = try statement(
+                    "SELECT id, CAST(text AS BLOB) FROM \(owner.table) WHERE text IN (\(placeholders(chunk.count)))",
+                    reused: chunk.count == Self.chunk)
+                found = try Self.ids(Row.fetchCursor(lookup.bound { $0.bind(texts, at: chunk) }))
+            }
             let new = chunk.filter { found[CodePointKey(texts[$0])] == nil }
             if !new.isEmpty {
+                let values = Array(repeating: "(?)", count: new.count).joined(separator: ",")
                 let insert = try statement(
-                    "INSERT INTO \(owner.table) (text) VALUES \(Array(repeating: "(?)", count: new.count).joined(separator: ",")) RETURNING id, CAST(text AS BLOB)",
+                    "INSERT INTO \(owner.table) (text) VALUES \(values) RETURNING id, CAST(text AS BLOB)",
                     reused: new.count == Self.chunk)
-                let added = try Self.ids(
-                    Row.fetchCursor(
-                        insert.bound { bind in
-                            for (parameter, index) in zip(Int32(1)..., new) { bind.bind(parameter, text: texts[index]) }
-                        }))
+                let added = try Self.ids(Row.fetchCursor(insert.bound { $0.bind(texts, at: new) }))
                 if firstAdded[owner] == nil { firstAdded[owner] = added.values.min() }
                 found.merge(added) { old, _ in old }
             }

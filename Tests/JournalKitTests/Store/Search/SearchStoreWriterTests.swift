@@ -10,6 +10,7 @@ import Testing
         try queue.write { db in
             try db.execute(
                 sql: """
+                    CREATE TABLE store_info (key TEXT PRIMARY KEY NOT NULL, value ANY NOT NULL) WITHOUT ROWID;
                     CREATE TABLE document (id INTEGER PRIMARY KEY, uri TEXT NOT NULL, date INTEGER NOT NULL, tokens BLOB NOT NULL);
                     CREATE TABLE token (id INTEGER PRIMARY KEY AUTOINCREMENT, text TEXT NOT NULL UNIQUE);
                     """)
@@ -45,6 +46,42 @@ import Testing
         }
         #expect(again == ids.reversed())
         #expect(try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM token") } == texts.count)
+    }
+
+    /// A cache that began on an empty table adds the texts it lacks without looking them up,
+    /// batch after batch; once it has forgotten ids (or began on a table with rows), it looks
+    /// them up again, and adds none twice.
+    @Test func aCacheThatHoldsEveryRowAddsWithoutLookingUp() throws {
+        let queue = try makeDatabase()
+        let first = (0..<700).map { "first\($0)" }
+        let second = first.suffix(300) + (0..<900).map { "second\($0)" }
+        var cache = OwnerIDCache(.token)
+        var lookups = 0
+        let (firstIDs, secondIDs) = try queue.write { db in
+            var writer = try SearchStoreWriter(db: db, storeID: UUID())
+            try cache.validate(in: db)
+            db.trace(options: .statement) { if "\($0)".hasPrefix("SELECT id") { lookups += 1 } }
+            defer { db.trace(options: []) }
+            let firstIDs = try writer.resolve(first, cache: &cache)
+            try cache.validate(in: db)
+            return (firstIDs, try writer.resolve(Array(second), cache: &cache))
+        }
+        #expect(lookups == 0)
+        #expect(Array(secondIDs.prefix(300)) == Array(firstIDs.suffix(300)))
+        #expect(Set(firstIDs + secondIDs).count == 1_600)
+        #expect(secondIDs.dropFirst(300).allSatisfy { $0 > firstIDs.max()! })
+        cache.limit(to: 10)
+        let all = first + second.dropFirst(300)
+        let again = try queue.write { db in
+            var writer = try SearchStoreWriter(db: db, storeID: UUID())
+            try cache.validate(in: db)
+            db.trace(options: .statement) { if "\($0)".hasPrefix("SELECT id") { lookups += 1 } }
+            defer { db.trace(options: []) }
+            return try writer.resolve(all.reversed(), cache: &cache)
+        }
+        #expect(lookups == 4)
+        #expect(again == (firstIDs + secondIDs.dropFirst(300)).reversed())
+        #expect(try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM token") } == 1_600)
     }
 
     /// Texts that Swift calls equal but whose code points differ (composed and decomposed
