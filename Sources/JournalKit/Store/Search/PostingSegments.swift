@@ -78,6 +78,25 @@ struct PostingSegments: Sendable, Equatable {
     /// Appends `added` to `tail`, the token's last segment (nil when it has none), and after it
     /// in new segments once it is full; `tail` becomes the last one written.
     private func append(_ added: Added, token: Int64, to tail: inout PostingTails.Tail?, in db: Database) throws {
+        try append(added, token: token, to: &tail) { segment in
+            try write(
+                id: segment.id, count: segment.count, documents: segment.bytes, positions: segment.positions, in: db)
+        }
+    }
+
+    /// Writes the segments of `token`, which has none yet (the batch added it), as rows of
+    /// `pending`'s next multi-row insert; `tails` keeps its last one as ``update(owner:adding:removing:tails:isNew:in:)`` would.
+    func add(owner token: Int64, adding: Added, tails: inout PostingTails, into pending: inout NewSegments) throws {
+        var tail: PostingTails.Tail?
+        try append(adding, token: token, to: &tail) { try pending.add($0) }
+        tails.admit(tail, for: token)
+    }
+
+    /// The same, each segment handed to `write` as it is made.
+    private func append(
+        _ added: Added, token: Int64, to tail: inout PostingTails.Tail?,
+        writing write: (PostingTails.Tail) throws -> Void
+    ) throws {
         var rest = added.documents[...]
         var positions = added.positions[...]
         /// The next entries a segment holding `count` entries in `bytes` bytes takes, and their
@@ -99,7 +118,7 @@ struct PostingSegments: Sendable, Equatable {
                 last.positions += lists
                 last.count += taken.count
                 last.last = taken.last ?? last.last
-                try write(id: last.id, count: last.count, documents: last.bytes, positions: last.positions, in: db)
+                try write(last)
                 tail = last
             }
         }
@@ -110,7 +129,7 @@ struct PostingSegments: Sendable, Equatable {
             let written = PostingTails.Tail(
                 id: Self.key(owner: token, entry: first), count: segment.count, last: segment.last ?? first,
                 bytes: bytes, positions: Array(lists))
-            try write(id: written.id, count: written.count, documents: bytes, positions: written.positions, in: db)
+            try write(written)
             tail = written
         }
     }

@@ -262,7 +262,16 @@ struct SearchStoreWriter {
                 removed = true
             }
         }
-        for index in ids.indices.sorted(by: { ids[$0] < ids[$1] }) { try apply(ids[index], adding[index]) }
+        var added = NewSegments(owner.segments, in: db)
+        for index in ids.indices.sorted(by: { ids[$0] < ids[$1] }) {
+            let id = ids[index]
+            if id >= firstAdded, removals[id] == nil {
+                try owner.segments.add(owner: id, adding: adding[index], tails: &tails, into: &added)
+            } else {
+                try apply(id, adding[index])
+            }
+        }
+        try added.flush()
         for id in removals.keys.sorted() { try apply(id, PostingSegments.Added()) }
         return removed
     }

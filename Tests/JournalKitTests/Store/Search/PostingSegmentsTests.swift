@@ -226,3 +226,55 @@ func storedPositions(_ db: Database, owner: Int64) throws -> [Int64: [UInt32]] {
         }
     }
 }
+
+@Suite struct NewSegmentsTests {
+    /// New tokens' segments written many to a statement are the rows, and leave the tails, that
+    /// writing each token's through ``PostingSegments/update(owner:adding:removing:tails:isNew:in:)``
+    /// gives: tokens of one entry and tokens of thousands (several segments each), more rows than
+    /// one statement takes, for tokens (with positions) and prefix keys (without).
+    @Test(arguments: [PostingSegments.tokens, .prefixKeys])
+    func writeWhatUpdatesWouldWrite(segments: PostingSegments) throws {
+        var generator = SplitMix64(seed: 5)
+        let added: [(owner: Int64, postings: PostingSegments.Added)] = (1...260).map { owner in
+            let count = owner % 50 == 0 ? 5_000 : 1 + Int(generator.next() % 40)
+            var number: Int64 = 0
+            let numbers = (0..<count).map { _ in
+                number += 1 + Int64(generator.next() % 30)
+                return number
+            }
+            var postings = postings(numbers)
+            if !segments.hasPositions { postings.positions = [] }
+            return (Int64(owner), postings)
+        }
+        func written(_ write: (Database, inout PostingTails) throws -> Void) throws -> ([Row], [Int64?]) {
+            let queue = try DatabaseQueue()
+            return try queue.write { db in
+                try db.execute(
+                    sql: segments.hasPositions
+                        ? "CREATE TABLE posting (id INTEGER PRIMARY KEY, count INTEGER NOT NULL, documents BLOB NOT NULL, positions BLOB NOT NULL)"
+                        : "CREATE TABLE prefix_posting (id INTEGER PRIMARY KEY, count INTEGER NOT NULL, documents BLOB NOT NULL)"
+                )
+                var tails = PostingTails(budget: .max)
+                try write(db, &tails)
+                let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(segments.table) ORDER BY id")
+                return (rows, added.map { tails[$0.owner]?.id })
+            }
+        }
+        let oneByOne = try written { db, tails in
+            for (owner, postings) in added {
+                _ = try segments.update(
+                    owner: owner, adding: postings, removing: [], tails: &tails, isNew: true, in: db)
+            }
+        }
+        let together = try written { db, tails in
+            var pending = NewSegments(segments, in: db)
+            for (owner, postings) in added {
+                try segments.add(owner: owner, adding: postings, tails: &tails, into: &pending)
+            }
+            try pending.flush()
+        }
+        #expect(oneByOne.0.count > NewSegments.rowsPerInsert + 5)
+        #expect(together.0 == oneByOne.0)
+        #expect(together.1 == oneByOne.1 && !together.1.contains(nil))
+    }
+}
