@@ -52,20 +52,20 @@ struct PostingRuns: Sendable {
 
     /// Stages `adding` as run `run`: owner `i`'s postings under the id `ids[i]`.
     func stage(_ adding: BatchPostings, ids: [Int64], run: Int64, in db: Database) throws {
-        let insert = try db.cachedStatement(
-            sql: segments.hasPositions
-                ? "INSERT INTO \(table) (id, documents, positions) VALUES (?, ?, ?)"
-                : "INSERT INTO \(table) (id, documents) VALUES (?, ?)")
+        let hasPositions = segments.hasPositions
+        var insert = MultiRowInsert<(id: Int64, added: PostingSegments.Added)>(
+            into: table, columns: hasPositions ? ["id", "documents", "positions"] : ["id", "documents"], in: db
+        ) { bind, first, row in
+            bind.bind(first, row.id)
+            bind.bind(first + 1, DeltaList.bytes(row.added.documents))
+            if hasPositions { bind.bind(first + 2, row.added.positions) }
+        }
         for index in ids.indices.sorted(by: { ids[$0] < ids[$1] }) {
             let added = adding[index]
             guard !added.documents.isEmpty else { continue }
-            let id = run << 32 | ids[index]
-            try insert.bound {
-                $0.bind(1, id)
-                $0.bind(2, DeltaList.bytes(added.documents))
-                if segments.hasPositions { $0.bind(3, added.positions) }
-            }.execute()
+            try insert.add((run << 32 | ids[index], added))
         }
+        try insert.flush()
     }
 
     /// Merges every staged run into the segments, owner after owner, and empties the table.

@@ -85,11 +85,30 @@ struct PostingSegments: Sendable, Equatable {
     }
 
     /// Writes the segments of `token`, which has none yet (the batch added it), as rows of
-    /// `pending`'s next multi-row insert; `tails` keeps its last one as ``update(owner:adding:removing:tails:isNew:in:)`` would.
-    func add(owner token: Int64, adding: Added, tails: inout PostingTails, into pending: inout NewSegments) throws {
+    /// `pending` (``newSegments(in:)``); `tails` keeps its last one as
+    /// ``update(owner:adding:removing:tails:isNew:in:)`` would.
+    func add(
+        owner token: Int64, adding: Added, tails: inout PostingTails,
+        into pending: inout MultiRowInsert<PostingTails.Tail>
+    ) throws {
         var tail: PostingTails.Tail?
         try append(adding, token: token, to: &tail) { try pending.add($0) }
         tails.admit(tail, for: token)
+    }
+
+    /// Segments inserted many to a statement: those of tokens no segment of which exists yet.
+    func newSegments(in db: Database) -> MultiRowInsert<PostingTails.Tail> {
+        let hasPositions = hasPositions
+        return MultiRowInsert(
+            into: table,
+            columns: hasPositions ? ["id", "count", "documents", "positions"] : ["id", "count", "documents"],
+            in: db
+        ) { bind, first, segment in
+            bind.bind(first, segment.id)
+            bind.bind(first + 1, segment.count)
+            bind.bind(first + 2, segment.bytes)
+            if hasPositions { bind.bind(first + 3, segment.positions) }
+        }
     }
 
     /// The same, each segment handed to `write` as it is made.

@@ -262,7 +262,7 @@ struct SearchStoreWriter {
                 removed = true
             }
         }
-        var added = NewSegments(owner.segments, in: db)
+        var added = owner.segments.newSegments(in: db)
         for index in ids.indices.sorted(by: { ids[$0] < ids[$1] }) {
             let id = ids[index]
             if id >= firstAdded, removals[id] == nil {

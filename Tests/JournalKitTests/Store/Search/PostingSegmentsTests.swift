@@ -227,7 +227,7 @@ func storedPositions(_ db: Database, owner: Int64) throws -> [Int64: [UInt32]] {
     }
 }
 
-@Suite struct NewSegmentsTests {
+@Suite struct NewSegmentRowsTests {
     /// New tokens' segments written many to a statement are the rows, and leave the tails, that
     /// writing each token's through ``PostingSegments/update(owner:adding:removing:tails:isNew:in:)``
     /// gives: tokens of one entry and tokens of thousands (several segments each), more rows than
@@ -267,13 +267,13 @@ func storedPositions(_ db: Database, owner: Int64) throws -> [Int64: [UInt32]] {
             }
         }
         let together = try written { db, tails in
-            var pending = NewSegments(segments, in: db)
+            var pending = segments.newSegments(in: db)
             for (owner, postings) in added {
                 try segments.add(owner: owner, adding: postings, tails: &tails, into: &pending)
             }
             try pending.flush()
         }
-        #expect(oneByOne.0.count > NewSegments.rowsPerInsert + 5)
+        #expect(oneByOne.0.count > MultiRowInsert<PostingTails.Tail>.rowsPerStatement + 5)
         #expect(together.0 == oneByOne.0)
         #expect(together.1 == oneByOne.1 && !together.1.contains(nil))
     }

@@ -1,0 +1,56 @@
+import Foundation
+import GRDB
+
+/// Rows inserted into one table ``rowsPerStatement`` to an `INSERT … VALUES (…), (…), …`,
+/// each bound through ``DirectBindings``: for the indexer's writes of many small rows that
+/// nothing reads before ``flush()`` (the segments of tokens a batch added, a batch's staged
+/// runs), where one statement per row was most of their cost on real text.
+///
+/// Invariant: every row added is written by the time ``flush()`` returns; a row added after a
+/// failed flush is never written before the rows that failed.
+struct MultiRowInsert<Value> {
+    /// Rows written by one statement.
+    static var rowsPerStatement: Int { 100 }
+
+    private let db: Database
+    private let table: String
+    private let columns: [String]
+    private let bind: (borrowing DirectBindings, _ firstParameter: Int32, Value) -> Void
+    private var rows: [Value] = []
+
+    /// Inserts into `table`'s `columns`; `bind` binds a row's values to the parameters from
+    /// `firstParameter` on, one per column, in order.
+    init(
+        into table: String, columns: [String], in db: Database,
+        bind: @escaping (borrowing DirectBindings, _ firstParameter: Int32, Value) -> Void
+    ) {
+        self.db = db
+        self.table = table
+        self.columns = columns
+        self.bind = bind
+        rows.reserveCapacity(Self.rowsPerStatement)
+    }
+
+    /// Adds a row, writing the rows held once there are ``rowsPerStatement``.
+    mutating func add(_ row: Value) throws {
+        rows.append(row)
+        if rows.count == Self.rowsPerStatement { try flush() }
+    }
+
+    /// Writes every row held.
+    mutating func flush() throws {
+        guard !rows.isEmpty else { return }
+        let row = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
+        let sql =
+            "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
+            + Array(repeating: row, count: rows.count).joined(separator: ", ")
+        // A full statement comes back at every flush; a last, shorter one rarely has the same length.
+        let statement =
+            try rows.count == Self.rowsPerStatement ? db.cachedStatement(sql: sql) : db.makeStatement(sql: sql)
+        let width = Int32(columns.count)
+        try statement.bound { bindings in
+            for (index, value) in rows.enumerated() { bind(bindings, Int32(index) * width + 1, value) }
+        }.execute()
+        rows.removeAll(keepingCapacity: true)
+    }
+}
