@@ -53,8 +53,9 @@ struct OwnerIDCache {
 struct SearchStoreWriter {
     let db: Database
     let storeID: UUID
-    /// What its documents' URIs start with (``EntryID/uriPrefix(_:)``).
-    private let uriPrefix: String
+    /// The rows of documents numbered above ``largestExisting``, written many to a statement
+    /// by ``finishDocuments()``: nothing reads them before.
+    private var newDocuments: MultiRowInsert<(number: Int64, date: Int64, tokens: [UInt8], length: Int)>
     /// Documents numbered above this are new: there is nothing of theirs to replace.
     let largestExisting: Int64
     private var removing: [PostingOwner: [Int64: [Int64]]] = [.token: [:], .prefixKey: [:]]
@@ -74,7 +75,15 @@ struct SearchStoreWriter {
     init(db: Database, storeID: UUID) throws {
         self.db = db
         self.storeID = storeID
-        uriPrefix = EntryID.uriPrefix(storeID)
+        let uriPrefix = EntryID.uriPrefix(storeID)
+        newDocuments = MultiRowInsert(into: "document", columns: ["id", "uri", "date", "tokens", "length"], in: db) {
+            bind, first, document in
+            bind.bind(first, document.number)
+            bind.bind(first + 1, text: uriPrefix + String(document.number))
+            bind.bind(first + 2, document.date)
+            bind.bind(first + 3, document.tokens)
+            bind.bind(first + 4, document.length)
+        }
         largestExisting = try Int64.fetchOne(db, sql: "SELECT max(id) FROM document") ?? 0
     }
 
@@ -138,7 +147,7 @@ struct SearchStoreWriter {
     }
 
     /// Writes entry `number`'s document row with these token ids (distinct) and its number of
-    /// words. When it replaces an older version, the tokens and keys it no longer has are marked
+    /// words (a new document's by ``finishDocuments()``, with the others of the batch). When it replaces an older version, the tokens and keys it no longer has are marked
     /// for removal; `tokens` gives its new token texts, needed only then.
     mutating func upsert(
         number: Int64, date: JournalDate, tokenIDs: [Int64], length: Int, tokens: () -> [String]
@@ -161,19 +170,16 @@ struct SearchStoreWriter {
             if let row { days.remove(number, date: row[0]) }
             days.add(number, date: date.microseconds)
         }
-        try db.cachedStatement(
-            sql: """
-                INSERT INTO document (id, uri, date, tokens, length) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT(id) DO UPDATE SET date = excluded.date, tokens = excluded.tokens, length = excluded.length
-                """
-        ).bound {
-            $0.bind(1, number)
-            $0.bind(2, text: uriPrefix + String(number))
-            $0.bind(3, date.microseconds)
-            $0.bind(4, DeltaList.bytes(ids))
-            $0.bind(5, length)
+        guard let previous else {
+            try newDocuments.add((number, date.microseconds, DeltaList.bytes(ids), length))
+            return
+        }
+        try db.cachedStatement(sql: "UPDATE document SET date = ?, tokens = ?, length = ? WHERE id = ?").bound {
+            $0.bind(1, date.microseconds)
+            $0.bind(2, DeltaList.bytes(ids))
+            $0.bind(3, length)
+            $0.bind(4, number)
         }.execute()
-        guard let previous else { return }
         let current = Set(ids)
         for id in previous where !current.contains(id) {
             removing[.token, default: [:]][id, default: []].append(number)
@@ -225,9 +231,11 @@ struct SearchStoreWriter {
         }
     }
 
-    /// Rewrites the day buckets and the length blocks of the documents the batch added,
-    /// changed or removed, and the store's counts of documents and words.
+    /// Writes the new documents' rows, and rewrites the day buckets and the length blocks of
+    /// the documents the batch added, changed or removed, and the store's counts of documents
+    /// and words.
     mutating func finishDocuments() throws {
+        try newDocuments.flush()
         try DateBuckets.apply(days, in: db)
         days = DateBuckets.Changes()
         try DocumentLengths.apply(lengths, in: db)
