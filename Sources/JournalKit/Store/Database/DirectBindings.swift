@@ -2,8 +2,8 @@ import Foundation
 import GRDB
 import GRDBSQLite
 
-/// Binds a statement's values through SQLite's C API, for the statements the indexer runs once
-/// per token or document: GRDB boxes every argument as an existential `DatabaseValue` and
+/// Binds a statement's values through SQLite's C API, for the statements an import runs once
+/// per entry, token or document: GRDB boxes every argument as an existential `DatabaseValue` and
 /// copies each blob into `Data` first, which cost about as much as SQLite's own work per row in
 /// a profile of an import of real text. Values are bound by position (from 1); blobs and text
 /// are copied by SQLite (`SQLITE_TRANSIENT`), so the caller's buffers need not outlive the call.

@@ -4,10 +4,9 @@ import GRDB
 /// Rows inserted into one table ``rowsPerStatement`` to an `INSERT … VALUES (…), (…), …`,
 /// each bound through ``DirectBindings``: for the indexer's writes of many small rows that
 /// nothing reads before ``flush()`` (the segments of tokens a batch added, a batch's staged
-/// runs), where one statement per row was most of their cost on real text.
+/// runs, its new documents), where one statement per row was most of their cost on real text.
 ///
-/// Invariant: every row added is written by the time ``flush()`` returns; a row added after a
-/// failed flush is never written before the rows that failed.
+/// Invariant: every row added is written, in the order added, by the time ``flush()`` returns.
 struct MultiRowInsert<Value> {
     /// Rows written by one statement.
     static var rowsPerStatement: Int { 100 }

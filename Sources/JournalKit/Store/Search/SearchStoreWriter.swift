@@ -53,8 +53,8 @@ struct OwnerIDCache {
 struct SearchStoreWriter {
     let db: Database
     let storeID: UUID
-    /// The rows of documents numbered above ``largestExisting``, written many to a statement
-    /// by ``finishDocuments()``: nothing reads them before.
+    /// The rows of the batch's new documents (no row of the store has their number), written
+    /// many to a statement by ``finishDocuments()``: nothing reads them before.
     private var newDocuments: MultiRowInsert<(number: Int64, date: Int64, tokens: [UInt8], length: Int)>
     /// Documents numbered above this are new: there is nothing of theirs to replace.
     let largestExisting: Int64
