@@ -39,17 +39,36 @@ struct MultiRowInsert<Value> {
     /// Writes every row held.
     mutating func flush() throws {
         guard !rows.isEmpty else { return }
-        let row = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
-        let sql =
-            "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
-            + Array(repeating: row, count: rows.count).joined(separator: ", ")
-        // A full statement comes back at every flush; a last, shorter one rarely has the same length.
-        let statement =
-            try rows.count == Self.rowsPerStatement ? db.cachedStatement(sql: sql) : db.makeStatement(sql: sql)
+        let statement = try db.statement(
+            sql: "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
+                + SQLParameters.rows(rows.count, columns: columns.count),
+            reused: rows.count == Self.rowsPerStatement)
         let width = Int32(columns.count)
         try statement.bound { bindings in
             for (index, value) in rows.enumerated() { bind(bindings, Int32(index) * width + 1, value) }
         }.execute()
         rows.removeAll(keepingCapacity: true)
+    }
+}
+
+/// The parameters of a statement made for many values at once.
+enum SQLParameters {
+    /// `?, ?, …`: `count` of them, for an `IN (…)` list.
+    static func list(_ count: Int) -> String {
+        Array(repeating: "?", count: count).joined(separator: ", ")
+    }
+
+    /// `(?, ?), (?, ?), …`: `rows` rows of `columns`, for `VALUES`.
+    static func rows(_ rows: Int, columns: Int) -> String {
+        Array(repeating: "(" + list(columns) + ")", count: rows).joined(separator: ", ")
+    }
+}
+
+extension Database {
+    /// A statement for `sql`, kept in the connection's cache when `reused` (the full size of a
+    /// statement made for many values, which comes back at every batch), made for this once
+    /// otherwise (a last, shorter one's size rarely comes back).
+    func statement(sql: String, reused: Bool) throws -> Statement {
+        try reused ? cachedStatement(sql: sql) : makeStatement(sql: sql)
     }
 }

@@ -104,7 +104,7 @@ enum EntryTags {
     static func tags(of numbers: some Collection<Int64>, in db: Database) throws -> [Int64: [Tag]] {
         var names: [Int64: Set<String>] = [:]
         for chunk in numbers.chunks(ofCount: 500) {
-            let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+            let placeholders = SQLParameters.list(chunk.count)
             let rows = try Row.fetchCursor(
                 db, sql: "SELECT entry, name FROM tag WHERE entry IN (\(placeholders))",
                 arguments: StatementArguments(Array(chunk)))
@@ -137,7 +137,7 @@ enum EntryTags {
         guard let most = forms.first else { return nil }
         let tied = forms.prefix { $0.uses == most.uses }.map(\.written)
         guard tied.count > 1 else { return most.written }
-        let placeholders = Array(repeating: "?", count: tied.count).joined(separator: ",")
+        let placeholders = SQLParameters.list(tied.count)
         return try String.fetchOne(
             db,
             sql: """
@@ -166,7 +166,7 @@ enum EntryTags {
     static func counts(of numbers: [Int64], in db: Database) throws -> [(tag: Tag, entries: Int)] {
         var counts: [String: Int] = [:]
         for chunk in numbers.chunks(ofCount: 500) {
-            let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+            let placeholders = SQLParameters.list(chunk.count)
             let rows = try Row.fetchCursor(
                 db, sql: "SELECT DISTINCT entry, name FROM tag WHERE entry IN (\(placeholders))",
                 arguments: StatementArguments(Array(chunk)))

@@ -484,7 +484,7 @@ package final class MainStore: StoreFile {
                 var found: [Int64: Entry] = [:]
                 let tags = try EntryTags.tags(of: numbers, in: db)
                 for chunk in numbers.chunks(ofCount: 500) {
-                    let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+                    let placeholders = SQLParameters.list(chunk.count)
                     let rows = try Row.fetchCursor(
                         db, sql: "SELECT \(Self.entryColumns) FROM entry WHERE n IN (\(placeholders))",
                         arguments: StatementArguments(chunk))
@@ -574,7 +574,7 @@ package final class MainStore: StoreFile {
                 var dates: [Int64] = []
                 dates.reserveCapacity(numbers.count)
                 for chunk in numbers.chunks(ofCount: 500) {
-                    let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+                    let placeholders = SQLParameters.list(chunk.count)
                     dates += try Int64.fetchAll(
                         db, sql: "SELECT date FROM entry WHERE n IN (\(placeholders))",
                         arguments: StatementArguments(Array(chunk)))

@@ -103,16 +103,17 @@ struct SearchStoreWriter {
             let chunk = Array(missing[start..<min(start + Self.chunk, missing.count)])
             var found: [CodePointKey: Int64] = [:]
             if !cache.holdsEveryRow {
-                let lookup = try statement(
-                    "SELECT id, CAST(text AS BLOB) FROM \(owner.table) WHERE text IN (\(placeholders(chunk.count)))",
+                let lookup = try db.statement(
+                    sql:
+                        "SELECT id, CAST(text AS BLOB) FROM \(owner.table) WHERE text IN (\(SQLParameters.list(chunk.count)))",
                     reused: chunk.count == Self.chunk)
                 found = try Self.ids(Row.fetchCursor(lookup.bound { $0.bind(texts, at: chunk) }))
             }
             let new = chunk.filter { found[CodePointKey(texts[$0])] == nil }
             if !new.isEmpty {
-                let values = Array(repeating: "(?)", count: new.count).joined(separator: ",")
-                let insert = try statement(
-                    "INSERT INTO \(owner.table) (text) VALUES \(values) RETURNING id, CAST(text AS BLOB)",
+                let insert = try db.statement(
+                    sql:
+                        "INSERT INTO \(owner.table) (text) VALUES \(SQLParameters.rows(new.count, columns: 1)) RETURNING id, CAST(text AS BLOB)",
                     reused: new.count == Self.chunk)
                 let added = try Self.ids(Row.fetchCursor(insert.bound { $0.bind(texts, at: new) }))
                 if firstAdded[owner] == nil { firstAdded[owner] = added.values.min() }
@@ -126,17 +127,6 @@ struct SearchStoreWriter {
             }
         }
         return ids.map { $0! }
-    }
-
-    /// `count` question marks, separated by commas.
-    private func placeholders(_ count: Int) -> String {
-        Array(repeating: "?", count: count).joined(separator: ",")
-    }
-
-    /// A statement kept in the connection's cache when `reused` (a full chunk's), made for
-    /// this once otherwise (a last, shorter chunk's shape rarely comes back).
-    private func statement(_ sql: String, reused: Bool) throws -> Statement {
-        try reused ? db.cachedStatement(sql: sql) : db.makeStatement(sql: sql)
     }
 
     /// Rows of an id and a text read back as ``ExactText``, by the text's code points.
