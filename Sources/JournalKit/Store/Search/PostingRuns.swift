@@ -39,15 +39,25 @@ struct PostingRuns: Sendable {
     static func staged(in db: Database) throws -> (count: Int, next: Int64) {
         var (low, high): (Int64?, Int64?) = (nil, nil)
         for runs in all {
-            guard
-                let row = try Row.fetchOne(
-                    db.cachedStatement(sql: "SELECT min(id) >> 32, max(id) >> 32 FROM \(runs.table)")),
-                let first = row[0] as Int64?, let last = row[1] as Int64?
-            else { continue }
-            (low, high) = (min(low ?? first, first), max(high ?? last, last))
+            guard let bounds = try runs.runBounds(in: db) else { continue }
+            (low, high) = (
+                min(low ?? bounds.lowerBound, bounds.lowerBound), max(high ?? bounds.upperBound, bounds.upperBound)
+            )
         }
         guard let low, let high else { return (0, 0) }
         return (Int(high - low + 1), high + 1)
+    }
+
+    /// The first and last run staged in this table, nil when none is: two index seeks (a
+    /// query of both `min` and `max` would read every row).
+    private func runBounds(in db: Database) throws -> ClosedRange<Int64>? {
+        guard
+            let first = try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT id >> 32 FROM \(table) ORDER BY id LIMIT 1")),
+            let last = try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT id >> 32 FROM \(table) ORDER BY id DESC LIMIT 1"))
+        else { return nil }
+        return first...last
     }
 
     /// Stages `adding` as run `run`: owner `i`'s postings under the id `ids[i]`.
@@ -69,36 +79,48 @@ struct PostingRuns: Sendable {
     }
 
     /// Merges every staged run into the segments, owner after owner, and empties the table.
+    ///
+    /// An owner numbered above every owner with a segment (a token the staged batches added)
+    /// has none to append to: its segments are inserted many to a statement, nothing read.
     func merge(tails: inout PostingTails, in db: Database) throws {
-        guard let bounds = try Row.fetchOne(db, sql: "SELECT min(id) >> 32, max(id) >> 32 FROM \(table)"),
-            let first = bounds[0] as Int64?, let last = bounds[1] as Int64?
-        else { return }
-        // One cursor per run, each in owner order; the runs are in entry order.
-        var cursors = try (first...last).map { run in
+        guard let runs = try runBounds(in: db) else { return }
+        let lastWithSegments =
+            try Int64.fetchOne(db, sql: "SELECT id >> 32 FROM \(segments.table) ORDER BY id DESC LIMIT 1") ?? 0
+        // One cursor per run, each in owner order; the runs are in entry order. A head is a
+        // cursor's current row, read in place before the cursor moves on.
+        let cursors = try runs.map { run in
             try Row.fetchCursor(
                 db.makeStatement(sql: selectLinks + " WHERE id BETWEEN ? AND ?"),
                 arguments: [run << 32, run << 32 | Self.ownerMask])
         }
-        var heads = try cursors.indices.map { try Self.head(of: &cursors[$0]) }
-        while let owner = heads.compactMap({ $0?.owner }).min() {
-            var added = (documents: [Int64](), positions: [UInt8]())
+        var heads = try cursors.indices.map { try cursors[$0].next() }
+        var newSegments = segments.newSegments(in: db)
+        var added = (documents: [Int64](), positions: [UInt8]())
+        while true {
+            var owner = Int64.max
+            for case let head? in heads { owner = min(owner, head[0]) }
+            guard owner < .max else { break }
+            added.documents.removeAll(keepingCapacity: true)
+            added.positions.removeAll(keepingCapacity: true)
             for run in heads.indices {
-                guard let head = heads[run], head.owner == owner else { continue }
-                DeltaList.forEach(in: head.documents) { added.documents.append($0) }
-                added.positions += head.positions
-                heads[run] = try Self.head(of: &cursors[run])
+                guard let head = heads[run], head[0] == owner as Int64 else { continue }
+                try head.withUnsafeData(atIndex: 1) { data in
+                    DeltaList.forEach(in: data ?? Data()) { added.documents.append($0) }
+                }
+                try head.withUnsafeData(atIndex: 2) { data in
+                    if let data { added.positions.append(contentsOf: data) }
+                }
+                heads[run] = try cursors[run].next()
             }
-            _ = try segments.update(
-                owner: owner,
-                adding: PostingSegments.Added(documents: added.documents[...], positions: added.positions[...]),
-                removing: [], tails: &tails, in: db)
+            let adding = PostingSegments.Added(documents: added.documents[...], positions: added.positions[...])
+            if owner > lastWithSegments {
+                try segments.add(owner: owner, adding: adding, tails: &tails, into: &newSegments)
+            } else {
+                _ = try segments.update(owner: owner, adding: adding, removing: [], tails: &tails, in: db)
+            }
         }
+        try newSegments.flush()
         try db.execute(sql: "DELETE FROM \(table)")
-    }
-
-    private static func head(of cursor: inout RowCursor) throws -> (owner: Int64, documents: Data, positions: Data)? {
-        guard let row = try cursor.next() else { return nil }
-        return (row[0], row[1], row[2])
     }
 
     /// Hands `body` every staged (owner, entry) link, with the owner's position list in the

@@ -84,6 +84,22 @@ import Testing
         #expect(try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM token") } == 1_600)
     }
 
+    /// A new text's id is past every id the table ever gave, those of removed rows too (the
+    /// prefix table refers to tokens by id): the writer chooses the ids it inserts.
+    @Test func neverGivesARemovedIDAgain() throws {
+        let queue = try makeDatabase()
+        let (removed, next) = try queue.write { db in
+            var writer = try SearchStoreWriter(db: db, storeID: UUID())
+            var cache = OwnerIDCache(.token)
+            let ids = try writer.resolve(["alpha", "beta", "gamma"], cache: &cache)
+            try db.execute(sql: "DELETE FROM token WHERE id >= ?", arguments: [ids[1]])
+            var fresh = OwnerIDCache(.token)
+            return (ids[2], try writer.resolve(["alpha", "delta"], cache: &fresh))
+        }
+        #expect(next[1] > removed)
+        #expect(try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM token") } == 2)
+    }
+
     /// Texts that Swift calls equal but whose code points differ (composed and decomposed
     /// accents) are two tokens, as they are two rows of the table.
     @Test func tellsTextsApartByCodePoints() throws {
