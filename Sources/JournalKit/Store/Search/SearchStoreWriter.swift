@@ -87,46 +87,73 @@ struct SearchStoreWriter {
         largestExisting = try Int64.fetchOne(db, sql: "SELECT max(id) FROM document") ?? 0
     }
 
-    /// Texts looked up, or added, in one statement by ``resolve(_:cache:)``.
+    /// Texts looked up in one statement by ``resolve(_:cache:)``.
     private static let chunk = 500
 
     /// The ids of these texts (tokens or keys, distinct), adding those the store doesn't have
     /// yet. Those the cache lacks are looked up ``chunk`` at a time (not at all when the cache
-    /// holds every row), and those the store lacks added as many at a time: a statement per
-    /// text (a lookup, then an insert that also rewrites the table's row of `sqlite_sequence`)
-    /// was a quarter of the writing thread's time in an import of Debian's fortunes.
+    /// holds every row); those the store lacks take the next ids, chosen here, and are inserted
+    /// many to a statement (``MultiRowInsert``). A statement per text was a quarter of the
+    /// writing thread's time in an import of Debian's fortunes, and ids read back from an
+    /// `INSERT … RETURNING` two thirds of what was left (the rows' decoding and a table of them
+    /// by text; SQLite's inserts themselves a third).
     mutating func resolve(_ texts: [String], cache: inout OwnerIDCache) throws -> [Int64] {
         let owner = cache.owner
-        var ids = texts.map { cache.ids[CodePointKey($0)] }
-        let missing = ids.indices.filter { ids[$0] == nil }
-        for start in stride(from: 0, to: missing.count, by: Self.chunk) {
-            let chunk = Array(missing[start..<min(start + Self.chunk, missing.count)])
-            var found: [CodePointKey: Int64] = [:]
-            if !cache.holdsEveryRow {
+        let keys = texts.map(CodePointKey.init)
+        var ids = keys.map { cache.ids[$0] }
+        var new = ids.indices.filter { ids[$0] == nil }
+        if !cache.holdsEveryRow {
+            let missing = new
+            new = []
+            for start in stride(from: 0, to: missing.count, by: Self.chunk) {
+                let chunk = Array(missing[start..<min(start + Self.chunk, missing.count)])
                 let lookup = try db.statement(
                     sql:
                         "SELECT id, CAST(text AS BLOB) FROM \(owner.table) WHERE text IN (\(SQLParameters.list(chunk.count)))",
                     reused: chunk.count == Self.chunk)
-                found = try Self.ids(Row.fetchCursor(lookup.bound { $0.bind(texts, at: chunk) }))
-            }
-            let new = chunk.filter { found[CodePointKey(texts[$0])] == nil }
-            if !new.isEmpty {
-                let insert = try db.statement(
-                    sql:
-                        "INSERT INTO \(owner.table) (text) VALUES \(SQLParameters.rows(new.count, columns: 1)) RETURNING id, CAST(text AS BLOB)",
-                    reused: new.count == Self.chunk)
-                let added = try Self.ids(Row.fetchCursor(insert.bound { $0.bind(texts, at: new) }))
-                if firstAdded[owner] == nil { firstAdded[owner] = added.values.min() }
-                found.merge(added) { old, _ in old }
-            }
-            for index in chunk {
-                let key = CodePointKey(texts[index])
-                guard let id = found[key] else { throw JournalError.store("the search store lost a token it wrote") }
-                cache.ids[key] = id
-                ids[index] = id
+                let found = try Self.ids(Row.fetchCursor(lookup.bound { $0.bind(texts, at: chunk) }))
+                for index in chunk {
+                    guard let id = found[keys[index]] else {
+                        new.append(index)
+                        continue
+                    }
+                    cache.ids[keys[index]] = id
+                    ids[index] = id
+                }
             }
         }
+        if !new.isEmpty {
+            var next = try Self.nextID(of: owner, in: db)
+            if firstAdded[owner] == nil { firstAdded[owner] = next }
+            var insert = MultiRowInsert<(id: Int64, text: String)>(
+                into: owner.table, columns: ["id", "text"], in: db
+            ) { bind, first, row in
+                bind.bind(first, row.id)
+                bind.bind(first + 1, text: row.text)
+            }
+            for index in new {
+                try insert.add((next, texts[index]))
+                cache.ids[keys[index]] = next
+                ids[index] = next
+                next += 1
+            }
+            try insert.flush()
+        }
         return ids.map { $0! }
+    }
+
+    /// The id the next new row of `owner`'s table takes: past every id the table ever used
+    /// (`sqlite_sequence` keeps the largest of an AUTOINCREMENT table; an id given explicitly
+    /// moves it on too), so that a removed token's id is never another's.
+    private static func nextID(of owner: PostingOwner, in db: Database) throws -> Int64 {
+        let used = try Int64.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = ?1), 0),
+                               coalesce((SELECT max(id) FROM \(owner.table)), 0))
+                    """),
+            arguments: [owner.table])
+        return (used ?? 0) + 1
     }
 
     /// Rows of an id and a text read back as ``ExactText``, by the text's code points.
