@@ -124,6 +124,7 @@ struct SearchStoreWriter {
         }
         if !new.isEmpty {
             var next = try Self.nextID(of: owner, in: db)
+            cache.ids.reserveCapacity(cache.ids.count + new.count)
             if firstAdded[owner] == nil { firstAdded[owner] = next }
             var insert = MultiRowInsert<(id: Int64, text: String)>(
                 into: owner.table, columns: ["id", "text"], in: db
