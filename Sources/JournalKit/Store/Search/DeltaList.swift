@@ -35,14 +35,17 @@ enum DeltaList {
 
     /// Calls `body` with each value in order, without building an array.
     static func forEach(in data: Data, _ body: (Int64) -> Void) {
-        data.withUnsafeBytes { raw in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            var position = 0
-            var previous: Int64 = 0
-            while let delta = Varint.read(bytes, at: &position) {
-                previous &+= Int64(bitPattern: delta)
-                body(previous)
-            }
+        data.withUnsafeBytes { forEach(in: $0, body) }
+    }
+
+    /// The same for a list's bytes where they lie (a row's blob read in place).
+    static func forEach(in raw: UnsafeRawBufferPointer, _ body: (Int64) -> Void) {
+        let bytes = raw.assumingMemoryBound(to: UInt8.self)
+        var position = 0
+        var previous: Int64 = 0
+        while let delta = Varint.read(bytes, at: &position) {
+            previous &+= Int64(bitPattern: delta)
+            body(previous)
         }
     }
 }

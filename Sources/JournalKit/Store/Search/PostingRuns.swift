@@ -86,31 +86,27 @@ struct PostingRuns: Sendable {
         guard let runs = try runBounds(in: db) else { return }
         let lastWithSegments =
             try Int64.fetchOne(db, sql: "SELECT id >> 32 FROM \(segments.table) ORDER BY id DESC LIMIT 1") ?? 0
-        // One cursor per run, each in owner order; the runs are in entry order. A head is a
-        // cursor's current row, read in place before the cursor moves on.
-        let cursors = try runs.map { run in
-            try Row.fetchCursor(
-                db.makeStatement(sql: selectLinks + " WHERE id BETWEEN ? AND ?"),
-                arguments: [run << 32, run << 32 | Self.ownerMask])
+        // One cursor per run, each in owner order; the runs are in entry order. A head is the
+        // owner of the row a run's statement is on, whose values are read in place.
+        let statements = try runs.map { _ in try db.makeStatement(sql: selectLinks + " WHERE id BETWEEN ? AND ?") }
+        let cursors = try zip(statements, runs).map { statement, run in
+            try Row.fetchCursor(statement, arguments: [run << 32, run << 32 | Self.ownerMask])
         }
-        var heads = try cursors.indices.map { try cursors[$0].next() }
+        func head(_ run: Int) throws -> Int64? {
+            try cursors[run].next() == nil ? nil : statements[run].int64(atColumn: 0)
+        }
+        var heads = try cursors.indices.map(head)
         var newSegments = segments.newSegments(in: db)
         var added = (documents: [Int64](), positions: [UInt8]())
-        while true {
-            var owner = Int64.max
-            for case let head? in heads { owner = min(owner, head[0]) }
-            guard owner < .max else { break }
+        while let owner = heads.lazy.compactMap({ $0 }).min() {
             added.documents.removeAll(keepingCapacity: true)
             added.positions.removeAll(keepingCapacity: true)
-            for run in heads.indices {
-                guard let head = heads[run], head[0] == owner as Int64 else { continue }
-                try head.withUnsafeData(atIndex: 1) { data in
-                    DeltaList.forEach(in: data ?? Data()) { added.documents.append($0) }
+            for run in heads.indices where heads[run] == owner {
+                statements[run].withBlob(atColumn: 1) { bytes in
+                    DeltaList.forEach(in: bytes) { added.documents.append($0) }
                 }
-                try head.withUnsafeData(atIndex: 2) { data in
-                    if let data { added.positions.append(contentsOf: data) }
-                }
-                heads[run] = try cursors[run].next()
+                statements[run].withBlob(atColumn: 2) { added.positions.append(contentsOf: $0) }
+                heads[run] = try head(run)
             }
             let adding = PostingSegments.Added(documents: added.documents[...], positions: added.positions[...])
             if owner > lastWithSegments {
