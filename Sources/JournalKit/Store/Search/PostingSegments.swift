@@ -84,7 +84,7 @@ struct PostingSegments: Sendable, Equatable {
         }
     }
 
-    /// Writes the segments of `token`, which has none yet (the batch added it), as rows of
+    /// Writes the segments of `token`, which has none yet (a batch added it), as rows of
     /// `pending` (``newSegments(in:)``); `tails` keeps its last one as
     /// ``update(owner:adding:removing:tails:isNew:in:)`` would.
     func add(

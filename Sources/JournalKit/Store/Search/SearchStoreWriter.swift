@@ -94,9 +94,8 @@ struct SearchStoreWriter {
     /// yet. Those the cache lacks are looked up ``chunk`` at a time (not at all when the cache
     /// holds every row); those the store lacks take the next ids, chosen here, and are inserted
     /// many to a statement (``MultiRowInsert``). A statement per text was a quarter of the
-    /// writing thread's time in an import of Debian's fortunes, and ids read back from an
-    /// `INSERT … RETURNING` two thirds of what was left (the rows' decoding and a table of them
-    /// by text; SQLite's inserts themselves a third).
+    /// writing thread's time in an import of Debian's fortunes; ids read back from an
+    /// `INSERT … RETURNING`, and a table of the rows by text, a fifth of what was left.
     mutating func resolve(_ texts: [String], cache: inout OwnerIDCache) throws -> [Int64] {
         let owner = cache.owner
         let keys = texts.map(CodePointKey.init)
