@@ -21,15 +21,24 @@ public enum Tokens {
         var keys: [String] = []
         for var token in tokens {
             token.withUTF8 { utf8 in
-                var end = 0
-                for _ in 0..<3 where end < utf8.count {
-                    end += UTF8Length.ofSequence(startingWith: utf8[end])
-                    let key = String(
-                        decoding: UnsafeBufferPointer(rebasing: utf8[..<min(end, utf8.count)]), as: UTF8.self)
+                forEachPrefixKey(ofUTF8: utf8) { bytes in
+                    let key = String(decoding: bytes, as: UTF8.self)
                     if seen.insert(CodePointKey(key)).inserted { keys.append(key) }
                 }
             }
         }
         return keys
+    }
+
+    /// The prefix keys of one token, as its UTF-8 bytes `utf8` hold them: its first one, two
+    /// and three code points (fewer for a shorter token), each once, shortest first.
+    package static func forEachPrefixKey(
+        ofUTF8 utf8: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Void
+    ) {
+        var end = 0
+        for _ in 0..<3 where end < utf8.count {
+            end += UTF8Length.ofSequence(startingWith: utf8[end])
+            body(UnsafeBufferPointer(rebasing: utf8[..<min(end, utf8.count)]))
+        }
     }
 }

@@ -66,7 +66,8 @@ package struct WordNumbering {
         return word.withUTF8 { number(of: $0) }
     }
 
-    private mutating func number(of word: UnsafeBufferPointer<UInt8>) -> (number: Int32, isNew: Bool) {
+    /// The number of the word whose UTF-8 bytes are `word`: the same as for it as a string.
+    package mutating func number(of word: UnsafeBufferPointer<UInt8>) -> (number: Int32, isNew: Bool) {
         let hash = Self.hash(word, seed: seed)
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: hash) & mask

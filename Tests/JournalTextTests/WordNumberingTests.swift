@@ -39,6 +39,27 @@ import Testing
         }
     }
 
+    /// A word given as its UTF-8 bytes is the word given as a string: one number for both,
+    /// whichever form comes first.
+    @Test func bytesAndStringsNumberAlike() {
+        var numbering = WordNumbering()
+        let words = ["caf\u{E9}", "cafe\u{301}", "東京", "abcdefghi"]
+        for (index, word) in words.enumerated() {
+            let bytes = Array(word.utf8)
+            func byBytes() -> (number: Int32, isNew: Bool) {
+                bytes.withUnsafeBufferPointer { numbering.number(of: $0) }
+            }
+            if index.isMultiple(of: 2) {
+                #expect(byBytes() == (Int32(index), true))
+                #expect(numbering.number(of: word) == (Int32(index), false))
+            } else {
+                #expect(numbering.number(of: word) == (Int32(index), true))
+                #expect(byBytes() == (Int32(index), false))
+            }
+        }
+        #expect(numbering.words == words)
+    }
+
     /// Growing many times over keeps every number.
     @Test func keepsNumbersAsItGrows() {
         var numbering = WordNumbering(capacity: 1)

@@ -274,9 +274,16 @@ struct SearchIndexer {
         entryLengths.reserveCapacity(entries.count)
         for slice in slices {
             let global = slice.texts.map { text in
-                let (number, isNew) = tokens.number(of: text)
-                if isNew { keysOfToken.append(Tokens.prefixKeys(of: [text]).map { keys.number(of: $0).number }) }
-                return number
+                var text = text
+                return text.withUTF8 { utf8 in
+                    let (number, isNew) = tokens.number(of: utf8)
+                    if isNew {
+                        var keysOfThis: [Int32] = []
+                        Tokens.forEachPrefixKey(ofUTF8: utf8) { keysOfThis.append(keys.number(of: $0).number) }
+                        keysOfToken.append(keysOfThis)
+                    }
+                    return number
+                }
             }
             entryLengths += slice.entryLengths
             for local in slice.entryTokens { entryTokens.append(local.map { global[Int($0)] }) }
@@ -294,15 +301,25 @@ struct SearchIndexer {
                 }
             }
         }
-        // An entry's prefix keys are the union of its tokens' keys, marked off in an array.
+        // An entry's prefix keys are the union of its tokens' keys, marked off in an array;
+        // found once, for both of BatchPostings' passes.
+        var entryKeys: [Int32] = []
+        var entryKeyStarts = [0]
+        entryKeyStarts.reserveCapacity(entries.count + 1)
+        var lastEntryOfKey = [Int](repeating: -1, count: keys.words.count)
+        for (index, tokens) in entryTokens.enumerated() {
+            for token in tokens {
+                for key in keysOfToken[Int(token)] where lastEntryOfKey[Int(key)] != index {
+                    lastEntryOfKey[Int(key)] = index
+                    entryKeys.append(key)
+                }
+            }
+            entryKeyStarts.append(entryKeys.count)
+        }
         let keyPostings = BatchPostings(owners: keys.words.count) { link in
-            var lastEntryOfKey = [Int](repeating: -1, count: keys.words.count)
-            for (index, tokens) in entryTokens.enumerated() {
-                for token in tokens {
-                    for key in keysOfToken[Int(token)] where lastEntryOfKey[Int(key)] != index {
-                        lastEntryOfKey[Int(key)] = index
-                        link(key, entries[index].number, UnsafeBufferPointer(start: nil, count: 0))
-                    }
+            for index in entries.indices {
+                for key in entryKeys[entryKeyStarts[index]..<entryKeyStarts[index + 1]] {
+                    link(key, entries[index].number, UnsafeBufferPointer(start: nil, count: 0))
                 }
             }
         }
