@@ -17,6 +17,9 @@ struct MultiRowInsert<Value> {
     private let columns: [String]
     private let bind: (borrowing DirectBindings, _ firstParameter: Int32, Value) -> Void
     private var rows: [Value] = []
+    /// The statement for ``rowsPerStatement`` rows, once made: its SQL (a few hundred `?`) is
+    /// built once, not at every flush.
+    private var fullStatement: Statement?
 
     /// Inserts into `table`'s `columns`; `bind` binds a row's values to the parameters from
     /// `firstParameter` on, one per column, in order.
@@ -40,10 +43,17 @@ struct MultiRowInsert<Value> {
     /// Writes every row held.
     mutating func flush() throws {
         guard !rows.isEmpty else { return }
-        let statement = try db.statement(
-            sql: "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
-                + SQLParameters.rows(rows.count, columns: columns.count),
-            reused: rows.count == Self.rowsPerStatement)
+        let full = rows.count == Self.rowsPerStatement
+        let statement: Statement
+        if full, let fullStatement {
+            statement = fullStatement
+        } else {
+            statement = try db.statement(
+                sql: "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
+                    + SQLParameters.rows(rows.count, columns: columns.count),
+                reused: full)
+            if full { fullStatement = statement }
+        }
         let width = Int32(columns.count)
         try statement.bound { bindings in
             for (index, value) in rows.enumerated() { bind(bindings, Int32(index) * width + 1, value) }

@@ -60,11 +60,16 @@ struct PostingTails {
     /// budget, so that a batch touching many tokens the tails don't hold (a growing vocabulary's
     /// rare ones) does not hold all of theirs until the round ends.
     mutating func admit(_ tail: Tail?, for owner: Int64) {
-        guard let tail, bytes - (self[owner]?.size ?? 0) + tail.size <= budget else {
-            self[owner] = nil
-            return
-        }
-        self[owner] = tail
+        bytes -= tails.removeValue(forKey: owner)?.tail.size ?? 0
+        guard let tail, bytes + tail.size <= budget else { return }
+        tails[owner] = (tail, round)
+        bytes += tail.size
+    }
+
+    /// Makes room for `count` more tails at once (as many as the budget can hold), for a batch
+    /// that admits that many: growing one by one placed every tail again at each doubling.
+    mutating func reserve(_ count: Int) {
+        tails.reserveCapacity(min(tails.count + count, budget / Tail.overhead))
     }
 
     /// Ends a round of writes (a batch). Past the budget, the tails least recently used go

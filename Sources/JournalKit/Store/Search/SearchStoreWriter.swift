@@ -288,6 +288,7 @@ struct SearchStoreWriter {
             }
         }
         var added = owner.segments.newSegments(in: db)
+        tails.reserve(ids.count)
         for index in ids.indices.sorted(by: { ids[$0] < ids[$1] }) {
             let id = ids[index]
             if id >= firstAdded, removals[id] == nil {
