@@ -301,25 +301,15 @@ struct SearchIndexer {
                 }
             }
         }
-        // An entry's prefix keys are the union of its tokens' keys, marked off in an array;
-        // found once, for both of BatchPostings' passes.
-        var entryKeys: [Int32] = []
-        var entryKeyStarts = [0]
-        entryKeyStarts.reserveCapacity(entries.count + 1)
-        var lastEntryOfKey = [Int](repeating: -1, count: keys.words.count)
-        for (index, tokens) in entryTokens.enumerated() {
-            for token in tokens {
-                for key in keysOfToken[Int(token)] where lastEntryOfKey[Int(key)] != index {
-                    lastEntryOfKey[Int(key)] = index
-                    entryKeys.append(key)
-                }
-            }
-            entryKeyStarts.append(entryKeys.count)
-        }
+        // An entry's prefix keys are the union of its tokens' keys, marked off in an array.
         let keyPostings = BatchPostings(owners: keys.words.count) { link in
-            for index in entries.indices {
-                for key in entryKeys[entryKeyStarts[index]..<entryKeyStarts[index + 1]] {
-                    link(key, entries[index].number, UnsafeBufferPointer(start: nil, count: 0))
+            var lastEntryOfKey = [Int](repeating: -1, count: keys.words.count)
+            for (index, tokens) in entryTokens.enumerated() {
+                for token in tokens {
+                    for key in keysOfToken[Int(token)] where lastEntryOfKey[Int(key)] != index {
+                        lastEntryOfKey[Int(key)] = index
+                        link(key, entries[index].number, UnsafeBufferPointer(start: nil, count: 0))
+                    }
                 }
             }
         }
