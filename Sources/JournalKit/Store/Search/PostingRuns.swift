@@ -80,12 +80,11 @@ struct PostingRuns: Sendable {
 
     /// Merges every staged run into the segments, owner after owner, and empties the table.
     ///
-    /// An owner numbered above every owner with a segment (a token the staged batches added)
-    /// has none to append to: its segments are inserted many to a statement, nothing read.
+    /// An owner numbered above ``PostingSegments/lastOwner(in:)`` (a token the staged batches
+    /// added) has none to append to: its segments are inserted many to a statement, nothing read.
     func merge(tails: inout PostingTails, in db: Database) throws {
         guard let runs = try runBounds(in: db) else { return }
-        let lastWithSegments =
-            try Int64.fetchOne(db, sql: "SELECT id >> 32 FROM \(segments.table) ORDER BY id DESC LIMIT 1") ?? 0
+        let lastWithSegments = try segments.lastOwner(in: db)
         // One cursor per run, each in owner order; the runs are in entry order. A head is the
         // owner of the row a run's statement is on, whose values are read in place.
         let statements = try runs.map { _ in try db.makeStatement(sql: selectLinks + " WHERE id BETWEEN ? AND ?") }

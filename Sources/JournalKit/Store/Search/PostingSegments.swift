@@ -84,7 +84,7 @@ struct PostingSegments: Sendable, Equatable {
         }
     }
 
-    /// Writes the segments of `token`, which has none yet (a batch added it), as rows of
+    /// Writes the segments of `token`, which has none yet (numbered above ``lastOwner(in:)``), as rows of
     /// `pending` (``newSegments(in:)``); `tails` keeps its last one as
     /// ``update(owner:adding:removing:tails:isNew:in:)`` would.
     func add(
@@ -94,6 +94,13 @@ struct PostingSegments: Sendable, Equatable {
         var tail: PostingTails.Tail?
         try append(adding, token: token, to: &tail) { try pending.add($0) }
         tails.admit(tail, for: token)
+    }
+
+    /// The largest owner that has a segment, 0 when none has: every owner numbered above it
+    /// (a token added since its postings were last written) has none, so its segments are
+    /// inserted (``add(owner:adding:tails:into:)``) with nothing read. One index seek.
+    func lastOwner(in db: Database) throws -> Int64 {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT id >> 32 FROM \(table) ORDER BY id DESC LIMIT 1")) ?? 0
     }
 
     /// Segments inserted many to a statement: those of tokens no segment of which exists yet.

@@ -67,10 +67,6 @@ struct SearchStoreWriter {
     private var totals = (documents: 0, words: 0)
     /// Whether an entry of the batch had a document already (which its postings replace).
     private(set) var replacesDocuments = false
-    /// The first id this batch gave a new token or key: every id from it on is one the batch
-    /// added (the tables are AUTOINCREMENT: a new row's id is past every id ever used), which
-    /// has no postings to read.
-    private var firstAdded: [PostingOwner: Int64] = [:]
 
     init(db: Database, storeID: UUID) throws {
         self.db = db
@@ -124,7 +120,6 @@ struct SearchStoreWriter {
         if !new.isEmpty {
             var next = try Self.nextID(of: owner, in: db)
             cache.ids.reserveCapacity(cache.ids.count + new.count)
-            if firstAdded[owner] == nil { firstAdded[owner] = next }
             var insert = MultiRowInsert<(id: Int64, text: String)>(
                 into: owner.table, columns: ["id", "text"], in: db
             ) { bind, first, row in
@@ -277,11 +272,12 @@ struct SearchStoreWriter {
         var removals = removing[owner] ?? [:]
         removing[owner] = [:]
         var removed = false
-        let firstAdded = firstAdded[owner] ?? .max
+        // Owners above it (the tokens this batch added) have no segment yet.
+        let lastWithSegments = try owner.segments.lastOwner(in: db)
         func apply(_ id: Int64, _ added: PostingSegments.Added) throws {
             let stillUsed = try owner.segments.update(
                 owner: id, adding: added, removing: (removals.removeValue(forKey: id) ?? []).sorted(), tails: &tails,
-                isNew: id >= firstAdded, in: db)
+                isNew: id > lastWithSegments, in: db)
             if !stillUsed {
                 try db.cachedStatement(sql: "DELETE FROM \(owner.table) WHERE id = ?").execute(arguments: [id])
                 removed = true
@@ -291,7 +287,7 @@ struct SearchStoreWriter {
         tails.reserve(ids.count)
         for index in ids.indices.sorted(by: { ids[$0] < ids[$1] }) {
             let id = ids[index]
-            if id >= firstAdded, removals[id] == nil {
+            if id > lastWithSegments, removals[id] == nil {
                 try owner.segments.add(owner: id, adding: adding[index], tails: &tails, into: &added)
             } else {
                 try apply(id, adding[index])
