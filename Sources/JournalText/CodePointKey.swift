@@ -6,8 +6,9 @@
 
 /// A string as a dictionary key compared and hashed by its code points (its UTF-8 bytes), as
 /// the search semantics compare tokens, rather than by Swift's canonical equivalence, which
-/// normalizes every non-ASCII string it hashes.
-package struct CodePointKey: Hashable, Sendable {
+/// normalizes every non-ASCII string it hashes. Keys order as their bytes do, which is
+/// SQLite's `BINARY` order of the same text.
+package struct CodePointKey: Hashable, Comparable, Sendable {
     package let string: String
 
     package init(_ string: String) { self.string = string }
@@ -25,6 +26,17 @@ package struct CodePointKey: Hashable, Sendable {
             right.withUTF8 { right in
                 left.count == right.count
                     && (left.isEmpty || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0)
+            }
+        }
+    }
+
+    package static func < (lhs: CodePointKey, rhs: CodePointKey) -> Bool {
+        var (left, right) = (lhs.string, rhs.string)
+        return left.withUTF8 { left in
+            right.withUTF8 { right in
+                let common = min(left.count, right.count)
+                let order = common == 0 ? 0 : memcmp(left.baseAddress!, right.baseAddress!, common)
+                return order < 0 || (order == 0 && left.count < right.count)
             }
         }
     }

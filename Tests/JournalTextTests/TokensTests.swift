@@ -19,6 +19,15 @@ import Testing
         #expect(CodePointKey("東京") == CodePointKey("東京"))
     }
 
+    /// Keys order as their UTF-8 bytes, which is code point order (not UTF-16's, which puts
+    /// U+1F600 before U+FFFF) and not Swift's canonical order (which calls these two `café` equal).
+    @Test func codePointKeysOrderAsTheirBytes() {
+        let sorted = ["\u{1F600}", "caf\u{E9}", "\u{FFFF}", "cafe\u{301}", "cafe", "b", "caf"].map(CodePointKey.init)
+            .sorted()
+        #expect(sorted.map(\.string) == ["b", "caf", "cafe", "cafe\u{301}", "caf\u{E9}", "\u{FFFF}", "\u{1F600}"])
+        #expect(!(CodePointKey("same") < CodePointKey("same")))
+    }
+
     @Test func uniqueWordsKeepsFirstAppearances() {
         #expect(WordBreaker.uniqueWords(in: "the cat saw the other cat") == ["the", "cat", "saw", "other"])
         // Words after characters of two, three and four UTF-8 bytes (one of them two UTF-16

@@ -100,6 +100,25 @@ import Testing
         #expect(try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM token") } == 2)
     }
 
+    /// New texts take ids in the order SQLite keeps their index (`BINARY`, the bytes'), not the
+    /// order the batch met them: the rows and the index by text then both grow at their ends.
+    @Test func givesNewTextsIdsInTheirIndexOrder() throws {
+        let queue = try makeDatabase()
+        let texts = ["pear", "\u{1F600}", "apple", "\u{FFFF}", "caf\u{E9}", "cafe\u{301}", "app"]
+        let ids = try queue.write { db in
+            var writer = try SearchStoreWriter(db: db, storeID: UUID())
+            var cache = OwnerIDCache(.token)
+            return try writer.resolve(texts, cache: &cache)
+        }
+        let byID = zip(ids, texts).sorted { $0.0 < $1.0 }.map(\.1)
+        let byIndex = try queue.read { db in
+            try Row.fetchAll(db, sql: "SELECT CAST(text AS BLOB) FROM token INDEXED BY sqlite_autoindex_token_1")
+                .map { String(decoding: $0[0] as Data, as: UTF8.self) }
+        }
+        #expect(byID.map { Array($0.utf8) } == byIndex.map { Array($0.utf8) })
+        #expect(byIndex.first == "app" && byIndex.last == "\u{1F600}")
+    }
+
     /// Texts that Swift calls equal but whose code points differ (composed and decomposed
     /// accents) are two tokens, as they are two rows of the table.
     @Test func tellsTextsApartByCodePoints() throws {
