@@ -6,7 +6,8 @@ import Foundation
     import Darwin
 #endif
 
-/// A POSIX thread started for a closure, for work whose starter joins it. Such a thread
+/// A POSIX thread started for a closure, for work whose starter joins it (or detaches it, for
+/// work that touches nothing but memory: ``BackgroundRelease``). Such a thread
 /// inherits its starter's priority (libdispatch's workers take that of their quality of
 /// service), and the closure, with everything it captured, is released before the thread
 /// ends, in the thread's ordinary flow rather than in its exit's thread-local destructors

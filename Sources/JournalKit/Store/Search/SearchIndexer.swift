@@ -1,4 +1,3 @@
-import CProcessMemory
 import Foundation
 import GRDB
 import JournalText
@@ -197,11 +196,13 @@ struct SearchIndexer {
             }
             guard applied else { return false }
             done += count
-            // What the last batch and its writes freed goes back to the system, so that memory
-            // stays what the next batch needs, not the most the threads ever held.
-            process_memory_release_free()
+            // Freed on another thread, which then hands what the batch and its writes freed back
+            // to the system, so that memory stays what the next batch needs, not the most the
+            // threads ever held.
+            BackgroundRelease.release(batch)
             progress?(JournalProgress(phase: .indexing, done: done, total: max(doneBefore + total, done)))
         }
+        BackgroundRelease.release((caches, tails))
         return true
     }
 
