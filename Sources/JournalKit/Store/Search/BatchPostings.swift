@@ -19,32 +19,41 @@ struct BatchPostings: Sendable {
     /// Postings for `owners` owners from `links`, which must hand its sink every link in
     /// ascending document order, and the same links each time: it is called twice.
     init(owners: Int, links: (Sink) -> Void) {
+        // Counted and filled through buffer pointers: a captured array mutated in the sink
+        // checked its uniqueness and retained its storage at every link.
         var documentCounts = [Int](repeating: 0, count: owners + 1)
         var byteCounts = [Int](repeating: 0, count: owners + 1)
-        links { owner, _, list in
-            documentCounts[Int(owner) + 1] += 1
-            byteCounts[Int(owner) + 1] += list.count
-        }
-        for owner in 0..<owners {
-            documentCounts[owner + 1] += documentCounts[owner]
-            byteCounts[owner + 1] += byteCounts[owner]
+        documentCounts.withUnsafeMutableBufferPointer { documentCounts in
+            byteCounts.withUnsafeMutableBufferPointer { byteCounts in
+                links { owner, _, list in
+                    documentCounts[Int(owner) + 1] += 1
+                    byteCounts[Int(owner) + 1] += list.count
+                }
+                for owner in 0..<owners {
+                    documentCounts[owner + 1] += documentCounts[owner]
+                    byteCounts[owner + 1] += byteCounts[owner]
+                }
+            }
         }
         (starts, positionStarts) = (documentCounts, byteCounts)
         documents = [Int64](repeating: 0, count: starts[owners])
         positions = [UInt8](repeating: 0, count: positionStarts[owners])
         // The counts become each owner's next free slot.
-        var next = (documents: starts, bytes: positionStarts)
         documents.withUnsafeMutableBufferPointer { documents in
             positions.withUnsafeMutableBufferPointer { positions in
-                links { owner, document, list in
-                    let owner = Int(owner)
-                    documents[next.documents[owner]] = document
-                    next.documents[owner] += 1
-                    guard !list.isEmpty else { return }
-                    let start = next.bytes[owner]
-                    _ = UnsafeMutableBufferPointer(rebasing: positions[start..<start + list.count]).initialize(
-                        from: list)
-                    next.bytes[owner] += list.count
+                documentCounts.withUnsafeMutableBufferPointer { nextDocument in
+                    byteCounts.withUnsafeMutableBufferPointer { nextByte in
+                        links { owner, document, list in
+                            let owner = Int(owner)
+                            documents[nextDocument[owner]] = document
+                            nextDocument[owner] += 1
+                            guard !list.isEmpty else { return }
+                            let start = nextByte[owner]
+                            _ = UnsafeMutableBufferPointer(rebasing: positions[start..<start + list.count])
+                                .initialize(from: list)
+                            nextByte[owner] += list.count
+                        }
+                    }
                 }
             }
         }

@@ -268,7 +268,8 @@ struct SearchIndexer {
     private static func prepare(_ broken: BrokenBatch) -> PreparedBatch {
         let (entries, slices) = (broken.span.entries, broken.slices)
         var tokens = WordNumbering(capacity: entries.count * 8), keys = WordNumbering(capacity: entries.count * 2)
-        var keysOfToken: [[Int32]] = []
+        // Token t's prefix keys are `tokenKeys[tokenKeyStarts[t]..<tokenKeyStarts[t + 1]]`.
+        var (tokenKeys, tokenKeyStarts): ([Int32], [Int]) = ([], [0])
         var entryTokens: [[Int32]] = []
         entryTokens.reserveCapacity(entries.count)
         var entryLengths: [Int] = []
@@ -279,9 +280,8 @@ struct SearchIndexer {
                 return text.withUTF8 { utf8 in
                     let (number, isNew) = tokens.number(of: utf8)
                     if isNew {
-                        var keysOfThis: [Int32] = []
-                        Tokens.forEachPrefixKey(ofUTF8: utf8) { keysOfThis.append(keys.number(of: $0).number) }
-                        keysOfToken.append(keysOfThis)
+                        Tokens.forEachPrefixKey(ofUTF8: utf8) { tokenKeys.append(keys.number(of: $0).number) }
+                        tokenKeyStarts.append(tokenKeys.count)
                     }
                     return number
                 }
@@ -305,11 +305,14 @@ struct SearchIndexer {
         // An entry's prefix keys are the union of its tokens' keys, marked off in an array.
         let keyPostings = BatchPostings(owners: keys.words.count) { link in
             var lastEntryOfKey = [Int](repeating: -1, count: keys.words.count)
-            for (index, tokens) in entryTokens.enumerated() {
-                for token in tokens {
-                    for key in keysOfToken[Int(token)] where lastEntryOfKey[Int(key)] != index {
-                        lastEntryOfKey[Int(key)] = index
-                        link(key, entries[index].number, UnsafeBufferPointer(start: nil, count: 0))
+            lastEntryOfKey.withUnsafeMutableBufferPointer { lastEntryOfKey in
+                for (index, tokens) in entryTokens.enumerated() {
+                    for token in tokens {
+                        for key in tokenKeys[tokenKeyStarts[Int(token)]..<tokenKeyStarts[Int(token) + 1]]
+                        where lastEntryOfKey[Int(key)] != index {
+                            lastEntryOfKey[Int(key)] = index
+                            link(key, entries[index].number, UnsafeBufferPointer(start: nil, count: 0))
+                        }
                     }
                 }
             }
