@@ -1,3 +1,11 @@
+extension StringProtocol {
+    /// Whether every code point has the Unicode `White_Space` property (an empty string's
+    /// none): what trimming would leave empty, found without making the trimmed copy.
+    package var isAllWhiteSpace: Bool {
+        !unicodeScalars.contains { !$0.properties.isWhitespace }
+    }
+}
+
 extension String {
     /// The string without leading and trailing code points of the Unicode `White_Space` property.
     package var trimmingWhiteSpace: String {

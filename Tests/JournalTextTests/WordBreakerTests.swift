@@ -83,6 +83,14 @@ import Testing
         #expect("  \t ".trimmingWhiteSpace == "")
         #expect("\u{200B}x".trimmingWhiteSpace == "\u{200B}x")  // ZERO WIDTH SPACE is not White_Space
     }
+
+    @Test func isAllWhiteSpaceExactlyWhenTrimmingLeavesNothing() {
+        for text in ["", "  \t ", "\u{3000}\u{A0}\u{2003}\n", "\u{200B}", " x ", "\u{A0}é", "\r\n\u{85}"] {
+            #expect(text.isAllWhiteSpace == text.trimmingWhiteSpace.isEmpty, "\(Array(text.unicodeScalars))")
+            #expect(text[...].isAllWhiteSpace == text.isAllWhiteSpace)
+        }
+        #expect("\u{3000}\u{A0}\u{2003}\n".isAllWhiteSpace && !"\u{200B}".isAllWhiteSpace)
+    }
 }
 
 @Suite struct RegexMatcherTests {

@@ -40,11 +40,11 @@ package enum DayOneJSON {
                 throw .invalidInput(
                     "\(location): bad \"creationDate\" \"\(written)\" (expected ISO 8601, like 2024-05-01T07:30:00Z)")
             }
-            if let uuid = item.uuid, uuid.trimmingWhiteSpace.isEmpty {
+            if let uuid = item.uuid, uuid.isAllWhiteSpace {
                 throw .invalidInput("\(location): empty \"uuid\"")
             }
             let text = MarkdownEscapes.removed(from: item.text ?? "")
-            guard !text.trimmingWhiteSpace.isEmpty else {
+            guard !text.isAllWhiteSpace else {
                 entries.append(nil)
                 continue
             }

@@ -24,6 +24,10 @@ package struct ImportLine: Decodable {
         origin = try container.decodeIfPresent(String.self, forKey: .origin)
     }
 
+    /// One decoder for every line, on every thread (it is `Sendable` and its options are
+    /// fixed), rather than one made for each line.
+    private static let decoder = JSONDecoder()
+
     /// What a value of `key` must be, for the message when it is not.
     private static func expected(for key: String) -> String {
         switch Entry.Field(stringValue: key) {
@@ -51,7 +55,7 @@ package struct ImportLine: Decodable {
         }
         let decoded: ImportLine
         do {
-            decoded = try JSONDecoder().decode(ImportLine.self, from: Data(line.bytes))
+            decoded = try decoder.decode(ImportLine.self, from: Data(line.bytes))
         } catch DecodingError.keyNotFound(let key, _) {
             return failure("missing \"\(key.stringValue)\"")
         } catch DecodingError.valueNotFound(_, let context) {

@@ -41,7 +41,7 @@ package enum JrnlJSON {
             let title = item.title ?? ""
             let body = (item.body ?? "").trimmingTrailingWhiteSpace
             let text = body.isEmpty ? title.trimmingTrailingWhiteSpace : title + "\n" + body
-            guard !text.trimmingWhiteSpace.isEmpty else {
+            guard !text.isAllWhiteSpace else {
                 entries.append(nil)
                 continue
             }

@@ -45,7 +45,7 @@ package enum JrnlText {
                 current = (date, index + 1, [title])
             } else if current != nil {
                 current?.lines.append(line)
-            } else if !String(line).trimmingWhiteSpace.isEmpty {
+            } else if !line.isAllWhiteSpace {
                 throw JournalError.invalidInput(
                     "text before the first entry (an entry starts with a line like [2024-05-01 09:30] Title)"
                 ).onLine(index + 1)
@@ -74,7 +74,7 @@ package enum JrnlText {
             lines[0] = Substring(String(title.dropLast()).trimmingTrailingWhiteSpace)
         }
         let text = lines.joined(separator: "\n").trimmingTrailingWhiteSpace
-        guard !text.trimmingWhiteSpace.isEmpty else { return nil }
+        guard !text.isAllWhiteSpace else { return nil }
         return ImportedEntry(
             entry: NewEntry(date: header.date, text: text, starred: starred), sameDateAndText: match(header), line: line
         )

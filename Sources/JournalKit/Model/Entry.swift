@@ -137,7 +137,7 @@ extension NewEntry {
         guard text.utf8.count <= maximumTextBytes else {
             throw .invalidInput("the text is \(text.utf8.count) bytes; an entry may have at most \(maximumTextBytes)")
         }
-        guard !text.trimmingWhiteSpace.isEmpty else { throw .invalidInput("the text is empty") }
+        guard !text.isAllWhiteSpace else { throw .invalidInput("the text is empty") }
     }
 }
 

@@ -129,7 +129,7 @@ struct QueryParser {
         if field == .on, Fold.canonical(value) == "this-day" {
             return .onThisDay(OnThisDay(JournalDate(now), timeZone: timeZone))
         }
-        guard !value.trimmingWhiteSpace.isEmpty else {
+        guard !value.isAllWhiteSpace else {
             throw QuerySyntaxError(
                 message:
                     "\"\(written)\" needs a date after the colon (\(field.rawValue):2024-05, \(field.rawValue):\"last month\")",
