@@ -30,6 +30,17 @@ package struct CodePointKey: Hashable, Comparable, Sendable {
         }
     }
 
+    /// The first eight bytes, big-endian, zeros after a shorter key's end: two keys whose
+    /// leading bytes differ order as these do, so that a sort compares whole keys only on ties.
+    package var leadingBytes: UInt64 {
+        var string = string
+        return string.withUTF8 { bytes in
+            var value: UInt64 = 0
+            for index in 0..<8 { value = value << 8 | UInt64(index < bytes.count ? bytes[index] : 0) }
+            return value
+        }
+    }
+
     package static func < (lhs: CodePointKey, rhs: CodePointKey) -> Bool {
         var (left, right) = (lhs.string, rhs.string)
         return left.withUTF8 { left in

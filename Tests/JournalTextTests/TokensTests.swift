@@ -28,6 +28,21 @@ import Testing
         #expect(!(CodePointKey("same") < CodePointKey("same")))
     }
 
+    /// Where two keys' leading bytes differ, they order the keys; a tie (a shorter key padded
+    /// with zeros, a NUL in the text) leaves it to the whole keys.
+    @Test func leadingBytesOrderKeysWhereTheyDiffer() {
+        let texts = [
+            "", "a", "a\u{0}", "ab", "abcdefgh", "abcdefghi", "abcdefgz", "\u{FFFF}", "\u{1F600}", "é", "e\u{301}",
+        ]
+        for left in texts.map(CodePointKey.init) {
+            for right in texts.map(CodePointKey.init) where left.leadingBytes != right.leadingBytes {
+                #expect((left.leadingBytes < right.leadingBytes) == (left < right), "\(left.string) \(right.string)")
+            }
+        }
+        #expect(CodePointKey("a").leadingBytes == CodePointKey("a\u{0}").leadingBytes)
+        #expect(CodePointKey("abcdefgh").leadingBytes == CodePointKey("abcdefghi").leadingBytes)
+    }
+
     @Test func uniqueWordsKeepsFirstAppearances() {
         #expect(WordBreaker.uniqueWords(in: "the cat saw the other cat") == ["the", "cat", "saw", "other"])
         // Words after characters of two, three and four UTF-8 bytes (one of them two UTF-16

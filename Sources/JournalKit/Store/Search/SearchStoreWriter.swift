@@ -120,7 +120,10 @@ struct SearchStoreWriter {
         if !new.isEmpty {
             // In text order, the rows and the index by text both grow at their ends: 72,849 new
             // tokens inserted in 0.021 s against 0.047 s in the order the batch met them.
-            new.sort { keys[$0] < keys[$1] }
+            let leading = new.map { keys[$0].leadingBytes }
+            new = new.indices.sorted {
+                leading[$0] != leading[$1] ? leading[$0] < leading[$1] : keys[new[$0]] < keys[new[$1]]
+            }.map { new[$0] }
             var next = try Self.nextID(of: owner, in: db)
             cache.ids.reserveCapacity(cache.ids.count + new.count)
             var insert = MultiRowInsert<(id: Int64, text: String)>(
