@@ -9,7 +9,8 @@ import JournalText
 /// every entry) in one snapshot, computes tokens from the stored canonical text, and applies
 /// them in one search-store transaction that also saves how far it got. Batches go through
 /// three threads: one reads a batch and breaks it into words on every core, one merges the
-/// words of the batch before, and this one writes the batch before that.
+/// words of the batch before, and this one writes the batch before that, whose postings a
+/// fourth lists while this one writes its tokens and documents.
 struct SearchIndexer {
     let main: MainStore
     let search: SearchStore
@@ -133,12 +134,13 @@ struct SearchIndexer {
         /// once per entry.
         let tokens: [String]
         let entryTokens: [[Int32]]
-        let tokenPostings: BatchPostings
         /// Each entry's number of words.
         let entryLengths: [Int]
         /// The same for prefix keys (an entry's own are found again from its tokens if needed).
         let keys: [String]
-        let keyPostings: BatchPostings
+        /// Each token's and each prefix key's entries, listed on a thread of their own while the
+        /// writer resolves the batch's tokens and writes its documents.
+        let postings: Deferred<(tokens: BatchPostings, keys: BatchPostings)>
         var count: Int { span.entries.count + span.removals.count }
     }
 
@@ -179,7 +181,10 @@ struct SearchIndexer {
             }
             defer { words.cancel() }
             while let broken = words.take() {
-                guard handOff.put(broken.map(Self.prepare)), case .success = broken else { return }
+                let prepared = broken.flatMap { broken in
+                    Result { () throws(JournalError) in try Self.prepare(broken) }
+                }
+                guard handOff.put(prepared), case .success = prepared else { return }
             }
         }
         defer { handOff.cancel() }
@@ -264,8 +269,8 @@ struct SearchIndexer {
     }
 
     /// Merges a broken batch's slices: numbers its distinct tokens and prefix keys once for the
-    /// batch, and lists each one's entries.
-    private static func prepare(_ broken: BrokenBatch) -> PreparedBatch {
+    /// batch, and starts listing each one's entries (``PreparedBatch/postings``).
+    private static func prepare(_ broken: BrokenBatch) throws(JournalError) -> PreparedBatch {
         let (entries, slices) = (broken.span.entries, broken.slices)
         var tokens = WordNumbering(capacity: entries.count * 8), keys = WordNumbering(capacity: entries.count * 2)
         // Token t's prefix keys are `tokenKeys[tokenKeyStarts[t]..<tokenKeyStarts[t + 1]]`.
@@ -290,7 +295,27 @@ struct SearchIndexer {
             for local in slice.entryTokens { entryTokens.append(local.map { global[Int($0)] }) }
         }
         let entryPositions = slices.flatMap(\.entryPositions)
-        let tokenPostings = BatchPostings(owners: tokens.words.count) { link in
+        let (tokenCount, keyCount) = (tokens.words.count, keys.words.count)
+        let postings = try Deferred { [entryTokens, tokenKeys, tokenKeyStarts] in
+            (
+                tokens: Self.tokenPostings(
+                    owners: tokenCount, entries: entries, entryTokens: entryTokens, entryPositions: entryPositions),
+                keys: Self.keyPostings(
+                    owners: keyCount, entries: entries, entryTokens: entryTokens, tokenKeys: tokenKeys,
+                    tokenKeyStarts: tokenKeyStarts)
+            )
+        }
+        return PreparedBatch(
+            span: broken.span, tokens: tokens.words, entryTokens: entryTokens, entryLengths: entryLengths,
+            keys: keys.words, postings: postings)
+    }
+
+    /// Each token's entries with its position lists there: token `t` is `entryTokens[e][i]`
+    /// for entry `e`, whose i-th list in `entryPositions[e]` is its.
+    private static func tokenPostings(
+        owners: Int, entries: [(number: Int64, date: JournalDate)], entryTokens: [[Int32]], entryPositions: [[UInt8]]
+    ) -> BatchPostings {
+        BatchPostings(owners: owners) { link in
             for (index, tokens) in entryTokens.enumerated() {
                 entryPositions[index].withUnsafeBufferPointer { lists in
                     var start = 0
@@ -302,9 +327,16 @@ struct SearchIndexer {
                 }
             }
         }
-        // An entry's prefix keys are the union of its tokens' keys, marked off in an array.
-        let keyPostings = BatchPostings(owners: keys.words.count) { link in
-            var lastEntryOfKey = [Int](repeating: -1, count: keys.words.count)
+    }
+
+    /// Each prefix key's entries: an entry's keys are the union of its tokens' keys (token
+    /// `t`'s are `tokenKeys[tokenKeyStarts[t]..<tokenKeyStarts[t + 1]]`), marked off in an array.
+    private static func keyPostings(
+        owners: Int, entries: [(number: Int64, date: JournalDate)], entryTokens: [[Int32]], tokenKeys: [Int32],
+        tokenKeyStarts: [Int]
+    ) -> BatchPostings {
+        BatchPostings(owners: owners) { link in
+            var lastEntryOfKey = [Int](repeating: -1, count: owners)
             lastEntryOfKey.withUnsafeMutableBufferPointer { lastEntryOfKey in
                 for (index, tokens) in entryTokens.enumerated() {
                     for token in tokens {
@@ -317,9 +349,6 @@ struct SearchIndexer {
                 }
             }
         }
-        return PreparedBatch(
-            span: broken.span, tokens: tokens.words, entryTokens: entryTokens, tokenPostings: tokenPostings,
-            entryLengths: entryLengths, keys: keys.words, keyPostings: keyPostings)
     }
 
     /// An entry's position lists (``PositionLists``), one for each of its `tokens` distinct
@@ -385,14 +414,15 @@ struct SearchIndexer {
         }
         try writer.finishDocuments()
         var removed = false
+        let postings = batch.postings.value
         if stages || joinsRuns {
-            try writer.stage(.token, adding: batch.tokenPostings, ids: tokenIDs, run: staged.next)
-            try writer.stage(.prefixKey, adding: batch.keyPostings, ids: keyIDs, run: staged.next)
+            try writer.stage(.token, adding: postings.tokens, ids: tokenIDs, run: staged.next)
+            try writer.stage(.prefixKey, adding: postings.keys, ids: keyIDs, run: staged.next)
             if joinsRuns { try mergeRuns(tails: &tails, in: searchDB) }
         } else {
-            removed = try writer.finish(.token, adding: batch.tokenPostings, ids: tokenIDs, tails: &tails.tokens)
+            removed = try writer.finish(.token, adding: postings.tokens, ids: tokenIDs, tails: &tails.tokens)
             removed =
-                try writer.finish(.prefixKey, adding: batch.keyPostings, ids: keyIDs, tails: &tails.keys) || removed
+                try writer.finish(.prefixKey, adding: postings.keys, ids: keyIDs, tails: &tails.keys) || removed
         }
         if removed {
             try SearchStore.bumpTokenGeneration(in: searchDB)
