@@ -15,16 +15,20 @@ enum PositionLists {
     /// What reading lists that don't match their segment's entries throws.
     static let damaged = JournalError.store("a posting segment's positions are damaged: run journal reindex")
 
-    /// Appends one document's list: `positions`, ascending, not empty.
-    static func append(_ positions: some Collection<UInt32>, to bytes: inout [UInt8], scratch: inout [UInt8]) {
-        scratch.removeAll(keepingCapacity: true)
-        var previous: UInt32 = 0
-        for (index, position) in positions.enumerated() {
-            Varint.append(UInt64(index == 0 ? position : position - previous), to: &scratch)
+    /// Appends one document's list: `positions`, ascending, not empty. Its length is counted
+    /// first, so that the list is written in place, not into a buffer and copied.
+    static func append(_ positions: some Collection<UInt32>, to bytes: inout [UInt8]) {
+        var (length, previous): (Int, UInt32) = (0, 0)
+        for position in positions {
+            length += Varint.size(UInt64(position - previous))
             previous = position
         }
-        Varint.append(UInt64(scratch.count), to: &bytes)
-        bytes.append(contentsOf: scratch)
+        Varint.append(UInt64(length), to: &bytes)
+        previous = 0
+        for position in positions {
+            Varint.append(UInt64(position - previous), to: &bytes)
+            previous = position
+        }
     }
 
     /// The byte offset in `bytes` where the list of the `count`th document starts: the end of

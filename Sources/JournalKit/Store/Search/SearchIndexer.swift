@@ -248,7 +248,7 @@ struct SearchIndexer {
             entryLengths.reserveCapacity(slice.count)
             var entryPositions: [[UInt8]] = []
             entryPositions.reserveCapacity(slice.count)
-            var scratch = (positions: [UInt32](), list: [UInt8](), starts: [Int]())
+            var scratch = (positions: [UInt32](), starts: [Int](), next: [Int]())
             let entryTokens = slice.map { row in
                 // The entry's tokens (Tokens.withOrder), as the slice numbers them.
                 local.add(text: row.canonical, distinct: &distinct, order: &order)
@@ -354,7 +354,7 @@ struct SearchIndexer {
     /// An entry's position lists (``PositionLists``), one for each of its `tokens` distinct
     /// tokens in their order, from its words in order as indexes into them.
     private static func positionLists(
-        tokens: Int, order: [Int32], scratch: inout (positions: [UInt32], list: [UInt8], starts: [Int])
+        tokens: Int, order: [Int32], scratch: inout (positions: [UInt32], starts: [Int], next: [Int])
     ) -> [UInt8] {
         // Counting sort of the word positions by token: `starts[t]` is where token t's begin.
         scratch.starts.removeAll(keepingCapacity: true)
@@ -363,17 +363,20 @@ struct SearchIndexer {
         for token in 0..<tokens { scratch.starts[token + 1] += scratch.starts[token] }
         scratch.positions.removeAll(keepingCapacity: true)
         scratch.positions.append(contentsOf: repeatElement(0, count: order.count))
-        var next = scratch.starts
+        scratch.next.removeAll(keepingCapacity: true)
+        scratch.next.append(contentsOf: scratch.starts)
         for (position, token) in order.enumerated() {
-            scratch.positions[next[Int(token)]] = UInt32(position)
-            next[Int(token)] += 1
+            scratch.positions[scratch.next[Int(token)]] = UInt32(position)
+            scratch.next[Int(token)] += 1
         }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(order.count * 2 + tokens)
-        for token in 0..<tokens {
-            PositionLists.append(
-                scratch.positions[scratch.starts[token]..<scratch.starts[token + 1]], to: &bytes,
-                scratch: &scratch.list)
+        scratch.positions.withUnsafeBufferPointer { positions in
+            for token in 0..<tokens {
+                PositionLists.append(
+                    UnsafeBufferPointer(rebasing: positions[scratch.starts[token]..<scratch.starts[token + 1]]),
+                    to: &bytes)
+            }
         }
         return bytes
     }

@@ -13,7 +13,6 @@ import Testing
     )] {
         var generator = SplitMix64(seed: seed)
         var links: [(owner: Int32, document: Int64, list: [UInt8])] = []
-        var scratch: [UInt8] = []
         for entry in 0..<entries {
             let document = Int64(entry * 3 + 1)
             var chosen = Set<Int32>()
@@ -22,7 +21,7 @@ import Testing
                 var list: [UInt8] = []
                 if withLists {
                     let positions = (0..<(1 + generator.below(4))).map { UInt32($0 * 5 + generator.below(5)) }
-                    PositionLists.append(positions, to: &list, scratch: &scratch)
+                    PositionLists.append(positions, to: &list)
                 }
                 links.append((owner, document, list))
             }

@@ -19,8 +19,7 @@ import Testing
             lists.append(list)
         }
         var bytes: [UInt8] = []
-        var scratch: [UInt8] = []
-        for list in lists { PositionLists.append(list, to: &bytes, scratch: &scratch) }
+        for list in lists { PositionLists.append(list, to: &bytes) }
         var read: [[UInt32]] = []
         var decoded: [UInt32] = []
         let whole = bytes.withUnsafeBufferPointer { buffer in

@@ -18,12 +18,12 @@ func postings(owners: [[Int64]], version: UInt32 = 0, withPositions: Bool) -> Ba
     // A batch hands its links in document order.
     let links = owners.enumerated().flatMap { owner, numbers in numbers.map { (owner: Int32(owner), number: $0) } }
         .sorted { $0.number < $1.number }
-    var (list, scratch) = ([UInt8](), [UInt8]())
+    var list: [UInt8] = []
     return BatchPostings(owners: owners.count) { link in
         for (owner, number) in links {
             list.removeAll(keepingCapacity: true)
             if withPositions {
-                PositionLists.append(positions(of: number, version: version), to: &list, scratch: &scratch)
+                PositionLists.append(positions(of: number, version: version), to: &list)
             }
             list.withUnsafeBufferPointer { link(owner, number, $0) }
         }
