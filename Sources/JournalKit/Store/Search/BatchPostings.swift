@@ -59,28 +59,10 @@ struct BatchPostings: Sendable {
         }
     }
 
-    /// Calls `body` with a view of the postings, valid only inside it.
-    func withView<Result>(_ body: (View) throws -> Result) rethrows -> Result {
-        try documents.withUnsafeBufferPointer { documents in
-            try positions.withUnsafeBufferPointer { positions in
-                try body(
-                    View(documents: documents, starts: starts, positions: positions, positionStarts: positionStarts))
-            }
-        }
-    }
-
-    /// The postings as ``PostingSegments`` takes them, owner by owner.
-    struct View {
-        fileprivate let documents: UnsafeBufferPointer<Int64>
-        fileprivate let starts: [Int]
-        fileprivate let positions: UnsafeBufferPointer<UInt8>
-        fileprivate let positionStarts: [Int]
-
-        /// Owner `index`'s postings.
-        subscript(index: Int) -> PostingSegments.Added {
-            PostingSegments.Added(
-                documents: UnsafeBufferPointer(rebasing: documents[starts[index]..<starts[index + 1]]),
-                positions: UnsafeBufferPointer(rebasing: positions[positionStarts[index]..<positionStarts[index + 1]]))
-        }
+    /// Owner `index`'s postings.
+    subscript(index: Int) -> PostingSegments.Added {
+        PostingSegments.Added(
+            documents: documents[starts[index]..<starts[index + 1]],
+            positions: positions[positionStarts[index]..<positionStarts[index + 1]])
     }
 }

@@ -70,15 +70,12 @@ struct PostingRuns: Sendable {
             bind.bind(first + 1, DeltaList.bytes(row.added.documents))
             if hasPositions { bind.bind(first + 2, row.added.positions) }
         }
-        // Flushed inside: the rows held view the batch's arrays.
-        try adding.withView { adding in
-            for index in ids.indices.sorted(by: { ids[$0] < ids[$1] }) {
-                let added = adding[index]
-                guard !added.documents.isEmpty else { continue }
-                try insert.add((run << 32 | ids[index], added))
-            }
-            try insert.flush()
+        for index in ids.indices.sorted(by: { ids[$0] < ids[$1] }) {
+            let added = adding[index]
+            guard !added.documents.isEmpty else { continue }
+            try insert.add((run << 32 | ids[index], added))
         }
+        try insert.flush()
     }
 
     /// Merges every staged run into the segments, owner after owner, and empties the table.
@@ -110,15 +107,11 @@ struct PostingRuns: Sendable {
                 statements[run].withBlob(atColumn: 2) { added.positions.append(contentsOf: $0) }
                 heads[run] = try head(run)
             }
-            try added.documents.withUnsafeBufferPointer { documents in
-                try added.positions.withUnsafeBufferPointer { positions in
-                    let adding = PostingSegments.Added(documents: documents, positions: positions)
-                    if owner > lastWithSegments {
-                        try segments.add(owner: owner, adding: adding, tails: &tails, into: &newSegments)
-                    } else {
-                        _ = try segments.update(owner: owner, adding: adding, removing: [], tails: &tails, in: db)
-                    }
-                }
+            let adding = PostingSegments.Added(documents: added.documents[...], positions: added.positions[...])
+            if owner > lastWithSegments {
+                try segments.add(owner: owner, adding: adding, tails: &tails, into: &newSegments)
+            } else {
+                _ = try segments.update(owner: owner, adding: adding, removing: [], tails: &tails, in: db)
             }
         }
         try newSegments.flush()

@@ -22,12 +22,11 @@ struct PostingSegments: Sendable, Equatable {
     static let prefixKeys = PostingSegments(table: "prefix_posting", hasPositions: false)
 
     /// Entries added to an owner's postings: their numbers, ascending, and for a token their
-    /// position lists, one after the other (``PositionLists``). Views of memory their maker
-    /// keeps alive while they are used (a batch's flat arrays, ``BatchPostings``): slices of
-    /// those arrays retained and released them twice an owner, for every token of a batch.
-    struct Added {
-        var documents = UnsafeBufferPointer<Int64>(start: nil, count: 0)
-        var positions = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+    /// position lists, one after the other (``PositionLists``). Slices, so that a batch's are
+    /// views of its flat arrays (``BatchPostings``).
+    struct Added: Sendable {
+        var documents: ArraySlice<Int64> = []
+        var positions: ArraySlice<UInt8> = []
     }
 
     /// An owner's postings being merged, in arrays of their own (appending to an array costs
@@ -128,9 +127,7 @@ struct PostingSegments: Sendable, Equatable {
         var positions = added.positions[...]
         /// The next entries a segment holding `count` entries in `bytes` bytes takes, and their
         /// position lists, both taken off what is left to append.
-        func take(
-            after previous: Int64, count: Int, bytes: Int
-        ) -> (Slice<UnsafeBufferPointer<Int64>>, Slice<UnsafeBufferPointer<UInt8>>) {
+        func take(after previous: Int64, count: Int, bytes: Int) -> (ArraySlice<Int64>, ArraySlice<UInt8>) {
             guard let fit = fitting(rest, after: previous, count: count, bytes: bytes, positions: positions) else {
                 preconditionFailure("fewer position lists than entries")
             }
@@ -169,22 +166,23 @@ struct PostingSegments: Sendable, Equatable {
     /// first) are theirs (none for an owner without positions). Nil when `positions` ends
     /// before the lists of the entries taken.
     private func fitting(
-        _ documents: Slice<UnsafeBufferPointer<Int64>>, after previous: Int64, count: Int, bytes: Int,
-        positions: Slice<UnsafeBufferPointer<UInt8>>
+        _ documents: ArraySlice<Int64>, after previous: Int64, count: Int, bytes: Int, positions: ArraySlice<UInt8>
     ) -> (count: Int, positionBytes: Int)? {
-        let lists = UnsafeBufferPointer(rebasing: positions)
         var (taken, size, previous, listsEnd) = (0, bytes, previous, 0)
-        for document in documents {
-            guard count + taken < Self.capacity else { break }
-            var (entrySize, end) = (Varint.size(UInt64(document - previous)), listsEnd)
-            if hasPositions {
-                guard let next = PositionLists.offset(after: 1, in: lists, from: listsEnd) else { return nil }
-                (entrySize, end) = (entrySize + next - listsEnd, next)
+        let whole = positions.withUnsafeBufferPointer { lists in
+            for document in documents {
+                guard count + taken < Self.capacity else { return true }
+                var (entrySize, end) = (Varint.size(UInt64(document - previous)), listsEnd)
+                if hasPositions {
+                    guard let next = PositionLists.offset(after: 1, in: lists, from: listsEnd) else { return false }
+                    (entrySize, end) = (entrySize + next - listsEnd, next)
+                }
+                guard count + taken == 0 || size + entrySize <= Self.byteCapacity else { return true }
+                (taken, size, previous, listsEnd) = (taken + 1, size + entrySize, document, end)
             }
-            guard count + taken == 0 || size + entrySize <= Self.byteCapacity else { break }
-            (taken, size, previous, listsEnd) = (taken + 1, size + entrySize, document, end)
+            return true
         }
-        return (taken, listsEnd)
+        return whole ? (taken, listsEnd) : nil
     }
 
     /// Writes segment `id`, replacing it if it exists.
@@ -242,21 +240,17 @@ struct PostingSegments: Sendable, Equatable {
             try db.cachedStatement(sql: "DELETE FROM \(table) WHERE id BETWEEN ? AND ?")
                 .execute(arguments: [first[0] as Int64, last[0] as Int64])
         }
-        try merged.documents.withUnsafeBufferPointer { documents in
-            try merged.positions.withUnsafeBufferPointer { positions in
-                var (rest, lists) = (documents[...], positions[...])
-                while let first = rest.first {
-                    guard let fit = fitting(rest, after: 0, count: 0, bytes: 0, positions: lists) else {
-                        throw JournalError.store("a posting segment's positions are damaged")
-                    }
-                    var documents: [UInt8] = []
-                    DeltaList.append(rest.prefix(fit.count), after: 0, to: &documents)
-                    try write(
-                        id: Self.key(owner: token, entry: first), count: fit.count, documents: documents,
-                        positions: Array(lists.prefix(fit.positionBytes)), in: db)
-                    (rest, lists) = (rest.dropFirst(fit.count), lists.dropFirst(fit.positionBytes))
-                }
+        var (rest, lists) = (merged.documents[...], merged.positions[...])
+        while let first = rest.first {
+            guard let fit = fitting(rest, after: 0, count: 0, bytes: 0, positions: lists) else {
+                throw JournalError.store("a posting segment's positions are damaged")
             }
+            var documents: [UInt8] = []
+            DeltaList.append(rest.prefix(fit.count), after: 0, to: &documents)
+            try write(
+                id: Self.key(owner: token, entry: first), count: fit.count, documents: documents,
+                positions: Array(lists.prefix(fit.positionBytes)), in: db)
+            (rest, lists) = (rest.dropFirst(fit.count), lists.dropFirst(fit.positionBytes))
         }
         if !merged.documents.isEmpty { return true }
         return try Bool.fetchOne(

@@ -291,14 +291,12 @@ struct SearchStoreWriter {
         }
         var added = owner.segments.newSegments(in: db)
         tails.reserve(ids.count)
-        try adding.withView { adding in
-            for index in ids.indices.sorted(by: { ids[$0] < ids[$1] }) {
-                let id = ids[index]
-                if id > lastWithSegments, removals[id] == nil {
-                    try owner.segments.add(owner: id, adding: adding[index], tails: &tails, into: &added)
-                } else {
-                    try apply(id, adding[index])
-                }
+        for index in ids.indices.sorted(by: { ids[$0] < ids[$1] }) {
+            let id = ids[index]
+            if id > lastWithSegments, removals[id] == nil {
+                try owner.segments.add(owner: id, adding: adding[index], tails: &tails, into: &added)
+            } else {
+                try apply(id, adding[index])
             }
         }
         try added.flush()

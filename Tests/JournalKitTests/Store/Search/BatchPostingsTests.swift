@@ -36,13 +36,11 @@ import Testing
         let postings = BatchPostings(owners: owners) { sink in
             for link in links { link.list.withUnsafeBufferPointer { sink(link.owner, link.document, $0) } }
         }
-        postings.withView { postings in
-            for owner in 0..<owners {
-                let own = links.filter { $0.owner == Int32(owner) }
-                let added = postings[owner]
-                #expect(Array(added.documents) == own.map(\.document))
-                #expect(Array(added.positions) == own.flatMap(\.list))
-            }
+        for owner in 0..<owners {
+            let own = links.filter { $0.owner == Int32(owner) }
+            let added = postings[owner]
+            #expect(Array(added.documents) == own.map(\.document))
+            #expect(Array(added.positions) == own.flatMap(\.list))
         }
     }
 
@@ -50,10 +48,8 @@ import Testing
         let postings = BatchPostings(owners: 3) { sink in
             [UInt8]([1, 7]).withUnsafeBufferPointer { sink(1, 9, $0) }
         }
-        postings.withView { postings in
-            #expect(postings[0].documents.isEmpty && postings[0].positions.isEmpty)
-            #expect(Array(postings[1].documents) == [9] && Array(postings[1].positions) == [1, 7])
-            #expect(postings[2].documents.isEmpty && postings[2].positions.isEmpty)
-        }
+        #expect(postings[0].documents.isEmpty && postings[0].positions.isEmpty)
+        #expect(Array(postings[1].documents) == [9] && Array(postings[1].positions) == [1, 7])
+        #expect(postings[2].documents.isEmpty && postings[2].positions.isEmpty)
     }
 }

@@ -5,29 +5,16 @@ import Testing
 @testable import JournalBench
 @testable import JournalKit
 
-/// Postings of `numbers` for one owner, each with positions made from its number and `version`,
-/// so that a test tells every entry's apart and sees an update replace them: a batch's
-/// (``BatchPostings``), whose view's owner 0 they are.
-func postings(_ numbers: some Sequence<Int64>, version: UInt32 = 0) -> BatchPostings {
-    postings(owners: [Array(numbers)], version: version, withPositions: true)
-}
-
-/// The same for several owners, `owners[i]` owner i's numbers, without positions unless
-/// `withPositions`.
-func postings(owners: [[Int64]], version: UInt32 = 0, withPositions: Bool) -> BatchPostings {
-    // A batch hands its links in document order.
-    let links = owners.enumerated().flatMap { owner, numbers in numbers.map { (owner: Int32(owner), number: $0) } }
-        .sorted { $0.number < $1.number }
-    var list: [UInt8] = []
-    return BatchPostings(owners: owners.count) { link in
-        for (owner, number) in links {
-            list.removeAll(keepingCapacity: true)
-            if withPositions {
-                PositionLists.append(positions(of: number, version: version), to: &list)
-            }
-            list.withUnsafeBufferPointer { link(owner, number, $0) }
-        }
+/// Postings of `numbers`, each with positions made from its number and `version`, so that a
+/// test tells every entry's apart and sees an update replace them. Slices of larger arrays, not
+/// starting at index 0, as a batch's are (``BatchPostings``).
+func postings(_ numbers: some Sequence<Int64>, version: UInt32 = 0) -> PostingSegments.Added {
+    var (documents, lists) = ([Int64](repeating: -1, count: 3), [UInt8](repeating: 0xFF, count: 5))
+    for number in numbers {
+        documents.append(number)
+        PositionLists.append(positions(of: number, version: version), to: &lists)
     }
+    return PostingSegments.Added(documents: documents[3...], positions: lists[5...])
 }
 
 func positions(of number: Int64, version: UInt32) -> [UInt32] {
@@ -120,10 +107,9 @@ func storedPositions(_ db: Database, owner: Int64) throws -> [Int64: [UInt32]] {
                     removing.formUnion(existing)
                 }
                 adding.subtract(removing)
-                let stillUsed = try postings(adding.sorted(), version: UInt32(round)).withView { added in
-                    try PostingSegments.tokens.update(
-                        owner: token, adding: added[0], removing: removing.sorted(), in: db)
-                }
+                let stillUsed = try PostingSegments.tokens.update(
+                    owner: token, adding: postings(adding.sorted(), version: UInt32(round)),
+                    removing: removing.sorted(), in: db)
                 model[token]!.formUnion(adding)
                 model[token]!.subtract(removing)
                 for number in adding { positionModel[token]![number] = positions(of: number, version: UInt32(round)) }
@@ -165,9 +151,7 @@ func storedPositions(_ db: Database, owner: Int64) throws -> [Int64: [UInt32]] {
         let queue = try makeDatabase()
         let numbers = Array(Int64(1)...Int64(5_000))
         let added = try queue.write { db in
-            try postings(numbers).withView { added in
-                try PostingSegments.tokens.update(owner: 3, adding: added[0], removing: [], in: db)
-            }
+            try PostingSegments.tokens.update(owner: 3, adding: postings(numbers), removing: [], in: db)
         }
         #expect(added)
         // Cut by count and by bytes: at least a segment per `capacity` numbers.
@@ -175,7 +159,7 @@ func storedPositions(_ db: Database, owner: Int64) throws -> [Int64: [UInt32]] {
         #expect(segments >= (numbers.count + PostingSegments.capacity - 1) / PostingSegments.capacity)
         try queue.read { db in try expectWellFormed(db, token: 3) }
         let remains = try queue.write { db in
-            try PostingSegments.tokens.update(owner: 3, adding: PostingSegments.Added(), removing: numbers, in: db)
+            try PostingSegments.tokens.update(owner: 3, adding: postings([]), removing: numbers, in: db)
         }
         #expect(!remains)
         #expect(try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM posting") } == 0)
@@ -184,12 +168,8 @@ func storedPositions(_ db: Database, owner: Int64) throws -> [Int64: [UInt32]] {
     @Test func documentCountsSumSegments() throws {
         let queue = try makeDatabase()
         let counts = try queue.write { db in
-            _ = try postings(1...3_000).withView { added in
-                try PostingSegments.tokens.update(owner: 4, adding: added[0], removing: [], in: db)
-            }
-            _ = try postings([7, 9]).withView { added in
-                try PostingSegments.tokens.update(owner: 5, adding: added[0], removing: [], in: db)
-            }
+            _ = try PostingSegments.tokens.update(owner: 4, adding: postings(1...3_000), removing: [], in: db)
+            _ = try PostingSegments.tokens.update(owner: 5, adding: postings([7, 9]), removing: [], in: db)
             return try PostingSegments.tokens.documentCounts(in: db)
         }
         #expect(counts == [4: 3_000, 5: 2])
@@ -217,10 +197,8 @@ func storedPositions(_ db: Database, owner: Int64) throws -> [Int64: [UInt32]] {
                 }
                 // Now and then an edit in the middle, which must not go through the remembered tail.
                 let removing = round % 10 == 9 ? Array(model.sorted().prefix(3)) : []
-                _ = try postings(adding).withView { added in
-                    try PostingSegments.tokens.update(
-                        owner: 9, adding: added[0], removing: removing, tails: &tails, in: db)
-                }
+                _ = try PostingSegments.tokens.update(
+                    owner: 9, adding: postings(adding), removing: removing, tails: &tails, in: db)
                 model.formUnion(adding)
                 model.subtract(removing)
                 // Now and then the tails are dropped, as past the indexer's budget: the next append reads.
@@ -257,16 +235,17 @@ func storedPositions(_ db: Database, owner: Int64) throws -> [Int64: [UInt32]] {
     @Test(arguments: [PostingSegments.tokens, .prefixKeys])
     func writeWhatUpdatesWouldWrite(segments: PostingSegments) throws {
         var generator = SplitMix64(seed: 5)
-        let owners = Array(Int64(1)...260)
-        let added = postings(
-            owners: owners.map { owner in
-                let count = owner % 50 == 0 ? 5_000 : 1 + Int(generator.next() % 40)
-                var number: Int64 = 0
-                return (0..<count).map { _ in
-                    number += 1 + Int64(generator.next() % 30)
-                    return number
-                }
-            }, withPositions: segments.hasPositions)
+        let added: [(owner: Int64, postings: PostingSegments.Added)] = (1...260).map { owner in
+            let count = owner % 50 == 0 ? 5_000 : 1 + Int(generator.next() % 40)
+            var number: Int64 = 0
+            let numbers = (0..<count).map { _ in
+                number += 1 + Int64(generator.next() % 30)
+                return number
+            }
+            var postings = postings(numbers)
+            if !segments.hasPositions { postings.positions = [] }
+            return (Int64(owner), postings)
+        }
         func written(_ write: (Database, inout PostingTails) throws -> Void) throws -> ([Row], [Int64?]) {
             let queue = try DatabaseQueue()
             return try queue.write { db in
@@ -278,23 +257,19 @@ func storedPositions(_ db: Database, owner: Int64) throws -> [Int64: [UInt32]] {
                 var tails = PostingTails(budget: .max)
                 try write(db, &tails)
                 let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(segments.table) ORDER BY id")
-                return (rows, owners.map { tails[$0]?.id })
+                return (rows, added.map { tails[$0.owner]?.id })
             }
         }
         let oneByOne = try written { db, tails in
-            try added.withView { added in
-                for (index, owner) in owners.enumerated() {
-                    _ = try segments.update(
-                        owner: owner, adding: added[index], removing: [], tails: &tails, isNew: true, in: db)
-                }
+            for (owner, postings) in added {
+                _ = try segments.update(
+                    owner: owner, adding: postings, removing: [], tails: &tails, isNew: true, in: db)
             }
         }
         let together = try written { db, tails in
             var pending = segments.newSegments(in: db)
-            try added.withView { added in
-                for (index, owner) in owners.enumerated() {
-                    try segments.add(owner: owner, adding: added[index], tails: &tails, into: &pending)
-                }
+            for (owner, postings) in added {
+                try segments.add(owner: owner, adding: postings, tails: &tails, into: &pending)
             }
             try pending.flush()
         }
