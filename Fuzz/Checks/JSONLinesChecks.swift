@@ -5,7 +5,7 @@ import JournalKit
     import Glibc
 #endif
 
-/// What must hold for the JSON Lines reader and line parser on any input, as the fuzz target
+/// What must hold for the JSON Lines reader, line scanner and line parser on any input, as the fuzz target
 /// and its regression tests check it: each broken rule is one line in the answer.
 package enum JSONLinesChecks {
     package static func problems(in bytes: UnsafeBufferPointer<UInt8>) -> [String] {
@@ -27,6 +27,7 @@ package enum JSONLinesChecks {
                     lastNumber = line.number
                     if line.bytes.contains(0x0A) { problems.append("line \(line.number) holds a newline") }
                     problems += checkParse(line, now: now)
+                    problems += checkScan(line)
                 }
             }
             if reader.bytesRead != bytes.count { problems.append("read \(reader.bytesRead) of \(bytes.count) bytes") }
@@ -58,6 +59,15 @@ package enum JSONLinesChecks {
             }
             return problems
         }
+    }
+
+    /// Where the scanner reads a line, Foundation's `JSONDecoder` reads the same fields from it.
+    private static func checkScan(_ line: NumberedLine) -> [String] {
+        guard let scanned = ImportLineScanner.scan(line.bytes) else { return [] }
+        guard let decoded = try? JSONDecoder().decode(ImportLine.self, from: Data(line.bytes)) else {
+            return ["line \(line.number): scanned as \(scanned), which JSONDecoder refuses"]
+        }
+        return decoded == scanned ? [] : ["line \(line.number): scanned as \(scanned), decoded as \(decoded)"]
     }
 
     /// The input as a file (the reader takes a descriptor), one per process, rewritten per input

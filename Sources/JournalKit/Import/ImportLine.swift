@@ -4,13 +4,17 @@ import Foundation
 /// "date": "2024-05-01T08:30:00Z", "text": "…", "tags": ["…"], "starred": true,
 /// "origin": "dayone:…"}`, all but `text` optional; `id` is the entry's URI in the journal it
 /// was exported from, `origin` its identity in the application it was first imported from.
-package struct ImportLine: Decodable {
+package struct ImportLine: Decodable, Equatable {
     let id: String?
     let date: String?
     let text: String
     let tags: [String]?
     let starred: Bool?
     let origin: String?
+
+    init(id: String?, date: String?, text: String, tags: [String]?, starred: Bool?, origin: String?) {
+        (self.id, self.date, self.text, self.tags, self.starred, self.origin) = (id, date, text, tags, starred, origin)
+    }
 
     /// Reads the fields of ``Entry/Field`` a line may have; `tag_names` is not read (the tags'
     /// names follow from their forms).
@@ -50,21 +54,24 @@ package struct ImportLine: Decodable {
         func failure(_ message: String) -> Result<(entry: NewEntry, source: EntryID?, dated: Bool), JournalError> {
             .failure(JournalError.invalidInput(message).onLine(line.number))
         }
-        guard String(validating: line.bytes, as: UTF8.self) != nil else {
-            return failure("invalid UTF-8")
-        }
         let decoded: ImportLine
-        do {
-            decoded = try decoder.decode(ImportLine.self, from: Data(line.bytes))
-        } catch DecodingError.keyNotFound(let key, _) {
-            return failure("missing \"\(key.stringValue)\"")
-        } catch DecodingError.valueNotFound(_, let context) {
-            return failure("\"\(context.codingPath.first?.stringValue ?? "value")\" is null")
-        } catch DecodingError.typeMismatch(_, let context) {
-            guard let key = context.codingPath.first?.stringValue else { return failure("expected a JSON object") }
-            return failure("\"\(key)\" must be \(expected(for: key))")
-        } catch {
-            return failure("malformed JSON")
+        if let scanned = ImportLineScanner.scan(line.bytes) {
+            decoded = scanned
+        } else if String(validating: line.bytes, as: UTF8.self) == nil {
+            return failure("invalid UTF-8")
+        } else {
+            do {
+                decoded = try decoder.decode(ImportLine.self, from: Data(line.bytes))
+            } catch DecodingError.keyNotFound(let key, _) {
+                return failure("missing \"\(key.stringValue)\"")
+            } catch DecodingError.valueNotFound(_, let context) {
+                return failure("\"\(context.codingPath.first?.stringValue ?? "value")\" is null")
+            } catch DecodingError.typeMismatch(_, let context) {
+                guard let key = context.codingPath.first?.stringValue else { return failure("expected a JSON object") }
+                return failure("\"\(key)\" must be \(expected(for: key))")
+            } catch {
+                return failure("malformed JSON")
+            }
         }
         var date = defaultDate
         if let text = decoded.date {

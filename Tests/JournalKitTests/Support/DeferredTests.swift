@@ -7,24 +7,30 @@ import Testing
     /// The value is computed once, on another thread, while the owner goes on; asking again
     /// gives it without computing it again.
     @Test func computesOnceOnAnotherThreadWhileTheOwnerGoesOn() throws {
-        let started = NSCondition()
-        nonisolated(unsafe) var computations = 0
-        nonisolated(unsafe) var ownerWentOn = false
+        /// What the owner and the computing thread share, guarded by `condition`.
+        final class Shared: @unchecked Sendable {
+            let condition = NSCondition()
+            var ownerWentOn = false
+            var computations = 0
+        }
+        let shared = Shared()
         let deferred = try Deferred { () -> Int in
-            started.lock()
+            shared.condition.lock()
+            defer { shared.condition.unlock() }
             // Waits for the owner to have gone on: computed alongside it, not before it returned.
-            while !ownerWentOn { started.wait() }
-            started.unlock()
-            computations += 1
+            while !shared.ownerWentOn { shared.condition.wait() }
+            shared.computations += 1
             return 42
         }
-        started.lock()
-        ownerWentOn = true
-        started.broadcast()
-        started.unlock()
+        shared.condition.lock()
+        shared.ownerWentOn = true
+        shared.condition.broadcast()
+        shared.condition.unlock()
         #expect(deferred.value == 42)
         #expect(deferred.value == 42)
-        #expect(computations == 1)
+        shared.condition.lock()
+        defer { shared.condition.unlock() }
+        #expect(shared.computations == 1)
     }
 
     /// A value never asked for still has its thread joined when the last reference goes: what
