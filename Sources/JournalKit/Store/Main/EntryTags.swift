@@ -56,8 +56,17 @@ enum EntryTags {
     /// Adds `tags` to entry `number`'s tags, as written in its text or as given; a given tag
     /// it has already keeps its form.
     static func insert(_ tags: [Tag], given: Bool, for number: Int64, in db: Database) throws {
-        let statement = try db.cachedStatement(
-            sql: "INSERT OR IGNORE INTO tag (entry, name, given, written) VALUES (?, ?, ?, ?)")
+        guard !tags.isEmpty else { return }
+        try insert(tags, given: given, for: number, using: insertStatement(in: db))
+    }
+
+    /// The statement that adds a tag, for ``insert(_:given:for:using:)``.
+    static func insertStatement(in db: Database) throws -> Statement {
+        try db.cachedStatement(sql: "INSERT OR IGNORE INTO tag (entry, name, given, written) VALUES (?, ?, ?, ?)")
+    }
+
+    /// The same with the statement ``insertStatement(in:)`` prepared, for many entries.
+    static func insert(_ tags: [Tag], given: Bool, for number: Int64, using statement: Statement) throws {
         for tag in tags {
             try statement.bound {
                 $0.bind(1, number)

@@ -186,7 +186,7 @@ package final class MainStore: StoreFile {
 
     /// Inserts the entries `produce` hands over, all in one transaction with one `insert`
     /// change: if `produce` throws, nothing is written. An entry already in the store (see
-    /// ``isPresent(_:in:)``) is left out and counted. Returns the numbers given.
+    /// ``EntryInserter/isPresent(_:before:)``) is left out and counted. Returns the numbers given.
     func insert(
         _ hooks: WriteHooks, _ produce: (_ insert: (PreparedEntry) throws -> Void) throws -> Void
     ) throws(JournalError) -> (numbers: ClosedRange<Int64>?, alreadyPresent: Int) {
@@ -194,8 +194,9 @@ package final class MainStore: StoreFile {
             try writeUnlessImportPending { db in
                 var first: Int64?
                 var alreadyPresent = 0
+                var inserter = try EntryInserter(db)
                 try produce { entry in
-                    guard let number = try Self.insertUnlessPresent(entry, before: first, in: db) else {
+                    guard let number = try inserter.insertUnlessPresent(entry, before: first) else {
                         alreadyPresent += 1
                         return
                     }
@@ -223,7 +224,7 @@ package final class MainStore: StoreFile {
     /// record of the import (``PendingImport``) with where its input stands; in the last step
     /// (`produce` says the input is `finished`), the import's one `insert` change in place of
     /// the record, which makes all of its entries visible at once. An entry the store held
-    /// before the import (see ``isPresent(_:before:in:)``) is left out and counted. Returns
+    /// before the import (see ``EntryInserter/isPresent(_:before:)``) is left out and counted. Returns
     /// the import as the step leaves it.
     func writeImportStep(
         _ pending: PendingImport, _ hooks: WriteHooks,
@@ -232,8 +233,9 @@ package final class MainStore: StoreFile {
         try guarded {
             try pool.write { db in
                 var pending = pending
+                var inserter = try EntryInserter(db)
                 let end = try produce { entry in
-                    guard let number = try Self.insertUnlessPresent(entry, before: pending.firstEntry, in: db) else {
+                    guard let number = try inserter.insertUnlessPresent(entry, before: pending.firstEntry) else {
                         pending.alreadyPresent += 1
                         return
                     }
@@ -277,65 +279,6 @@ package final class MainStore: StoreFile {
                 return nil
             }
         }
-    }
-
-    /// Writes `entry` with its tags and returns its number, or returns nil when the store held
-    /// it before entry `first` (``isPresent(_:before:in:)``).
-    private static func insertUnlessPresent(
-        _ entry: PreparedEntry, before first: Int64?, in db: Database
-    ) throws
-        -> Int64?
-    {
-        if try isPresent(entry, before: first, in: db) { return nil }
-        try db.cachedStatement(
-            sql: "INSERT INTO entry (date, text, canonical, starred, origin) VALUES (?, ?, ?, ?, ?)"
-        ).bound {
-            $0.bind(1, entry.date.microseconds)
-            $0.bind(2, text: entry.text)
-            $0.bind(3, text: entry.canonical)
-            $0.bind(4, entry.starred)
-            $0.bind(5, text: entry.origin)
-        }.execute()
-        let number = db.lastInsertedRowID
-        try EntryTags.insert(entry.textTags, given: false, for: number, in: db)
-        try EntryTags.insert(entry.givenTags, given: true, for: number, in: db)
-        return number
-    }
-
-    /// Whether the store holds `entry` already: the entry of this store it was exported from,
-    /// an entry of the same origin, or (for a format without identities) one with the same text
-    /// and date numbered below `first`, the first entry of the write under way: an input that
-    /// repeats an entry imports it twice (and, imported again, neither).
-    private static func isPresent(_ entry: PreparedEntry, before first: Int64?, in db: Database) throws -> Bool {
-        if let number = entry.exportedFrom,
-            try Bool.fetchOne(
-                db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM entry WHERE n = ?)"), arguments: [number]) == true
-        {
-            return true
-        }
-        if let origin = entry.origin,
-            try Bool.fetchOne(
-                db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM entry WHERE origin = ?)"), arguments: [origin])
-                == true
-        {
-            return true
-        }
-        if let match = entry.sameDateAndText {
-            // An exact date is one key of `entry_by_date` (date, n): the entries of the import under
-            // way, numbered from `first`, are not read (a file of undated lines gives them all
-            // one date, and a range would read every one written before, at each line).
-            let date = entry.date.microseconds
-            let bounds = [date, match.precision == 1 ? nil : date + match.precision, first ?? Int64.max]
-                .compactMap { $0 }
-            let condition = match.precision == 1 ? "date = ? AND n < ?" : "date >= ? AND date < ? AND n < ?"
-            let texts = try ExactText.fetchAll(
-                db.cachedStatement(sql: "SELECT CAST(text AS BLOB) FROM entry WHERE \(condition)").bound { bind in
-                    for (index, bound) in zip(Int32(1)..., bounds) { bind.bind(index, bound) }
-                })
-            let key = match.key(entry.text)
-            return texts.contains { match.key($0.string) == key }
-        }
-        return false
     }
 
     /// Replaces an entry's text (with its canonical text and text tags) and date. False when
