@@ -35,6 +35,9 @@ struct PostingTails {
     /// Counts `endRound()` calls; each tail keeps the round it was last used in, which orders
     /// them for leaving.
     private var round = 0
+    /// Set for a round no later one follows (a catch-up's last batch): it admits no tail, and
+    /// ends without sorting out which to keep, for the tails go with the writer.
+    var keepsNone = false
 
     init(budget: Int = .max) { self.budget = budget }
 
@@ -61,7 +64,7 @@ struct PostingTails {
     /// rare ones) does not hold all of theirs until the round ends.
     mutating func admit(_ tail: Tail?, for owner: Int64) {
         bytes -= tails.removeValue(forKey: owner)?.tail.size ?? 0
-        guard let tail, bytes + tail.size <= budget else { return }
+        guard let tail, !keepsNone, bytes + tail.size <= budget else { return }
         tails[owner] = (tail, round)
         bytes += tail.size
     }
@@ -69,6 +72,7 @@ struct PostingTails {
     /// Makes room for `count` more tails at once (as many as the budget can hold), for a batch
     /// that admits that many: growing one by one placed every tail again at each doubling.
     mutating func reserve(_ count: Int) {
+        guard !keepsNone else { return }
         tails.reserveCapacity(min(tails.count + count, budget / Tail.overhead))
     }
 
@@ -78,7 +82,7 @@ struct PostingTails {
     /// tokens' tails, which every batch appends to, stay.
     mutating func endRound() {
         round += 1
-        guard bytes > budget else { return }
+        guard !keepsNone, bytes > budget else { return }
         var oldestFirst = tails.map { (owner: $0.key, round: $0.value.round, size: $0.value.tail.size) }
         oldestFirst.sort { $0.round < $1.round }
         for tail in oldestFirst {

@@ -21,6 +21,9 @@ struct OwnerIDCache {
     /// Whether the cache holds every row of the table: it started on an empty table and has
     /// forgotten nothing since. A text it lacks is then new, and is added without a lookup.
     fileprivate private(set) var holdsEveryRow = false
+    /// Cleared for a catch-up's last batch, whose ids no later batch will look up: the ids of
+    /// the rows it adds are then not kept (the cache no longer holds every row).
+    var remembersAdded = true
 
     init(_ owner: PostingOwner) { self.owner = owner }
 
@@ -31,6 +34,11 @@ struct OwnerIDCache {
             ids.removeAll()
             holdsEveryRow = false
         }
+    }
+
+    /// Takes `id` as the id of `key`, a row just added.
+    fileprivate mutating func added(_ key: CodePointKey, id: Int64) {
+        if remembersAdded { ids[key] = id } else { holdsEveryRow = false }
     }
 
     /// Forgets every id when tokens or keys were removed since they were read; an empty cache
@@ -125,7 +133,7 @@ struct SearchStoreWriter {
                 leading[$0] != leading[$1] ? leading[$0] < leading[$1] : keys[new[$0]] < keys[new[$1]]
             }.map { new[$0] }
             var next = try Self.nextID(of: owner, in: db)
-            cache.ids.reserveCapacity(cache.ids.count + new.count)
+            if cache.remembersAdded { cache.ids.reserveCapacity(cache.ids.count + new.count) }
             var insert = MultiRowInsert<(id: Int64, text: String)>(
                 into: owner.table, columns: ["id", "text"], in: db
             ) { bind, first, row in
@@ -134,7 +142,7 @@ struct SearchStoreWriter {
             }
             for index in new {
                 try insert.add((next, texts[index]))
-                cache.ids[keys[index]] = next
+                cache.added(keys[index], id: next)
                 ids[index] = next
                 next += 1
             }

@@ -86,4 +86,27 @@ import Testing
         tails[6] = sameSizeTail(6)
         #expect(tails.count == 4 && tails.bytes == 4 * perTail)
     }
+
+    /// A round no other follows admits no tail read and ends keeping what it holds unsorted:
+    /// the tails go with the writer. A round after it all the same keeps tails again.
+    @Test func aRoundThatKeepsNoneAdmitsNoneAndSortsNothingOut() {
+        let perTail = template.size
+        var tails = PostingTails(budget: 2 * perTail)
+        tails.admit(sameSizeTail(1), for: 1)
+        tails.keepsNone = true
+        tails.reserve(1_000)
+        tails.admit(sameSizeTail(2), for: 2)
+        tails.admit(sameSizeTail(1), for: 1)
+        #expect(
+            tails[2] == nil && tails[1] == nil && tails.bytes == 0,
+            "an admitted tail is not kept, its owner's old one goes")
+        for id: Int64 in 3...5 { tails[id] = sameSizeTail(id) }
+        tails.endRound()
+        #expect(tails.count == 3, "past the budget, nothing was sorted out")
+        tails.keepsNone = false
+        tails.endRound()
+        #expect(tails.count == 1 && tails.bytes <= 2 * perTail)
+        tails.admit(sameSizeTail(6), for: 6)
+        #expect(tails[6] != nil)
+    }
 }

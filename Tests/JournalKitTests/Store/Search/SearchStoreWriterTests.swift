@@ -84,6 +84,30 @@ import Testing
         #expect(try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM token") } == 1_600)
     }
 
+    /// A cache that remembers no added ids (a catch-up's last batch) no longer holds every row:
+    /// a batch that comes after all (a change committed meanwhile) looks its texts up, and adds
+    /// none twice.
+    @Test func aCacheThatRemembersNoAddedIDsLooksThemUpAfter() throws {
+        let queue = try makeDatabase()
+        var cache = OwnerIDCache(.token)
+        var lookups = 0
+        let (firstIDs, secondIDs) = try queue.write { db in
+            var writer = try SearchStoreWriter(db: db, storeID: UUID())
+            try cache.validate(in: db)
+            cache.remembersAdded = false
+            db.trace(options: .statement) { if "\($0)".hasPrefix("SELECT id") { lookups += 1 } }
+            defer { db.trace(options: []) }
+            let firstIDs = try writer.resolve(["alpha", "beta"], cache: &cache)
+            #expect(lookups == 0, "the cache held every row when the batch began")
+            cache.remembersAdded = true
+            try cache.validate(in: db)
+            return (firstIDs, try writer.resolve(["beta", "gamma"], cache: &cache))
+        }
+        #expect(lookups == 1)
+        #expect(secondIDs[0] == firstIDs[1] && secondIDs[1] > firstIDs.max()!)
+        #expect(try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM token") } == 3)
+    }
+
     /// A new text's id is past every id the table ever gave, those of removed rows too (the
     /// prefix table refers to tokens by id): the writer chooses the ids it inserts.
     @Test func neverGivesARemovedIDAgain() throws {
