@@ -1,4 +1,5 @@
 import GRDB
+import GRDBSQLite
 
 /// Writes new entries with their tags in one main-store transaction, unless the store holds
 /// them already.
@@ -29,16 +30,16 @@ struct EntryInserter {
     /// it before entry `first` (``isPresent(_:before:)``).
     mutating func insertUnlessPresent(_ entry: PreparedEntry, before first: Int64?) throws -> Int64? {
         if try isPresent(entry, before: first) { return nil }
-        try insertEntry.bound {
+        try insertEntry.run(in: db) {
             $0.bind(1, entry.date.microseconds)
             $0.bind(2, text: entry.text)
             $0.bind(3, text: entry.canonical)
             $0.bind(4, entry.starred)
             $0.bind(5, text: entry.origin)
-        }.execute()
-        let number = db.lastInsertedRowID
-        try EntryTags.insert(entry.textTags, given: false, for: number, using: insertTag)
-        try EntryTags.insert(entry.givenTags, given: true, for: number, using: insertTag)
+        }
+        let number = sqlite3_last_insert_rowid(db.sqliteConnection)
+        try EntryTags.insert(entry.textTags, given: false, for: number, using: insertTag, in: db)
+        try EntryTags.insert(entry.givenTags, given: true, for: number, using: insertTag, in: db)
         return number
     }
 
@@ -48,39 +49,52 @@ struct EntryInserter {
     /// repeats an entry imports it twice (and, imported again, neither).
     mutating func isPresent(_ entry: PreparedEntry, before first: Int64?) throws -> Bool {
         if let number = entry.exportedFrom {
-            let statement = try prepared(&entryExists, "SELECT EXISTS (SELECT 1 FROM entry WHERE n = ?)")
-            if try Bool.fetchOne(statement.bound { $0.bind(1, number) }) == true { return true }
+            var found = false
+            try prepared(&entryExists, "SELECT 1 FROM entry WHERE n = ?").run(in: db) {
+                $0.bind(1, number)
+            } row: { _ in
+                found = true
+            }
+            if found { return true }
         }
         if let origin = entry.origin {
-            let statement = try prepared(&originExists, "SELECT EXISTS (SELECT 1 FROM entry WHERE origin = ?)")
-            if try Bool.fetchOne(statement.bound { $0.bind(1, text: origin) }) == true { return true }
+            var found = false
+            try prepared(&originExists, "SELECT 1 FROM entry WHERE origin = ? LIMIT 1").run(in: db) {
+                $0.bind(1, text: origin)
+            } row: { _ in
+                found = true
+            }
+            if found { return true }
         }
         guard let match = entry.sameDateAndText else { return false }
         // An exact date is one key of `entry_by_date` (date, n): the entries of the import under
         // way, numbered from `first`, are not read (a file of undated lines gives them all one
         // date, and a range would read every one written before, at each line).
         let date = entry.date.microseconds
-        let texts: [ExactText]
+        var texts: [String] = []
+        func collect(_ statement: Statement) {
+            texts.append(statement.withBlob(atColumn: 0) { String(decoding: $0, as: UTF8.self) })
+        }
         if match.precision == 1 {
-            let statement = try prepared(&textsOnDate, "SELECT CAST(text AS BLOB) FROM entry WHERE date = ? AND n < ?")
-            texts = try ExactText.fetchAll(
-                statement.bound {
-                    $0.bind(1, date)
-                    $0.bind(2, first ?? Int64.max)
-                })
+            try prepared(&textsOnDate, "SELECT CAST(text AS BLOB) FROM entry WHERE date = ? AND n < ?").run(in: db) {
+                $0.bind(1, date)
+                $0.bind(2, first ?? Int64.max)
+            } row: {
+                collect($0)
+            }
         } else {
-            let statement = try prepared(
-                &textsInDates, "SELECT CAST(text AS BLOB) FROM entry WHERE date >= ? AND date < ? AND n < ?")
-            texts = try ExactText.fetchAll(
-                statement.bound {
+            try prepared(&textsInDates, "SELECT CAST(text AS BLOB) FROM entry WHERE date >= ? AND date < ? AND n < ?")
+                .run(in: db) {
                     $0.bind(1, date)
                     $0.bind(2, date + match.precision)
                     $0.bind(3, first ?? Int64.max)
-                })
+                } row: {
+                    collect($0)
+                }
         }
         guard !texts.isEmpty else { return false }
         let key = match.key(entry.text)
-        return texts.contains { match.key($0.string) == key }
+        return texts.contains { match.key($0) == key }
     }
 
     /// `statement`, prepared from `sql` the first time it is needed.

@@ -57,7 +57,7 @@ enum EntryTags {
     /// it has already keeps its form.
     static func insert(_ tags: [Tag], given: Bool, for number: Int64, in db: Database) throws {
         guard !tags.isEmpty else { return }
-        try insert(tags, given: given, for: number, using: insertStatement(in: db))
+        try insert(tags, given: given, for: number, using: insertStatement(in: db), in: db)
     }
 
     /// The statement that adds a tag, for ``insert(_:given:for:using:)``.
@@ -66,14 +66,16 @@ enum EntryTags {
     }
 
     /// The same with the statement ``insertStatement(in:)`` prepared, for many entries.
-    static func insert(_ tags: [Tag], given: Bool, for number: Int64, using statement: Statement) throws {
+    static func insert(
+        _ tags: [Tag], given: Bool, for number: Int64, using statement: Statement, in db: Database
+    ) throws {
         for tag in tags {
-            try statement.bound {
+            try statement.run(in: db) {
                 $0.bind(1, number)
                 $0.bind(2, text: tag.name)
                 $0.bind(3, given)
                 $0.bind(4, text: tag.written)
-            }.execute()
+            }
         }
     }
 
