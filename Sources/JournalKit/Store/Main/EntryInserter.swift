@@ -4,10 +4,11 @@ import GRDBSQLite
 /// Writes new entries with their tags in one main-store transaction, unless the store holds
 /// them already.
 ///
-/// Its statements are prepared once for the transaction's entries, not looked up by their SQL
-/// for each: an import writes thousands to a transaction, and the lookups (hashing the SQL,
-/// building the duplicate check's each time) were a tenth of the time of its writing thread
-/// (perf, Debian's fortunes).
+/// An import writes thousands of entries to a transaction: its statements are prepared once
+/// for them, not looked up by their SQL for each (hashing the SQL, and building the duplicate
+/// check's each time), and run through SQLite's C API (``Statement/run(in:bind:row:)``). The
+/// first took 11–27 ms of CPU off the import of Debian's fortunes, the second 25–43 ms (`perf
+/// stat`, of about 0.75 s).
 struct EntryInserter {
     private let db: Database
     private let insertEntry: Statement
