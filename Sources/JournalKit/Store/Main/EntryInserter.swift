@@ -49,23 +49,16 @@ struct EntryInserter {
     /// and date numbered below `first`, the first entry of the write under way: an input that
     /// repeats an entry imports it twice (and, imported again, neither).
     mutating func isPresent(_ entry: PreparedEntry, before first: Int64?) throws -> Bool {
-        if let number = entry.exportedFrom {
-            var found = false
-            try prepared(&entryExists, "SELECT 1 FROM entry WHERE n = ?").run(in: db) {
-                $0.bind(1, number)
-            } row: { _ in
-                found = true
-            }
-            if found { return true }
+        if let number = entry.exportedFrom,
+            try hasRow(&entryExists, "SELECT 1 FROM entry WHERE n = ?", bind: { $0.bind(1, number) })
+        {
+            return true
         }
-        if let origin = entry.origin {
-            var found = false
-            try prepared(&originExists, "SELECT 1 FROM entry WHERE origin = ? LIMIT 1").run(in: db) {
-                $0.bind(1, text: origin)
-            } row: { _ in
-                found = true
-            }
-            if found { return true }
+        if let origin = entry.origin,
+            try hasRow(
+                &originExists, "SELECT 1 FROM entry WHERE origin = ? LIMIT 1", bind: { $0.bind(1, text: origin) })
+        {
+            return true
         }
         guard let match = entry.sameDateAndText else { return false }
         // An exact date is one key of `entry_by_date` (date, n): the entries of the import under
@@ -96,6 +89,15 @@ struct EntryInserter {
         guard !texts.isEmpty else { return false }
         let key = match.key(entry.text)
         return texts.contains { match.key($0) == key }
+    }
+
+    /// Whether `statement` (prepared from `sql` the first time) gives a row.
+    private func hasRow(
+        _ statement: inout Statement?, _ sql: String, bind: (borrowing DirectBindings) -> Void
+    ) throws -> Bool {
+        var found = false
+        try prepared(&statement, sql).run(in: db, bind: bind) { _ in found = true }
+        return found
     }
 
     /// `statement`, prepared from `sql` the first time it is needed.

@@ -60,7 +60,7 @@ enum EntryTags {
         try insert(tags, given: given, for: number, using: insertStatement(in: db), in: db)
     }
 
-    /// The statement that adds a tag, for ``insert(_:given:for:using:)``.
+    /// The statement that adds a tag, for ``insert(_:given:for:using:in:)``.
     static func insertStatement(in db: Database) throws -> Statement {
         try db.cachedStatement(sql: "INSERT OR IGNORE INTO tag (entry, name, given, written) VALUES (?, ?, ?, ?)")
     }

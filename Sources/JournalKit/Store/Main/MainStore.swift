@@ -601,12 +601,12 @@ package final class MainStore: StoreFile {
         var rows: [CanonicalRow] = []
         var total = 0
         while try cursor.next() != nil {
-            let size = statement.withBlob(atColumn: 2) { $0.count }
+            let (canonical, size) = statement.withBlob(atColumn: 2) { (String(decoding: $0, as: UTF8.self), $0.count) }
             if !rows.isEmpty, total + size > bytes { return (rows, total, true) }
             rows.append(
                 CanonicalRow(
                     number: statement.int64(atColumn: 0), date: JournalDate(microseconds: statement.int64(atColumn: 1)),
-                    canonical: statement.withBlob(atColumn: 2) { String(decoding: $0, as: UTF8.self) }))
+                    canonical: canonical))
             total += size
         }
         return (rows, total, rows.count == limit)
