@@ -113,7 +113,9 @@ package enum StoreDatabase {
                         try DurableFiles.syncFile(atPath: url.path + "-wal")
                     }
                     return writer
-                })
+                },
+            openSideConnection: readOnly
+                ? nil : { try DatabaseQueue(path: location(immutable: false), configuration: writable) })
     }
 
     /// Where SQLite opens the store at `url`: its path, or a URI naming the VFS and options

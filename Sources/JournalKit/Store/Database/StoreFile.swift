@@ -41,22 +41,25 @@ extension StoreFile {
     /// ``StoreDatabase/checkpointWait``, the pages are copied as far as it allows and the WAL
     /// stays (a passive checkpoint).
     package func checkpoint() throws(JournalError) {
-        try StoreDatabase.guarded(url) {
-            try pool.writeWithoutTransaction { db in
-                // GRDB sets one busy timeout per connection; this wait is shorter than a write's.
-                sqlite3_busy_timeout(db.sqliteConnection, Int32(StoreDatabase.checkpointWait * 1_000))
-                defer { sqlite3_busy_timeout(db.sqliteConnection, Int32(StoreDatabase.busyTimeout * 1_000)) }
-                do {
-                    try db.checkpoint(.truncate)
-                } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
-                    try db.checkpoint(.passive)
-                    return
-                }
-                // SQLite syncs the store file before it empties the WAL, not the WAL after: a
-                // command reports success only once every change to its files is on disk.
-                try DurableFiles.syncFile(atPath: url.path + "-wal")
-            }
-        }
+        try StoreDatabase.guarded(url) { try pool.checkpoint() }
+    }
+
+    /// Runs `body` in one write transaction whose commit leaves its pages in the WAL
+    /// (``StorePool/writeLeavingLog(_:)``): `leftLog` says whether a checkpoint
+    /// (``checkpointAside(emptying:)``) should follow.
+    func writeLeavingLog<T>(_ body: (Database) throws -> T) throws(JournalError) -> (value: T, leftLog: Bool) {
+        try StoreDatabase.guarded(url) { try pool.writeLeavingLog(body) }
+    }
+
+    /// Copies the WAL into the store file on a thread of its own while the caller goes on
+    /// (``StorePool/checkpointAside(emptying:)``).
+    func checkpointAside(emptying: Bool) throws(JournalError) {
+        try pool.checkpointAside(emptying: emptying)
+    }
+
+    /// Returns once the checkpoint aside, if one was started, is done.
+    func waitForCheckpointAside() {
+        pool.waitForCheckpointAside()
     }
 
     /// Closes the store's connections now, on the calling thread; on the last close of a store,

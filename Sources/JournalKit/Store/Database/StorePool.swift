@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// The connections to one store file. Reads go through connections that write nothing; the
 /// writer is opened on the first write. A process that only reads (a one-shot search of an
@@ -17,24 +18,30 @@ package final class StorePool: @unchecked Sendable {
     private let readers: any DatabaseReader
     private let durability: Durability
     private let openWriter: (() throws -> DatabasePool)?
+    private let openSideConnection: (() throws -> DatabaseQueue)?
     private let lock = NSLock()
     private var writer: DatabasePool?
+    /// The checkpoint running on a thread of its own, if any (``checkpointAside(emptying:)``).
+    private var aside: Deferred<Void>?
     private let file: URL?
     private let fileIdentity: FileIdentity?
     private let beforeRead: (@Sendable (Database) throws -> Void)?
 
     /// `readers` answers reads; `openWriter` opens the writer, or is nil when the store can't
-    /// be written; `durability` is kept in force on the writer; `file` is the store's path;
-    /// `beforeRead` runs first in every read transaction (the main store hides a pending
-    /// import's entries there).
+    /// be written; `openSideConnection` opens another connection that can write, for
+    /// ``checkpointAside(emptying:)`` (nil: that checkpoint runs on the writer); `durability` is
+    /// kept in force on the writer; `file` is the store's path; `beforeRead` runs first in every
+    /// read transaction (the main store hides a pending import's entries there).
     init(
         readers: any DatabaseReader, durability: Durability, file: URL? = nil,
-        beforeRead: (@Sendable (Database) throws -> Void)? = nil, openWriter: (() throws -> DatabasePool)?
+        beforeRead: (@Sendable (Database) throws -> Void)? = nil, openWriter: (() throws -> DatabasePool)?,
+        openSideConnection: (() throws -> DatabaseQueue)? = nil
     ) {
         self.readers = readers
         self.beforeRead = beforeRead
         self.durability = durability
         self.openWriter = openWriter
+        self.openSideConnection = openSideConnection
         self.file = file
         fileIdentity = file.flatMap { FileIdentity(path: $0.path) }
     }
@@ -51,19 +58,111 @@ package final class StorePool: @unchecked Sendable {
     /// Runs `body` in a write transaction, opening the writer first if need be. It has
     /// committed, as durably as the store's ``Durability`` says, when this returns.
     package func write<T>(_ body: (Database) throws -> T) throws -> T {
+        try writeWithoutTransaction { db in try transaction(db, body) }
+    }
+
+    /// Runs `body` in a write transaction as ``write(_:)`` does, except that the commit copies
+    /// nothing into the store file: SQLite's automatic checkpoint, which copies the WAL and
+    /// syncs both files before the commit returns once the WAL holds its threshold of pages
+    /// (1,000 by default), is off for this commit. `leftLog` says whether it would have run:
+    /// ``checkpointAside(emptying:)`` then does its work while the caller goes on.
+    func writeLeavingLog<T>(_ body: (Database) throws -> T) throws -> (value: T, leftLog: Bool) {
         try writeWithoutTransaction { db in
-            var result: T?
-            try db.inTransaction(.immediate) {
-                if let file, let fileIdentity, FileIdentity(path: file.path) != fileIdentity {
-                    throw JournalError.store(
-                        "\(file.path) was replaced (the journal encrypted or decrypted) while this command ran: nothing was written",
-                        file: file.path)
-                }
-                result = try body(db)
-                return .commit
+            let connection = db.sqliteConnection
+            let threshold = try Int32.fetchOne(db, sql: "PRAGMA wal_autocheckpoint") ?? 0
+            var logPages: Int32 = 0
+            let value = try withUnsafeMutablePointer(to: &logPages) { pages in
+                // SQLite's own hook is the automatic checkpoint; this one only counts the pages.
+                sqlite3_wal_hook(
+                    connection,
+                    { context, _, _, pages in
+                        context?.assumingMemoryBound(to: Int32.self).pointee = pages
+                        return SQLITE_OK
+                    }, pages)
+                defer { sqlite3_wal_autocheckpoint(connection, threshold) }
+                return try transaction(db, body)
             }
-            return result!
+            return (value, threshold > 0 && logPages >= threshold)
         }
+    }
+
+    /// Copies the WAL into the store file on a thread and a connection of their own, so that
+    /// the caller goes on meanwhile: the checkpoint a commit of ``writeLeavingLog(_:)`` left.
+    /// It copies what was committed when it starts, waiting for no reader and no writer (a
+    /// passive checkpoint); `emptying`, it then empties the WAL as ``checkpoint()`` does. One
+    /// that fails leaves the WAL to a later checkpoint, having lost nothing.
+    ///
+    /// A write that begins while it runs writes the WAL on from its end instead of from its
+    /// start: a large one waits for it first (``waitForCheckpointAside()``), so that the WAL
+    /// never holds more than about one large write. ``checkpoint()`` and ``close()`` wait for
+    /// it too.
+    func checkpointAside(emptying: Bool) throws(JournalError) {
+        waitForCheckpointAside()
+        let started = try Deferred { [self] in
+            do {
+                let connection = try openSideConnection?()
+                defer { try? connection?.close() }
+                let run = { (db: Database) in
+                    try self.durability.enforce(on: db)
+                    try self.copyLog(emptying: emptying, in: db)
+                }
+                if let connection {
+                    try connection.writeWithoutTransaction(run)
+                } else {
+                    try currentWriter().writeWithoutTransaction(run)
+                }
+            } catch {}
+        }
+        lock.withLock { aside = started }
+    }
+
+    /// Returns once the checkpoint aside, if one was started, is done.
+    func waitForCheckpointAside() {
+        _ = lock.withLock { aside }?.value
+    }
+
+    /// Copies the WAL's pages into the store file and empties the WAL, on the writer.
+    func checkpoint() throws {
+        waitForCheckpointAside()
+        try writeWithoutTransaction { db in try copyLog(emptying: true, in: db) }
+    }
+
+    /// Copies the WAL into the store file on `db`; `emptying`, empties it too unless a reader
+    /// still reads an older state after ``StoreDatabase/checkpointWait``, when the pages are
+    /// copied as far as it allows and the WAL stays (a passive checkpoint).
+    private func copyLog(emptying: Bool, in db: Database) throws {
+        guard emptying else {
+            try db.checkpoint(.passive)
+            return
+        }
+        // GRDB sets one busy timeout per connection; this wait is shorter than a write's.
+        sqlite3_busy_timeout(db.sqliteConnection, Int32(StoreDatabase.checkpointWait * 1_000))
+        defer { sqlite3_busy_timeout(db.sqliteConnection, Int32(StoreDatabase.busyTimeout * 1_000)) }
+        do {
+            try db.checkpoint(.truncate)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
+            try db.checkpoint(.passive)
+            return
+        }
+        // SQLite syncs the store file before it empties the WAL, not the WAL after: a
+        // command reports success only once every change to its files is on disk.
+        if let file { try DurableFiles.syncFile(atPath: file.path + "-wal") }
+    }
+
+    /// Runs `body` in a transaction on the writer, `db`, committing only while the file opened
+    /// is still the one at the store's path.
+    private func transaction<T>(_ db: Database, _ body: (Database) throws -> T) throws -> T {
+        var result: T?
+        try db.inTransaction(.immediate) {
+            if let file, let fileIdentity, FileIdentity(path: file.path) != fileIdentity {
+                throw JournalError.store(
+                    "\(file.path) was replaced (the journal encrypted or decrypted) while this command ran: nothing was written",
+                    file: file.path)
+            }
+            result = try body(db)
+            return .commit
+        }
+        return result!
     }
 
     /// Runs `body` on the writer outside any transaction (for statements that can't run in one).
@@ -109,6 +208,7 @@ package final class StorePool: @unchecked Sendable {
     /// does then, copies the WAL into the database file and removes it when no other process
     /// has the store open.
     func close() throws {
+        waitForCheckpointAside()
         try readers.close()
         if let writer = lock.withLock({ writer }) {
             writer.releaseMemory()

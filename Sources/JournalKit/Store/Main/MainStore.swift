@@ -225,38 +225,38 @@ package final class MainStore: StoreFile {
     /// (`produce` says the input is `finished`), the import's one `insert` change in place of
     /// the record, which makes all of its entries visible at once. An entry the store held
     /// before the import (see ``EntryInserter/isPresent(_:before:)``) is left out and counted. Returns
-    /// the import as the step leaves it.
+    /// the import as the step leaves it, and whether the step's pages were left in the WAL for
+    /// a checkpoint to copy (``StoreFile/writeLeavingLog(_:)``): the caller may go on meanwhile.
     func writeImportStep(
         _ pending: PendingImport, _ hooks: WriteHooks,
         _ produce: (_ insert: (PreparedEntry) throws -> Void) throws -> ImportStepEnd
-    ) throws(JournalError) -> PendingImport {
-        try guarded {
-            try pool.write { db in
-                var pending = pending
-                var inserter = try EntryInserter(db)
-                let end = try produce { entry in
-                    guard let number = try inserter.insertUnlessPresent(entry, before: pending.firstEntry) else {
-                        pending.alreadyPresent += 1
-                        return
-                    }
-                    if pending.firstEntry == nil { pending.firstEntry = number }
-                    pending.written += 1
+    ) throws(JournalError) -> (pending: PendingImport, leftLog: Bool) {
+        let step = try writeLeavingLog { db in
+            var pending = pending
+            var inserter = try EntryInserter(db)
+            let end = try produce { entry in
+                guard let number = try inserter.insertUnlessPresent(entry, before: pending.firstEntry) else {
+                    pending.alreadyPresent += 1
+                    return
                 }
-                pending.position = end.position
-                pending.bytesRead = end.bytesRead
-                pending.empty += end.empty
-                guard end.finished else {
-                    try PendingImportRecord.write(pending, in: db)
-                    return pending
-                }
-                try PendingImportRecord.delete(in: db)
-                if let first = pending.firstEntry {
-                    // No other write runs while an import is pending: its numbers are consecutive.
-                    try record(.insert, first...(first + Int64(pending.written) - 1), hooks, in: db)
-                }
+                if pending.firstEntry == nil { pending.firstEntry = number }
+                pending.written += 1
+            }
+            pending.position = end.position
+            pending.bytesRead = end.bytesRead
+            pending.empty += end.empty
+            guard end.finished else {
+                try PendingImportRecord.write(pending, in: db)
                 return pending
             }
+            try PendingImportRecord.delete(in: db)
+            if let first = pending.firstEntry {
+                // No other write runs while an import is pending: its numbers are consecutive.
+                try record(.insert, first...(first + Int64(pending.written) - 1), hooks, in: db)
+            }
+            return pending
         }
+        return (step.value, step.leftLog)
     }
 
     /// Deletes up to `limit` entries of the pending import, newest first, or, once it has none

@@ -146,6 +146,11 @@ struct SearchIndexer {
 
     /// Prepares batches on two other threads and writes them here. Returns false when the saved
     /// position was not the expected one (another process caught up meanwhile).
+    ///
+    /// Each batch waits for the checkpoints a write to either store left running aside
+    /// (``StoreFile/checkpointAside(emptying:)``): the main store's log is emptied before the
+    /// search store's grows. The last batch leaves its own pages to such a checkpoint, which
+    /// copies them while the prefix table is saved.
     private func applyPreparedBatches(done: inout Int, progress: ProgressHandler?) throws(JournalError) -> Bool {
         let (start, total) = try StoreDatabase.guarded(search.url) {
             try search.pool.write { searchDB in
@@ -196,12 +201,21 @@ struct SearchIndexer {
         while let batch = try handOff.take()?.get() {
             try cancellation?.check()
             let count = batch.count
-            let applied = try StoreDatabase.guarded(search.url) {
-                try search.pool.write { searchDB in
-                    try apply(
-                        batch, in: searchDB, isLast: done + count >= doneBefore + total, caches: &caches, tails: &tails)
+            let isLast = done + count >= doneBefore + total
+            main.waitForCheckpointAside()
+            search.waitForCheckpointAside()
+            let (applied, leftLog) = try StoreDatabase.guarded(search.url) {
+                guard isLast else {
+                    let applied = try search.pool.write { searchDB in
+                        try apply(batch, in: searchDB, isLast: false, caches: &caches, tails: &tails)
+                    }
+                    return (applied, false)
+                }
+                return try search.pool.writeLeavingLog { searchDB in
+                    try apply(batch, in: searchDB, isLast: true, caches: &caches, tails: &tails)
                 }
             }
+            if leftLog { try search.checkpointAside(emptying: false) }
             guard applied else { return false }
             done += count
             // Freed on another thread, which then hands what the batch and its writes freed back

@@ -29,6 +29,59 @@ import Testing
         #expect(try store.journal.search("imported").total == 301)
     }
 
+    /// An import large enough that both stores' commits leave their pages for a checkpoint
+    /// aside (more than SQLite's 1,000 pages each) ends with both WALs empty all the same.
+    @Test(arguments: [nil, "a passphrase"])
+    func aLargeImportCopiedAsideLeavesBothWALsEmpty(passphrase: String?) throws {
+        let store = try TemporaryJournal(passphrase: passphrase)
+        try store.importTexts(
+            (1...4_000).map { entry in
+                (0..<120).map { "w\(entry * 131 + $0)x\($0 % 7)" }.joined(separator: " ")
+            })
+        #expect(Self.walBytes(of: store.journal.main) == 0)
+        #expect(Self.walBytes(of: store.journal.search) == 0)
+        #expect(try store.journal.search("w131x0").total == 1)
+        #expect(try store.journal.search("x3").total == 0)
+        #expect(try store.reopen().search("w\(4_000 * 131 + 119)x0").total == 1)
+    }
+
+    /// A commit that leaves its pages in the WAL writes nothing into the store file, says
+    /// whether SQLite's automatic checkpoint would have run, and leaves that checkpoint on for
+    /// the next commit; the checkpoint aside, on a connection of its own (through the
+    /// encrypting VFS for an encrypted journal), copies them while the writer goes on, and
+    /// empties the WAL when asked to.
+    @Test(arguments: [nil, "a passphrase"])
+    func aCommitLeavingItsLogWaitsForTheCheckpointAside(passphrase: String?) throws {
+        let store = try TemporaryJournal(passphrase: passphrase)
+        _ = try store.journal.add(NewEntry(text: "opens the writers"))
+        let main = store.journal.main
+        try main.checkpoint()
+        func storeBytes() throws -> Int {
+            try FileManager.default.attributesOfItem(atPath: main.url.path)[.size] as? Int ?? 0
+        }
+        let small = try main.writeLeavingLog { db in try db.execute(sql: "CREATE TABLE bulk (b BLOB NOT NULL)") }
+        #expect(!small.leftLog)
+        try main.checkpoint()
+        let before = try storeBytes()
+        let large = try main.writeLeavingLog { db in
+            for _ in 0..<1_200 { try db.execute(sql: "INSERT INTO bulk VALUES (randomblob(4000))") }
+        }
+        #expect(large.leftLog)
+        #expect(try storeBytes() == before, "nothing copied at the commit")
+        #expect(Self.walBytes(of: main) > 1_200 * 4_000)
+        #expect(try main.write { db in try Int.fetchOne(db, sql: "PRAGMA wal_autocheckpoint") } == 1_000)
+        try main.checkpointAside(emptying: false)
+        try main.write { db in try db.execute(sql: "INSERT INTO bulk VALUES (x'01')") }
+        main.waitForCheckpointAside()
+        #expect(try storeBytes() > before + 1_200 * 4_000)
+        #expect(Self.walBytes(of: main) > 0, "a passive checkpoint leaves the WAL")
+        try main.checkpointAside(emptying: true)
+        main.waitForCheckpointAside()
+        #expect(Self.walBytes(of: main) == 0)
+        let reopened = try store.reopen()
+        #expect(try reopened.main.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM bulk") } == 1_201)
+    }
+
     /// SQLite's temporary tables, sorts and statement journals stay in memory on every
     /// connection (never in a file outside the journal's folder), and the writer keeps a
     /// larger page cache than SQLite's default, which readers keep.
