@@ -62,6 +62,38 @@ struct MultiRowInsert<Value> {
     }
 }
 
+extension MultiRowInsert where Value: Sendable {
+    /// Rows a producer hands over at a time.
+    private static var chunkRows: Int { 4 * rowsPerStatement }
+
+    /// Adds the rows `produce` hands its sink, in that order, made on a thread of its own while
+    /// this one writes those made before: for rows that cost about as much to make as to write.
+    /// `added` sees each row here once it is added.
+    mutating func add(
+        producedBy produce: @escaping @Sendable (_ sink: (Value) -> Void) -> Void,
+        added: (Value) throws -> Void = { _ in }
+    ) throws {
+        let chunks = try HandOff<[Value]>.start { handOff in
+            var (chunk, wanted) = ([Value](), true)
+            produce { row in
+                guard wanted else { return }
+                chunk.append(row)
+                guard chunk.count == Self.chunkRows else { return }
+                wanted = handOff.put(chunk)
+                chunk = []
+            }
+            if wanted, !chunk.isEmpty { _ = handOff.put(chunk) }
+        }
+        defer { chunks.cancel() }
+        while let chunk = chunks.take() {
+            for row in chunk {
+                try add(row)
+                try added(row)
+            }
+        }
+    }
+}
+
 /// The parameters of a statement made for many values at once.
 enum SQLParameters {
     /// `?, ?, …`: `count` of them, for an `IN (…)` list.
