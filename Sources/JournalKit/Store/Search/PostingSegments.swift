@@ -96,6 +96,14 @@ struct PostingSegments: Sendable, Equatable {
         tails.admit(tail, for: token)
     }
 
+    /// The segments of `token`, which has none yet, each handed to `sink` in order as
+    /// ``add(owner:adding:tails:into:)`` would write them: made without the store, on whichever
+    /// thread asks.
+    func makeSegments(of token: Int64, adding: Added, into sink: (PostingTails.Tail) -> Void) {
+        var tail: PostingTails.Tail?
+        append(adding, token: token, to: &tail, writing: sink)
+    }
+
     /// The largest owner that has a segment, 0 when none has: every owner numbered above it
     /// (a token added since its postings were last written) has none, so its segments are
     /// inserted (``add(owner:adding:tails:into:)``) with nothing read. One index seek.
@@ -122,7 +130,7 @@ struct PostingSegments: Sendable, Equatable {
     private func append(
         _ added: Added, token: Int64, to tail: inout PostingTails.Tail?,
         writing write: (PostingTails.Tail) throws -> Void
-    ) throws {
+    ) rethrows {
         var rest = added.documents[...]
         var positions = added.positions[...]
         /// The next entries a segment holding `count` entries in `bytes` bytes takes, and their

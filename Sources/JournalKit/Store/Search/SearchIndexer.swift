@@ -433,13 +433,18 @@ struct SearchIndexer {
         for range in span.removals { try writer.removeDocuments(in: range) }
         let tokenIDs = try writer.resolve(batch.tokens, cache: &caches.tokens)
         let keyIDs = try writer.resolve(batch.keys, cache: &caches.keys)
-        for (index, entry) in span.entries.enumerated() {
+        // Entries come in number order: those past every document of the store are new ones.
+        let firstNew = span.entries.firstIndex { $0.number > writer.largestExisting } ?? span.entries.endIndex
+        for (index, entry) in span.entries[..<firstNew].enumerated() {
             let tokens = batch.entryTokens[index]
             try writer.upsert(
                 number: entry.number, date: entry.date, tokenIDs: tokens.map { tokenIDs[Int($0)] },
                 length: batch.entryLengths[index],
                 tokens: { tokens.map { batch.tokens[Int($0)] } })
         }
+        try writer.addDocuments(
+            span.entries[firstNew...], entryTokens: batch.entryTokens[firstNew...],
+            lengths: batch.entryLengths[firstNew...], ids: tokenIDs)
         try writer.finishDocuments()
         var removed = false
         let postings = batch.postings.value

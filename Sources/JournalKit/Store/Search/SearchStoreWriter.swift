@@ -216,6 +216,35 @@ struct SearchStoreWriter {
         }
     }
 
+    /// Adds the documents of entries numbered above every document of the store
+    /// (``largestExisting``), as ``upsert(number:date:tokenIDs:length:tokens:)`` would: entry
+    /// `i` of `entries` has the tokens `entryTokens[i]` (indexes into `ids`) and
+    /// `lengths[i]` words. Each row's sorted token ids are made on another thread while this one
+    /// writes the rows made before: the fortunes' 33,978 in 0.027–0.030 s instead of 0.040 s.
+    mutating func addDocuments(
+        _ entries: ArraySlice<(number: Int64, date: JournalDate)>, entryTokens: ArraySlice<[Int32]>,
+        lengths entryLengths: ArraySlice<Int>, ids: [Int64]
+    ) throws {
+        for (entry, length) in zip(entries, entryLengths) {
+            guard entry.number > largestExisting, entry.number <= PostingSegments.maximumEntryNumber else {
+                throw JournalError.store(
+                    "entry number \(entry.number) is not one a new document of the search store can have")
+            }
+            totals.documents += 1
+            totals.words += length
+            lengths.set(entry.number, length: length)
+            days.add(entry.number, date: entry.date.microseconds)
+        }
+        try newDocuments.add(
+            producedBy: { sink in
+                for (entry, (tokens, length)) in zip(entries, zip(entryTokens, entryLengths)) {
+                    var sorted = tokens.map { ids[Int($0)] }
+                    sorted.sort()
+                    sink((entry.number, entry.date.microseconds, DeltaList.bytes(sorted), length))
+                }
+            })
+    }
+
     /// Removes the documents numbered in `range`.
     mutating func removeDocuments(in range: ClosedRange<Int64>) throws {
         let rows = try Row.fetchAll(
@@ -297,16 +326,33 @@ struct SearchStoreWriter {
                 removed = true
             }
         }
-        var added = owner.segments.newSegments(in: db)
         tails.reserve(ids.count)
+        var new: [Int] = []
         for index in ids.indices.sorted(by: { ids[$0] < ids[$1] }) {
             let id = ids[index]
             if id > lastWithSegments, removals[id] == nil {
-                try owner.segments.add(owner: id, adding: adding[index], tails: &tails, into: &added)
+                new.append(index)
             } else {
                 try apply(id, adding[index])
             }
         }
+        // The new owners' segments are made on another thread while this one writes them: the
+        // fortunes' 72,849 new tokens in 0.049–0.054 s instead of 0.067–0.075 s.
+        let segments = owner.segments
+        var added = segments.newSegments(in: db)
+        var last: PostingTails.Tail?
+        try added.add(
+            producedBy: { [new, ids] sink in
+                for index in new { segments.makeSegments(of: ids[index], adding: adding[index], into: sink) }
+            },
+            added: { segment in
+                // Segments come owner after owner: the one before another owner's is its owner's last.
+                if let previous = last, previous.id >> 32 != segment.id >> 32 {
+                    tails.admit(previous, for: previous.id >> 32)
+                }
+                last = segment
+            })
+        if let last { tails.admit(last, for: last.id >> 32) }
         try added.flush()
         for id in removals.keys.sorted() { try apply(id, PostingSegments.Added()) }
         return removed
