@@ -76,9 +76,14 @@ enum PrefixSnapshot {
     /// vocabulary.
     static func save(in db: Database, searchStore: SearchStore) throws {
         let tag = UUID()
-        let tokens = try Row.fetchCursor(db, sql: "SELECT id, CAST(text AS BLOB) FROM token ORDER BY text")
+        // Each token read where SQLite holds it: GRDB's rows gave each text as `Data`, a copy.
+        let statement = try db.makeStatement(sql: "SELECT id, CAST(text AS BLOB) FROM token ORDER BY text")
         try PrefixTableFile.save(tag: tag, to: fileURL(besides: searchStore.url), sealing: searchStore.prefixSealing) {
-            try tokens.next().map { ($0[0], $0[1]) }
+            body in
+            let rows = try Row.fetchCursor(statement)
+            while try rows.next() != nil {
+                try statement.withBlob(atColumn: 1) { try body(statement.int64(atColumn: 0), $0) }
+            }
         }
         let (maxID, count) =
             try Row.fetchOne(db, sql: "SELECT max(id), count(*) FROM token").map {

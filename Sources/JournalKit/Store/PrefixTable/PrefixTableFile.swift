@@ -185,14 +185,16 @@ final class PrefixTableFile: @unchecked Sendable {
 
     // MARK: Writing
 
-    /// Saves the tokens `nextToken` gives, which must come in text order (code point order, as
-    /// the token table's unique index has them), to `url` with `tag`: streamed to a temporary
-    /// file beside it (one name, reused: the caller holds the catch-up lock), then synced,
-    /// renamed into place and its folder synced (``ReplacementFile``).
+    /// Saves the tokens `forEachToken` hands its body (an id and the token's UTF-8, valid for
+    /// the call), which must come in text order (code point order, as the token table's unique
+    /// index has them), to `url` with `tag`: streamed to a temporary file beside it (one name,
+    /// reused: the caller holds the catch-up lock), then synced, renamed into place and its
+    /// folder synced (``ReplacementFile``).
     ///
     /// With `sealing`, the file is sealed in chunks as it streams (``SealedChunkWriter``).
     static func save(
-        tag: UUID, to url: URL, sealing: ChunkSealing? = nil, nextToken: () throws -> (id: Int64, utf8: Data)?
+        tag: UUID, to url: URL, sealing: ChunkSealing? = nil,
+        forEachToken: ((_ id: Int64, _ utf8: UnsafeRawBufferPointer) throws -> Void) throws -> Void
     ) throws {
         let file = try ReplacementFile(replacing: url, temporaryURL: URL(fileURLWithPath: url.path + ".partial"))
         let sealed = sealing.map { SealedChunkWriter(sealing: $0, tag: tag, file: file) }
@@ -211,8 +213,7 @@ final class PrefixTableFile: @unchecked Sendable {
         var seen = Set<UInt64>()
         var bucketBytes: UInt64 = 0
         var (maxTokenID, tokenCount): (Int64, UInt64) = (0, 0)
-        var record: [UInt8] = []
-        while let (id, utf8) = try nextToken() {
+        try forEachToken { id, utf8 in
             let key = PrefixTable.key(of: utf8)
             if entries.last?.key != key {
                 guard seen.insert(key).inserted else {
@@ -221,12 +222,12 @@ final class PrefixTableFile: @unchecked Sendable {
                 entries.append((key, bucketBytes, 0))
             }
             entries[entries.count - 1].count += 1
-            record.removeAll(keepingCapacity: true)
-            append(UInt64(bitPattern: id), to: &record)
-            append(UInt32(utf8.count), to: &record)
-            record.append(contentsOf: utf8)
-            try output(record)
-            bucketBytes += UInt64(record.count)
+            let start = buffer.count
+            append(UInt64(bitPattern: id), to: &buffer)
+            append(UInt32(utf8.count), to: &buffer)
+            buffer.append(contentsOf: utf8)
+            bucketBytes += UInt64(buffer.count - start)
+            if buffer.count >= 1 << 20 { try flush() }
             (maxTokenID, tokenCount) = (max(maxTokenID, id), tokenCount + 1)
         }
         var slotCount = 1

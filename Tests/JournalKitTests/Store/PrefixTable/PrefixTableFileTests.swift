@@ -24,17 +24,23 @@ import Testing
         let tokens = Self.tokens.enumerated().map { (id: Int64($0.offset * 3 + 1), utf8: Data($0.element.utf8)) }
         for token in tokens { table.insert(id: token.id, utf8: token.utf8) }
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("prefix-\(UUID().uuidString)")
-        var sorted = tokens.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.makeIterator()
-        try PrefixTableFile.save(tag: tag, to: url, sealing: sealing) { sorted.next() }
+        let sorted = tokens.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        try PrefixTableFile.save(tag: tag, to: url, sealing: sealing) { body in
+            for token in sorted { try token.utf8.withUnsafeBytes { try body(token.id, $0) } }
+        }
         return (table, url, tag)
     }
 
     @Test func refusesTokensOutOfTextOrder() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("prefix-\(UUID().uuidString)")
-        var tokens = ["then", "abc", "there"].enumerated().map {
+        let tokens = ["then", "abc", "there"].enumerated().map {
             (id: Int64($0.offset + 1), utf8: Data($0.element.utf8))
-        }.makeIterator()
-        #expect(throws: JournalError.self) { try PrefixTableFile.save(tag: UUID(), to: url) { tokens.next() } }
+        }
+        #expect(throws: JournalError.self) {
+            try PrefixTableFile.save(tag: UUID(), to: url) { body in
+                for token in tokens { try token.utf8.withUnsafeBytes { try body(token.id, $0) } }
+            }
+        }
         #expect(!FileManager.default.fileExists(atPath: url.path))
     }
 
