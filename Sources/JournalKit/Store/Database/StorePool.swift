@@ -18,7 +18,7 @@ package final class StorePool: @unchecked Sendable {
     private let readers: any DatabaseReader
     private let durability: Durability
     private let openWriter: (() throws -> DatabasePool)?
-    private let openSideConnection: (() throws -> DatabaseQueue)?
+    private let openSideConnection: SideConnectionOpener?
     private let lock = NSLock()
     private var writer: DatabasePool?
     /// The checkpoint running on a thread of its own, if any (``checkpointAside(emptying:)``).
@@ -41,7 +41,7 @@ package final class StorePool: @unchecked Sendable {
         self.beforeRead = beforeRead
         self.durability = durability
         self.openWriter = openWriter
-        self.openSideConnection = openSideConnection
+        self.openSideConnection = openSideConnection.map(SideConnectionOpener.init)
         self.file = file
         fileIdentity = file.flatMap { FileIdentity(path: $0.path) }
     }
@@ -96,20 +96,23 @@ package final class StorePool: @unchecked Sendable {
     /// start: a large one waits for it first (``waitForCheckpointAside()``), so that the WAL
     /// never holds more than about one large write. ``checkpoint()`` and ``close()`` wait for
     /// it too.
+    ///
+    /// Without a way to open another connection, it runs on the writer, before this returns. The
+    /// thread holds none of the pool: a pool released meanwhile waits for it where it is released.
     func checkpointAside(emptying: Bool) throws(JournalError) {
         waitForCheckpointAside()
-        let started = try Deferred { [self] in
+        let (durability, walPath) = (durability, walPath)
+        guard let openSideConnection else {
+            try? writeWithoutTransaction { db in try Self.copyLog(emptying: emptying, walPath: walPath, in: db) }
+            return
+        }
+        let started = try Deferred { [openSideConnection] in
             do {
-                let connection = try openSideConnection?()
-                defer { try? connection?.close() }
-                let run = { (db: Database) in
-                    try self.durability.enforce(on: db)
-                    try self.copyLog(emptying: emptying, in: db)
-                }
-                if let connection {
-                    try connection.writeWithoutTransaction(run)
-                } else {
-                    try currentWriter().writeWithoutTransaction(run)
+                let connection = try openSideConnection.open()
+                defer { try? connection.close() }
+                try connection.writeWithoutTransaction { db in
+                    try durability.enforce(on: db)
+                    try Self.copyLog(emptying: emptying, walPath: walPath, in: db)
                 }
             } catch {}
         }
@@ -124,13 +127,16 @@ package final class StorePool: @unchecked Sendable {
     /// Copies the WAL's pages into the store file and empties the WAL, on the writer.
     func checkpoint() throws {
         waitForCheckpointAside()
-        try writeWithoutTransaction { db in try copyLog(emptying: true, in: db) }
+        try writeWithoutTransaction { db in try Self.copyLog(emptying: true, walPath: walPath, in: db) }
     }
+
+    /// The store's WAL, when the pool knows its file.
+    private var walPath: String? { file.map { $0.path + "-wal" } }
 
     /// Copies the WAL into the store file on `db`; `emptying`, empties it too unless a reader
     /// still reads an older state after ``StoreDatabase/checkpointWait``, when the pages are
     /// copied as far as it allows and the WAL stays (a passive checkpoint).
-    private func copyLog(emptying: Bool, in db: Database) throws {
+    private static func copyLog(emptying: Bool, walPath: String?, in db: Database) throws {
         guard emptying else {
             try db.checkpoint(.passive)
             return
@@ -146,7 +152,7 @@ package final class StorePool: @unchecked Sendable {
         }
         // SQLite syncs the store file before it empties the WAL, not the WAL after: a
         // command reports success only once every change to its files is on disk.
-        if let file { try DurableFiles.syncFile(atPath: file.path + "-wal") }
+        if let walPath { try DurableFiles.syncFile(atPath: walPath) }
     }
 
     /// Runs `body` in a transaction on the writer, `db`, committing only while the file opened
@@ -215,6 +221,13 @@ package final class StorePool: @unchecked Sendable {
             try writer.close()
         }
     }
+}
+
+/// How a pool opens its side connection, handed to the thread that checkpoints: the closure
+/// only reads what it captured when the store was opened (its location and configuration), and
+/// one thread at a time calls it.
+private struct SideConnectionOpener: @unchecked Sendable {
+    let open: () throws -> DatabaseQueue
 }
 
 /// Which file a path names: its device and inode.

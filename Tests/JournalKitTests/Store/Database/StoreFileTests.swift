@@ -82,6 +82,25 @@ import Testing
         #expect(try reopened.main.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM bulk") } == 1_201)
     }
 
+    /// A journal released while its checkpoint aside runs waits for it where it is released (the
+    /// thread holds none of the store), and loses nothing.
+    @Test func aJournalReleasedDuringItsCheckpointAsideLosesNothing() throws {
+        let store = try TemporaryJournal()
+        store.close()
+        var journal: Journal? = try Journal(directory: store.directory)
+        try journal!.main.writeLeavingLog { db in
+            try db.execute(sql: "CREATE TABLE bulk (b BLOB NOT NULL)")
+            for _ in 0..<1_500 { try db.execute(sql: "INSERT INTO bulk VALUES (randomblob(4000))") }
+        }
+        try journal!.main.checkpointAside(emptying: true)
+        journal = nil
+        // Released, the store waited for its checkpoint; its last connection closed.
+        let log = store.directory.mainStoreURL.path + "-wal"
+        #expect((try? FileManager.default.attributesOfItem(atPath: log)[.size] as? Int) ?? 0 == 0)
+        let reopened = try store.reopen()
+        #expect(try reopened.main.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM bulk") } == 1_500)
+    }
+
     /// SQLite's temporary tables, sorts and statement journals stay in memory on every
     /// connection (never in a file outside the journal's folder), and the writer keeps a
     /// larger page cache than SQLite's default, which readers keep.
