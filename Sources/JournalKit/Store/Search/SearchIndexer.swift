@@ -149,8 +149,8 @@ struct SearchIndexer {
     ///
     /// Each batch waits for the checkpoints a write to either store left running aside
     /// (``StoreFile/checkpointAside(emptying:)``): the main store's log is emptied before the
-    /// search store's grows. The last batch leaves its own pages to such a checkpoint, which
-    /// copies them while the prefix table is saved.
+    /// search store's grows. Each leaves its own pages to such a checkpoint, which copies them
+    /// while the next batch is taken, or, after the last, while the prefix table is saved.
     private func applyPreparedBatches(done: inout Int, progress: ProgressHandler?) throws(JournalError) -> Bool {
         let (start, total) = try StoreDatabase.guarded(search.url) {
             try search.pool.write { searchDB in
@@ -204,16 +204,8 @@ struct SearchIndexer {
             let isLast = done + count >= doneBefore + total
             main.waitForCheckpointAside()
             search.waitForCheckpointAside()
-            let (applied, leftLog) = try StoreDatabase.guarded(search.url) {
-                guard isLast else {
-                    let applied = try search.pool.write { searchDB in
-                        try apply(batch, in: searchDB, isLast: false, caches: &caches, tails: &tails)
-                    }
-                    return (applied, false)
-                }
-                return try search.pool.writeLeavingLog { searchDB in
-                    try apply(batch, in: searchDB, isLast: true, caches: &caches, tails: &tails)
-                }
+            let (applied, leftLog) = try search.writeLeavingLog { searchDB in
+                try apply(batch, in: searchDB, isLast: isLast, caches: &caches, tails: &tails)
             }
             if leftLog { try search.checkpointAside(emptying: false) }
             guard applied else { return false }
