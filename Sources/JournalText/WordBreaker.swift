@@ -46,18 +46,30 @@ public enum WordBreaker {
         return ranges
     }
 
-    /// Calls `body` with each word's UTF-8 bytes, sliced from `text` itself: ICU reports UTF-16
-    /// offsets, which a cursor walking both encodings at once turns into UTF-8 ones.
+    /// Calls `body` with each word's UTF-8 bytes, sliced from `text` itself. An ASCII text's
+    /// words are found without ICU (``ASCIIWords``, the same words): most canonical text is ASCII
+    /// (99 % of the bytes of Debian's fortunes), and skipping ICU there took their import from
+    /// 0.504 to 0.455 s.
     static func forEachWord(in text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         var text = text
         text.withUTF8 { utf8 in
-            let scratch = UTF16Scratch.forCurrentThread
-            scratch.load(utf8: utf8)
-            var cursor = OffsetCursor(utf8: utf8)
-            iterate(scratch.current) { range in
-                let start = cursor.utf8Offset(at: range.lowerBound)
-                body(UnsafeBufferPointer(rebasing: utf8[start..<cursor.utf8Offset(at: range.upperBound)]))
+            if ASCIIWords.isASCII(utf8) {
+                ASCIIWords.forEachWord(in: utf8, body)
+            } else {
+                forEachWordWithICU(in: utf8, body)
             }
+        }
+    }
+
+    /// ``forEachWord(in:_:)`` through ICU, whatever the text: ICU reports UTF-16 offsets, which
+    /// a cursor walking both encodings at once turns into UTF-8 ones.
+    static func forEachWordWithICU(in utf8: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        let scratch = UTF16Scratch.forCurrentThread
+        scratch.load(utf8: utf8)
+        var cursor = OffsetCursor(utf8: utf8)
+        iterate(scratch.current) { range in
+            let start = cursor.utf8Offset(at: range.lowerBound)
+            body(UnsafeBufferPointer(rebasing: utf8[start..<cursor.utf8Offset(at: range.upperBound)]))
         }
     }
 
