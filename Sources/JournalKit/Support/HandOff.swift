@@ -100,7 +100,16 @@ final class HandOff<Value: Sendable>: @unchecked Sendable {
         if let thread { pthread_join(thread, nil) }
     }
 
-    deinit { join() }
+    /// A consumer that let go without taking to the end or cancelling leaves the producer the
+    /// last reference: released there, at the end of its own thread, which cannot join itself
+    /// and is detached instead, so that the system frees it when it ends.
+    deinit {
+        if let thread, pthread_equal(thread, pthread_self()) != 0 {
+            pthread_detach(thread)
+        } else {
+            join()
+        }
+    }
 }
 
 /// The producer's closure and its channel, owned by the producing thread until it is done.
