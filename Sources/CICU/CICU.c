@@ -61,6 +61,19 @@ static pthread_once_t word_iterator_once = PTHREAD_ONCE_INIT;
 static void close_word_iterator(void *iterator) { ubrk_close((UBreakIterator *)iterator); }
 static void make_word_iterator_key(void) { pthread_key_create(&word_iterator_key, close_word_iterator); }
 
+// ICU finds the dictionary of a script the first time a run of dictionary letters needs it,
+// by the run's first letter. A run that starts with a letter of no script with a dictionary
+// (U+30FC, the prolonged sound mark, is Common) is broken without the Chinese and Japanese
+// dictionary when the process has not loaded it yet: "ー間の" was "ー間" and "の" then, "ー", "間"
+// and "の" once any Chinese or Japanese text had been broken, so an entry's tokens depended on
+// what the process broke before it. A new iterator first breaks one letter of each script ICU
+// has a dictionary for (Han, which also serves Hiragana and Katakana; Thai; Lao; Khmer;
+// Myanmar; two letters each, as a run of one is not looked up), which loads every dictionary
+// before any text is broken.
+static const UChar dictionary_letters[] = {
+    0x4E2D, 0x6587, 0x20, 0x0E01, 0x0E32, 0x20, 0x0E81, 0x0EB2, 0x20, 0x1780, 0x17B6, 0x20, 0x1000, 0x102C,
+};
+
 static UBreakIterator *thread_word_iterator(void) {
     pthread_once(&word_iterator_once, make_word_iterator_key);
     UBreakIterator *iterator = pthread_getspecific(word_iterator_key);
@@ -68,6 +81,13 @@ static UBreakIterator *thread_word_iterator(void) {
         UErrorCode status = U_ZERO_ERROR;
         iterator = ubrk_open(UBRK_WORD, "", NULL, 0, &status);
         if (U_FAILURE(status)) return NULL;
+        ubrk_setText(
+            iterator, dictionary_letters, (int32_t)(sizeof dictionary_letters / sizeof dictionary_letters[0]), &status);
+        if (U_FAILURE(status)) {
+            ubrk_close(iterator);
+            return NULL;
+        }
+        while (ubrk_next(iterator) != UBRK_DONE) {}
         pthread_setspecific(word_iterator_key, iterator);
     }
     return iterator;

@@ -4,6 +4,18 @@ import JournalKit
 import Testing
 
 @Suite struct CommandTests {
+    /// ICU loads the Chinese and Japanese dictionary the first time a process needs one, and
+    /// broke a run of Japanese that starts with ー (a letter of no script of its own) as "ー間"
+    /// before, "ー" and "間" after: `add`, the first process to break the entry, indexed a token
+    /// that a search breaking "間" never asked for.
+    @Test func aWordIsTheSameWhateverTheProcessBrokeBefore() throws {
+        let journal = JournalProcess()
+        defer { journal.removeStore() }
+        #expect(try journal.run(["add", "--date", "2024-05-01", "ー間の春"]).status == 0)
+        #expect(try journal.run(["search", "--json", "間"]).json()["total"] as? Int == 1)
+        #expect(try journal.run(["search", "--json", "--", "ー"]).json()["total"] as? Int == 1)
+    }
+
     @Test func importsAndSearchesWithJSONCheckedFieldByField() throws {
         let journal = JournalProcess()
         defer { journal.removeStore() }
