@@ -193,36 +193,45 @@ struct PostingSegments: Sendable, Equatable {
         return whole ? (taken, listsEnd) : nil
     }
 
-    /// Writes segment `id`, replacing it if it exists.
+    /// Writes segment `id`, replacing it if it exists. Run directly (``DirectBindings``), as the
+    /// last segment is read: an import into a journal rewrites one for each token it shares with
+    /// the journal.
     private func write(id: Int64, count: Int, documents: [UInt8], positions: [UInt8], in db: Database) throws {
         if hasPositions {
             try db.cachedStatement(
                 sql: "INSERT OR REPLACE INTO \(table) (id, count, documents, positions) VALUES (?, ?, ?, ?)"
-            ).bound {
+            ).run(in: db) {
                 $0.bind(1, id); $0.bind(2, count); $0.bind(3, documents); $0.bind(4, positions)
-            }.execute()
+            }
         } else {
             try db.cachedStatement(sql: "INSERT OR REPLACE INTO \(table) (id, count, documents) VALUES (?, ?, ?)")
-                .bound {
+                .run(in: db) {
                     $0.bind(1, id); $0.bind(2, count); $0.bind(3, documents)
-                }.execute()
+                }
         }
     }
 
+    /// The last segment of `token`, its blobs copied once, straight from SQLite
+    /// (``DirectColumns``).
     private func lastSegment(of token: Int64, in db: Database) throws -> PostingTails.Tail? {
-        guard
-            let row = try Row.fetchOne(
-                db.cachedStatement(
-                    sql:
-                        "SELECT id, count, documents, \(positionsColumn) FROM \(table) WHERE id BETWEEN ? AND ? ORDER BY id DESC LIMIT 1"
-                ),
-                arguments: [Self.key(owner: token, entry: 0), Self.key(owner: token, entry: Self.maximumEntryNumber)])
-        else { return nil }
-        let data: Data = row[2]
-        var last: Int64 = 0
-        DeltaList.forEach(in: data) { last = $0 }
-        return PostingTails.Tail(
-            id: row[0], count: row[1], last: last, bytes: [UInt8](data), positions: [UInt8](row[3] as Data))
+        var tail: PostingTails.Tail?
+        try db.cachedStatement(
+            sql:
+                "SELECT id, count, documents, \(positionsColumn) FROM \(table) WHERE id BETWEEN ? AND ? ORDER BY id DESC LIMIT 1"
+        ).run(in: db) {
+            $0.bind(1, Self.key(owner: token, entry: 0))
+            $0.bind(2, Self.key(owner: token, entry: Self.maximumEntryNumber))
+        } row: { statement in
+            var last: Int64 = 0
+            let bytes = statement.withBlob(atColumn: 2) { blob in
+                DeltaList.forEach(in: blob) { last = $0 }
+                return [UInt8](blob)
+            }
+            tail = PostingTails.Tail(
+                id: statement.int64(atColumn: 0), count: Int(statement.int64(atColumn: 1)), last: last, bytes: bytes,
+                positions: statement.withBlob(atColumn: 3) { [UInt8]($0) })
+        }
+        return tail
     }
 
     /// The positions column as a read selects it: empty for a table without one.
