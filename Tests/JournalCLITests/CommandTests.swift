@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import JournalBench
 import JournalKit
 import Testing
@@ -696,6 +697,14 @@ import Testing
         let verified = try journal.run(["verify"])
         #expect(verified.status == 0, "\(verified.output)\(verified.error)")
         #expect(verified.output == "OK: 300 entries and everything derived from them agree\n")
+        // A document lost from the search store: named, with what to do about it.
+        let search = try DatabaseQueue(path: journal.store.appendingPathComponent("search.sqlite").path)
+        try search.write { db in try db.execute(sql: "DELETE FROM document WHERE id = 7") }
+        try search.close()
+        let damaged = try journal.run(["verify"])
+        #expect(damaged.status == 1)
+        #expect(damaged.output.contains("p7"), "\(damaged.output)")
+        #expect(damaged.error.contains("journal reindex"), "\(damaged.error)")
         let reindexed = try journal.run(["reindex"])
         #expect(reindexed.status == 0 && reindexed.output.hasPrefix("reindexed 300 entries in "), "\(reindexed.error)")
         let json = try journal.run(["verify", "--json"]).json()

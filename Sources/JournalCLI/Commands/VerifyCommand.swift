@@ -34,6 +34,8 @@ struct VerifyCommand: ParsableCommand {
             print("OK: \(Formatting.count(report.entries, "entry", "entries")) and everything derived from them agree")
         } else {
             for problem in report.problems { print(problem) }
+            Terminal.standardError.write(
+                "journal: `journal reindex` rebuilds everything derived from the entries, which stay as they are\n")
         }
         if !report.isConsistent { throw ExitCode(1) }
     }
