@@ -18,10 +18,10 @@ import Testing
         return queue
     }
 
-    /// Texts looked up and added several statements' worth at a time, some known to the store
-    /// and some not, come back with one id each, in order: the known ones with their ids, the
-    /// new ones with ids past every earlier one; asked again, by a process that has no cache,
-    /// the same ids.
+    /// Texts looked up and added several statements' worth at a time (fewer than a quarter of the
+    /// table's rows), some known to the store and some not, come back with one id each, in order:
+    /// the known ones with their ids, the new ones with ids past every earlier one; asked again,
+    /// by a process that has no cache, the same ids.
     @Test func resolvesTextsAcrossChunksKnownOrNew() throws {
         let queue = try makeDatabase()
         let texts = (0..<1_203).map { "word\($0)" }
@@ -29,6 +29,7 @@ import Testing
         let (knownIDs, ids) = try queue.write { db in
             var writer = try SearchStoreWriter(db: db, storeID: UUID())
             var cache = OwnerIDCache(.token)
+            _ = try writer.resolve((0..<6_000).map { "other\($0)" }, cache: &cache)
             let knownIDs = try writer.resolve(known, cache: &cache)
             var fresh = OwnerIDCache(.token)
             return (knownIDs, try writer.resolve(texts, cache: &fresh))
@@ -45,7 +46,41 @@ import Testing
             return try writer.resolve(texts.reversed(), cache: &cache)
         }
         #expect(again == ids.reversed())
-        #expect(try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM token") } == texts.count)
+        #expect(try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM token") } == 6_000 + texts.count)
+    }
+
+    /// A few texts are looked up a statement at a time, many by one walk along the table's index
+    /// by text: both find the same ids for texts the table holds (before its first, after its last,
+    /// prefixes of one another, beyond ASCII) and add the others once, in `BINARY` order.
+    @Test func findsTheSameIDsLookingUpFewTextsOrWalkingForMany() throws {
+        let queue = try makeDatabase()
+        let stored = ["b", "ba", "bab", "bb", "c", "ca", "é", "éa", "z", "zz", "ω", "東京"]
+        let storedIDs = try queue.write { db in
+            var writer = try SearchStoreWriter(db: db, storeID: UUID())
+            var cache = OwnerIDCache(.token)
+            return try writer.resolve(stored, cache: &cache)
+        }
+        let byText = Dictionary(uniqueKeysWithValues: zip(stored, storedIDs))
+        let asked = ["a", "b", "baa", "bab", "bac", "bb", "c", "caa", "d", "éa", "ê", "zz", "zzz", "ω", "東京", "東"]
+        for (texts, statement) in [(["bab", "zzz"], "WHERE text IN"), (asked, "WHERE text >=")] {
+            var statements: [String] = []
+            let ids = try queue.write { db in
+                var writer = try SearchStoreWriter(db: db, storeID: UUID())
+                var cache = OwnerIDCache(.token)
+                db.trace(options: .statement) { statements.append("\($0)") }
+                defer { db.trace(options: []) }
+                return try writer.resolve(texts, cache: &cache)
+            }
+            #expect(statements.contains { $0.contains(statement) }, "\(statements)")
+            for (text, id) in zip(texts, ids) {
+                if let known = byText[text] { #expect(id == known, "\(text)") } else { #expect(id > storedIDs.max()!) }
+            }
+            let inTable = try queue.read { db in
+                try texts.map { try Int64.fetchOne(db, sql: "SELECT id FROM token WHERE text = ?", arguments: [$0]) }
+            }
+            #expect(inTable == ids.map { Optional($0) })
+        }
+        #expect(try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM token") } == Set(stored + asked).count)
     }
 
     /// A cache that began on an empty table adds the texts it lacks without looking them up,
@@ -79,7 +114,7 @@ import Testing
             defer { db.trace(options: []) }
             return try writer.resolve(all.reversed(), cache: &cache)
         }
-        #expect(lookups == 4)
+        #expect(lookups == 1, "as many texts as the table has rows: one walk along its index")
         #expect(again == (firstIDs + secondIDs.dropFirst(300)).reversed())
         #expect(try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM token") } == 1_600)
     }
