@@ -34,7 +34,7 @@ package protocol ImportSource: AnyObject, SendableMetatype {
 
 extension JSONLinesReader: ImportSource {
     package func nextBatch(bytes: Int) throws(JournalError) -> [NumberedLine]? {
-        try nextBatch(targetBytes: min(bytes, 4 << 20), maxLines: 4_096)
+        try nextBatch(targetBytes: bytes, maxLines: 4_096)
     }
 
     package static func entry(
