@@ -44,11 +44,19 @@ package struct CodePointKey: Hashable, Comparable, Sendable {
     package static func < (lhs: CodePointKey, rhs: CodePointKey) -> Bool {
         var (left, right) = (lhs.string, rhs.string)
         return left.withUTF8 { left in
-            right.withUTF8 { right in
-                let common = min(left.count, right.count)
-                let order = common == 0 ? 0 : memcmp(left.baseAddress!, right.baseAddress!, common)
-                return order < 0 || (order == 0 && left.count < right.count)
-            }
+            right.withUTF8 { right in compare(UnsafeRawBufferPointer(left), UnsafeRawBufferPointer(right)) < 0 }
         }
+    }
+
+    /// How the text whose UTF-8 bytes are `left` orders against `right`'s, bytes first and then
+    /// length, as keys order and as SQLite's `BINARY` collation orders texts: negative, zero or
+    /// positive.
+    package static func compare(_ left: UnsafeRawBufferPointer, _ right: UnsafeRawBufferPointer) -> Int {
+        let common = min(left.count, right.count)
+        if common > 0, let leftBase = left.baseAddress, let rightBase = right.baseAddress {
+            let order = memcmp(leftBase, rightBase, common)
+            if order != 0 { return Int(order) }
+        }
+        return left.count - right.count
     }
 }

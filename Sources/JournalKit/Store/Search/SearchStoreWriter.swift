@@ -174,7 +174,7 @@ struct SearchStoreWriter {
         func order(_ index: Int) -> Int {
             var key = keys[wanted[index]].string
             return statement.withBlob(atColumn: 1) { row in
-                key.withUTF8 { Self.compare(UnsafeRawBufferPointer($0), row) }
+                key.withUTF8 { CodePointKey.compare(UnsafeRawBufferPointer($0), row) }
             }
         }
         var next = 0
@@ -192,17 +192,6 @@ struct SearchStoreWriter {
             }
         }
         return found
-    }
-
-    /// How `left` orders against `right`, bytes first and then length, as SQLite's `BINARY`
-    /// collation orders texts: negative, zero or positive.
-    private static func compare(_ left: UnsafeRawBufferPointer, _ right: UnsafeRawBufferPointer) -> Int {
-        let common = min(left.count, right.count)
-        if common > 0, let l = left.baseAddress, let r = right.baseAddress {
-            let order = memcmp(l, r, common)
-            if order != 0 { return Int(order) }
-        }
-        return left.count - right.count
     }
 
     /// About how many rows `owner`'s table has: its largest id, which no fewer rows reach.
