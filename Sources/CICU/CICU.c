@@ -61,19 +61,6 @@ static pthread_once_t word_iterator_once = PTHREAD_ONCE_INIT;
 static void close_word_iterator(void *iterator) { ubrk_close((UBreakIterator *)iterator); }
 static void make_word_iterator_key(void) { pthread_key_create(&word_iterator_key, close_word_iterator); }
 
-// ICU finds the dictionary of a script the first time a run of dictionary letters needs it,
-// by the run's first letter. A run that starts with a letter of no script with a dictionary
-// (U+30FC, the prolonged sound mark, is Common) is broken without the Chinese and Japanese
-// dictionary when the process has not loaded it yet: "ー間の" was "ー間" and "の" then, "ー", "間"
-// and "の" once any Chinese or Japanese text had been broken, so an entry's tokens depended on
-// what the process broke before it. A new iterator first breaks one letter of each script ICU
-// has a dictionary for (Han, which also serves Hiragana and Katakana; Thai; Lao; Khmer;
-// Myanmar; two letters each, as a run of one is not looked up), which loads every dictionary
-// before any text is broken.
-static const UChar dictionary_letters[] = {
-    0x4E2D, 0x6587, 0x20, 0x0E01, 0x0E32, 0x20, 0x0E81, 0x0EB2, 0x20, 0x1780, 0x17B6, 0x20, 0x1000, 0x102C,
-};
-
 static UBreakIterator *thread_word_iterator(void) {
     pthread_once(&word_iterator_once, make_word_iterator_key);
     UBreakIterator *iterator = pthread_getspecific(word_iterator_key);
@@ -81,16 +68,41 @@ static UBreakIterator *thread_word_iterator(void) {
         UErrorCode status = U_ZERO_ERROR;
         iterator = ubrk_open(UBRK_WORD, "", NULL, 0, &status);
         if (U_FAILURE(status)) return NULL;
-        ubrk_setText(
-            iterator, dictionary_letters, (int32_t)(sizeof dictionary_letters / sizeof dictionary_letters[0]), &status);
-        if (U_FAILURE(status)) {
-            ubrk_close(iterator);
-            return NULL;
-        }
-        while (ubrk_next(iterator) != UBRK_DONE) {}
         pthread_setspecific(word_iterator_key, iterator);
     }
     return iterator;
+}
+
+// ICU finds the dictionary for a run of dictionary letters by the run's first letter, and keeps
+// it. The Chinese and Japanese dictionary also takes the prolonged sound marks U+30FC and
+// U+FF70, of the Common script, which find it only once something else has loaded it: a run
+// starting with one was broken without it before, "ー間の" as "ー間" and "の" as the first text a
+// process broke, "ー", "間" and "の" once any Chinese or Japanese had been, so an entry's tokens
+// depended on what the process broke before it. An iterator about to break a text holding one
+// of them first breaks two Han letters, which loads that dictionary (about 1 ms, once a process;
+// a run of one letter is not looked up). Only these two: each code point of U+2E80–U+33FF,
+// U+A000–U+A4CF and U+FE30–U+FFEF before Japanese, and of the Thai, Lao, Myanmar and Khmer
+// blocks before letters of theirs, broke the same as the first text of a process and after every
+// dictionary was loaded, but for them. Loading the dictionaries for every iterator cost every
+// search whose results are not ASCII a millisecond or more.
+static const UChar han_letters[] = {0x4E2D, 0x6587};
+static __thread int word_iterator_has_han_dictionary;
+
+static int needs_han_dictionary(const UChar *text, int32_t length) {
+    for (int32_t i = 0; i < length; i++) {
+        UChar unit = text[i];
+        if (unit == 0x30FC || unit == 0xFF70) return 1;
+    }
+    return 0;
+}
+
+static int load_han_dictionary(UBreakIterator *iterator) {
+    UErrorCode status = U_ZERO_ERROR;
+    ubrk_setText(iterator, han_letters, (int32_t)(sizeof han_letters / sizeof han_letters[0]), &status);
+    if (U_FAILURE(status)) return 0;
+    while (ubrk_next(iterator) != UBRK_DONE) {}
+    word_iterator_has_han_dictionary = 1;
+    return 1;
 }
 
 static __thread int32_t word_previous_boundary;
@@ -98,6 +110,10 @@ static __thread int32_t word_previous_boundary;
 int32_t cicu_words_begin(const cicu_char *text, int32_t length) {
     UBreakIterator *iterator = thread_word_iterator();
     if (iterator == NULL) return 0;
+    if (!word_iterator_has_han_dictionary && needs_han_dictionary((const UChar *)text, length)
+        && !load_han_dictionary(iterator)) {
+        return 0;
+    }
     UErrorCode status = U_ZERO_ERROR;
     ubrk_setText(iterator, (const UChar *)text, length, &status);
     if (U_FAILURE(status)) return 0;
