@@ -13,23 +13,6 @@
 /// letter joiners; a lone `_` is no word, two or more are one. Every other byte (spaces,
 /// controls, the other punctuation and symbols) ends a word and is never in one.
 enum ASCIIWords {
-    /// Whether every byte of `utf8` is ASCII.
-    static func isASCII(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = utf8.baseAddress else { return true }
-        let raw = UnsafeRawPointer(base)
-        var offset = 0
-        var high: UInt64 = 0
-        while offset + 8 <= utf8.count {
-            high |= raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            offset += 8
-        }
-        while offset < utf8.count {
-            high |= UInt64(utf8[offset])
-            offset += 1
-        }
-        return high & 0x8080_8080_8080_8080 == 0
-    }
-
     /// Calls `body` with each word of `utf8`, which holds ASCII bytes only, as a slice of it.
     static func forEachWord(in utf8: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         let count = utf8.count

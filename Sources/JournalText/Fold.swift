@@ -16,7 +16,7 @@ public enum Fold: String, Sendable, CaseIterable {
 
     /// Folds UTF-8 text (as SQLite hands it to a custom function) without making a `String` first.
     package func apply(toUTF8 utf8: UnsafeBufferPointer<UInt8>) -> String {
-        if utf8.allSatisfy({ $0 < 0x80 }) { return foldASCII(utf8) }
+        if ASCIIBytes.areASCII(utf8) { return foldASCII(utf8) }
         let scratch = UTF16Scratch.forCurrentThread
         scratch.load(utf8: utf8)
         if self != .d { Fold.caseFold(scratch) }
@@ -34,8 +34,8 @@ public enum Fold: String, Sendable, CaseIterable {
     /// `NFC(s)`: `text` with its case and marks kept, composed, so that two spellings that look
     /// the same are the same string.
     public static func composed(_ text: String) -> String {
-        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text }
         var text = text
+        if text.withUTF8(ASCIIBytes.areASCII) { return text }
         return text.withUTF8 { utf8 in
             let scratch = UTF16Scratch.forCurrentThread
             scratch.load(utf8: utf8)

@@ -53,7 +53,7 @@ public enum WordBreaker {
     static func forEachWord(in text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         var text = text
         text.withUTF8 { utf8 in
-            if ASCIIWords.isASCII(utf8) {
+            if ASCIIBytes.areASCII(utf8) {
                 ASCIIWords.forEachWord(in: utf8, body)
             } else {
                 forEachWordWithICU(in: utf8, body)

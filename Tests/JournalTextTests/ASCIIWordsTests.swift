@@ -65,12 +65,4 @@ import Testing
             }
         }
     }
-
-    @Test func tellsASCIIFromOtherText() {
-        for (text, isASCII) in [("", true), ("plain text, 12345678", true), ("café", false), ("abcdefgh\u{80}", false)]
-        {
-            var text = text
-            #expect(text.withUTF8 { ASCIIWords.isASCII($0) } == isASCII)
-        }
-    }
 }
