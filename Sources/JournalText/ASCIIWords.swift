@@ -18,7 +18,7 @@ enum ASCIIWords {
         let count = utf8.count
         var index = 0
         while index < count {
-            guard Class.of(utf8[index]) == .word else {
+            guard Class.of(utf8[index]).isInWord else {
                 index += 1
                 continue
             }
@@ -26,37 +26,30 @@ enum ASCIIWords {
             index += 1
             while index < count {
                 let next = Class.of(utf8[index])
-                if next == .word {
+                if next.isInWord {
                     index += 1
                     continue
                 }
                 // A joiner carries the word on only between two letters, or two digits.
-                guard next != .other, index + 1 < count else { break }
-                let (before, after) = (utf8[index - 1], utf8[index + 1])
-                if isLetter(before), isLetter(after), next == .joinsLettersAndDigits {
-                    index += 2
-                } else if isDigit(before), isDigit(after) {
-                    index += 2
-                } else {
-                    break
-                }
+                guard next == .joinsLettersAndDigits || next == .joinsDigits, index + 1 < count else { break }
+                let (before, after) = (Class.of(utf8[index - 1]), Class.of(utf8[index + 1]))
+                guard before == after, before == .digit || (before == .letter && next == .joinsLettersAndDigits)
+                else { break }
+                index += 2
             }
             // A lone `_` is no word; two or more are one.
-            if index - start > 1 || utf8[start] != UInt8(ascii: "_") {
+            if index - start > 1 || Class.of(utf8[start]) != .underscore {
                 body(UnsafeBufferPointer(rebasing: utf8[start..<index]))
             }
         }
     }
 
-    private static func isLetter(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: "@") || ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A)
-    }
-    private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
-
     /// What a byte is to the word rules.
     private enum Class: UInt8 {
-        /// A letter, a digit or `_`.
-        case word
+        /// A letter: `a`–`z`, `A`–`Z`, and `@`, which ICU's root locale counts as one.
+        case letter
+        case digit
+        case underscore
         /// `.` and `'`: inside a word between two letters or two digits.
         case joinsLettersAndDigits
         /// `,` and `;`: inside a word between two digits.
@@ -64,13 +57,17 @@ enum ASCIIWords {
         /// Anything else.
         case other
 
+        /// Letters, digits and underscores join one another into a word.
+        var isInWord: Bool { self == .letter || self == .digit || self == .underscore }
+
         static func of(_ byte: UInt8) -> Class { table[Int(byte)] }
 
         private static let table: [Class] = (0..<128).map { value in
             switch UInt8(value) {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "@"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
-                .word
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "@"):
+                .letter
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): .digit
+            case UInt8(ascii: "_"): .underscore
             case UInt8(ascii: "."), UInt8(ascii: "'"): .joinsLettersAndDigits
             case UInt8(ascii: ","), UInt8(ascii: ";"): .joinsDigits
             default: .other

@@ -109,10 +109,11 @@ struct SearchStoreWriter {
         // In text order: lookups go forward through the index by text, and new rows and that
         // index both grow at their ends (72,849 new tokens inserted in 0.021 s against 0.047 s
         // in the order the batch met them).
-        let leading = keys.map(\.leadingBytes)
-        var new = ids.indices.filter { ids[$0] == nil }.sorted {
-            leading[$0] != leading[$1] ? leading[$0] < leading[$1] : keys[$0] < keys[$1]
-        }
+        let missing = ids.indices.filter { ids[$0] == nil }
+        let leading = missing.map { keys[$0].leadingBytes }
+        var new = missing.indices.sorted {
+            leading[$0] != leading[$1] ? leading[$0] < leading[$1] : keys[missing[$0]] < keys[missing[$1]]
+        }.map { missing[$0] }
         if !cache.holdsEveryRow, !new.isEmpty {
             let found =
                 try new.count * 4 >= Self.rowsEstimate(of: owner, in: db)
@@ -164,8 +165,8 @@ struct SearchStoreWriter {
 
     /// The same, read by walking the table's index by text from the first of `wanted` on, each
     /// row's text compared where SQLite holds it (``DirectColumns``), until the last is passed:
-    /// for 45,000 tokens against a table of 73,000, a walk of the rows between costs less than
-    /// 45,000 lookups.
+    /// for 45,000 tokens against a table of 111,000, a walk of the rows between cost less than
+    /// 45,000 lookups (0.027 s against 0.049 s).
     private func walkIndex(of owner: PostingOwner, for wanted: [Int], keys: [CodePointKey]) throws -> [Int: Int64] {
         var found: [Int: Int64] = [:]
         let statement = try db.cachedStatement(
