@@ -39,6 +39,9 @@ let package = Package(
         // process that holds an encrypted journal's text, and giving freed heap pages back
         // (malloc_trim) as the indexer goes from batch to batch.
         .target(name: "CProcessMemory"),
+        // Which CPUs a thread may run on (sched_setaffinity), for an import that keeps off the
+        // CPU a search runs on (glibc declares it only for C code that asks for it).
+        .target(name: "CThreadPlacement"),
         // A pseudo-terminal for the benchmark that types into the full-screen search (glibc
         // declares its functions only for C code that asks for them).
         .target(name: "CPseudoTerminal"),
@@ -50,6 +53,7 @@ let package = Package(
             name: "JournalKit",
             dependencies: [
                 "JournalText", "TextReport", "CICU", "CSodium", "CEncryptedVFS", "CFileExchange", "CProcessMemory",
+                "CThreadPlacement",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Algorithms", package: "swift-algorithms"),

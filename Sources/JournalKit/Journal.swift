@@ -25,6 +25,9 @@ public final class Journal: Sendable {
     /// Why the journal can't be written (its folder or file system is read-only), or nil when
     /// it can. A journal that can't be written still answers every read from what is stored.
     public let readOnlyReason: String?
+    /// Announces this journal's searches to an import that gives way to them (``SearchPriority``):
+    /// each search while it runs, or, for a journal opened for one answer, the whole process.
+    private let presence: SearchPresence?
 
     /// Opens the journal in `directory` and brings its search store up to date. With `create`,
     /// a missing journal is created; without, it is an error (a mistyped folder then says so
@@ -48,14 +51,20 @@ public final class Journal: Sendable {
         directory: StoreDirectory, create: Bool = true, passphrase: Passphrase? = nil, use: JournalUse = .kept,
         progress: ProgressHandler? = nil
     ) throws(JournalError) {
+        // A process that answers one search announces it from the start: opening is part of it.
+        let presence = SearchPresence.announcer(besides: directory.searchStoreURL)
+        if use == .oneAnswer { presence?.begin() }
         try self.init(
             JournalStores.open(directory, create: create, passphrase: passphrase, use: use), use: use,
-            progress: progress)
+            progress: progress, presence: presence)
     }
 
     /// The journal of `stores`, its search store brought up to date (when it can be written).
-    init(_ stores: JournalStores, use: JournalUse, progress: ProgressHandler?) throws(JournalError) {
+    init(
+        _ stores: JournalStores, use: JournalUse, progress: ProgressHandler?, presence: SearchPresence? = nil
+    ) throws(JournalError) {
         self.stores = stores
+        self.presence = presence
         directory = stores.directory
         prefixTables = PrefixTableCache(mode: use == .kept ? .inMemory : .mapped)
         let readOnlyReason = stores.unwritable.map {
@@ -348,8 +357,17 @@ public final class Journal: Sendable {
         _ query: SearchQuery, strategy: SearchStrategy, page: PageRequest, progress: ProgressHandler?,
         cancellation: Cancellation?
     ) throws(JournalError) -> SearchResults {
-        let answer = try answer(query, strategy: strategy, page: page, progress: progress, cancellation: cancellation)
-        return try results(of: answer, query: query.text ?? "", strategy: strategy.name, page: page)
+        try announced { () throws(JournalError) in
+            let answer = try answer(
+                query, strategy: strategy, page: page, progress: progress, cancellation: cancellation)
+            return try results(of: answer, query: query.text ?? "", strategy: strategy.name, page: page)
+        }
+    }
+
+    /// `body`, announced as a search of the calling thread (``SearchPresence``).
+    private func announced<T>(_ body: () throws(JournalError) -> T) throws(JournalError) -> T {
+        guard let presence else { return try body() }
+        return try presence.during(body)
     }
 
     /// `query` planned for `strategy` and answered: one page of entry numbers and the total.
@@ -390,11 +408,14 @@ public final class Journal: Sendable {
     ) throws(JournalError) -> SearchResults {
         if page.order == .relevance { throw .usage("a regular expression can't rank by relevance") }
         let matcher = try RegexSearch.matcher(pattern: pattern, caseInsensitive: caseInsensitive)
-        let restriction = try plan(SearchQuery(filter: filter), family: .substring).restriction
-        let (total, numbers) = try main.newestFirst(
-            matching: .pattern(matcher, nil), restriction: restriction, page: page, cancellation: cancellation)
-        return try results(
-            of: StrategyAnswer(total: total, numbers: numbers), query: pattern, strategy: RegexSearch.name, page: page)
+        return try announced { () throws(JournalError) in
+            let restriction = try plan(SearchQuery(filter: filter), family: .substring).restriction
+            let (total, numbers) = try main.newestFirst(
+                matching: .pattern(matcher, nil), restriction: restriction, page: page, cancellation: cancellation)
+            return try results(
+                of: StrategyAnswer(total: total, numbers: numbers), query: pattern, strategy: RegexSearch.name,
+                page: page)
+        }
     }
 
     /// A strategy's page resolved to entries in one query, in the strategy's order.
