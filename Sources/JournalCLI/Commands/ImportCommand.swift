@@ -35,8 +35,8 @@ struct ImportCommand: ParsableCommand {
             and Day One allow entries with no text; they are left out and counted. Progress is \
             shown on standard error when it is a terminal.
 
-            An import gives way to other work on the machine (nice 10): searches run meanwhile \
-            keep most of their speed, and answer from the journal before the import until it is \
+            An import gives way to other work on the machine (nice 10), and keeps off the core a \
+            search of the journal runs on: searches run meanwhile keep their speed, and answer from the journal before the import until it is \
             all written and indexed (they say how far indexing has got). A large import writes \
             in steps that no search, list or count sees until the last: killed or interrupted \
             (Ctrl-C), it is pending, and the journal takes no other write until it is run again \
@@ -91,6 +91,8 @@ struct ImportCommand: ParsableCommand {
         BackgroundPriority.enter()
         // Kept: its batches are read on one thread while another writes them.
         let journal = try self.journal.openJournal(create: true, use: .kept)
+        let givingWay = SearchPriority.start(for: journal.directory)
+        defer { givingWay?.stop() }
         let started = ContinuousClock.now
         let importing = ProgressBar(label: "importing", unit: .bytes)
         let indexing = ProgressBar(label: "indexing")
