@@ -227,15 +227,6 @@ struct SearchIndexer {
         let slices: [BrokenSlice]
     }
 
-    /// One slice of a batch: its distinct tokens, each entry's as indexes into them, each
-    /// entry's number of words, and its position lists (``PositionLists``).
-    private struct BrokenSlice: Sendable {
-        let texts: [String]
-        let entryTokens: [[Int32]]
-        let entryLengths: [Int]
-        let entryPositions: [[UInt8]]
-    }
-
     /// Reads the batch after `position` and breaks it into words; nil when there is nothing left.
     private func breakBatch(from position: SearchStore.Position) throws(JournalError) -> BrokenBatch? {
         var next = position
@@ -249,29 +240,11 @@ struct SearchIndexer {
         let rows = latest.values.sorted { $0.number < $1.number }
         (latest, work.upserts) = ([:], [])
         // Each core breaks its slice of the batch into words and numbers the slice's distinct
-        // tokens; `prepare` merges the slices, hashing each distinct token once per slice. The
-        // numberings start small and double as they fill: a table larger than its words spreads
-        // its probes over more cache lines (eight slots an entry: 5.5–6.6 % of an import's CPU in
-        // the numbering, one: 3.9–4.3 %).
+        // tokens; `prepare` merges the slices, hashing each distinct token once per slice.
         let slices = rows.parallelSlices { slice in
-            var local = WordNumbering(capacity: slice.count)
-            var (distinct, order): ([Int32], [Int32]) = ([], [])
-            var entryLengths: [Int] = []
-            entryLengths.reserveCapacity(slice.count)
-            var entryPositions: [[UInt8]] = []
-            entryPositions.reserveCapacity(slice.count)
-            var scratch = (positions: [UInt32](), starts: [Int](), next: [Int]())
-            let entryTokens = slice.map { row in
-                // The entry's tokens (Tokens.withOrder), as the slice numbers them.
-                local.add(text: row.canonical, distinct: &distinct, order: &order)
-                entryLengths.append(order.count)
-                entryPositions.append(Self.positionLists(tokens: distinct.count, order: order, scratch: &scratch))
-                // A copy of its own size: `distinct` keeps the capacity of the longest entry.
-                return distinct.withUnsafeBufferPointer { Array($0) }
-            }
-            return BrokenSlice(
-                texts: local.words, entryTokens: entryTokens, entryLengths: entryLengths, entryPositions: entryPositions
-            )
+            var builder = BrokenSlice.Builder(entries: slice.count)
+            for row in slice { builder.add(canonical: row.canonical) }
+            return builder.finish()
         }
         // The texts are tokens now: only the entries' numbers and dates are needed from here on.
         let span = BatchSpan(
@@ -361,36 +334,6 @@ struct SearchIndexer {
                 }
             }
         }
-    }
-
-    /// An entry's position lists (``PositionLists``), one for each of its `tokens` distinct
-    /// tokens in their order, from its words in order as indexes into them.
-    private static func positionLists(
-        tokens: Int, order: [Int32], scratch: inout (positions: [UInt32], starts: [Int], next: [Int])
-    ) -> [UInt8] {
-        // Counting sort of the word positions by token: `starts[t]` is where token t's begin.
-        scratch.starts.removeAll(keepingCapacity: true)
-        scratch.starts.append(contentsOf: repeatElement(0, count: tokens + 1))
-        for token in order { scratch.starts[Int(token) + 1] += 1 }
-        for token in 0..<tokens { scratch.starts[token + 1] += scratch.starts[token] }
-        scratch.positions.removeAll(keepingCapacity: true)
-        scratch.positions.append(contentsOf: repeatElement(0, count: order.count))
-        scratch.next.removeAll(keepingCapacity: true)
-        scratch.next.append(contentsOf: scratch.starts)
-        for (position, token) in order.enumerated() {
-            scratch.positions[scratch.next[Int(token)]] = UInt32(position)
-            scratch.next[Int(token)] += 1
-        }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(order.count * 2 + tokens)
-        scratch.positions.withUnsafeBufferPointer { positions in
-            for token in 0..<tokens {
-                PositionLists.append(
-                    UnsafeBufferPointer(rebasing: positions[scratch.starts[token]..<scratch.starts[token + 1]]),
-                    to: &bytes)
-            }
-        }
-        return bytes
     }
 
     /// Writes one batch; false (and nothing written) when the store is not where the batch
