@@ -171,9 +171,14 @@ extension Journal {
             ?? PendingImport(
                 input: input, firstEntry: nil, written: 0, alreadyPresent: 0, empty: 0, bytesRead: 0,
                 totalBytes: source.totalBytes, position: source.position)
+        // A fresh import's first step is broken into words as it is written; an import of more
+        // steps leaves its words to the catch-up, which reads them back batch by batch.
+        let wordsAhead = interrupted == nil ? WordsAhead.start() : nil
+        defer { wordsAhead?.abandon() }
         do throws(JournalError) {
-            pending = try write(progress: progress) { hooks throws(JournalError) in
+            pending = try write(progress: progress, wordsAhead: wordsAhead) { hooks throws(JournalError) in
                 var finished = false
+                var breakingAhead = wordsAhead
                 while !finished {
                     // Its transaction then writes the WAL from its start again.
                     main.waitForCheckpointAside()
@@ -188,7 +193,13 @@ extension Journal {
                             }
                             try cancellation?.check()
                             let (entries, empty, bytesRead, position) = try batch.get()
-                            for entry in entries { try insert(entry) }
+                            var written: [WordsAhead.Entry] = []
+                            if breakingAhead != nil { written.reserveCapacity(entries.count) }
+                            for entry in entries {
+                                guard let number = try insert(entry), breakingAhead != nil else { continue }
+                                written.append(.init(number: number, date: entry.date, canonical: entry.canonical))
+                            }
+                            breakingAhead?.add(written)
                             end.empty += empty
                             end.bytesRead = bytesRead
                             end.position = position
@@ -198,6 +209,10 @@ extension Journal {
                         return end
                     }
                     pending = step.pending
+                    if !finished {
+                        breakingAhead?.abandon()
+                        breakingAhead = nil
+                    }
                     // Copied on another thread while the next step reads its lines, and after
                     // the last while the search store's catch-up breaks the import into words;
                     // then emptied, before the catch-up writes (its own log as large), so that

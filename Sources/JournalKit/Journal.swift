@@ -145,11 +145,13 @@ public final class Journal: Sendable {
     /// process that is applying it already: after a write, so that what was written can be
     /// searched at once, and before a check that must see both stores agree.
     private func catchUpThroughLatestChange(
-        progress: ProgressHandler? = nil, holding lock: FileLock? = nil, cancellation: Cancellation? = nil
+        progress: ProgressHandler? = nil, holding lock: FileLock? = nil, cancellation: Cancellation? = nil,
+        wordsAhead: WordsAhead.Words? = nil
     ) throws(JournalError) {
         let latest = try main.lastChange()
         var indexer = self.indexer
         indexer.cancellation = cancellation
+        indexer.wordsAhead = wordsAhead
         try indexer.catchUp(progress: progress, holding: lock, waitingFor: latest)
     }
 
@@ -162,8 +164,12 @@ public final class Journal: Sendable {
     /// Once the main store has committed, the write has happened: a failure to index it (a
     /// full disk) is not thrown but left for ``indexStatus()`` to show and for the next
     /// command that can write to repair.
+    ///
+    /// `wordsAhead`, when given, breaks the written entries into words meanwhile (an import's);
+    /// the catch-up takes its words once it is done.
     func write<T>(
-        progress: ProgressHandler? = nil, _ body: (MainStore.WriteHooks) throws(JournalError) -> T
+        progress: ProgressHandler? = nil, wordsAhead: WordsAhead? = nil,
+        _ body: (MainStore.WriteHooks) throws(JournalError) -> T
     ) throws(JournalError) -> T {
         try checkWritable()
         let applied = try search.position().appliedChange
@@ -174,7 +180,7 @@ public final class Journal: Sendable {
                 lock = try CatchUpLock.acquire(besides: searchURL, timeout: StoreDatabase.busyTimeout)
             })
         do {
-            try catchUpThroughLatestChange(progress: progress, holding: lock)
+            try catchUpThroughLatestChange(progress: progress, holding: lock, wordsAhead: wordsAhead?.finish())
         } catch  where error.kind == .store {
             lock?.release()
         }

@@ -229,7 +229,7 @@ package final class MainStore: StoreFile {
     /// a checkpoint to copy (``StoreFile/writeLeavingLog(_:)``): the caller may go on meanwhile.
     func writeImportStep(
         _ pending: PendingImport, _ hooks: WriteHooks,
-        _ produce: (_ insert: (PreparedEntry) throws -> Void) throws -> ImportStepEnd
+        _ produce: (_ insert: (PreparedEntry) throws -> Int64?) throws -> ImportStepEnd
     ) throws(JournalError) -> (pending: PendingImport, leftLog: Bool) {
         let step = try writeLeavingLog { db in
             var pending = pending
@@ -237,10 +237,11 @@ package final class MainStore: StoreFile {
             let end = try produce { entry in
                 guard let number = try inserter.insertUnlessPresent(entry, before: pending.firstEntry) else {
                     pending.alreadyPresent += 1
-                    return
+                    return nil
                 }
                 if pending.firstEntry == nil { pending.firstEntry = number }
                 pending.written += 1
+                return number
             }
             pending.position = end.position
             pending.bytesRead = end.bytesRead

@@ -30,6 +30,9 @@ struct SearchIndexer {
     /// Stops the work between batches; what was applied stays, and the rest waits for the
     /// next catch-up.
     var cancellation: Cancellation?
+    /// An import's entries already broken into words (``WordsAhead``): the first batch is
+    /// made of them instead of read and broken when it would apply exactly their insert.
+    var wordsAhead: WordsAhead.Words?
 
     /// Applies every change the search store has not seen yet, then rewrites the prefix table
     /// file if it has fallen behind. When another process is applying them already, this
@@ -170,8 +173,13 @@ struct SearchIndexer {
             do throws(JournalError) {
                 words = try HandOff.start { [self] words in
                     var position = start
+                    var ahead = wordsAhead
                     while words.waitForRoom() {
-                        let batch = Result { () throws(JournalError) in try breakBatch(from: position) }
+                        let batch = Result { () throws(JournalError) -> BrokenBatch? in
+                            if let ahead, let batch = try batchBrokenAhead(from: position, of: ahead) { return batch }
+                            return try breakBatch(from: position)
+                        }
+                        ahead = nil
                         guard case .success(let broken?) = batch else {
                             if case .failure(let error) = batch { _ = words.put(.failure(error)) }
                             return
@@ -225,6 +233,30 @@ struct SearchIndexer {
     private struct BrokenBatch: Sendable {
         let span: BatchSpan
         let slices: [BrokenSlice]
+    }
+
+    /// The batch of words broken ahead (``WordsAhead``), when the one change after `position` is
+    /// the insert of exactly their entries and a batch read from the main store would have held
+    /// them all; nil otherwise.
+    private func batchBrokenAhead(
+        from position: SearchStore.Position, of ahead: WordsAhead.Words
+    ) throws(JournalError)
+        -> BrokenBatch?
+    {
+        guard position.rebuildFrom == nil, position.resumeAfterEntry == 0, let first = ahead.entries.first,
+            let last = ahead.entries.last, ahead.entries.count <= batchSize, ahead.bytes <= batchBytes
+        else { return nil }
+        let changes = try StoreDatabase.guarded(main.url) {
+            try main.pool.read { db in try MainStore.changes(in: db, after: position.appliedChange, limit: 2) }
+        }
+        guard changes.count == 1, let change = changes.first, change.kind == .insert,
+            change.entries == first.number...last.number
+        else { return nil }
+        var next = position
+        next.appliedChange = change.sequence
+        next.appliedTag = change.tag
+        let span = BatchSpan(from: position, to: next, removals: [], hiddenFrom: nil, entries: ahead.entries)
+        return BrokenBatch(span: span, slices: [ahead.slice])
     }
 
     /// Reads the batch after `position` and breaks it into words; nil when there is nothing left.

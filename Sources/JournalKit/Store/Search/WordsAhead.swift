@@ -1,0 +1,153 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// An import's entries broken into words on a thread of their own while the main store's
+/// writer writes them, so that the catch-up after the import's commit starts from their words
+/// (``SearchIndexer``, `wordsAhead`) instead of reading the entries back and breaking them:
+/// for an import of one step, the core that writer leaves idle does that work.
+///
+/// Invariant: the words are of entries added in consecutive numbers, in that order, with the
+/// canonical text and date the main store was given; entries added out of that order, or an
+/// ``abandon()``, leave no words. The indexer takes them only for a batch that applies exactly
+/// one insert change of exactly those numbers; any other batch reads the main store as usual.
+final class WordsAhead: @unchecked Sendable {
+    /// An entry as the main store wrote it.
+    struct Entry: Sendable {
+        let number: Int64
+        let date: JournalDate
+        let canonical: String
+    }
+
+    /// The entries' numbers and dates, in number order, their words, and the bytes of their
+    /// canonical text.
+    struct Words: Sendable {
+        let entries: [(number: Int64, date: JournalDate)]
+        let slice: BrokenSlice
+        let bytes: Int
+    }
+
+    private let state = State()
+    private let lock = NSLock()
+    private var thread: pthread_t?
+
+    /// Starts the breaking thread; nil when no thread can be had (the catch-up then reads the
+    /// entries back as usual).
+    static func start() -> WordsAhead? {
+        let ahead = WordsAhead()
+        let state = ahead.state
+        guard let thread = try? PosixThread.start({ state.run() }) else { return nil }
+        ahead.lock.withLock { ahead.thread = thread }
+        return ahead
+    }
+
+    private init() {}
+
+    deinit { abandon() }
+
+    /// Hands over entries just written, to be broken into words after those handed before.
+    func add(_ written: [Entry]) {
+        state.add(written)
+    }
+
+    /// Drops everything: the import goes on past what this may hold (a second step), or failed.
+    /// Returns once the thread has ended.
+    func abandon() {
+        state.abandon()
+        join()
+    }
+
+    /// The words of every entry handed over, once the thread has broken them all; nil after
+    /// ``abandon()``, or when nothing was handed over.
+    func finish() -> Words? {
+        state.close()
+        join()
+        return state.words()
+    }
+
+    /// Waits for the thread, once.
+    private func join() {
+        state.close()
+        let running = lock.withLock {
+            defer { thread = nil }
+            return thread
+        }
+        if let running { pthread_join(running, nil) }
+    }
+
+    /// What the thread works on, apart from the value that owns it, so that the thread does not
+    /// keep that value alive.
+    private final class State: @unchecked Sendable {
+        private let condition = NSCondition()
+        private var queue: [[Entry]] = []
+        private var closed = false
+        private var abandoned = false
+        /// Touched only by the thread until it ends, then by ``words()``.
+        private var builder = BrokenSlice.Builder(entries: 1_024)
+        private var entries: [(number: Int64, date: JournalDate)] = []
+        private var bytes = 0
+
+        func add(_ written: [Entry]) {
+            guard !written.isEmpty else { return }
+            condition.withLock {
+                guard !closed else { return }
+                queue.append(written)
+                condition.signal()
+            }
+        }
+
+        func abandon() {
+            condition.withLock {
+                abandoned = true
+                queue = []
+                condition.signal()
+            }
+        }
+
+        /// Ends the intake: the thread ends once it has broken what is queued.
+        func close() {
+            condition.withLock {
+                closed = true
+                condition.signal()
+            }
+        }
+
+        /// The words, after the thread has ended.
+        func words() -> Words? {
+            condition.withLock {
+                guard !abandoned, !entries.isEmpty else { return nil }
+                return Words(entries: entries, slice: builder.finish(), bytes: bytes)
+            }
+        }
+
+        /// The thread's loop: breaks each batch handed over, in order, until the intake is
+        /// closed and empty, or abandoned; entries out of number order abandon it.
+        func run() {
+            while let batch = nextBatch() {
+                for entry in batch {
+                    if let last = entries.last, entry.number != last.number + 1 {
+                        abandon()
+                        return
+                    }
+                    builder.add(canonical: entry.canonical)
+                    entries.append((entry.number, entry.date))
+                    bytes += entry.canonical.utf8.count
+                }
+            }
+        }
+
+        /// The next batch handed over, waiting for one; nil once the intake is closed and
+        /// empty, or abandoned.
+        private func nextBatch() -> [Entry]? {
+            condition.withLock {
+                while queue.isEmpty, !closed, !abandoned { condition.wait() }
+                guard !abandoned, !queue.isEmpty else { return nil }
+                return queue.removeFirst()
+            }
+        }
+    }
+}
