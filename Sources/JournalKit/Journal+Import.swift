@@ -171,9 +171,11 @@ extension Journal {
             ?? PendingImport(
                 input: input, firstEntry: nil, written: 0, alreadyPresent: 0, empty: 0, bytesRead: 0,
                 totalBytes: source.totalBytes, position: source.position)
-        // A fresh import's first step is broken into words as it is written; an import of more
-        // steps leaves its words to the catch-up, which reads them back batch by batch.
-        let wordsAhead = interrupted == nil ? WordsAhead.start() : nil
+        // A fresh import of one step is broken into words as it is written; an import of more
+        // steps (known from its size, or found at its second step) leaves its words to the
+        // catch-up, which reads them back batch by batch.
+        let oneStep = interrupted == nil && (source.totalBytes.map { $0 <= stepBytes } ?? true)
+        let wordsAhead = oneStep ? WordsAhead.start() : nil
         defer { wordsAhead?.abandon() }
         do throws(JournalError) {
             pending = try write(progress: progress, wordsAhead: wordsAhead) { hooks throws(JournalError) in

@@ -10,7 +10,8 @@ import JournalText
 /// them in one search-store transaction that also saves how far it got. Batches go through
 /// three threads: one reads a batch and breaks it into words on every core, one merges the
 /// words of the batch before, and this one writes the batch before that, whose postings a
-/// fourth lists while this one writes its tokens and documents.
+/// fourth lists while this one writes its tokens and documents. An import of one step has its
+/// entries broken into words while they are written (``WordsAhead``): its batch is made of those.
 struct SearchIndexer {
     let main: MainStore
     let search: SearchStore
