@@ -27,17 +27,19 @@ import Foundation
 /// started with but that search's; then on all of them again. With one CPU, it does nothing.
 ///
 /// Linux only: the CPUs a thread may run on are set through `sched_setaffinity`.
-public final class SearchPriority: @unchecked Sendable {
-    private let stopping = Stopping()
-    private let lock = NSLock()
-    private var thread: pthread_t?
+public final class SearchPriority: Sendable {
+    private let stopping: Stopping
+    private let thread: JoinedThread
 
     /// How long the process stays off a search's CPU after it last saw the search.
     static let hold = Duration.milliseconds(50)
     /// How often it looks for a search under way.
     static let interval = 0.001
 
-    private init() {}
+    private init(stopping: Stopping, thread: JoinedThread) {
+        self.stopping = stopping
+        self.thread = thread
+    }
 
     /// Starts watching for searches of the journal in `directory`: nil when there is nothing
     /// to give way with (a single CPU) or to watch with (the file can't be created, say in a
@@ -48,27 +50,21 @@ public final class SearchPriority: @unchecked Sendable {
         guard (try? DurableFiles.createPrivateFile(at: url)) != nil else { return nil }
         let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
-        let priority = SearchPriority()
-        let stopping = priority.stopping
+        let stopping = Stopping()
         do {
-            let thread = try PosixThread.start { watch(descriptor, cpus: cpus, until: stopping) }
-            priority.lock.withLock { priority.thread = thread }
+            return SearchPriority(
+                stopping: stopping, thread: try JoinedThread { watch(descriptor, cpus: cpus, until: stopping) })
         } catch {
             close(descriptor)
             return nil
         }
-        return priority
     }
 
     /// Stops watching and lets the process run on every CPU it started with again; returns
     /// once the watching thread has ended.
     public func stop() {
         stopping.stop()
-        let started = lock.withLock {
-            defer { thread = nil }
-            return thread
-        }
-        if let started { pthread_join(started, nil) }
+        thread.join()
     }
 
     deinit { stop() }

@@ -15,7 +15,7 @@ import Foundation
 /// canonical text and date the main store was given; entries added out of that order, or an
 /// ``abandon()``, leave no words. The indexer takes them only for a batch that applies exactly
 /// one insert change of exactly those numbers; any other batch reads the main store as usual.
-final class WordsAhead: @unchecked Sendable {
+final class WordsAhead: Sendable {
     /// An entry as the main store wrote it.
     struct Entry: Sendable {
         let number: Int64
@@ -31,21 +31,21 @@ final class WordsAhead: @unchecked Sendable {
         let bytes: Int
     }
 
-    private let state = State()
-    private let lock = NSLock()
-    private var thread: pthread_t?
+    private let state: State
+    private let thread: JoinedThread
 
     /// Starts the breaking thread; nil when no thread can be had (the catch-up then reads the
     /// entries back as usual).
     static func start() -> WordsAhead? {
-        let ahead = WordsAhead()
-        let state = ahead.state
-        guard let thread = try? PosixThread.start({ state.run() }) else { return nil }
-        ahead.lock.withLock { ahead.thread = thread }
-        return ahead
+        let state = State()
+        guard let thread = try? JoinedThread({ state.run() }) else { return nil }
+        return WordsAhead(state: state, thread: thread)
     }
 
-    private init() {}
+    private init(state: State, thread: JoinedThread) {
+        self.state = state
+        self.thread = thread
+    }
 
     deinit { abandon() }
 
@@ -69,14 +69,10 @@ final class WordsAhead: @unchecked Sendable {
         return state.words()
     }
 
-    /// Waits for the thread, once.
+    /// Ends the intake and waits for the thread.
     private func join() {
         state.close()
-        let running = lock.withLock {
-            defer { thread = nil }
-            return thread
-        }
-        if let running { pthread_join(running, nil) }
+        thread.join()
     }
 
     /// What the thread works on, apart from the value that owns it, so that the thread does not
