@@ -36,8 +36,9 @@ struct ImportCommand: ParsableCommand {
             shown on standard error when it is a terminal.
 
             An import gives way to other work on the machine (nice 10), and keeps off the core a \
-            search of the journal runs on: searches run meanwhile keep their speed, and answer from the journal before the import until it is \
-            all written and indexed (they say how far indexing has got). A large import writes \
+            search of the journal runs on: searches run meanwhile keep their speed, and answer \
+            from the journal before the import until it is all written and indexed (they say how \
+            far indexing has got). A large import writes \
             in steps that no search, list or count sees until the last: killed or interrupted \
             (Ctrl-C), it is pending, and the journal takes no other write until it is run again \
             with the same input, which goes on where it stopped, or dropped with --abandon. \
