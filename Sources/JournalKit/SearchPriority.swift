@@ -21,10 +21,11 @@ import Foundation
 /// Searches announce themselves: a thread searching holds a lock on its own byte of the file
 /// `search.sqlite-searching` beside the search store, which this creates (every search of a
 /// ``Journal`` does, and a journal opened for ``JournalUse/oneAnswer`` from its opening on, as
-/// a search process is). A thread of its own looks every millisecond
-/// for a search under way; while one is, and for 50 ms after the last (the next search of a
-/// loop, or of a query being typed, comes within that), the process may run on every CPU it
-/// started with but that search's; then on all of them again. With one CPU, it does nothing.
+/// a search process is). A thread of its own looks every millisecond for a search under way
+/// that runs or waits to run (not one asleep, as a command waiting for its editor is); while
+/// there is one, and for 50 ms after the last (the next search of a loop, or of a query being
+/// typed, comes within that), the process may run on every CPU it started with but that
+/// search's; then on all of them again. With one CPU, it does nothing.
 ///
 /// Linux only: the CPUs a thread may run on are set through `sched_setaffinity`.
 public final class SearchPriority: Sendable {
@@ -76,11 +77,11 @@ public final class SearchPriority: Sendable {
         var lastSeen = ContinuousClock.now
         while !stopping.wait(interval) {
             var avoid: Int?
-            if let searcher = SearchPresence.searcher(in: descriptor), let cpu = cpu(ofThread: searcher),
-                cpus.contains(cpu)
+            if let searcher = SearchPresence.searcher(in: descriptor), let seen = state(ofThread: searcher),
+                seen.wantsCPU, cpus.contains(seen.cpu)
             {
                 lastSeen = .now
-                avoid = cpu
+                avoid = seen.cpu
             } else if keptOff != nil, ContinuousClock.now - lastSeen < hold {
                 avoid = keptOff
             }
@@ -121,9 +122,11 @@ public final class SearchPriority: Sendable {
         for thread in threads.compactMap({ Int32($0) }) { cpus.apply(toThread: thread) }
     }
 
-    /// The CPU thread `thread` last ran on (field 39 of `/proc/TID/stat`), or nil when it has
-    /// ended or can't be read.
-    static func cpu(ofThread thread: Int32) -> Int? {
+    /// Whether thread `thread` runs or waits to (state `R`, or `D`, a short wait for the disk),
+    /// rather than sleeps (a command waiting for its editor or for an answer at the terminal
+    /// holds its announcement all along), and the CPU it last ran on: fields 3 and 39 of
+    /// `/proc/TID/stat`. Nil when the thread has ended or can't be read.
+    static func state(ofThread thread: Int32) -> (wantsCPU: Bool, cpu: Int)? {
         let descriptor = open("/proc/\(thread)/stat", O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
@@ -134,8 +137,8 @@ public final class SearchPriority: Sendable {
         // counted from the last ')', which ends field 2.
         guard let close = buffer[..<count].lastIndex(of: UInt8(ascii: ")")) else { return nil }
         let fields = buffer[(close + 1)..<count].split(separator: UInt8(ascii: " "))
-        guard fields.count > 36 else { return nil }
-        return Int(String(decoding: fields[36], as: UTF8.self))
+        guard fields.count > 36, let cpu = Int(String(decoding: fields[36], as: UTF8.self)) else { return nil }
+        return (fields[0].first == UInt8(ascii: "R") || fields[0].first == UInt8(ascii: "D"), cpu)
     }
 }
 

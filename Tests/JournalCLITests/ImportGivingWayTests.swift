@@ -4,25 +4,49 @@ import Testing
 @testable import JournalKit
 
 /// `journal import` keeps off the CPU a search of the journal runs on, while it runs, and takes
-/// it back afterwards. The import reads a pipe the test holds open, so it is under way for as
-/// long as the test needs; the search is announced by a thread of the test, as a search process
-/// announces itself.
+/// it back afterwards; a search that sleeps (a command waiting for its editor) takes no CPU from
+/// it. The import reads a pipe the test holds open, so it is under way for as long as the test
+/// needs; searches are announced by threads of the test, as a search process announces itself.
 @Suite struct ImportGivingWayTests {
     /// Whether every thread of process `pid` may run on `cpu` (`want`), or none may (not `want`),
     /// waited for up to ten seconds.
     private static func threads(of pid: Int32, mayRunOn cpu: Int, _ want: Bool) -> Bool {
         let deadline = ContinuousClock.now + .seconds(10)
         while ContinuousClock.now < deadline {
-            let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
-            let sets = threads.compactMap { Int32($0).flatMap(CPUSet.ofThread) }
-            if !sets.isEmpty, sets.allSatisfy({ $0.contains(cpu) == want }) { return true }
+            if threadsAll(of: pid, mayRunOn: cpu) == want { return true }
             Thread.sleep(forTimeInterval: 0.01)
         }
         return false
     }
 
+    /// Whether every thread of process `pid` may run on `cpu` (true), or none may (false); nil
+    /// when some may and some may not, or the threads can't be read.
+    private static func threadsAll(of pid: Int32, mayRunOn cpu: Int) -> Bool? {
+        let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        let sets = threads.compactMap { Int32($0).flatMap(CPUSet.ofThread) }
+        guard !sets.isEmpty else { return nil }
+        if sets.allSatisfy({ $0.contains(cpu) }) { return true }
+        if sets.allSatisfy({ !$0.contains(cpu) }) { return false }
+        return nil
+    }
+
+    /// The kernel's id of the calling thread, from /proc/thread-self (PID/task/TID).
+    private static func currentThread() -> Int32? {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self"))
+            .flatMap { Int32($0.split(separator: "/").last ?? "") }
+    }
+
+    final class Flag: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = false
+        var isSet: Bool { lock.withLock { value } }
+        func set() { lock.withLock { value = true } }
+    }
+
     @Test func anImportKeepsOffTheCPUOfASearchWhileItRuns() throws {
         guard let cpus = CPUSet.ofCallingThread(), cpus.count > 1 else { return }
+        let cpu = try #require((0..<1024).first { cpus.contains($0) })
+        let only = (0..<1024).reduce(cpus) { $1 == cpu ? $0 : $0.removing($1) }
         let journal = JournalProcess()
         defer { journal.removeStore() }
         let input = Pipe()
@@ -43,9 +67,13 @@ import Testing
             Thread.sleep(forTimeInterval: 0.01)
         }
         let presence = try #require(SearchPresence.announcer(besides: directory.searchStoreURL))
+        let pid = importer.processIdentifier
+
+        // A search that sleeps takes nothing from the import.
         let announced = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
         Thread { [presence] in
+            if let thread = Self.currentThread() { only.apply(toThread: thread) }
             presence.during {
                 announced.signal()
                 release.wait()
@@ -53,17 +81,26 @@ import Testing
             announced.signal()
         }.start()
         announced.wait()
-
-        // The searching thread waits, so the CPU it last ran on stays the one the import avoids.
-        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
-        defer { close(descriptor) }
-        let searcher = try #require(SearchPresence.searcher(in: descriptor))
-        let cpu = try #require(SearchPriority.cpu(ofThread: searcher))
-        #expect(Self.threads(of: importer.processIdentifier, mayRunOn: cpu, false), "kept off the search's CPU")
-
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(Self.threadsAll(of: pid, mayRunOn: cpu) == true, "a sleeping search leaves the import every CPU")
         release.signal()
         announced.wait()
-        #expect(Self.threads(of: importer.processIdentifier, mayRunOn: cpu, true), "back on it after the search")
+
+        // A search that runs, held on one CPU, keeps the import off it until it ends.
+        let stop = Flag()
+        Thread { [presence] in
+            if let thread = Self.currentThread() { only.apply(toThread: thread) }
+            presence.during {
+                announced.signal()
+                while !stop.isSet {}
+            }
+            announced.signal()
+        }.start()
+        announced.wait()
+        #expect(Self.threads(of: pid, mayRunOn: cpu, false), "kept off the running search's CPU")
+        stop.set()
+        announced.wait()
+        #expect(Self.threads(of: pid, mayRunOn: cpu, true), "back on it after the search")
 
         input.fileHandleForWriting.write(Data(#"{"date": "2024-05-01T08:00:00Z", "text": "after the search"}"#.utf8))
         try input.fileHandleForWriting.close()

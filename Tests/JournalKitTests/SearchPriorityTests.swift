@@ -6,15 +6,39 @@ import Testing
 /// The watcher an import runs to give way to searches; what it does to an import's threads is
 /// tested on the `journal` binary (`JournalCLITests/SearchPriorityTests`).
 @Suite struct SearchPriorityTests {
-    @Test func aThreadsCPUIsOneItMayRunOn() throws {
-        let link = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")
-        let thread = try #require(Int32(link.split(separator: "/").last ?? ""))
+    /// The kernel's id of the calling thread, from /proc/thread-self (PID/task/TID).
+    private static func currentThread() -> Int32? {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self"))
+            .flatMap { Int32($0.split(separator: "/").last ?? "") }
+    }
+
+    @Test func aThreadRunsOnACPUItMayRunOnAndOneAsleepWantsNone() throws {
+        let thread = try #require(Self.currentThread())
         let cpus = try #require(CPUSet.ofCallingThread())
-        let cpu = try #require(SearchPriority.cpu(ofThread: thread))
-        #expect(cpus.contains(cpu))
-        #expect(!cpus.removing(cpu).contains(cpu))
-        #expect(cpus.removing(cpu).count == cpus.count - 1)
-        #expect(SearchPriority.cpu(ofThread: Int32.max) == nil, "no such thread")
+        let running = try #require(SearchPriority.state(ofThread: thread))
+        #expect(running.wantsCPU)
+        #expect(cpus.contains(running.cpu))
+        #expect(!cpus.removing(running.cpu).contains(running.cpu))
+        #expect(cpus.removing(running.cpu).count == cpus.count - 1)
+        #expect(SearchPriority.state(ofThread: Int32.max) == nil, "no such thread")
+
+        let asleep = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var sleeper: Int32?
+        Thread {
+            sleeper = Self.currentThread()
+            asleep.signal()
+            release.wait()
+        }.start()
+        asleep.wait()
+        defer { release.signal() }
+        let other = try #require(sleeper)
+        // It is blocked on the semaphore once the kernel says so.
+        let deadline = ContinuousClock.now + .seconds(5)
+        while SearchPriority.state(ofThread: other)?.wantsCPU == true, ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        #expect(SearchPriority.state(ofThread: other)?.wantsCPU == false)
     }
 
     @Test func watchingCreatesTheFileSearchesAnnounceThemselvesIn() throws {
