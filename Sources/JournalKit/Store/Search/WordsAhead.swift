@@ -1,11 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// An import's entries broken into words on a thread of their own while the main store's
 /// writer writes them, so that the catch-up after the import's commit starts from their words
 /// (``SearchIndexer``, `wordsAhead`) instead of reading the entries back and breaking them:
