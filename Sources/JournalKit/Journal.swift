@@ -146,7 +146,7 @@ public final class Journal: Sendable {
     /// searched at once, and before a check that must see both stores agree.
     private func catchUpThroughLatestChange(
         progress: ProgressHandler? = nil, holding lock: FileLock? = nil, cancellation: Cancellation? = nil,
-        wordsAhead: WordsAhead.Words? = nil
+        wordsAhead: WordsAhead? = nil
     ) throws(JournalError) {
         let latest = try main.lastChange()
         var indexer = self.indexer
@@ -166,7 +166,7 @@ public final class Journal: Sendable {
     /// command that can write to repair.
     ///
     /// `wordsAhead`, when given, breaks the written entries into words meanwhile (an import's);
-    /// the catch-up takes its words once it is done.
+    /// the catch-up takes its words when it starts its first batch.
     func write<T>(
         progress: ProgressHandler? = nil, wordsAhead: WordsAhead? = nil,
         _ body: (MainStore.WriteHooks) throws(JournalError) -> T
@@ -180,7 +180,7 @@ public final class Journal: Sendable {
                 lock = try CatchUpLock.acquire(besides: searchURL, timeout: StoreDatabase.busyTimeout)
             })
         do {
-            try catchUpThroughLatestChange(progress: progress, holding: lock, wordsAhead: wordsAhead?.finish())
+            try catchUpThroughLatestChange(progress: progress, holding: lock, wordsAhead: wordsAhead)
         } catch  where error.kind == .store {
             lock?.release()
         }

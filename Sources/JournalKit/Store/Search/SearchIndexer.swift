@@ -31,9 +31,10 @@ struct SearchIndexer {
     /// Stops the work between batches; what was applied stays, and the rest waits for the
     /// next catch-up.
     var cancellation: Cancellation?
-    /// An import's entries already broken into words (``WordsAhead``): the first batch is
-    /// made of them instead of read and broken when it would apply exactly their insert.
-    var wordsAhead: WordsAhead.Words?
+    /// An import's entries being broken into words (``WordsAhead``): the first batch is made
+    /// of their words, taken on the thread that breaks batches, instead of read and broken when
+    /// it would apply exactly their insert.
+    var wordsAhead: WordsAhead?
 
     /// Applies every change the search store has not seen yet, then rewrites the prefix table
     /// file if it has fallen behind. When another process is applying them already, this
@@ -174,7 +175,7 @@ struct SearchIndexer {
             do throws(JournalError) {
                 words = try HandOff.start { [self] words in
                     var position = start
-                    var ahead = wordsAhead
+                    var ahead = wordsAhead?.takeWords()
                     while words.waitForRoom() {
                         let batch = Result { () throws(JournalError) -> BrokenBatch? in
                             if let ahead, let batch = try batchBrokenAhead(from: position, of: ahead) { return batch }

@@ -55,12 +55,11 @@ final class WordsAhead: Sendable {
         join()
     }
 
-    /// The words of every entry handed over, once the thread has broken them all; nil after
-    /// ``abandon()``, or when nothing was handed over.
-    func finish() -> Words? {
-        state.close()
+    /// The words of every entry handed over, once the thread has broken them all, handed over
+    /// once: nil after ``abandon()``, when nothing was handed over, or when taken already.
+    func takeWords() -> Words? {
         join()
-        return state.words()
+        return state.takeWords()
     }
 
     /// Ends the intake and waits for the thread.
@@ -106,10 +105,11 @@ final class WordsAhead: Sendable {
             }
         }
 
-        /// The words, after the thread has ended.
-        func words() -> Words? {
+        /// The words, once, after the thread has ended; what held them is let go.
+        func takeWords() -> Words? {
             condition.withLock {
                 guard !abandoned, !entries.isEmpty else { return nil }
+                defer { (entries, builder, bytes) = ([], BrokenSlice.Builder(entries: 0), 0) }
                 return Words(entries: entries, slice: builder.finish(), bytes: bytes)
             }
         }

@@ -39,11 +39,11 @@ import Testing
     /// its own: words the store then holds only if the catch-up took them.
     private func brokenAhead(
         _ entries: [WordsAhead.Entry], text: (WordsAhead.Entry) -> String = { $0.canonical }
-    ) throws -> WordsAhead.Words {
+    ) throws -> WordsAhead {
         let ahead = try #require(WordsAhead.start())
         ahead.add(Array(entries.prefix(10)).map { .init(number: $0.number, date: $0.date, canonical: text($0)) })
         ahead.add(Array(entries.dropFirst(10)).map { .init(number: $0.number, date: $0.date, canonical: text($0)) })
-        return try #require(ahead.finish())
+        return ahead
     }
 
     /// Every row of the search store's tables but the documents' URIs.
@@ -57,7 +57,7 @@ import Testing
         }
     }
 
-    private func catchUp(_ store: TemporaryJournal, wordsAhead: WordsAhead.Words?) throws {
+    private func catchUp(_ store: TemporaryJournal, wordsAhead: WordsAhead?) throws {
         var indexer = SearchIndexer(main: store.journal.main, search: store.journal.search)
         indexer.wordsAhead = wordsAhead
         try indexer.catchUp()
@@ -67,7 +67,9 @@ import Testing
         let (readBack, _) = try journalWithAnInsertToIndex()
         try catchUp(readBack, wordsAhead: nil)
         let (ahead, entries) = try journalWithAnInsertToIndex()
-        try catchUp(ahead, wordsAhead: try brokenAhead(entries))
+        let words = try brokenAhead(entries)
+        try catchUp(ahead, wordsAhead: words)
+        #expect(words.takeWords() == nil, "taken once, by the catch-up")
         try ahead.expectConsistent()
         let expected = try rows(readBack.journal)
         #expect(expected.count > 100)
@@ -115,12 +117,12 @@ import Testing
         let (_, entries) = try journalWithAnInsertToIndex()
         let shuffled = try #require(WordsAhead.start())
         shuffled.add([entries[1], entries[0]])
-        #expect(shuffled.finish() == nil)
+        #expect(shuffled.takeWords() == nil)
         let abandoned = try #require(WordsAhead.start())
         abandoned.add(entries)
         abandoned.abandon()
-        #expect(abandoned.finish() == nil)
+        #expect(abandoned.takeWords() == nil)
         let none = try #require(WordsAhead.start())
-        #expect(none.finish() == nil)
+        #expect(none.takeWords() == nil)
     }
 }
