@@ -30,19 +30,6 @@ import Testing
         return nil
     }
 
-    /// The kernel's id of the calling thread, from /proc/thread-self (PID/task/TID).
-    private static func currentThread() -> Int32? {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self"))
-            .flatMap { Int32($0.split(separator: "/").last ?? "") }
-    }
-
-    final class Flag: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value = false
-        var isSet: Bool { lock.withLock { value } }
-        func set() { lock.withLock { value = true } }
-    }
-
     @Test func anImportKeepsOffTheCPUOfASearchWhileItRuns() throws {
         guard let cpus = CPUSet.ofCallingThread(), cpus.count > 1 else { return }
         let cpu = try #require((0..<1024).first { cpus.contains($0) })
@@ -73,7 +60,7 @@ import Testing
         let announced = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
         Thread { [presence] in
-            if let thread = Self.currentThread() { only.apply(toThread: thread) }
+            only.apply(toThread: SearchPresence.callingThread)
             presence.during {
                 announced.signal()
                 release.wait()
@@ -87,9 +74,9 @@ import Testing
         announced.wait()
 
         // A search that runs, held on one CPU, keeps the import off it until it ends.
-        let stop = Flag()
+        let stop = ConcurrencyTests.Flag()
         Thread { [presence] in
-            if let thread = Self.currentThread() { only.apply(toThread: thread) }
+            only.apply(toThread: SearchPresence.callingThread)
             presence.during {
                 announced.signal()
                 while !stop.isSet {}

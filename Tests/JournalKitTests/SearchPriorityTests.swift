@@ -6,14 +6,11 @@ import Testing
 /// The watcher an import runs to give way to searches; what it does to an import's threads is
 /// tested on the `journal` binary (`JournalCLITests/SearchPriorityTests`).
 @Suite struct SearchPriorityTests {
-    /// The kernel's id of the calling thread, from /proc/thread-self (PID/task/TID).
-    private static func currentThread() -> Int32? {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self"))
-            .flatMap { Int32($0.split(separator: "/").last ?? "") }
-    }
-
     @Test func aThreadRunsOnACPUItMayRunOnAndOneAsleepWantsNone() throws {
-        let thread = try #require(Self.currentThread())
+        let thread = SearchPresence.callingThread
+        // The kernel's id, as /proc/thread-self (PID/task/TID) names it.
+        let link = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")
+        #expect(link.split(separator: "/").last.map(String.init) == String(thread))
         let cpus = try #require(CPUSet.ofCallingThread())
         let running = try #require(SearchPriority.state(ofThread: thread))
         #expect(running.wantsCPU)
@@ -26,7 +23,7 @@ import Testing
         let release = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var sleeper: Int32?
         Thread {
-            sleeper = Self.currentThread()
+            sleeper = SearchPresence.callingThread
             asleep.signal()
             release.wait()
         }.start()

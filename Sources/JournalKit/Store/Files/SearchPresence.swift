@@ -48,9 +48,12 @@ final class SearchPresence: @unchecked Sendable {
         return try body()
     }
 
+    /// The kernel's id of the calling thread: its byte in the file.
+    static var callingThread: Int32 { thread_placement_current_tid() }
+
     /// Announces a search of the calling thread until ``end()`` is called on it.
     func begin() {
-        let thread = thread_placement_current_tid()
+        let thread = Self.callingThread
         lock.withLock {
             if depth[thread, default: 0] == 0 { Self.lockByte(of: thread, descriptor: descriptor, type: F_RDLCK) }
             depth[thread, default: 0] += 1
@@ -59,7 +62,7 @@ final class SearchPresence: @unchecked Sendable {
 
     /// Ends the calling thread's search announced by ``begin()``.
     func end() {
-        let thread = thread_placement_current_tid()
+        let thread = Self.callingThread
         lock.withLock {
             guard let count = depth[thread] else { return }
             if count > 1 {

@@ -29,12 +29,6 @@ import Testing
         }
     }
 
-    /// The kernel's id of the calling thread, from /proc/thread-self (PID/task/TID).
-    private static func currentThread() throws -> Int32 {
-        let link = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")
-        return try #require(Int32(link.split(separator: "/").last ?? ""))
-    }
-
     @Test func nothingIsAnnouncedWhereNoImportWatches() throws {
         let store = try TemporaryJournal()
         #expect(SearchPresence.announcer(besides: store.directory.searchStoreURL) == nil)
@@ -47,14 +41,14 @@ import Testing
         let presence = try watched.announcer()
         #expect(watched.searcher == nil)
         let seen = presence.during { watched.searcher }
-        #expect(seen == (try Self.currentThread()))
+        #expect(seen == (SearchPresence.callingThread))
         #expect(watched.searcher == nil)
     }
 
     @Test func aSearchRunInsideAnotherLeavesItAnnounced() throws {
         let watched = try Watched()
         let presence = try watched.announcer()
-        let thread = try Self.currentThread()
+        let thread = SearchPresence.callingThread
         presence.during {
             presence.during { #expect(watched.searcher == thread) }
             #expect(watched.searcher == thread)
@@ -77,7 +71,7 @@ import Testing
         thread.start()
         other.wait()
         let otherThread = try #require(watched.searcher)
-        let mine = try Self.currentThread()
+        let mine = SearchPresence.callingThread
         #expect(otherThread != mine)
         presence.during {}
         #expect(watched.searcher == otherThread, "the other thread's search still runs")
@@ -89,7 +83,7 @@ import Testing
     @Test func aProcessThatAnswersOneSearchAnnouncesItUntilItsJournalIsReleased() throws {
         let watched = try Watched()
         watched.store.close()
-        let thread = try Self.currentThread()
+        let thread = SearchPresence.callingThread
         var journal: Journal? = try Journal(directory: watched.store.directory, use: .oneAnswer)
         #expect(watched.searcher == thread)
         #expect(try journal?.search("anything").total == 0)
