@@ -105,7 +105,11 @@ final class TemporaryJournal {
                 listed[row[0]] = Set(DeltaList.decode(row[2]).map { texts[$0] ?? "?" })
             }
             var used = Set<Int64>()
-            for row in try Row.fetchAll(db, sql: "SELECT id >> 32, documents FROM posting") {
+            // The segments and the recent ones (PostingSegments+Recent) alike.
+            for row in try Row.fetchAll(
+                db,
+                sql: "SELECT id >> 32, documents FROM posting UNION ALL SELECT id >> 32, documents FROM posting_recent")
+            {
                 let token: Int64 = row[0]
                 used.insert(token)
                 for number in DeltaList.decode(row[1]) {
@@ -121,7 +125,11 @@ final class TemporaryJournal {
             }
             var keyed: [Int64: Set<String>] = [:]
             var used = Set<Int64>()
-            for row in try Row.fetchAll(db, sql: "SELECT id >> 32, documents FROM prefix_posting") {
+            for row in try Row.fetchAll(
+                db,
+                sql:
+                    "SELECT id >> 32, documents FROM prefix_posting UNION ALL SELECT id >> 32, documents FROM prefix_posting_recent"
+            ) {
                 let key: Int64 = row[0]
                 used.insert(key)
                 for number in DeltaList.decode(row[1]) { keyed[number, default: []].insert(texts[key] ?? "?") }

@@ -1,8 +1,8 @@
 import GRDB
 
-/// The postings of tokens (with their positions) and of prefix keys, in their segments and in
-/// staged runs (``PostingRuns``), against the links the entries imply, and no token or prefix
-/// key left that no entry holds.
+/// The postings of tokens (with their positions) and of prefix keys, in their segments, recent
+/// segments and staged runs (``PostingRuns``), against the links the entries imply, recent
+/// segments after the others, and no token or prefix key left that no entry holds.
 enum PostingCheck {
     /// Checks the postings `segments` (of tokens, or of prefix keys, called `name`) against
     /// `expected`, the owners being `owners`.
@@ -30,5 +30,24 @@ enum PostingCheck {
         }
         let unused = owners.subtracting(used).count
         if unused > 0 { problems.add("unused", "\(unused) \(name) belong to no entry") }
+        try checkRecentOrder(segments, name: name, in: db, problems: &problems)
+    }
+
+    /// Each owner with recent segments has segments, and its recent ones start above the last
+    /// entry of those (``PostingSegments+Recent``): readers read them in that order.
+    private static func checkRecentOrder(
+        _ segments: PostingSegments, name: String, in db: Database, problems: inout ProblemLog
+    ) throws {
+        guard try db.tableExists(segments.recentTable) else { return }
+        var misplaced = 0
+        let firsts = try Row.fetchCursor(
+            db, sql: "SELECT id >> 32, min(id) & 0xFFFFFFFF FROM \(segments.recentTable) GROUP BY id >> 32")
+        while let row = try firsts.next() {
+            let last = try segments.lastSegment(of: row[0], in: db)?.last
+            if last.map({ $0 >= row[1] as Int64 }) ?? true { misplaced += 1 }
+        }
+        if misplaced > 0 {
+            problems.add("postings", "\(misplaced) \(name) have recent postings that do not follow their others")
+        }
     }
 }

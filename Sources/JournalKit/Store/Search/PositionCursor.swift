@@ -33,8 +33,8 @@ struct PositionCursor {
             if index < documents.count { break }
             guard let row = try rows.next() else { return false }
             documents.removeAll(keepingCapacity: true)
-            DeltaList.forEach(in: row[0] as Data) { documents.append($0) }
-            positions = [UInt8](row[1] as Data)
+            DeltaList.forEach(in: row[1] as Data) { documents.append($0) }
+            positions = [UInt8](row[2] as Data)
             (index, offset) = (0, 0)
         }
         guard documents[index] == number else { return false }

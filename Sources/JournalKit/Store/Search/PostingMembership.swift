@@ -2,8 +2,8 @@ import Algorithms
 import Foundation
 import GRDB
 
-/// Tells whether entry numbers are among one owner's postings, reading only the segments that
-/// can hold them, each at most once: what a walk from the newest entry needs to find the first
+/// Tells whether entry numbers are among one owner's postings, reading only the segments (and
+/// recent segments) that can hold them, each at most once: what a walk from the newest entry needs to find the first
 /// page of a long list without reading the list.
 ///
 /// Invariant: each segment read is kept with the first number of the segment after it, so a
@@ -37,28 +37,39 @@ struct PostingMembership {
         try read[first]?.numbers ?? readSegment(holding: first) ?? []
     }
 
-    /// Reads the segment that starts at or before `number` (nil when none does) and keeps it.
+    /// Reads the segment that starts at or before `number` (nil when none does), among the
+    /// segments and the recent ones, and keeps it.
     private mutating func readSegment(holding number: Int64) throws -> [Int64]? {
-        let table = segments.table
-        guard
-            let row = try Row.fetchOne(
+        let low = PostingSegments.key(owner: owner, entry: 0)
+        let high = PostingSegments.key(owner: owner, entry: PostingSegments.maximumEntryNumber)
+        var found: (id: Int64, numbers: [Int64])?
+        var nextID: Int64?
+        for table in try segments.tables(in: db) {
+            if let row = try Row.fetchOne(
                 db.cachedStatement(
                     sql: "SELECT id, documents FROM \(table) WHERE id BETWEEN ? AND ? ORDER BY id DESC LIMIT 1"),
-                arguments: [
-                    PostingSegments.key(owner: owner, entry: 0), PostingSegments.key(owner: owner, entry: number),
-                ])
-        else { return nil }
-        let id: Int64 = row[0]
-        let nextID = try Int64.fetchOne(
-            db.cachedStatement(sql: "SELECT min(id) FROM \(table) WHERE id > ? AND id <= ?"),
-            arguments: [id, PostingSegments.key(owner: owner, entry: PostingSegments.maximumEntryNumber)])
-        let first = id & PostingSegments.maximumEntryNumber
-        let numbers = DeltaList.decode(row[1] as Data)
+                arguments: [low, PostingSegments.key(owner: owner, entry: number)]),
+                (row[0] as Int64) > found?.id ?? .min
+            {
+                found = (row[0], DeltaList.decode(row[1] as Data))
+            }
+        }
+        guard let found else { return nil }
+        for table in try segments.tables(in: db) {
+            if let next = try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT min(id) FROM \(table) WHERE id > ? AND id <= ?"),
+                arguments: [found.id, high])
+            {
+                nextID = min(nextID ?? next, next)
+            }
+        }
+        let first = found.id & PostingSegments.maximumEntryNumber
         read[first] = (
-            numbers, nextID.map { $0 & PostingSegments.maximumEntryNumber } ?? PostingSegments.maximumEntryNumber + 1
+            found.numbers,
+            nextID.map { $0 & PostingSegments.maximumEntryNumber } ?? PostingSegments.maximumEntryNumber + 1
         )
         firsts.insert(first, at: firsts.partitioningIndex { $0 >= first })
-        return numbers
+        return found.numbers
     }
 }
 

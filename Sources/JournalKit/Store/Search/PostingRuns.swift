@@ -95,6 +95,7 @@ struct PostingRuns: Sendable {
             try cursors[run].next() == nil ? nil : statements[run].int64(atColumn: 0)
         }
         var heads = try cursors.indices.map(head)
+        let recent = try segments.recentRows(in: db)
         var newSegments = segments.newSegments(in: db)
         var added = (documents: [Int64](), positions: [UInt8]())
         while let owner = heads.lazy.compactMap({ $0 }).min() {
@@ -111,7 +112,8 @@ struct PostingRuns: Sendable {
             if owner > lastWithSegments {
                 try segments.add(owner: owner, adding: adding, tails: &tails, into: &newSegments)
             } else {
-                _ = try segments.update(owner: owner, adding: adding, removing: [], tails: &tails, in: db)
+                _ = try segments.update(
+                    owner: owner, adding: adding, removing: [], tails: &tails, recent: recent, in: db)
             }
         }
         try newSegments.flush()

@@ -10,6 +10,12 @@ import GRDB
 /// batch of entries then rewrites one segment (or a few) per token the batch uses, instead of
 /// inserting one row per token of every entry. A token's segments also hold where it stands in
 /// each of their entries (``PositionLists``), so that a phrase is answered from the postings.
+///
+/// An owner's entries continue in its recent segments (``recentTable``, laid out the same), where
+/// entries added above every entry of the store go until they are merged into the segments
+/// (``PostingSegments+Recent``). Invariant: every number in an owner's recent segments is above
+/// every number in its segments, so that reading the segments and then the recent ones, each in
+/// id order (one order: the ids), reads the owner's entries in ascending order.
 struct PostingSegments: Sendable, Equatable {
     /// The table: `posting` (tokens) or `prefix_posting` (prefix keys).
     let table: String
@@ -53,12 +59,29 @@ struct PostingSegments: Sendable, Equatable {
     /// Adds and removes entry numbers (each sorted ascending) in the postings of `token`,
     /// keeping `tails` current. Returns whether the token still has any.
     ///
-    /// Entries numbered after all of the token's (an import's) are appended to its last segment,
-    /// read only when `tails` does not hold it and the token is not `isNew` (added by this
-    /// transaction, with no segment yet); anything else merges the segments it touches.
+    /// With `aboveEveryEntry` (the entries added are numbered above every entry of the store)
+    /// and a token that has segments, the entries go to its recent segments, its segments left
+    /// unread and unwritten. Otherwise its recent segments, when `recent` says there may be any,
+    /// are merged into its segments first; then entries numbered after all of the token's are
+    /// appended to its last segment, read only when `tails` does not hold it and the token is not
+    /// `isNew` (added by this transaction, with no segment yet), and anything else merges the
+    /// segments it touches.
     func update(
         owner token: Int64, adding: Added, removing: [Int64], tails: inout PostingTails, isNew: Bool = false,
-        in db: Database
+        aboveEveryEntry: Bool = false, recent: RecentRows = .absent, in db: Database
+    ) throws -> Bool {
+        if aboveEveryEntry, !isNew, removing.isEmpty, !adding.documents.isEmpty {
+            try appendRecent(owner: token, adding: adding, recent: recent, in: db)
+            return true
+        }
+        if !isNew, recent == .possible { try mergeRecent(owner: token, tails: &tails, in: db) }
+        return try updateSegments(owner: token, adding: adding, removing: removing, tails: &tails, isNew: isNew, in: db)
+    }
+
+    /// ``update(owner:adding:removing:tails:isNew:aboveEveryEntry:recent:in:)`` on the segments
+    /// alone, the token's recent segments merged already or none.
+    func updateSegments(
+        owner token: Int64, adding: Added, removing: [Int64], tails: inout PostingTails, isNew: Bool, in db: Database
     ) throws -> Bool {
         if removing.isEmpty, let first = adding.documents.first {
             let kept = tails.take(token)
@@ -75,12 +98,16 @@ struct PostingSegments: Sendable, Equatable {
         return true
     }
 
-    /// Appends `added` to `tail`, the token's last segment (nil when it has none), and after it
-    /// in new segments once it is full; `tail` becomes the last one written.
-    private func append(_ added: Added, token: Int64, to tail: inout PostingTails.Tail?, in db: Database) throws {
+    /// Appends `added` to `tail`, the token's last segment in `table` (nil when it has none),
+    /// and after it in new segments once it is full; `tail` becomes the last one written.
+    func append(
+        _ added: Added, token: Int64, to tail: inout PostingTails.Tail?, table: String? = nil, in db: Database
+    ) throws {
+        let table = table ?? self.table
         try append(added, token: token, to: &tail) { segment in
             try write(
-                id: segment.id, count: segment.count, documents: segment.bytes, positions: segment.positions, in: db)
+                id: segment.id, count: segment.count, documents: segment.bytes, positions: segment.positions,
+                into: table, in: db)
         }
     }
 
@@ -111,11 +138,12 @@ struct PostingSegments: Sendable, Equatable {
         try Int64.fetchOne(db.cachedStatement(sql: "SELECT id >> 32 FROM \(table) ORDER BY id DESC LIMIT 1")) ?? 0
     }
 
-    /// Segments inserted many to a statement: those of tokens no segment of which exists yet.
-    func newSegments(in db: Database) -> MultiRowInsert<PostingTails.Tail> {
+    /// Segments inserted many to a statement into `table` (the segments by default): those of
+    /// tokens no segment of which exists yet there.
+    func newSegments(in db: Database, table: String? = nil) -> MultiRowInsert<PostingTails.Tail> {
         let hasPositions = hasPositions
         return MultiRowInsert(
-            into: table,
+            into: table ?? self.table,
             columns: hasPositions ? ["id", "count", "documents", "positions"] : ["id", "count", "documents"],
             in: db
         ) { bind, first, segment in
@@ -193,10 +221,12 @@ struct PostingSegments: Sendable, Equatable {
         return whole ? (taken, listsEnd) : nil
     }
 
-    /// Writes segment `id`, replacing it if it exists. Run directly (``DirectBindings``), as the
-    /// last segment is read: an import into a journal rewrites one for each token it shares with
-    /// the journal.
-    private func write(id: Int64, count: Int, documents: [UInt8], positions: [UInt8], in db: Database) throws {
+    /// Writes segment `id` into `table` (the segments or the recent ones), replacing it if it
+    /// exists. Run directly (``DirectBindings``), as the last segment is read: a write into a
+    /// journal rewrites one for each token it shares with the journal.
+    private func write(
+        id: Int64, count: Int, documents: [UInt8], positions: [UInt8], into table: String, in db: Database
+    ) throws {
         if hasPositions {
             try db.cachedStatement(
                 sql: "INSERT OR REPLACE INTO \(table) (id, count, documents, positions) VALUES (?, ?, ?, ?)"
@@ -211,9 +241,10 @@ struct PostingSegments: Sendable, Equatable {
         }
     }
 
-    /// The last segment of `token`, its blobs copied once, straight from SQLite
-    /// (``DirectColumns``).
-    private func lastSegment(of token: Int64, in db: Database) throws -> PostingTails.Tail? {
+    /// The last segment of `token` in `table` (the segments by default), its blobs copied once,
+    /// straight from SQLite (``DirectColumns``).
+    func lastSegment(of token: Int64, table: String? = nil, in db: Database) throws -> PostingTails.Tail? {
+        let table = table ?? self.table
         var tail: PostingTails.Tail?
         try db.cachedStatement(
             sql:
@@ -246,7 +277,7 @@ struct PostingSegments: Sendable, Equatable {
         else { return true }
         let tokenStart = Self.key(owner: token, entry: 0)
         let rows = try Row.fetchAll(
-            segments(holding: low...high, owner: token, columns: "id, documents, \(positionsColumn)", in: db))
+            segments(holding: low...high, owner: token, columns: "documents, \(positionsColumn)", in: [table], db))
         var current = Merging()
         for row in rows {
             DeltaList.forEach(in: row[1] as Data) { current.documents.append($0) }
@@ -266,7 +297,7 @@ struct PostingSegments: Sendable, Equatable {
             DeltaList.append(rest.prefix(fit.count), after: 0, to: &documents)
             try write(
                 id: Self.key(owner: token, entry: first), count: fit.count, documents: documents,
-                positions: Array(lists.prefix(fit.positionBytes)), in: db)
+                positions: Array(lists.prefix(fit.positionBytes)), into: table, in: db)
             (rest, lists) = (rest.dropFirst(fit.count), lists.dropFirst(fit.positionBytes))
         }
         if !merged.documents.isEmpty { return true }
@@ -329,17 +360,21 @@ struct PostingSegments: Sendable, Equatable {
         owner token: Int64, into set: inout DocumentSet, within window: ClosedRange<Int64>? = nil, in db: Database
     ) throws {
         guard let window else {
-            let rows = try Row.fetchCursor(
-                db.cachedStatement(sql: "SELECT documents FROM \(table) WHERE id BETWEEN ? AND ?"),
-                arguments: [Self.key(owner: token, entry: 0), Self.key(owner: token, entry: Self.maximumEntryNumber)])
-            while let row = try rows.next() {
-                DeltaList.forEach(in: row[0] as Data) { set.insert($0) }
+            for table in try tables(in: db) {
+                let rows = try Row.fetchCursor(
+                    db.cachedStatement(sql: "SELECT documents FROM \(table) WHERE id BETWEEN ? AND ?"),
+                    arguments: [
+                        Self.key(owner: token, entry: 0), Self.key(owner: token, entry: Self.maximumEntryNumber),
+                    ])
+                while let row = try rows.next() {
+                    DeltaList.forEach(in: row[0] as Data) { set.insert($0) }
+                }
             }
             return
         }
         let rows = try Row.fetchCursor(segments(holding: window, owner: token, columns: "documents", in: db))
         while let row = try rows.next() {
-            DeltaList.forEach(in: row[0] as Data) { number in
+            DeltaList.forEach(in: row[1] as Data) { number in
                 if window.contains(number) { set.insert(number) }
             }
         }
@@ -354,7 +389,7 @@ struct PostingSegments: Sendable, Equatable {
         first: Int64, count: Int
     )] {
         let rows = try Row.fetchCursor(
-            segments(holding: window ?? 0...Self.maximumEntryNumber, owner: owner, columns: "id, count", in: db))
+            segments(holding: window ?? 0...Self.maximumEntryNumber, owner: owner, columns: "count", in: db))
         var segments: [(first: Int64, count: Int)] = []
         while let row = try rows.next() {
             segments.append((first: (row[0] as Int64) & Self.maximumEntryNumber, count: row[1]))
@@ -362,20 +397,35 @@ struct PostingSegments: Sendable, Equatable {
         return segments
     }
 
-    /// The statement reading `columns` of the segments of `owner` that can hold numbers in
-    /// `range`: from the one starting at or before its start (or the owner's first) to the
-    /// last starting in it. With `reader`, the statement cached for that reader alone, so that
-    /// readers stepping side by side on the same table (``PositionCursor``) each have their own
-    /// without compiling one per search.
+    /// The statement reading the id and `columns` of the segments of `owner` that can hold
+    /// numbers in `range`, recent ones after the others: in each table, from the one starting at
+    /// or before its start (or the owner's first) to the last starting in it. With `reader`, the
+    /// statement cached for that reader alone, so that readers stepping side by side on the same
+    /// table (``PositionCursor``) each have their own without compiling one per search.
     func segments(
         holding range: ClosedRange<Int64>, owner: Int64, columns: String, reader: Int? = nil, in db: Database
     ) throws -> Statement {
+        try segments(holding: range, owner: owner, columns: columns, reader: reader, in: tables(in: db), db)
+    }
+
+    /// The same, from `tables` (the segments, and the recent ones after them when given), in
+    /// id order.
+    private func segments(
+        holding range: ClosedRange<Int64>, owner: Int64, columns: String, reader: Int? = nil, in tables: [String],
+        _ db: Database
+    ) throws -> Statement {
         let low = max(0, min(range.lowerBound, Self.maximumEntryNumber))
         let high = max(0, min(range.upperBound, Self.maximumEntryNumber))
-        let sql = """
-            SELECT \(columns) FROM \(table)
-            WHERE id BETWEEN coalesce((SELECT max(id) FROM \(table) WHERE id BETWEEN ?1 AND ?2), ?1) AND ?3
-            """ + (reader.map { " -- reader \($0)" } ?? "")
+        // Both tables in id order, merged (SQLite's plan for a compound ORDER BY on rowid
+        // ranges): the invariant makes that the recent segments after the others.
+        let sql =
+            tables.map { table in
+                """
+                SELECT id, \(columns) FROM \(table)
+                WHERE id BETWEEN coalesce((SELECT max(id) FROM \(table) WHERE id BETWEEN ?1 AND ?2), ?1) AND ?3
+                """
+            }.joined(separator: " UNION ALL ") + (tables.count > 1 ? " ORDER BY 1" : "")
+            + (reader.map { " -- reader \($0)" } ?? "")
         let statement = try db.cachedStatement(sql: sql)
         statement.arguments = [
             Self.key(owner: owner, entry: 0), Self.key(owner: owner, entry: low), Self.key(owner: owner, entry: high),
@@ -386,16 +436,19 @@ struct PostingSegments: Sendable, Equatable {
     /// How many entries each token (or prefix key) has.
     func documentCounts(in db: Database) throws -> [Int64: Int] {
         var counts: [Int64: Int] = [:]
-        let rows = try Row.fetchCursor(db, sql: "SELECT id >> 32, sum(count) FROM \(table) GROUP BY id >> 32")
-        while let row = try rows.next() { counts[row[0]] = row[1] }
+        for table in try tables(in: db) {
+            let rows = try Row.fetchCursor(db, sql: "SELECT id >> 32, sum(count) FROM \(table) GROUP BY id >> 32")
+            while let row = try rows.next() { counts[row[0], default: 0] += row[1] }
+        }
         return counts
     }
 
     /// Hands `body` each entry of the segments of these tokens that can hold numbers in
     /// `range` (as ``segments(holding:owner:columns:reader:in:)`` bounds them), with the token's
-    /// position list there, undecoded (tokens only), token after token: one statement for them
-    /// all, the ids bound as one JSON array, where a statement each costs more than its rows for
-    /// the thousands of tokens a letter or two start.
+    /// position list there, undecoded (tokens only), token after token, then those of their
+    /// recent segments up to the range's end: one statement for them all in each table, the ids
+    /// bound as one JSON array, where a statement each costs more than its rows for the
+    /// thousands of tokens a letter or two start. Entries outside `range` may come too.
     func forEachPositionList(
         owners tokens: [Int64], within range: ClosedRange<Int64>, in db: Database,
         _ body: (_ entry: Int64, _ list: UnsafeBufferPointer<UInt8>) throws -> Void
@@ -403,17 +456,22 @@ struct PostingSegments: Sendable, Equatable {
         guard !tokens.isEmpty else { return }
         let low = max(0, min(range.lowerBound, Self.maximumEntryNumber))
         let high = max(0, min(range.upperBound, Self.maximumEntryNumber))
-        let rows = try Row.fetchCursor(
-            db.cachedStatement(
-                sql: """
-                    SELECT documents, positions FROM json_each(?1) AS owner JOIN \(table) ON \(table).id BETWEEN
-                        coalesce(
-                            (SELECT max(id) FROM \(table) WHERE id BETWEEN owner.value << 32 AND owner.value << 32 | ?2),
-                            owner.value << 32)
-                        AND owner.value << 32 | ?3
-                    """),
-            arguments: ["[" + tokens.map(String.init).joined(separator: ",") + "]", low, high])
-        while let row = try rows.next() { try Self.forEachPositionList(in: row, body) }
+        let owners = "[" + tokens.map(String.init).joined(separator: ",") + "]"
+        for table in try tables(in: db) {
+            // A token's recent segments are few: each read whole, one seek, not two.
+            let start =
+                table == self.table
+                ? "coalesce((SELECT max(id) FROM \(table) WHERE id BETWEEN owner.value << 32 AND owner.value << 32 | ?2), owner.value << 32)"
+                : "owner.value << 32"
+            let rows = try Row.fetchCursor(
+                db.cachedStatement(
+                    sql: """
+                        SELECT documents, positions FROM json_each(?1) AS owner JOIN \(table) ON \(table).id BETWEEN
+                            \(start) AND owner.value << 32 | ?3
+                        """),
+                arguments: [owners, low, high])
+            while let row = try rows.next() { try Self.forEachPositionList(in: row, body) }
+        }
     }
 
     /// The entries of a segment's row (`documents`, `positions`) with their position lists.
@@ -430,14 +488,16 @@ struct PostingSegments: Sendable, Equatable {
         }
     }
 
-    /// Hands `body` every (owner, entry) link of the table, segment by segment, with the
+    /// Hands `body` every (owner, entry) link of the segments and recent ones, segment by segment, with the
     /// owner's position list in the entry as stored (empty for prefix keys, and for an entry
     /// past the lists its segment holds).
     func forEachLink(
         in db: Database, _ body: (_ owner: Int64, _ entry: Int64, _ positions: UnsafeBufferPointer<UInt8>) -> Void
     ) throws {
-        try forEachLink(
-            in: try Row.fetchCursor(db, sql: "SELECT id >> 32, documents, \(positionsColumn) FROM \(table)"), body)
+        for table in try tables(in: db) {
+            try forEachLink(
+                in: try Row.fetchCursor(db, sql: "SELECT id >> 32, documents, \(positionsColumn) FROM \(table)"), body)
+        }
     }
 
     /// The same for `rows` of (owner, documents, positions) laid out as segments are (staged

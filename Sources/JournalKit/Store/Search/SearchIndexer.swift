@@ -425,6 +425,7 @@ struct SearchIndexer {
             removed = try writer.finish(.token, adding: postings.tokens, ids: tokenIDs, tails: &tails.tokens)
             removed =
                 try writer.finish(.prefixKey, adding: postings.keys, ids: keyIDs, tails: &tails.keys) || removed
+            try writer.mergeRecentIfLarge(tails: &tails)
         }
         if removed {
             try SearchStore.bumpTokenGeneration(in: searchDB)

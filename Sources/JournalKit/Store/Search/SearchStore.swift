@@ -234,6 +234,11 @@ package final class SearchStore: StoreFile {
         migrator.registerMigration("v9-posting-runs") { db in
             try db.execute(sql: PostingRuns.schema)
         }
+        // Postings of new entries appended beside the segments until merged (PostingSegments+Recent).
+        // Readers of a store that can't be written, and has none, read the segments alone.
+        migrator.registerMigration("v10-recent-segments") { db in
+            try db.execute(sql: PostingSegments.recentSchema)
+        }
         return migrator
     }
 
@@ -362,8 +367,9 @@ package final class SearchStore: StoreFile {
                 DELETE FROM posting; DELETE FROM token; DELETE FROM prefix_posting; DELETE FROM prefix_key;
                 DELETE FROM document; DELETE FROM date_bucket; DELETE FROM document_length;
                 DELETE FROM posting_run; DELETE FROM prefix_posting_run;
+                DELETE FROM posting_recent; DELETE FROM prefix_posting_recent;
                 """)
-        try db.execute(sql: "DELETE FROM store_info WHERE key IN ('document_count', 'word_count')")
+        try db.execute(sql: "DELETE FROM store_info WHERE key IN ('document_count', 'word_count', 'recent_documents')")
         try SearchVisibility.showAll(in: db)
         try bumpTokenGeneration(in: db)
         let latest = try MainStore.lastChange(in: mainDB)

@@ -75,6 +75,14 @@ struct SearchStoreWriter {
     private var totals = (documents: 0, words: 0)
     /// Whether an entry of the batch had a document already (which its postings replace).
     private(set) var replacesDocuments = false
+    /// Whether an entry of the batch is numbered at or below ``largestExisting``: without one,
+    /// every entry the batch adds is above every entry of the store, and its postings go to
+    /// the recent segments of the tokens and keys that have segments (``PostingSegments/RecentRows``).
+    private var writesBelowLargest = false
+    /// How many documents ``addDocuments(_:entryTokens:lengths:ids:)`` added.
+    private var addedDocuments = 0
+    /// Whether the batch wrote recent segments.
+    private var wroteRecent = false
 
     init(db: Database, storeID: UUID) throws {
         self.db = db
@@ -228,6 +236,7 @@ struct SearchStoreWriter {
         number: Int64, date: JournalDate, tokenIDs: [Int64], length: Int, tokens: () -> [String]
     ) throws {
         let ids = tokenIDs.sorted()
+        writesBelowLargest = true
         guard number > 0, number <= PostingSegments.maximumEntryNumber else {
             throw JournalError.store("entry number \(number) is beyond what the search store can index")
         }
@@ -280,6 +289,7 @@ struct SearchStoreWriter {
                     "entry number \(entry.number) is not one a new document of the search store can have")
             }
             totals.documents += 1
+            addedDocuments += 1
             totals.words += length
             lengths.set(entry.number, length: length)
             days.add(entry.number, date: entry.date.microseconds)
@@ -357,7 +367,9 @@ struct SearchStoreWriter {
 
     /// Rewrites the postings of every token or key the batch touched: `adding` gives, for each
     /// of the owners `ids` names, the new documents that have it (ascending, with a token's
-    /// positions in each). Deletes the tokens and keys no document has any more.
+    /// positions in each). Deletes the tokens and keys no document has any more. A batch that
+    /// only adds entries above every entry of the store appends them to the recent segments of
+    /// the owners that have segments.
     mutating func finish(
         _ owner: PostingOwner, adding: BatchPostings, ids: [Int64], tails: inout PostingTails
     ) throws -> Bool {
@@ -366,28 +378,43 @@ struct SearchStoreWriter {
         var removed = false
         // Owners above it (the tokens this batch added) have no segment yet.
         let lastWithSegments = try owner.segments.lastOwner(in: db)
+        let recent = try owner.segments.recentRows(in: db)
+        let aboveEveryEntry = !writesBelowLargest && addedDocuments > 0
         func apply(_ id: Int64, _ added: PostingSegments.Added) throws {
+            let removing = (removals.removeValue(forKey: id) ?? []).sorted()
+            let isNew = id > lastWithSegments
             let stillUsed = try owner.segments.update(
-                owner: id, adding: added, removing: (removals.removeValue(forKey: id) ?? []).sorted(), tails: &tails,
-                isNew: id > lastWithSegments, in: db)
+                owner: id, adding: added, removing: removing, tails: &tails, isNew: isNew,
+                aboveEveryEntry: aboveEveryEntry, recent: recent, in: db)
             if !stillUsed {
                 try db.cachedStatement(sql: "DELETE FROM \(owner.table) WHERE id = ?").execute(arguments: [id])
                 removed = true
             }
         }
         tails.reserve(ids.count)
-        var new: [Int] = []
+        var (new, recentOnly) = ([Int](), [Int]())
         for index in ids.indices.sorted(by: { ids[$0] < ids[$1] }) {
             let id = ids[index]
             if id > lastWithSegments, removals[id] == nil {
                 new.append(index)
+            } else if aboveEveryEntry, removals[id] == nil {
+                wroteRecent = true
+                // The first recent segments since the last merge: none to append to.
+                if recent == .absent { recentOnly.append(index) } else { try apply(id, adding[index]) }
             } else {
                 try apply(id, adding[index])
             }
         }
+        let segments = owner.segments
+        if !recentOnly.isEmpty {
+            var rows = segments.newSegments(in: db, table: segments.recentTable)
+            try rows.add(producedBy: { [recentOnly, ids] sink in
+                for index in recentOnly { segments.makeSegments(of: ids[index], adding: adding[index], into: sink) }
+            })
+            try rows.flush()
+        }
         // The new owners' segments are made on another thread while this one writes them: the
         // fortunes' 72,849 new tokens in 0.049–0.054 s instead of 0.067–0.075 s.
-        let segments = owner.segments
         var added = segments.newSegments(in: db)
         var last: PostingTails.Tail?
         try added.add(
@@ -406,4 +433,26 @@ struct SearchStoreWriter {
         for id in removals.keys.sorted() { try apply(id, PostingSegments.Added()) }
         return removed
     }
+
+    /// After a batch that wrote recent segments, counts its documents as recent ones, and once
+    /// they are a quarter of the store's, moves every recent segment to its owner's segments
+    /// (``PostingSegments/mergeAllRecent(tails:in:)``): readers then read one table again, and
+    /// the merges rewrite a segment's page once for many writes.
+    mutating func mergeRecentIfLarge(tails: inout (tokens: PostingTails, keys: PostingTails)) throws {
+        guard wroteRecent else { return }
+        let upsert = try db.cachedStatement(
+            sql:
+                "INSERT INTO store_info (key, value) VALUES ('recent_documents', ?) ON CONFLICT(key) DO UPDATE SET value = value + excluded.value RETURNING value"
+        )
+        let recentDocuments = try Int.fetchOne(upsert, arguments: [addedDocuments]) ?? 0
+        (wroteRecent, addedDocuments) = (false, 0)
+        guard try recentDocuments * Self.recentShare > SearchStore.totals(in: db).documents else { return }
+        try PostingSegments.tokens.mergeAllRecent(tails: &tails.tokens, in: db)
+        try PostingSegments.prefixKeys.mergeAllRecent(tails: &tails.keys, in: db)
+        try db.execute(sql: "DELETE FROM store_info WHERE key = 'recent_documents'")
+    }
+
+    /// The recent segments are merged once their documents are more than one in this many of
+    /// the store's.
+    static let recentShare = 4
 }
