@@ -85,4 +85,24 @@ import Testing
         #expect(try store.journal.search.pool.read(DateBuckets.all(in:)) == kept)
         #expect(try store.journal.verify().isConsistent)
     }
+
+    /// A batch over many days, some with buckets and some without, read in one walk and the
+    /// new ones written together: the buckets `fill` gives the same documents.
+    @Test func aBatchOverManyDaysKeepsTheBucketsFillWouldGive() throws {
+        let store = try TemporaryJournal()
+        try store.importTexts((0..<100).map { "first \($0)" }, oneADay: true)
+        try store.importTexts((0..<150).map { "second \($0)" }, oneADay: true)
+        let kept = try store.journal.search.pool.read(DateBuckets.all(in:))
+        #expect(kept.count == 150)
+        let filled = try store.journal.search.pool.write { db in
+            try db.execute(sql: "DELETE FROM date_bucket")
+            try DateBuckets.fill(in: db)
+            return try DateBuckets.all(in: db)
+        }
+        #expect(filled == kept)
+        var runs: [ClosedRange<Int64>] = []
+        DateBuckets.forEachRun(in: kept[99]!) { runs.append($0) }
+        #expect(runs == [100...100, 200...200])
+        try store.expectConsistent()
+    }
 }
