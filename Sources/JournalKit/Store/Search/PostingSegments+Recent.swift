@@ -8,8 +8,8 @@ import GRDB
 /// rewrote most pages of the posting tables when the journal was not much larger than the
 /// import (the changelogs into six copies of the fortunes: 32 MB written to the log for 14 MB
 /// the store grew). Recent segments are appended to a table of their own, a few new pages, and
-/// are merged into the segments when they hold a quarter of the journal's entries
-/// (``SearchStoreWriter``), as FTS5 merges its newer segments into larger ones.
+/// are merged into the segments once they hold more of the journal's entries than the segments
+/// do (``SearchStoreWriter``), as FTS5 merges its newer segments into larger ones.
 ///
 /// Invariant: an owner has recent segments only if it has segments, and every number in them is
 /// above every number in its segments (see ``PostingSegments``); each owner's recent segments

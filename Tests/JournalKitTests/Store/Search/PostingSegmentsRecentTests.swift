@@ -129,7 +129,7 @@ import Testing
 
     /// An import into a journal leaves its entries' postings in recent segments, which searches
     /// read, `verify` accepts, an edit and a deletion merge for the tokens they touch, and which
-    /// are merged whole once they hold a quarter of the journal's entries.
+    /// are merged whole once they hold more than half of the journal's entries.
     @Test func aJournalReadsRecentSegmentsUntilTheyAreMerged() throws {
         let store = try TemporaryJournal()
         let texts = (0..<40).map { "alpha beta gamma \($0) " + String(repeating: "word\($0 % 5) ", count: 3) }
@@ -156,11 +156,13 @@ import Testing
         #expect(try store.journal.search("alpha").total == 40)
         #expect(try store.journal.search("omega").total == 1)
         try store.expectConsistent()
-        // Eleven more: 14 of 53 are recent now, more than a quarter; all merged.
-        try store.importTexts((0..<11).map { "alpha epsilon \($0)" })
+        // Thirty more: 33 of 72 are recent, not more than half; ten more: 43 of 82, all merged.
+        try store.importTexts((0..<30).map { "alpha epsilon \($0)" })
+        #expect(try recentRows() > 0)
+        try store.importTexts((30..<40).map { "alpha epsilon \($0)" })
         #expect(try recentRows() == 0)
-        #expect(try store.journal.search("alpha").total == 51)
-        #expect(try store.journal.search("ep").total == 11)
+        #expect(try store.journal.search("alpha").total == 80)
+        #expect(try store.journal.search("ep").total == 40)
         try store.expectConsistent()
     }
 
