@@ -8,12 +8,14 @@ struct VerifyCommand: ParsableCommand {
         abstract: "Check that the search store, prefix table and FTS5 peer agree with the entries.",
         discussion: """
             After the catch-up every command does, checks without changing anything that every \
+            page of both stores reads and holds well-formed B-trees, that every \
             entry's canonical text is canonical(text), that its tokens in the search store are \
             exactly tokens(e), that no URI in the search store names a missing entry, that the \
             postings of tokens and prefix keys agree with the documents, that the prefix table \
             finds every token, and that the FTS5 peer (where built) passes FTS5's own check. \
             Prints what is wrong and exits 1, or one line saying all is well. `journal reindex` \
-            rebuilds everything derived from the entries.
+            rebuilds everything derived from the entries; damaged pages of the entries' own \
+            store (journal.sqlite) it cannot repair: restore that file from a backup.
             """)
 
     @ParentCommand var journal: JournalCommand
@@ -35,7 +37,10 @@ struct VerifyCommand: ParsableCommand {
         } else {
             for problem in report.problems { print(problem) }
             Terminal.standardError.write(
-                "journal: `journal reindex` rebuilds everything derived from the entries, which stay as they are\n")
+                report.entriesDamaged
+                    ? "journal: the store of the entries themselves is damaged, which `journal reindex` cannot repair: restore it from a backup\n"
+                    : "journal: `journal reindex` rebuilds everything derived from the entries, which stay as they are\n"
+            )
         }
         if !report.isConsistent { throw ExitCode(1) }
     }

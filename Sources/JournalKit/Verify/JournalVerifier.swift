@@ -1,6 +1,7 @@
 import JournalText
 
-/// Checks, reading only, that everything derived from the main store agrees with it, one
+/// Checks, reading only, that every page of both stores reads and holds B-trees of the right
+/// shape (``PageCheck``), and that everything derived from the main store agrees with it, one
 /// structure at a time in one read of both stores: each entry against its document
 /// (``EntryDocumentCheck``), the postings of tokens and prefix keys (``PostingCheck``), the
 /// documents by day (``DateBucketCheck``), their lengths in blocks (``DocumentLengthCheck``),
@@ -18,7 +19,12 @@ struct JournalVerifier {
 
     func run(progress: ProgressHandler?) throws(JournalError) -> VerificationReport {
         var problems = ProblemLog(examplesPerKind: examplesPerKind)
+        var entriesDamaged = false
         let checked = try stores.readBoth(cancellation: cancellation) { mainDB, searchDB in
+            entriesDamaged = try !PageCheck.run(stores.main.url, in: mainDB, problems: &problems)
+            let searchReads = try PageCheck.run(stores.search.url, in: searchDB, problems: &problems)
+            // The checks below would stop at the first damaged page they read.
+            guard !entriesDamaged, searchReads else { return 0 }
             let tokenTexts = try SearchStore.tokenTexts(in: searchDB)
             let prefixKeyIDs = Dictionary(
                 try SearchStore.prefixKeyIDs(in: searchDB).map { (CodePointKey($0.key), $0.value) },
@@ -55,6 +61,8 @@ struct JournalVerifier {
         if try FTS5Peer.isBuilt(in: stores.main), let failure = FTS5Peer.integrityProblem(in: stores.main) {
             problems.add("fts5", "the FTS5 peer disagrees with the entries: \(failure)")
         }
-        return VerificationReport(entries: checked, problems: problems.lines)
+        var report = VerificationReport(entries: checked, problems: problems.lines)
+        report.entriesDamaged = entriesDamaged
+        return report
     }
 }

@@ -4,6 +4,9 @@ public struct VerificationReport: Sendable, Equatable, Codable {
     public let entries: Int
     /// What disagrees, a line each (a few examples of each kind), or nothing.
     public let problems: [String]
+    /// Whether pages of the main store, which holds the entries themselves, are damaged: what
+    /// rebuilding the derived stores cannot repair (the other problems it can).
+    public var entriesDamaged = false
     /// Whether everything agrees with the entries.
     public var isConsistent: Bool { problems.isEmpty }
 }

@@ -55,6 +55,26 @@ import Testing
         try store.expectConsistent()
     }
 
+    /// A damaged page of an index no other check reads (the entries by date) is found and
+    /// reported with the store it is in, and the checks that would read it are not run.
+    @Test func findsADamagedPageOfAnIndex() throws {
+        let store = try journal(entries: 400)
+        let page = try #require(
+            try store.journal.main.pool.read { db in
+                try Int.fetchOne(
+                    db, sql: "SELECT pageno FROM dbstat WHERE name = 'entry_by_date' AND pagetype = 'leaf' LIMIT 1")
+            })
+        store.close()
+        let url = store.directory.mainStoreURL
+        var bytes = try Data(contentsOf: url)
+        // The page's type byte: no B-tree page has type 0.
+        bytes[(page - 1) * 4096] = 0
+        try bytes.write(to: url)
+        let report = try store.reopen().verify()
+        #expect(report.problems.first?.hasPrefix("journal.sqlite: Page \(page): ") == true, "\(report.problems)")
+        #expect(!report.isConsistent && report.entries == 0 && report.entriesDamaged)
+    }
+
     @Test func checksTheFTS5PeerWhereBuilt() throws {
         let store = try journal()
         _ = try store.journal.search("the", strategy: SearchStrategies[.fts5])
