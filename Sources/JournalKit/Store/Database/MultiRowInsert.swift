@@ -15,6 +15,8 @@ struct MultiRowInsert<Value> {
     private let db: Database
     private let table: String
     private let columns: [String]
+    /// `INSERT OR IGNORE`: a row that would break a uniqueness constraint is left out.
+    private let ignoringDuplicates: Bool
     private let bind: (borrowing DirectBindings, _ firstParameter: Int32, Value) -> Void
     private var rows: [Value] = []
     /// The statement for ``rowsPerStatement`` rows, once made: its SQL (a few hundred `?`) is
@@ -22,14 +24,16 @@ struct MultiRowInsert<Value> {
     private var fullStatement: Statement?
 
     /// Inserts into `table`'s `columns`; `bind` binds a row's values to the parameters from
-    /// `firstParameter` on, one per column, in order.
+    /// `firstParameter` on, one per column, in order. `ignoringDuplicates`: a row the table holds
+    /// already (by a unique key) is left out, as `INSERT OR IGNORE` does.
     init(
-        into table: String, columns: [String], in db: Database,
+        into table: String, columns: [String], ignoringDuplicates: Bool = false, in db: Database,
         bind: @escaping (borrowing DirectBindings, _ firstParameter: Int32, Value) -> Void
     ) {
         self.db = db
         self.table = table
         self.columns = columns
+        self.ignoringDuplicates = ignoringDuplicates
         self.bind = bind
         rows.reserveCapacity(Self.rowsPerStatement)
     }
@@ -49,7 +53,8 @@ struct MultiRowInsert<Value> {
             statement = fullStatement
         } else {
             statement = try db.statement(
-                sql: "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
+                sql:
+                    "INSERT \(ignoringDuplicates ? "OR IGNORE " : "")INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
                     + SQLParameters.rows(rows.count, columns: columns.count),
                 reused: full)
             if full { fullStatement = statement }

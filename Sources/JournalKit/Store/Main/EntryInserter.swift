@@ -1,5 +1,6 @@
 import GRDB
 import GRDBSQLite
+import JournalText
 
 /// Writes new entries with their tags in one main-store transaction, unless the store holds
 /// them already.
@@ -12,7 +13,8 @@ import GRDBSQLite
 struct EntryInserter {
     private let db: Database
     private let insertEntry: Statement
-    private let insertTag: Statement
+    /// The entries' tags, written many to a statement: by ``finish()`` at the latest.
+    private var tags: MultiRowInsert<(entry: Int64, tag: Tag, given: Bool)>
     /// The duplicate checks, prepared when an entry first needs one.
     private var entryExists: Statement?
     private var originExists: Statement?
@@ -24,7 +26,13 @@ struct EntryInserter {
         self.db = db
         insertEntry = try db.cachedStatement(
             sql: "INSERT INTO entry (date, text, canonical, starred, origin) VALUES (?, ?, ?, ?, ?)")
-        insertTag = try EntryTags.insertStatement(in: db)
+        tags = EntryTags.inserts(in: db)
+    }
+
+    /// Writes the tags of the entries written so far: before the transaction ends, or anything
+    /// reads them.
+    mutating func finish() throws {
+        try tags.flush()
     }
 
     /// Writes `entry` with its tags and returns its number, or returns nil when the store held
@@ -39,8 +47,8 @@ struct EntryInserter {
             $0.bind(5, text: entry.origin)
         }
         let number = sqlite3_last_insert_rowid(db.sqliteConnection)
-        try EntryTags.insert(entry.textTags, given: false, for: number, using: insertTag, in: db)
-        try EntryTags.insert(entry.givenTags, given: true, for: number, using: insertTag, in: db)
+        for tag in entry.textTags { try tags.add((number, tag, false)) }
+        for tag in entry.givenTags { try tags.add((number, tag, true)) }
         return number
     }
 

@@ -202,6 +202,7 @@ package final class MainStore: StoreFile {
                     }
                     if first == nil { first = number }
                 }
+                try inserter.finish()
                 guard let first else { return (nil, alreadyPresent) }
                 let numbers = first...db.lastInsertedRowID
                 try record(.insert, numbers, hooks, in: db)
@@ -243,6 +244,7 @@ package final class MainStore: StoreFile {
                 pending.written += 1
                 return number
             }
+            try inserter.finish()
             pending.position = end.position
             pending.bytesRead = end.bytesRead
             pending.empty += end.empty
