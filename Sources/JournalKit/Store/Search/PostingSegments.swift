@@ -268,8 +268,10 @@ struct PostingSegments: Sendable, Equatable {
     /// The positions column as a read selects it: empty for a table without one.
     var positionsColumn: String { hasPositions ? "positions" : "x''" }
 
-    /// Adds and removes entry numbers (each sorted ascending) in the postings of `token`, an
-    /// added entry's positions replacing those it had. Returns whether the token still has any.
+    /// Adds and removes entry numbers (each sorted ascending) in the segments of `token`, an
+    /// added entry's positions replacing those it had: for a token without recent segments, or
+    /// after they are merged (``mergeRecent(owner:tails:in:)``). Returns whether the token still
+    /// has any.
     func update(owner token: Int64, adding: Added, removing: [Int64], in db: Database) throws -> Bool {
         let adding = Merging(documents: Array(adding.documents), positions: Array(adding.positions))
         guard let low = [adding.documents.first, removing.first].compactMap({ $0 }).min(),
