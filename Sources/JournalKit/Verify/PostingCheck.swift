@@ -38,14 +38,7 @@ enum PostingCheck {
     private static func checkRecentOrder(
         _ segments: PostingSegments, name: String, in db: Database, problems: inout ProblemLog
     ) throws {
-        guard try db.tableExists(segments.recentTable) else { return }
-        var misplaced = 0
-        let firsts = try Row.fetchCursor(
-            db, sql: "SELECT id >> 32, min(id) & 0xFFFFFFFF FROM \(segments.recentTable) GROUP BY id >> 32")
-        while let row = try firsts.next() {
-            let last = try segments.lastSegment(of: row[0], in: db)?.last
-            if last.map({ $0 >= row[1] as Int64 }) ?? true { misplaced += 1 }
-        }
+        let misplaced = try segments.ownersWithRecentOutOfOrder(in: db)
         if misplaced > 0 {
             problems.add("postings", "\(misplaced) \(name) have recent postings that do not follow their others")
         }

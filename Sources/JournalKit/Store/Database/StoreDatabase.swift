@@ -177,6 +177,23 @@ package enum StoreDatabase {
         return .store("\(url.path): \(error)", file: url.path)
     }
 
+    /// What is wrong with the pages of the store at `url`, read in `db`, a line each (none when
+    /// every page reads and its B-trees have the right shape: SQLite's `PRAGMA quick_check`,
+    /// which reads every page, indexes too); a page the encrypting VFS refused comes with its
+    /// reason. A store it cannot read at all throws, naming `url`.
+    static func pageProblems(in db: Database, url: URL) throws(JournalError) -> [String] {
+        let results = try guarded(url) { try String.fetchAll(db, sql: "PRAGMA quick_check") }
+        guard results != ["ok"] else { return [] }
+        // A result may hold several lines, the first naming the schema ("*** in database main ***").
+        var lines = results.flatMap { $0.split(separator: "\n").map(String.init) }.filter { !$0.hasPrefix("*** ") }
+        if lines.contains(where: { $0.contains("error code=\(ResultCode.SQLITE_IOERR_DATA.rawValue)") }),
+            let failure = StoreEncryption.lastFailure(), failure.hasPrefix(url.path)
+        {
+            lines.append(failure)
+        }
+        return lines
+    }
+
     /// Runs `body`, turning any database error into a one-line `JournalError` naming `url`.
     package static func guarded<T>(_ url: URL, _ body: () throws -> T) throws(JournalError) -> T {
         do { return try body() } catch { throw describe(error, file: url) }

@@ -3,8 +3,8 @@ import Foundation
 import GRDB
 
 /// Tells whether entry numbers are among one owner's postings, reading only the segments (and
-/// recent segments) that can hold them, each at most once: what a walk from the newest entry needs to find the first
-/// page of a long list without reading the list.
+/// recent segments) that can hold them, each at most once: what a walk from the newest entry
+/// needs to find the first page of a long list without reading the list.
 ///
 /// Invariant: each segment read is kept with the first number of the segment after it, so a
 /// number between the two is answered from memory, in or out.
@@ -42,9 +42,10 @@ struct PostingMembership {
     private mutating func readSegment(holding number: Int64) throws -> [Int64]? {
         let low = PostingSegments.key(owner: owner, entry: 0)
         let high = PostingSegments.key(owner: owner, entry: PostingSegments.maximumEntryNumber)
+        let tables = try segments.tables(in: db)
         var found: (id: Int64, numbers: [Int64])?
         var nextID: Int64?
-        for table in try segments.tables(in: db) {
+        for table in tables {
             if let row = try Row.fetchOne(
                 db.cachedStatement(
                     sql: "SELECT id, documents FROM \(table) WHERE id BETWEEN ? AND ? ORDER BY id DESC LIMIT 1"),
@@ -55,7 +56,7 @@ struct PostingMembership {
             }
         }
         guard let found else { return nil }
-        for table in try segments.tables(in: db) {
+        for table in tables {
             if let next = try Int64.fetchOne(
                 db.cachedStatement(sql: "SELECT min(id) FROM \(table) WHERE id > ? AND id <= ?"),
                 arguments: [found.id, high])
