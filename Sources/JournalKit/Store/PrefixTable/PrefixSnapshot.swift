@@ -73,25 +73,24 @@ enum PrefixSnapshot {
     /// Saves the table from the token table as it is now, under a new tag, and names it in the
     /// search store's row (in `db`'s write transaction, committed after the file is in place).
     /// The tokens stream from the token index in text order: memory holds the slots, not the
-    /// vocabulary.
+    /// vocabulary, and the row's largest id and count are those streamed.
     static func save(in db: Database, searchStore: SearchStore) throws {
         let tag = UUID()
+        var (maxTokenID, tokenCount): (Int64, Int) = (0, 0)
         // Each token read where SQLite holds it: GRDB's rows gave each text as `Data`, a copy.
         let statement = try db.makeStatement(sql: "SELECT id, CAST(text AS BLOB) FROM token ORDER BY text")
         try PrefixTableFile.save(tag: tag, to: fileURL(besides: searchStore.url), sealing: searchStore.prefixSealing) {
             body in
             let rows = try Row.fetchCursor(statement)
             while try rows.next() != nil {
-                try statement.withBlob(atColumn: 1) { try body(statement.int64(atColumn: 0), $0) }
+                let id = statement.int64(atColumn: 0)
+                (maxTokenID, tokenCount) = (max(maxTokenID, id), tokenCount + 1)
+                try statement.withBlob(atColumn: 1) { try body(id, $0) }
             }
         }
-        let (maxID, count) =
-            try Row.fetchOne(db, sql: "SELECT max(id), count(*) FROM token").map {
-                ($0[0] as Int64? ?? 0, $0[1] as Int)
-            } ?? (0, 0)
         try db.execute(
             sql: "INSERT OR REPLACE INTO prefix_snapshot (id, max_token_id, token_count, file_tag) VALUES (1, ?, ?, ?)",
-            arguments: [maxID, count, tag.uuidString])
+            arguments: [maxTokenID, tokenCount, tag.uuidString])
     }
 }
 
