@@ -153,9 +153,12 @@ struct SearchIndexer {
     /// position was not the expected one (another process caught up meanwhile).
     ///
     /// Each batch waits for the checkpoints a write to either store left running aside
-    /// (``StoreFile/checkpointAside(emptying:)``): the main store's log is emptied before the
-    /// search store's grows. Each leaves its own pages to such a checkpoint, which copies them
-    /// while the next batch is taken, or, after the last, while the prefix table is saved.
+    /// (``StoreFile/checkpointAside(emptying:)``): the search store's before it starts, so that
+    /// it writes that log from its start again, and the main store's before it commits, so that
+    /// the two logs are not at their largest at once, while the main store's copy runs beside the
+    /// batch's first writes (waited for before the batch, it kept the writer idle). Each leaves
+    /// its own pages to such a checkpoint, which copies them while the next batch is taken, or,
+    /// after the last, while the prefix table is saved.
     private func applyPreparedBatches(done: inout Int, progress: ProgressHandler?) throws(JournalError) -> Bool {
         let (start, total) = try StoreDatabase.guarded(search.url) {
             try search.pool.write { searchDB in
@@ -212,10 +215,11 @@ struct SearchIndexer {
             try cancellation?.check()
             let count = batch.count
             let isLast = done + count >= doneBefore + total
-            main.waitForCheckpointAside()
             search.waitForCheckpointAside()
             let (applied, leftLog) = try search.writeLeavingLog { searchDB in
-                try apply(batch, in: searchDB, isLast: isLast, caches: &caches, tails: &tails)
+                let applied = try apply(batch, in: searchDB, isLast: isLast, caches: &caches, tails: &tails)
+                main.waitForCheckpointAside()
+                return applied
             }
             if leftLog { try search.checkpointAside(emptying: false) }
             guard applied else { return false }
