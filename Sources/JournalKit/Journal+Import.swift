@@ -191,6 +191,8 @@ extension Journal {
                         while end.bytesRead - stepStart < stepBytes {
                             guard let batch = batches.take() else {
                                 end.finished = true
+                                // Its keys are found while this step commits.
+                                breakingAhead?.endIntake()
                                 break
                             }
                             try cancellation?.check()

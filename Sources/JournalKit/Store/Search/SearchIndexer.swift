@@ -235,10 +235,12 @@ struct SearchIndexer {
     }
 
     /// A batch read and broken into words, slice by slice, each slice with its own numbering of
-    /// its distinct tokens.
+    /// its distinct tokens; `keys`, when the batch is one slice whose keys were found ahead, the
+    /// keys of its tokens.
     private struct BrokenBatch: Sendable {
         let span: BatchSpan
         let slices: [BrokenSlice]
+        var keys: TokenKeys?
     }
 
     /// The batch of words broken ahead (``WordsAhead``), when the one change after `position` is
@@ -262,7 +264,7 @@ struct SearchIndexer {
         next.appliedChange = change.sequence
         next.appliedTag = change.tag
         let span = BatchSpan(from: position, to: next, removals: [], hiddenFrom: nil, entries: ahead.entries)
-        return BrokenBatch(span: span, slices: [ahead.slice])
+        return BrokenBatch(span: span, slices: [ahead.slice], keys: ahead.keys)
     }
 
     /// Reads the batch after `position` and breaks it into words; nil when there is nothing left.
@@ -295,42 +297,44 @@ struct SearchIndexer {
     /// batch, and starts listing each one's entries (``PreparedBatch/postings``).
     private static func prepare(_ broken: BrokenBatch) throws(JournalError) -> PreparedBatch {
         let (entries, slices) = (broken.span.entries, broken.slices)
-        var tokens = WordNumbering(capacity: entries.count), keys = WordNumbering(capacity: entries.count / 4)
-        // Token t's prefix keys are `tokenKeys[tokenKeyStarts[t]..<tokenKeyStarts[t + 1]]`.
-        var (tokenKeys, tokenKeyStarts): ([Int32], [Int]) = ([], [0])
-        var entryTokens: [[Int32]] = []
-        entryTokens.reserveCapacity(entries.count)
-        var entryLengths: [Int] = []
-        entryLengths.reserveCapacity(entries.count)
-        for slice in slices {
-            let global = slice.texts.map { text in
-                var text = text
-                return text.withUTF8 { utf8 in
-                    let (number, isNew) = tokens.number(of: utf8)
-                    if isNew {
-                        Tokens.forEachPrefixKey(ofUTF8: utf8) { tokenKeys.append(keys.number(of: $0).number) }
-                        tokenKeyStarts.append(tokenKeys.count)
+        let (tokens, entryTokens, entryLengths): ([String], [[Int32]], [Int])
+        let keys: TokenKeys
+        if slices.count == 1, let slice = slices.first {
+            // One slice (an import's words broken ahead) is numbered already.
+            (tokens, entryTokens, entryLengths) = (slice.texts, slice.entryTokens, slice.entryLengths)
+            keys = broken.keys ?? TokenKeys(of: slice.texts)
+        } else {
+            var numbering = WordNumbering(capacity: entries.count)
+            var keysBuilder = TokenKeys.Builder(capacity: entries.count / 4)
+            var (merged, lengths): ([[Int32]], [Int]) = ([], [])
+            merged.reserveCapacity(entries.count)
+            lengths.reserveCapacity(entries.count)
+            for slice in slices {
+                let global = slice.texts.map { text in
+                    var text = text
+                    return text.withUTF8 { utf8 in
+                        let (number, isNew) = numbering.number(of: utf8)
+                        if isNew { keysBuilder.add(token: utf8) }
+                        return number
                     }
-                    return number
                 }
+                lengths += slice.entryLengths
+                for local in slice.entryTokens { merged.append(local.map { global[Int($0)] }) }
             }
-            entryLengths += slice.entryLengths
-            for local in slice.entryTokens { entryTokens.append(local.map { global[Int($0)] }) }
+            (tokens, entryTokens, entryLengths, keys) = (numbering.words, merged, lengths, keysBuilder.finish())
         }
         let entryPositions = slices.flatMap(\.entryPositions)
-        let (tokenCount, keyCount) = (tokens.words.count, keys.words.count)
-        let postings = try Deferred { [entryTokens, tokenKeys, tokenKeyStarts] in
+        let tokenCount = tokens.count
+        let postings = try Deferred { [entryTokens, keys] in
             (
                 tokens: Self.tokenPostings(
                     owners: tokenCount, entries: entries, entryTokens: entryTokens, entryPositions: entryPositions),
-                keys: Self.keyPostings(
-                    owners: keyCount, entries: entries, entryTokens: entryTokens, tokenKeys: tokenKeys,
-                    tokenKeyStarts: tokenKeyStarts)
+                keys: Self.keyPostings(entries: entries, entryTokens: entryTokens, keys: keys)
             )
         }
         return PreparedBatch(
-            span: broken.span, tokens: tokens.words, entryTokens: entryTokens, entryLengths: entryLengths,
-            keys: keys.words, postings: postings)
+            span: broken.span, tokens: tokens, entryTokens: entryTokens, entryLengths: entryLengths,
+            keys: keys.texts, postings: postings)
     }
 
     /// Each token's entries with its position lists there: token `t` is `entryTokens[e][i]`
@@ -352,13 +356,13 @@ struct SearchIndexer {
         }
     }
 
-    /// Each prefix key's entries: an entry's keys are the union of its tokens' keys (token
-    /// `t`'s are `tokenKeys[tokenKeyStarts[t]..<tokenKeyStarts[t + 1]]`), marked off in an array.
+    /// Each prefix key's entries: an entry's keys are the union of its tokens' keys (``TokenKeys``),
+    /// marked off in an array.
     private static func keyPostings(
-        owners: Int, entries: [(number: Int64, date: JournalDate)], entryTokens: [[Int32]], tokenKeys: [Int32],
-        tokenKeyStarts: [Int]
+        entries: [(number: Int64, date: JournalDate)], entryTokens: [[Int32]], keys: TokenKeys
     ) -> BatchPostings {
-        BatchPostings(owners: owners) { link in
+        let (owners, tokenKeys, tokenKeyStarts) = (keys.texts.count, keys.tokenKeys, keys.tokenKeyStarts)
+        return BatchPostings(owners: owners) { link in
             var lastEntryOfKey = [Int](repeating: -1, count: owners)
             lastEntryOfKey.withUnsafeMutableBufferPointer { lastEntryOfKey in
                 for (index, tokens) in entryTokens.enumerated() {

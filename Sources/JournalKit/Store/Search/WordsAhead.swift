@@ -5,6 +5,9 @@ import Foundation
 /// (``SearchIndexer``, `wordsAhead`) instead of reading the entries back and breaking them:
 /// for an import of one step, the core that writer leaves idle does that work.
 ///
+/// Once the intake ends (``endIntake()``, before the main store commits), the thread also finds
+/// the prefix keys of the distinct tokens, while that commit waits for the disk.
+///
 /// Invariant: the words are of entries added in consecutive numbers, in that order, with the
 /// canonical text and date the main store was given; entries added out of that order, or an
 /// ``abandon()``, leave no words. The indexer takes them only for a batch that applies exactly
@@ -17,11 +20,12 @@ final class WordsAhead: Sendable {
         let canonical: String
     }
 
-    /// The entries' numbers and dates, in number order, their words, and the bytes of their
-    /// canonical text.
+    /// The entries' numbers and dates, in number order, their words, the prefix keys of their
+    /// distinct tokens, and the bytes of their canonical text.
     struct Words: Sendable {
         let entries: [(number: Int64, date: JournalDate)]
         let slice: BrokenSlice
+        let keys: TokenKeys
         let bytes: Int
     }
 
@@ -48,6 +52,12 @@ final class WordsAhead: Sendable {
         state.add(written)
     }
 
+    /// Ends the intake: every entry has been handed over. The thread breaks what is queued and
+    /// finds the keys without waiting for ``takeWords()``.
+    func endIntake() {
+        state.close()
+    }
+
     /// Drops everything: the import goes on past what this may hold (a second step), or failed.
     /// Returns once the thread has ended.
     func abandon() {
@@ -64,7 +74,7 @@ final class WordsAhead: Sendable {
 
     /// Ends the intake and waits for the thread.
     private func join() {
-        state.close()
+        endIntake()
         thread.join()
     }
 
@@ -75,10 +85,12 @@ final class WordsAhead: Sendable {
         private var queue: [[Entry]] = []
         private var closed = false
         private var abandoned = false
-        /// Touched only by the thread until it ends, then by ``words()``.
+        /// Touched only by the thread until it ends, then by ``takeWords()``.
         private var builder = BrokenSlice.Builder(entries: 1_024)
         private var entries: [(number: Int64, date: JournalDate)] = []
         private var bytes = 0
+        /// The slice and its keys, made by the thread once the intake is done.
+        private var finished: (slice: BrokenSlice, keys: TokenKeys)?
 
         func add(_ written: [Entry]) {
             guard !written.isEmpty else { return }
@@ -108,14 +120,15 @@ final class WordsAhead: Sendable {
         /// The words, once, after the thread has ended; what held them is let go.
         func takeWords() -> Words? {
             condition.withLock {
-                guard !abandoned, !entries.isEmpty else { return nil }
-                defer { (entries, builder, bytes) = ([], BrokenSlice.Builder(entries: 0), 0) }
-                return Words(entries: entries, slice: builder.finish(), bytes: bytes)
+                guard !abandoned, !entries.isEmpty, let finished else { return nil }
+                defer { (entries, self.finished, bytes) = ([], nil, 0) }
+                return Words(entries: entries, slice: finished.slice, keys: finished.keys, bytes: bytes)
             }
         }
 
         /// The thread's loop: breaks each batch handed over, in order, until the intake is
-        /// closed and empty, or abandoned; entries out of number order abandon it.
+        /// closed and empty, or abandoned; entries out of number order abandon it. Then finds
+        /// the keys of the tokens.
         func run() {
             while let batch = nextBatch() {
                 for entry in batch {
@@ -128,6 +141,10 @@ final class WordsAhead: Sendable {
                     bytes += entry.canonical.utf8.count
                 }
             }
+            guard !condition.withLock({ abandoned }), !entries.isEmpty else { return }
+            let slice = builder.finish()
+            builder = BrokenSlice.Builder(entries: 0)
+            finished = (slice, TokenKeys(of: slice.texts))
         }
 
         /// The next batch handed over, waiting for one; nil once the intake is closed and

@@ -77,6 +77,21 @@ import Testing
         #expect(try ahead.journal.search("間").total == 37)
     }
 
+    @Test func wordsWhoseIntakeEndedBeforeTheCommitLeaveTheSameStore() throws {
+        // An import ends the intake before its commit: the keys are found then, and entries
+        // handed over after are not taken.
+        let (readBack, _) = try journalWithAnInsertToIndex()
+        try catchUp(readBack, wordsAhead: nil)
+        let (ahead, entries) = try journalWithAnInsertToIndex()
+        let words = try brokenAhead(entries)
+        words.endIntake()
+        words.add([.init(number: entries.last!.number + 1, date: entries[0].date, canonical: "zebra")])
+        try catchUp(ahead, wordsAhead: words)
+        try ahead.expectConsistent()
+        #expect(try rows(ahead.journal) == rows(readBack.journal))
+        #expect(try ahead.journal.search("zebra").total == 0)
+    }
+
     @Test func theCatchUpTakesTheWordsAsGiven() throws {
         // Broken from other texts, the words are indexed all the same: how the tests here know
         // whether the catch-up took them.
