@@ -95,7 +95,9 @@ package final class StorePool: @unchecked Sendable {
     /// A write that begins while it runs writes the WAL on from its end instead of from its
     /// start: a large one waits for it first (``waitForCheckpointAside()``), so that the WAL
     /// never holds more than about one large write. ``checkpoint()`` and ``close()`` wait for
-    /// it too.
+    /// it too. An emptying one, the last of a long write, gives way to the threads beside it
+    /// (``PosixThread/giveWay()``): what comes next (an import's catch-up) waits for it only
+    /// before it commits, while a copy between two steps is waited for by the next step.
     ///
     /// Without a way to open another connection, it runs on the writer, before this returns. The
     /// thread holds none of the pool: a pool released meanwhile waits for it where it is released.
@@ -107,6 +109,7 @@ package final class StorePool: @unchecked Sendable {
             return
         }
         let started = try Deferred { [openSideConnection] in
+            if emptying { PosixThread.giveWay() }
             do {
                 let connection = try openSideConnection.open()
                 defer { try? connection.close() }

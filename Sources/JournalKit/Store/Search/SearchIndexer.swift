@@ -326,7 +326,9 @@ struct SearchIndexer {
         let entryPositions = slices.flatMap(\.entryPositions)
         let tokenCount = tokens.count
         let postings = try Deferred { [entryTokens, keys] in
-            (
+            // Wanted once the writer has resolved the batch's tokens and written its documents.
+            PosixThread.giveWay()
+            return (
                 tokens: Self.tokenPostings(
                     owners: tokenCount, entries: entries, entryTokens: entryTokens, entryPositions: entryPositions),
                 keys: Self.keyPostings(entries: entries, entryTokens: entryTokens, keys: keys)

@@ -130,6 +130,8 @@ final class WordsAhead: Sendable {
         /// closed and empty, or abandoned; entries out of number order abandon it. Then finds
         /// the keys of the tokens.
         func run() {
+            // The words are wanted once the main store has committed; its writer comes first.
+            PosixThread.giveWay()
             while let batch = nextBatch() {
                 for entry in batch {
                     if let last = entries.last, entry.number != last.number + 1 {
