@@ -33,7 +33,6 @@ enum BackgroundRelease {
         init(_ value: consuming Value) { self.value = value }
 
         func empty() {
-            PosixThread.giveWay()
             value = nil
             process_memory_release_free()
         }

@@ -173,10 +173,14 @@ struct SearchIndexer {
         }
         // Three stages, each on its own thread: the cores break the batch after next into words
         // while one thread merges the next batch's and this one writes.
+        // Both stages work for batches after the one being written, and give way to its writer
+        // (the threads that break a batch on every core start from the first, and inherit it).
         let handOff = try HandOff<Result<PreparedBatch, JournalError>>.start { [self] handOff in
+            PosixThread.giveWay()
             let words: HandOff<Result<BrokenBatch, JournalError>>
             do throws(JournalError) {
                 words = try HandOff.start { [self] words in
+                    PosixThread.giveWay()
                     var position = start
                     var ahead = wordsAhead?.takeWords()
                     while words.waitForRoom() {
