@@ -173,14 +173,14 @@ struct SearchIndexer {
         }
         // Three stages, each on its own thread: the cores break the batch after next into words
         // while one thread merges the next batch's and this one writes.
-        // Both stages work for batches after the one being written, and give way to its writer
-        // (the threads that break a batch on every core start from the first, and inherit it).
+        // Both stages work for batches after the one being written, and give way to its writer:
+        // this thread does, and the threads it starts (the next stage, the threads that break a
+        // batch on every core, those that list a batch's postings) inherit its priority.
         let handOff = try HandOff<Result<PreparedBatch, JournalError>>.start { [self] handOff in
             PosixThread.giveWay()
             let words: HandOff<Result<BrokenBatch, JournalError>>
             do throws(JournalError) {
                 words = try HandOff.start { [self] words in
-                    PosixThread.giveWay()
                     var position = start
                     var ahead = wordsAhead?.takeWords()
                     while words.waitForRoom() {
@@ -329,10 +329,10 @@ struct SearchIndexer {
         }
         let entryPositions = slices.flatMap(\.entryPositions)
         let tokenCount = tokens.count
+        // Listed on a thread started from the stage that gave way: below the writer, which wants
+        // them once it has resolved the batch's tokens and written its documents.
         let postings = try Deferred { [entryTokens, keys] in
-            // Wanted once the writer has resolved the batch's tokens and written its documents.
-            PosixThread.giveWay()
-            return (
+            (
                 tokens: Self.tokenPostings(
                     owners: tokenCount, entries: entries, entryTokens: entryTokens, entryPositions: entryPositions),
                 keys: Self.keyPostings(entries: entries, entryTokens: entryTokens, keys: keys)
