@@ -9,8 +9,15 @@
 //   last 40 bytes, SQLite's reserved space, which hold the nonce and the tag. SQLite is told to
 //   reserve them when it creates the store; a page 1 that doesn't declare them is never written.
 // - A write-ahead log (SQLITE_OPEN_WAL) keeps its 32-byte header in the clear (format, page
-//   size, checkpoint counter, salts: no content) and is then a sequence of units of 24 + page
-//   size bytes, one per frame: the frame header (page number, commit size, salts, checksums of
+//   size, checkpoint counter, salts: no content), but for its last 8 bytes: SQLite's checksum of
+//   the first 24 is replaced on disk by a keyed MAC of them (SipHash-2-4 under a key derived from
+//   the file's, over the identity too), and computed again for SQLite when the header reads back
+//   whole. A header that fails its MAC is an error, not an empty log: its salts decide which
+//   frames SQLite reads, and a header altered by one byte would drop every transaction in the
+//   log. A header of an earlier version of this layout (SQLite's checksum in its place) is read
+//   only while it is the header of the log's first frame, when that frame authenticates: the
+//   same salts, and the frame's checksum valid from the header's, as SQLite checks it. The log
+//   is then a sequence of units of 24 + page size bytes, one per frame: the frame header (page number, commit size, salts, checksums of
 //   the page's plain text) and the page, encrypted together, the nonce and tag again in the
 //   page's reserved space. A frame unit that doesn't authenticate when read whole, as SQLite's
 //   recovery reads frames, reads as zeros: an invalid frame, the end of the log, which is what a
@@ -41,9 +48,11 @@
 // A page that lies past the end of a store that is not empty is missing, and an error: SQLite
 // reads past the end only of a new, empty store (its first page, to find it empty).
 //
-// Not detected: a unit replaced by an older copy of itself from the same place of the same file
-// (it authenticates), and the write-ahead log cut short or altered in its last transaction (or
-// in the frame that commits the one before): it reads as the end of the log, as after a crash.
+// Not detected here: a unit replaced by an older copy of itself from the same place of the same
+// file (it authenticates), and the write-ahead log cut short or altered in its last transaction
+// (or in the frame that commits the one before): it reads as the end of the log, as after a
+// crash. (The journal tells that loss from a crash when its search store applied what the log
+// lost: IndexStanding.swift.)
 // SQLite's own checks (page types, the b-tree's structure, the WAL's salts and cumulative
 // checksums) catch many such mixes, not all.
 #include "CEncryptedVFS.h"
@@ -65,6 +74,8 @@
 #define FRAME (FRAME_HEADER + PAGE)
 #define AD_BYTES 25
 #define KEY ENCRYPTED_VFS_KEY_BYTES
+#define HEADER_MAC_KEY crypto_shorthash_KEYBYTES
+#define HEADER_SEALED 24
 
 _Static_assert(NONCE + TAG == TRAILER, "the reserved space holds exactly a nonce and a tag");
 _Static_assert(KEY == crypto_aead_xchacha20poly1305_ietf_KEYBYTES, "one key size");
@@ -86,6 +97,7 @@ typedef struct {
     sqlite3_int64 identity;
     const char *path;
     unsigned char *key;        // guarded memory (sodium_malloc), KEY bytes
+    unsigned char *header_key; // a log's: guarded memory, HEADER_MAC_KEY bytes, for its header's MAC
     int strict_log;            // a WAL whose mid-log damage is an error (strict-log=1)
     unsigned char scratch_nonce[crypto_stream_xchacha20_NONCEBYTES];
     unsigned char *unit;       // FRAME bytes for stores and logs
@@ -96,30 +108,48 @@ typedef struct {
     unsigned char pending_header[FRAME_HEADER];
 } encrypted_file;
 
-// The last failure, for the error message: SQLite's result codes can't carry it, and the thread
-// that reads a page is often not the one that reports the error.
-static char last_failure[320];
-static pthread_mutex_t last_failure_lock = PTHREAD_MUTEX_INITIALIZER;
+// The last failures, for the error message: SQLite's result codes can't carry them, and the
+// thread that reads a page is often not the one that reports the error. One per file, for the
+// last few files, so that a failure is not overwritten by another journal's in the same process.
+#define FAILURES 16
+static struct {
+    char path[512];
+    char message[320];
+    unsigned long long order;
+} failures[FAILURES];
+static unsigned long long failures_noted;
+static pthread_mutex_t failures_lock = PTHREAD_MUTEX_INITIALIZER;
 
-void encrypted_vfs_last_failure(char *out, int size) {
-    pthread_mutex_lock(&last_failure_lock);
-    snprintf(out, (size_t)size, "%s", last_failure);
-    pthread_mutex_unlock(&last_failure_lock);
-}
-
-void encrypted_vfs_clear_failure(void) {
-    pthread_mutex_lock(&last_failure_lock);
-    last_failure[0] = 0;
-    pthread_mutex_unlock(&last_failure_lock);
+void encrypted_vfs_last_failure(const char *store_path, char *out, int size) {
+    pthread_mutex_lock(&failures_lock);
+    int found = -1;
+    size_t length = strlen(store_path);
+    for (int i = 0; i < FAILURES; i++) {
+        if (failures[i].order == 0 || strncmp(failures[i].path, store_path, length) != 0) continue;
+        if (found < 0 || failures[i].order > failures[found].order) found = i;
+    }
+    snprintf(out, (size_t)size, "%s", found < 0 ? "" : failures[found].message);
+    pthread_mutex_unlock(&failures_lock);
 }
 
 static void note(const char *path, const char *what, long long unit_number, const char *unit) {
-    pthread_mutex_lock(&last_failure_lock);
+    const char *named = path ? path : "a temporary file";
+    pthread_mutex_lock(&failures_lock);
+    int slot = 0;
+    for (int i = 0; i < FAILURES; i++) {
+        if (failures[i].order != 0 && strcmp(failures[i].path, named) == 0) {
+            slot = i;
+            break;
+        }
+        if (failures[i].order < failures[slot].order) slot = i;
+    }
+    snprintf(failures[slot].path, sizeof failures[slot].path, "%s", named);
     if (unit)
-        snprintf(last_failure, sizeof last_failure, "%s: %s %lld %s", path ? path : "a temporary file", unit, unit_number, what);
+        snprintf(failures[slot].message, sizeof failures[slot].message, "%s: %s %lld %s", named, unit, unit_number, what);
     else
-        snprintf(last_failure, sizeof last_failure, "%s: %s", path ? path : "a temporary file", what);
-    pthread_mutex_unlock(&last_failure_lock);
+        snprintf(failures[slot].message, sizeof failures[slot].message, "%s: %s", named, what);
+    failures[slot].order = ++failures_noted;
+    pthread_mutex_unlock(&failures_lock);
 }
 
 static void note_failure(const encrypted_file *f, sqlite3_int64 index, const char *what) {
@@ -135,6 +165,43 @@ static void put64(unsigned char *to, uint64_t value) {
 
 static uint32_t get32(const unsigned char *from) {
     return (uint32_t)from[0] << 24 | (uint32_t)from[1] << 16 | (uint32_t)from[2] << 8 | from[3];
+}
+
+static void put32(unsigned char *to, uint32_t value) {
+    to[0] = (unsigned char)(value >> 24), to[1] = (unsigned char)(value >> 16), to[2] = (unsigned char)(value >> 8);
+    to[3] = (unsigned char)value;
+}
+
+/// SQLite's checksum of a log (walChecksumBytes): over 32-bit words, big-endian when the log's
+/// magic number says so (its last bit), else little-endian, carried on from (*s0, *s1).
+static void log_checksum(const unsigned char *bytes, int count, int big_endian, uint32_t *s0, uint32_t *s1) {
+    uint32_t a = *s0, b = *s1;
+    for (int i = 0; i + 8 <= count; i += 8) {
+        const unsigned char *x = bytes + i;
+        uint32_t w0 = big_endian ? get32(x) : (uint32_t)x[3] << 24 | (uint32_t)x[2] << 16 | (uint32_t)x[1] << 8 | x[0];
+        uint32_t w1 = big_endian ? get32(x + 4)
+                                 : (uint32_t)x[7] << 24 | (uint32_t)x[6] << 16 | (uint32_t)x[5] << 8 | x[4];
+        a += w0 + b;
+        b += w1 + a;
+    }
+    *s0 = a, *s1 = b;
+}
+
+/// The MAC of a log's header, `header` (its first HEADER_SEALED bytes), bound to the file's
+/// identity.
+static void header_mac(const encrypted_file *f, const unsigned char *header, unsigned char mac[8]) {
+    unsigned char input[16 + HEADER_SEALED];
+    memcpy(input, "jrnlwh01", 8);
+    put64(input + 8, (uint64_t)f->identity);
+    memcpy(input + 16, header, HEADER_SEALED);
+    crypto_shorthash(mac, input, sizeof input, f->header_key);
+}
+
+/// Writes SQLite's checksum of `header`'s first HEADER_SEALED bytes into its last 8.
+static void put_header_checksum(unsigned char header[WAL_HEADER]) {
+    uint32_t s0 = 0, s1 = 0;
+    log_checksum(header, HEADER_SEALED, header[3] & 1, &s0, &s1);
+    put32(header + 24, s0), put32(header + 28, s1);
 }
 
 static void associated_data(const encrypted_file *f, sqlite3_int64 index, unsigned char ad[AD_BYTES]) {
@@ -194,8 +261,8 @@ static int store_unit(encrypted_file *f, sqlite3_int64 index) {
 /// Reads unit `index` into f->unit and decrypts it, its reserved space read as zeros.
 /// SQLITE_IOERR_SHORT_READ (f->unit zeroed) when the unit lies past the end of a log, or is the
 /// first page of an empty store; SQLITE_IOERR_DATA when it is missing from a store that is not
-/// empty, cut short, or fails to authenticate.
-static int load_unit(encrypted_file *f, sqlite3_int64 index) {
+/// empty, cut short, or fails to authenticate, `*why` then saying which.
+static int read_unit(encrypted_file *f, sqlite3_int64 index, const char **why) {
     sqlite3_int64 size = unit_bytes(f), offset = units_start(f) + index * size;
     int rc = f->real->pMethods->xRead(f->real, f->unit, (int)size, offset);
     if (rc == SQLITE_IOERR_SHORT_READ) {
@@ -203,10 +270,10 @@ static int load_unit(encrypted_file *f, sqlite3_int64 index) {
         if (f->real->pMethods->xFileSize(f->real, &file_size) == SQLITE_OK && file_size <= offset) {
             memset(f->unit, 0, (size_t)size);
             if (f->kind == KIND_FRAMES || (file_size == 0 && index == 0)) return SQLITE_IOERR_SHORT_READ;
-            note_failure(f, index, "is missing: the file was cut short");
+            *why = "is missing: the file was cut short";
             return SQLITE_IOERR_DATA;
         }
-        note_failure(f, index, "is cut short: the file was truncated or damaged");
+        *why = "is cut short: the file was truncated or damaged";
         return SQLITE_IOERR_DATA;
     }
     if (rc != SQLITE_OK) return rc;
@@ -214,11 +281,19 @@ static int load_unit(encrypted_file *f, sqlite3_int64 index) {
     associated_data(f, index, ad);
     if (crypto_aead_xchacha20poly1305_ietf_decrypt_detached(f->unit, NULL, f->unit, (unsigned long long)(size - TRAILER), f->unit + size - TAG,
                                                             ad, AD_BYTES, f->unit + size - TRAILER, f->key) != 0) {
-        note_failure(f, index, "fails authentication: the file was altered, damaged, or belongs elsewhere");
+        *why = "fails authentication: the file was altered, damaged, or belongs elsewhere";
         return SQLITE_IOERR_DATA;
     }
     memset(f->unit + size - TRAILER, 0, TRAILER);
     return SQLITE_OK;
+}
+
+/// read_unit, noting what is wrong for the error message.
+static int load_unit(encrypted_file *f, sqlite3_int64 index) {
+    const char *why = NULL;
+    int rc = read_unit(f, index, &why);
+    if (why) note_failure(f, index, why);
+    return rc;
 }
 
 /// Whether, after frame `failed` of a log, a frame of the log's current generation (the salts
@@ -232,12 +307,12 @@ static int later_transaction_follows(encrypted_file *f, sqlite3_int64 failed) {
     if (f->real->pMethods->xFileSize(f->real, &file_size) != SQLITE_OK) return 0;
     int committed = 0;
     for (sqlite3_int64 index = failed + 1; WAL_HEADER + (index + 1) * FRAME <= file_size; index++) {
-        if (load_unit(f, index) != SQLITE_OK) continue;
+        const char *why = NULL;
+        if (read_unit(f, index, &why) != SQLITE_OK) continue;
         if (memcmp(f->unit + 8, header + 16, 8) != 0) continue; // an earlier generation's frame
         if (committed) return 1;
         if (get32(f->unit + 4) != 0) committed = 1;
     }
-    encrypted_vfs_clear_failure();
     return 0;
 }
 
@@ -266,6 +341,57 @@ static void scratch_xor(encrypted_file *f, unsigned char *data, sqlite3_int64 co
     if (count > 0) crypto_stream_xchacha20_xor_ic(data, data, (unsigned long long)count, f->scratch_nonce, block, f->key);
 }
 
+/// Whether `header`, whose last 8 bytes are not its MAC, is the header of an earlier version of
+/// this layout that SQLite may read: its last 8 bytes are SQLite's checksum of the rest, and the
+/// log's first frame, if one authenticates, has its salts and a checksum valid from the header's
+/// (a log with no frame that authenticates gives SQLite nothing to read). f->unit is used as
+/// scratch.
+static int earlier_header_holds(encrypted_file *f, const unsigned char header[WAL_HEADER]) {
+    unsigned char expected[WAL_HEADER];
+    memcpy(expected, header, WAL_HEADER);
+    put_header_checksum(expected);
+    if (memcmp(expected + 24, header + 24, 8) != 0) return 0;
+    const char *why = NULL;
+    if (read_unit(f, 0, &why) != SQLITE_OK) return 1;
+    if (memcmp(f->unit + 8, header + 16, 8) != 0) return 0;
+    uint32_t s0 = get32(header + 24), s1 = get32(header + 28);
+    int big_endian = header[3] & 1;
+    log_checksum(f->unit, 8, big_endian, &s0, &s1);
+    log_checksum(f->unit + FRAME_HEADER, PAGE, big_endian, &s0, &s1);
+    return s0 == get32(f->unit + 16) && s1 == get32(f->unit + 20);
+}
+
+/// Reads a log's header into `out` as SQLite wrote it: its MAC checked, and SQLite's checksum put
+/// back in its place. SQLITE_IOERR_SHORT_READ when the log has no whole header (SQLite then
+/// reads it as empty); SQLITE_IOERR_DATA when the header fails its MAC.
+static int load_header(encrypted_file *f, unsigned char out[WAL_HEADER]) {
+    int rc = f->real->pMethods->xRead(f->real, out, WAL_HEADER, 0);
+    if (rc != SQLITE_OK) return rc;
+    unsigned char mac[8];
+    header_mac(f, out, mac);
+    if (sodium_memcmp(mac, out + HEADER_SEALED, 8) == 0) {
+        put_header_checksum(out);
+        return SQLITE_OK;
+    }
+    if (earlier_header_holds(f, out)) return SQLITE_OK;
+    note(f->path, "the header fails authentication: the log was altered or damaged, and its transactions can't be read", 0, NULL);
+    return SQLITE_IOERR_DATA;
+}
+
+/// Writes `amount` bytes of a log's header at `offset` (within it): the header sealed with its
+/// MAC in place of SQLite's checksum.
+static int store_header(encrypted_file *f, const unsigned char *in, int amount, sqlite3_int64 offset) {
+    unsigned char header[WAL_HEADER];
+    if (offset != 0 || amount < WAL_HEADER) {
+        memset(header, 0, sizeof header);
+        int rc = f->real->pMethods->xRead(f->real, header, WAL_HEADER, 0);
+        if (rc != SQLITE_OK && rc != SQLITE_IOERR_SHORT_READ) return rc;
+    }
+    memcpy(header + offset, in, (size_t)amount);
+    header_mac(f, header, header + HEADER_SEALED);
+    return f->real->pMethods->xWrite(f->real, header, WAL_HEADER, 0);
+}
+
 // MARK: I/O methods
 
 static int file_close(sqlite3_file *file) {
@@ -282,6 +408,8 @@ static int file_close(sqlite3_file *file) {
     }
     sodium_free(f->key);
     f->key = NULL;
+    sodium_free(f->header_key);
+    f->header_key = NULL;
     return rc != SQLITE_OK ? rc : closed;
 }
 
@@ -303,8 +431,16 @@ static int file_read(sqlite3_file *file, void *buffer, int amount, sqlite3_int64
     if (rc != SQLITE_OK) return rc;
     if (f->kind == KIND_FRAMES && offset < WAL_HEADER) {
         int n = (int)(WAL_HEADER - offset) < amount ? (int)(WAL_HEADER - offset) : amount;
-        rc = f->real->pMethods->xRead(f->real, out, n, offset);
-        if (rc != SQLITE_OK || n == amount) return rc;
+        unsigned char header[WAL_HEADER];
+        rc = load_header(f, header);
+        if (rc == SQLITE_IOERR_SHORT_READ) {
+            // No whole header: read as SQLite's own VFS reads a file cut short, zeros past its end.
+            memset(out, 0, (size_t)amount);
+            return rc;
+        }
+        if (rc != SQLITE_OK) return rc;
+        memcpy(out, header + offset, (size_t)n);
+        if (n == amount) return SQLITE_OK;
         out += n, amount -= n, offset += n;
     }
     sqlite3_int64 size = unit_bytes(f), start = units_start(f);
@@ -312,7 +448,8 @@ static int file_read(sqlite3_file *file, void *buffer, int amount, sqlite3_int64
     while (amount > 0) {
         sqlite3_int64 index = (offset - start) / size, within = (offset - start) % size;
         int n = (int)(size - within) < amount ? (int)(size - within) : amount;
-        rc = load_unit(f, index);
+        const char *why = NULL;
+        rc = read_unit(f, index, &why);
         if (rc == SQLITE_IOERR_SHORT_READ) {
             short_read = 1;
         } else if (rc == SQLITE_IOERR_DATA && f->kind == KIND_FRAMES && within == 0 && n == size) {
@@ -321,8 +458,8 @@ static int file_read(sqlite3_file *file, void *buffer, int amount, sqlite3_int64
                 return SQLITE_IOERR_DATA;
             }
             memset(f->unit, 0, (size_t)size);
-            encrypted_vfs_clear_failure();
         } else if (rc != SQLITE_OK) {
+            if (why) note_failure(f, index, why);
             return rc;
         }
         memcpy(out, f->unit + within, (size_t)n);
@@ -367,7 +504,7 @@ static int file_write(sqlite3_file *file, const void *buffer, int amount, sqlite
         if (rc != SQLITE_OK) return rc;
         if (offset < WAL_HEADER) {
             int n = (int)(WAL_HEADER - offset) < amount ? (int)(WAL_HEADER - offset) : amount;
-            rc = f->real->pMethods->xWrite(f->real, in, n, offset);
+            rc = store_header(f, in, n, offset);
             if (rc != SQLITE_OK || n == amount) return rc;
             in += n, amount -= n, offset += n;
         }
@@ -488,9 +625,20 @@ static int vfs_open(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *file,
         }
         crypto_kdf_derive_from_key(f->key, KEY, (uint64_t)f->identity, "jrnlfile", self->key);
         f->unit = sqlite3_malloc(FRAME);
-        if (!f->unit) {
+        if (f->kind == KIND_FRAMES) {
+            f->header_key = sodium_malloc(HEADER_MAC_KEY);
+            if (f->header_key) {
+                crypto_kdf_derive_from_key(f->header_key, HEADER_MAC_KEY, 1, "jrnlwalh", f->key);
+                sodium_mprotect_readonly(f->header_key);
+            }
+        }
+        if (!f->unit || (f->kind == KIND_FRAMES && !f->header_key)) {
             sodium_free(f->key);
             f->key = NULL;
+            sodium_free(f->header_key);
+            f->header_key = NULL;
+            sqlite3_free(f->unit);
+            f->unit = NULL;
             return SQLITE_NOMEM;
         }
     } else {
@@ -503,6 +651,8 @@ static int vfs_open(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *file,
     if (rc != SQLITE_OK) {
         sodium_free(f->key);
         f->key = NULL;
+        sodium_free(f->header_key);
+        f->header_key = NULL;
         sqlite3_free(f->unit);
         f->unit = NULL;
         f->base.pMethods = NULL;

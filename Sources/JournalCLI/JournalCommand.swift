@@ -79,8 +79,17 @@ struct JournalCommand: ParsableCommand {
     ///
     /// An encrypted journal's passphrase comes from ``PassphraseInput``; the process then makes
     /// no core dump (its memory holds the journal's text).
-    func openJournal(create: Bool = false, use: JournalUse = .oneAnswer) throws -> Journal {
+    ///
+    /// A command that changes the journal's files names itself in `changing` ("add"): the
+    /// journal's lock is taken first (``lockJournal(_:for:create:)``) and held until the process
+    /// ends.
+    func openJournal(
+        create: Bool = false, use: JournalUse = .oneAnswer, changing command: String? = nil
+    ) throws
+        -> Journal
+    {
         let directory = try self.directory
+        if let command { Self.heldLock = try Self.lockJournal(directory, for: command, create: create) }
         var passphrase: Passphrase?
         if directory.isEncrypted {
             Self.keepMemoryPrivate()
@@ -114,6 +123,29 @@ struct JournalCommand: ParsableCommand {
             return StoreDirectory.defaultDirectory(environment: environment)
         }
     }
+
+    /// The journal's lock (``JournalLock``) for the command `command` ("add"), which changes the
+    /// journal in `directory`: taken when the folder exists (created first with `create`),
+    /// waiting for as long as another command holds it, and saying once on standard error what
+    /// it waits for. Nil when there is no folder, which opening the journal then reports.
+    static func lockJournal(
+        _ directory: StoreDirectory, for command: String, create: Bool = false
+    ) throws
+        -> JournalLock?
+    {
+        if create { try DurableFiles.createFolder(directory.url) }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory.url.path, isDirectory: &isFolder), isFolder.boolValue
+        else { return nil }
+        return try JournalLock.acquire(directory, purpose: "journal \(command)") { holder in
+            Terminal.standardError.write(
+                "journal: waiting for \(holder.map { "\($0)" } ?? "another command") to finish changing the journal in \(directory.url.path)…\n"
+            )
+        }
+    }
+
+    /// The lock a command holds until the process ends.
+    nonisolated(unsafe) static var heldLock: JournalLock?
 
     /// Keeps the process's memory to itself: no core dump, and no other process of the same
     /// user reading it through ptrace or /proc/PID/mem (only root then can). Once a journal is
@@ -180,6 +212,7 @@ struct JournalCommand: ParsableCommand {
         }
         // Closed once nothing else runs (LeakSanitizer then sees no statement left open).
         try? keptJournal?.close()
+        heldLock?.release()
         Foundation.exit(status)
     }
 

@@ -24,10 +24,14 @@ extension Journal {
         _ directory: StoreDirectory, passphrase: Passphrase, cost: KeyDerivationCost = .moderate,
         progress: ProgressHandler? = nil
     ) throws(JournalError) -> ConversionReport {
+        try directory.prepare(create: false)
+        let lock = try JournalLock.forChange(of: directory)
+        defer { lock.release() }
         guard !directory.isEncrypted else { throw .usage("the journal in \(directory.url.path) is encrypted already") }
         let source = try Journal(directory: directory, create: false)
         let dataKey = try GuardedBytes.random(count: JournalKeyFile.keyBytes)
         let keyFile = try JournalKeyFile.wrapping(dataKey, passphrase: passphrase, cost: cost)
+        try source.checkNothingLost()
         return try source.stores.convert(to: StoreEncryption(key: dataKey), keyFile: keyFile, progress: progress)
     }
 
@@ -37,8 +41,12 @@ extension Journal {
     public static func decrypt(
         _ directory: StoreDirectory, passphrase: Passphrase, progress: ProgressHandler? = nil
     ) throws(JournalError) -> ConversionReport {
+        try directory.prepare(create: false)
+        let lock = try JournalLock.forChange(of: directory)
+        defer { lock.release() }
         guard directory.isEncrypted else { throw .usage("the journal in \(directory.url.path) is not encrypted") }
         let source = try Journal(directory: directory, create: false, passphrase: passphrase)
+        try source.checkNothingLost()
         return try source.stores.convert(to: nil, keyFile: nil, progress: progress)
     }
 
@@ -56,6 +64,9 @@ extension Journal {
         cost: KeyDerivationCost? = nil,
         progress: ProgressHandler? = nil
     ) throws(JournalError) -> ConversionReport {
+        try directory.prepare(create: false)
+        let lock = try JournalLock.forChange(of: directory)
+        defer { lock.release() }
         guard let current = try JournalKeyFile.read(at: directory.keyFileURL) else {
             throw .usage("the journal in \(directory.url.path) is not encrypted")
         }
@@ -63,6 +74,7 @@ extension Journal {
         let kept = try KeyDerivationCost(passes: current.derivation.passes, memoryBytes: current.derivation.memoryBytes)
         let dataKey = try GuardedBytes.random(count: JournalKeyFile.keyBytes)
         let keyFile = try JournalKeyFile.wrapping(dataKey, passphrase: newPassphrase ?? passphrase, cost: cost ?? kept)
+        try source.checkNothingLost()
         return try source.stores.convert(to: StoreEncryption(key: dataKey), keyFile: keyFile, progress: progress)
     }
 
@@ -73,6 +85,9 @@ extension Journal {
     public static func changePassphrase(
         of directory: StoreDirectory, from old: Passphrase, to new: Passphrase, cost: KeyDerivationCost? = nil
     ) throws(JournalError) {
+        try directory.prepare(create: false)
+        let lock = try JournalLock.forChange(of: directory)
+        defer { lock.release() }
         guard let keyFile = try JournalKeyFile.read(at: directory.keyFileURL) else {
             throw .usage("the journal in \(directory.url.path) is not encrypted")
         }

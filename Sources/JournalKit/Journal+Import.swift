@@ -106,16 +106,29 @@ extension Journal {
     package static let importBatchBytes = 256 << 10
 
     /// Imports in steps (``PendingImport``), going on with the pending import when there is one
-    /// and `source` is its input. Cancelled or failed (a bad entry), an import takes back what
-    /// its steps wrote, so that nothing of it was ever written; killed, it stays pending.
+    /// and `source` is its input. Cancelled or failed on its input (a bad entry), an import takes
+    /// back what its steps wrote, so that nothing of it was ever written; killed, or failed on
+    /// anything else (a full disk), it stays pending, never taken back.
     func importEntries<Source: ImportSource>(
         from source: Source, input: String, keepingDuplicates: Bool, progress: ProgressHandler?,
         cancellation: Cancellation?, stepBytes: Int = importStepBytes
     ) throws(JournalError) -> ImportSummary {
+        try changing { () throws(JournalError) in
+            try importEntriesHoldingLock(
+                from: source, input: input, keepingDuplicates: keepingDuplicates, progress: progress,
+                cancellation: cancellation, stepBytes: stepBytes)
+        }
+    }
+
+    /// ``importEntries(from:input:keepingDuplicates:progress:cancellation:stepBytes:)`` once the
+    /// journal's lock is held.
+    private func importEntriesHoldingLock<Source: ImportSource>(
+        from source: Source, input: String, keepingDuplicates: Bool, progress: ProgressHandler?,
+        cancellation: Cancellation?, stepBytes: Int
+    ) throws(JournalError) -> ImportSummary {
         typealias Batch = Result<
             (entries: [PreparedEntry], empty: Int, bytesRead: Int, position: ImportPosition), JournalError
         >
-        try checkWritable()
         let lock = try ImportLock.acquire(besides: main.url, timeout: StoreDatabase.busyTimeout)
         defer { lock.release() }
         let interrupted = try main.pendingImport()
@@ -227,7 +240,17 @@ extension Journal {
                 return pending
             }
         } catch {
-            if error.kind != .importPending { takeBack() }
+            // What the input is wrong about, or a cancellation, takes the import back: nothing of
+            // it was ever written. Any other failure (the disk, a lock) leaves what its steps
+            // committed pending, for the same import run again to finish.
+            guard error.kind == .invalidInput || error.kind == .cancelled else {
+                if let left = try? main.pendingImport(), left.written > 0 {
+                    throw JournalError(
+                        error.kind, "\(error.message); \(left.stoppedNote)", line: error.line, file: error.file)
+                }
+                throw error
+            }
+            takeBack()
             throw error
         }
         stores.checkpointAfterLargeWrite()
@@ -266,16 +289,17 @@ extension Journal {
     /// Refused while the import is under way in another process.
     @discardableResult
     public func abandonPendingImport(progress: ProgressHandler? = nil) throws(JournalError) -> PendingImport? {
-        try checkWritable()
-        let lock = try ImportLock.acquire(besides: main.url, timeout: StoreDatabase.busyTimeout)
-        defer { lock.release() }
-        guard let pending = try main.pendingImport() else { return nil }
-        var left = pending
-        while let step = try main.abandonImportStep() {
-            left = step
-            progress?(
-                JournalProgress(phase: .abandoning, done: pending.written - left.written, total: pending.written))
+        try changing { () throws(JournalError) in
+            let lock = try ImportLock.acquire(besides: main.url, timeout: StoreDatabase.busyTimeout)
+            defer { lock.release() }
+            guard let pending = try main.pendingImport() else { return nil }
+            var left = pending
+            while let step = try main.abandonImportStep() {
+                left = step
+                progress?(
+                    JournalProgress(phase: .abandoning, done: pending.written - left.written, total: pending.written))
+            }
+            return pending
         }
-        return pending
     }
 }

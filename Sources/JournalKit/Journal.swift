@@ -78,7 +78,9 @@ public final class Journal: Sendable {
         let indexer = SearchIndexer(main: stores.main, search: stores.search)
         if let readOnlyReason {
             let (position, standing) = try indexer.currentStanding()
-            if case .mustRebuild(let why) = standing, !position.isFresh {
+            if case .entriesLost(let applied, let latest) = standing {
+                notices.append(try Self.lossNotice(applied: applied, latest: latest, stores: stores))
+            } else if case .mustRebuild(let why) = standing, !position.isFresh {
                 notices.append(
                     "\(readOnlyReason); the search index does not match the entries (\(why)), and searches answer from it"
                 )
@@ -89,8 +91,12 @@ public final class Journal: Sendable {
             }
         } else if use != .inspection {
             do {
-                if let why = try indexer.catchUp(progress: progress) {
+                switch try indexer.catchUp(progress: progress) {
+                case .nothing: break
+                case .rebuilt(let why):
                     notices.append("rebuilt the search store \(stores.directory.searchStoreURL.path): \(why)")
+                case .entriesLost(let applied, let latest):
+                    notices.append(try Self.lossNotice(applied: applied, latest: latest, stores: stores))
                 }
             } catch  where error.kind == .store {
                 notices.append(
@@ -99,6 +105,31 @@ public final class Journal: Sendable {
             }
         }
         self.notices = notices
+    }
+
+    /// What the user is told on opening a journal whose main store lost changes the search store
+    /// applied (``IndexStanding/entriesLost(applied:latest:)``).
+    private static func lossNotice(applied: Int64, latest: Int64, stores: JournalStores) throws(JournalError) -> String
+    {
+        let lost = try stores.readBoth(cancellation: nil) { mainDB, searchDB in
+            try LostEntries.find(applied: applied, latest: latest, main: mainDB, search: searchDB)
+        }
+        return "\(stores.directory.mainStoreURL.path): \(lost.summary). \(lossAdvice)"
+    }
+
+    /// What to do about entries lost: said wherever the loss is.
+    static let lossAdvice =
+        "Nothing was changed, the journal takes no write, and the search store keeps what it knows of them until you decide: "
+        + "`journal verify` names them; restore journal.sqlite from a backup, or run `journal reindex` to go on without them"
+
+    /// What the main store lost that the search store applied, nil when it lost nothing
+    /// (``LostEntries``): the entries' numbers and dates, and the words the search store keeps
+    /// of each.
+    public func lostEntries() throws(JournalError) -> LostEntries? {
+        guard case .entriesLost(let applied, let latest) = try indexer.currentStanding().standing else { return nil }
+        return try stores.readBoth(cancellation: nil) { mainDB, searchDB in
+            try LostEntries.find(applied: applied, latest: latest, main: mainDB, search: searchDB)
+        }
     }
 
     /// Creates an encrypted journal in `directory` (created when missing, and which must hold no
@@ -132,6 +163,7 @@ public final class Journal: Sendable {
         case .behind:
             applied = position.rebuildFrom == nil && position.resumeAfterEntry == 0 ? position.appliedChange : -1
         case .mustRebuild: applied = -1
+        case .entriesLost: applied = position.appliedChange
         }
         return IndexStatus(appliedChange: max(applied, -1), latestChange: latest, indexing: indexing)
     }
@@ -171,20 +203,75 @@ public final class Journal: Sendable {
         progress: ProgressHandler? = nil, wordsAhead: WordsAhead? = nil,
         _ body: (MainStore.WriteHooks) throws(JournalError) -> T
     ) throws(JournalError) -> T {
-        try checkWritable()
-        let applied = try search.position().appliedChange
-        let searchURL = search.url
-        var lock: FileLock?
-        let result = try body(
-            MainStore.WriteHooks(pruningThrough: applied) {
-                lock = try CatchUpLock.acquire(besides: searchURL, timeout: StoreDatabase.busyTimeout)
-            })
+        try changing { () throws(JournalError) in try uncheckedWrite(progress: progress, wordsAhead: wordsAhead, body) }
+    }
+
+    /// ``write(progress:wordsAhead:_:)`` once ``changing(_:)`` has checked.
+    private func uncheckedWrite<T>(
+        progress: ProgressHandler?, wordsAhead: WordsAhead?, _ body: (MainStore.WriteHooks) throws(JournalError) -> T
+    ) throws(JournalError) -> T {
+        let lock = try catchUpLockForWriting()
+        let result: T
+        do {
+            result = try body(MainStore.WriteHooks(pruningThrough: try search.position().appliedChange))
+        } catch {
+            lock.release()
+            throw error
+        }
         do {
             try catchUpThroughLatestChange(progress: progress, holding: lock, wordsAhead: wordsAhead)
         } catch  where error.kind == .store {
-            lock?.release()
+            lock.release()
         }
         return result
+    }
+
+    /// The catch-up lock, taken before a write begins rather than inside its transaction: a
+    /// wait for another process applying the history (a search catching up) then holds up
+    /// nothing written, and giving up writes nothing. It waits while that process makes
+    /// progress, and gives up after ``StoreDatabase/busyTimeout`` without any.
+    private func catchUpLockForWriting() throws(JournalError) -> FileLock {
+        var lastPosition: SearchStore.Position?
+        var lastProgress = ContinuousClock.now
+        while true {
+            if let lock = try CatchUpLock.tryAcquire(besides: search.url) { return lock }
+            let position = try search.position()
+            if position != lastPosition { (lastPosition, lastProgress) = (position, .now) }
+            guard ContinuousClock.now - lastProgress < .seconds(StoreDatabase.busyTimeout) else {
+                throw .store(
+                    "\(CatchUpLock.url(besides: search.url).path): another process has been applying changes to the search store for over \(Int(StoreDatabase.busyTimeout)) s without progress; nothing was written"
+                )
+            }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+    }
+
+    /// Runs `body`, a change of the journal's files, holding the journal's lock (``JournalLock``:
+    /// the caller's, or taken here, waiting up to ``StoreDatabase/busyTimeout`` for another
+    /// holder), once the journal is found writable. (A store whose file was replaced since it
+    /// was opened refuses the write itself: ``StorePool``.)
+    ///
+    /// While the main store lacks changes the search store applied (``lostEntries()``), nothing
+    /// is written but what accepts that loss (`acceptingLoss`: a reindex): a write would give a
+    /// lost entry's number to another, and the search store's record of what was lost would go.
+    func changing<T>(acceptingLoss: Bool = false, _ body: () throws(JournalError) -> T) throws(JournalError) -> T {
+        try checkWritable()
+        let lock = try JournalLock.forChange(of: directory)
+        defer { lock.release() }
+        if !acceptingLoss { try checkNothingLost() }
+        return try body()
+    }
+
+    /// Throws, saying what was lost, when the main store lacks changes the search store applied.
+    func checkNothingLost() throws(JournalError) {
+        guard let lost = try lostEntries() else { return }
+        let named =
+            lost.entries.isEmpty
+            ? ""
+            : " (\(lost.entries.prefix(5).map { "p\($0.number)" }.joined(separator: ", "))\(lost.entries.count > 5 ? ", …" : ""))"
+        throw .store(
+            "\(directory.mainStoreURL.path) lost changes the search store applied\(named): nothing was written; `journal verify` names them; restore journal.sqlite from a backup, or run `journal reindex` to go on without them",
+            file: main.url.path)
     }
 
     // MARK: Writing
@@ -246,9 +333,8 @@ public final class Journal: Sendable {
     /// Stars or unstars the entries `ids` in one write; returns how many there were.
     @discardableResult
     public func setStarred(_ starred: Bool, for ids: [EntryID]) throws(JournalError) -> Int {
-        try checkWritable()
         for id in ids { try checkOwnership(id) }
-        return try main.setStarred(ids.map(\.number), starred).count
+        return try changing { () throws(JournalError) in try main.setStarred(ids.map(\.number), starred).count }
     }
 
     /// Gives an entry the tags `tags` (as a user spells them: `#Café`, `cafe`) besides those
@@ -286,10 +372,11 @@ public final class Journal: Sendable {
     public func changeTags(
         of ids: [EntryID], adding: [String], removing: [String]
     ) throws(JournalError) -> [EntryID: [String]] {
-        try checkWritable()
         for id in ids { try checkOwnership(id) }
-        let kept = try main.changeTags(
-            ids.map(\.number), add: NewEntry.givenTags(adding), remove: NewEntry.tagNames(removing))
+        let (add, remove) = (try NewEntry.givenTags(adding), try NewEntry.tagNames(removing))
+        let kept = try changing { () throws(JournalError) in
+            try main.changeTags(ids.map(\.number), add: add, remove: remove)
+        }
         return Dictionary(uniqueKeysWithValues: kept.map { (EntryID(storeID: storeID, number: $0.key), $0.value) })
     }
 
@@ -300,6 +387,19 @@ public final class Journal: Sendable {
 
     func checkWritable() throws(JournalError) {
         if let readOnlyReason { throw .store(readOnlyReason, file: directory.url.path) }
+    }
+
+    /// Checks, writing nothing, that the journal takes a change now, and throws the error a
+    /// write would throw when it doesn't: it can't be written, its main store lost changes
+    /// (``lostEntries()``), or an import was interrupted and waits to be run again or abandoned. (An import under way is waited for, as a write waits
+    /// for the journal's lock.) For a caller that asks the user for something before writing
+    /// (an editor opened), so that what the user gives is not refused afterwards.
+    public func checkAcceptsChanges() throws(JournalError) {
+        try checkWritable()
+        try checkNothingLost()
+        if let pending = try pendingImport(), !pending.isUnderWay {
+            throw .importPending(pending.interruptedRefusal("nothing can be written"))
+        }
     }
 
     // MARK: Reading
@@ -450,7 +550,10 @@ public final class Journal: Sendable {
     }
 
     /// Rebuilds everything derived from the entries' text: the canonical text where it is
-    /// wrong, the search store from scratch, and the FTS5 peer where it is built.
+    /// wrong, the search store from scratch, and the FTS5 peer where it is built. When the main
+    /// store lost changes the search store applied (``lostEntries()``), this is how the journal
+    /// goes on without them: the search store forgets them too, and their numbers are never
+    /// given to another entry.
     public func reindex(progress: ProgressHandler? = nil) throws(JournalError) {
         try reindex(progress: progress, cancellation: nil)
     }
@@ -458,13 +561,18 @@ public final class Journal: Sendable {
     /// Cancelled part way, the repairs made stay and the rest of the rebuild resumes when the
     /// journal is next opened for writing.
     func reindex(progress: ProgressHandler?, cancellation: Cancellation?) throws(JournalError) {
-        if let readOnlyReason { throw .store(readOnlyReason, file: directory.url.path) }
-        try main.repairDerivedColumns(cancellation: cancellation)
-        try search.resetForRebuild(from: main)
-        try catchUpThroughLatestChange(progress: progress, cancellation: cancellation)
-        try cancellation?.check()
-        if try FTS5Peer.isBuilt(in: main) { _ = try FTS5Peer.rebuild(in: main) }
-        stores.checkpointAfterLargeWrite()
+        try changing(acceptingLoss: true) { () throws(JournalError) in
+            // Entries the main store lost keep their numbers: their URIs name no other entry.
+            if let lost = try lostEntries(), let last = lost.entries.last {
+                try main.reserveEntryNumbers(through: last.number)
+            }
+            try main.repairDerivedColumns(cancellation: cancellation)
+            try search.resetForRebuild(from: main)
+            try catchUpThroughLatestChange(progress: progress, cancellation: cancellation)
+            try cancellation?.check()
+            if try FTS5Peer.isBuilt(in: main) { _ = try FTS5Peer.rebuild(in: main) }
+            stores.checkpointAfterLargeWrite()
+        }
     }
 
     /// Closes the journal's database connections now, on the calling thread, rather than when

@@ -10,16 +10,16 @@ import Testing
     /// Results gathered by the looping threads.
     final class Log: @unchecked Sendable {
         private let lock = NSLock()
-        private var items: [(status: Int32, milliseconds: Double, detail: String)] = []
+        private var items: [(status: Int32, milliseconds: Double, output: String, error: String)] = []
 
         func record(_ outcome: JournalProcess.Outcome, since start: ContinuousClock.Instant) {
             let elapsed = ContinuousClock.now - start
             let milliseconds = Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15
-            lock.withLock { items.append((outcome.status, milliseconds, outcome.output + outcome.error)) }
+            lock.withLock { items.append((outcome.status, milliseconds, outcome.output, outcome.error)) }
         }
 
-        var all: [(status: Int32, milliseconds: Double, detail: String)] { lock.withLock { items } }
-        var failures: [String] { all.filter { $0.status != 0 }.map { "exit \($0.status): \($0.detail)" } }
+        var all: [(status: Int32, milliseconds: Double, output: String, error: String)] { lock.withLock { items } }
+        var failures: [String] { all.filter { $0.status != 0 }.map { "exit \($0.status): \($0.output)\($0.error)" } }
     }
 
     /// The totals the searcher saw, and whether each answer said the index was behind.
@@ -131,7 +131,7 @@ import Testing
         #expect(searches.all.count > 0)
         #expect(totals.all.filter { $0.total != 0 && $0.total != perImport }.isEmpty, "\(totals.all)")
         let ids = adds.all.compactMap { add in
-            (try? JSONSerialization.jsonObject(with: Data(add.detail.utf8))).flatMap { $0 as? [String: Any] }?["id"]
+            (try? JSONSerialization.jsonObject(with: Data(add.output.utf8))).flatMap { $0 as? [String: Any] }?["id"]
                 as? String
         }
         #expect(ids.count == adds.all.count)

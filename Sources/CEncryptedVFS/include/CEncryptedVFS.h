@@ -26,10 +26,10 @@ int encrypted_vfs_register(const char *name, const uint8_t *key, encrypted_vfs *
 /// stays registered (SQLite offers no safe moment to unregister one that connections may use).
 void encrypted_vfs_retire(encrypted_vfs *vfs);
 
-/// Copies into `out` the last failure any instance met in this process (a page that fails to
-/// authenticate, a store opened without its identity), as one line naming the file and page, or
-/// an empty string when there was none since encrypted_vfs_clear_failure.
-void encrypted_vfs_last_failure(char *out, int size);
-void encrypted_vfs_clear_failure(void);
+/// Copies into `out` the last failure any instance met in this process with a file whose path
+/// begins with `store_path` (the store, its log: a page that fails to authenticate, a store
+/// opened without its identity), as one line naming the file and page, or an empty string when
+/// there was none.
+void encrypted_vfs_last_failure(const char *store_path, char *out, int size);
 
 #endif

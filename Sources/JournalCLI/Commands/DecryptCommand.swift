@@ -15,6 +15,7 @@ struct DecryptCommand: ParsableCommand {
 
     func run() throws {
         let directory = try journal.directory
+        JournalCommand.heldLock = try JournalCommand.lockJournal(directory, for: "decrypt")
         JournalCommand.keepMemoryPrivate()
         let passphrase = try PassphraseInput.current(for: directory.url.path)
         let progress = ProgressBar(label: "decrypting", unit: .bytes)

@@ -14,7 +14,7 @@ struct DeleteCommand: ParsableCommand {
     @OptionGroup var selection: EntrySelection
 
     func run() throws {
-        let journal = try self.journal.openJournal()
+        let journal = try self.journal.openJournal(changing: "delete")
         let ids = try selection.ids(in: journal, id: id)
         guard selection.choosesASet else {
             try journal.delete(ids[0])

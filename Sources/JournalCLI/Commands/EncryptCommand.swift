@@ -23,6 +23,7 @@ struct EncryptCommand: ParsableCommand {
 
     func run() throws {
         let directory = try journal.directory
+        JournalCommand.heldLock = try JournalCommand.lockJournal(directory, for: "encrypt")
         JournalCommand.keepMemoryPrivate()
         let passphrase = try PassphraseInput.initial(for: directory.url.path)
         let progress = ProgressBar(label: "encrypting", unit: .bytes)

@@ -91,7 +91,7 @@ struct ImportCommand: ParsableCommand {
         guard let file else { return try showStatus() }
         BackgroundPriority.enter()
         // Kept: its batches are read on one thread while another writes them.
-        let journal = try self.journal.openJournal(create: true, use: .kept)
+        let journal = try self.journal.openJournal(create: true, use: .kept, changing: "import")
         let givingWay = SearchPriority.start(for: journal.directory)
         defer { givingWay?.stop() }
         let started = ContinuousClock.now
@@ -196,7 +196,7 @@ struct ImportCommand: ParsableCommand {
 
     /// Deletes what the interrupted import wrote.
     private func abandonPending() throws {
-        let journal = try self.journal.openJournal()
+        let journal = try self.journal.openJournal(changing: "import --abandon")
         let bar = ProgressBar(label: "abandoning")
         let dropped = try journal.abandonPendingImport { bar.update($0) }
         bar.finish()

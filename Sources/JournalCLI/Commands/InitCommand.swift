@@ -31,6 +31,7 @@ struct InitCommand: ParsableCommand {
 
     func run() throws {
         let directory = try journal.directory
+        JournalCommand.heldLock = try JournalCommand.lockJournal(directory, for: "init", create: true)
         if directory.isEncrypted || FileManager.default.fileExists(atPath: directory.mainStoreURL.path) {
             throw JournalError(.usage, "\(directory.url.path) already holds a journal")
         }

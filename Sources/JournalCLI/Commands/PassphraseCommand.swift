@@ -29,6 +29,7 @@ struct PassphraseCommand: ParsableCommand {
 
     func run() throws {
         let directory = try journal.directory
+        JournalCommand.heldLock = try JournalCommand.lockJournal(directory, for: "passphrase")
         JournalCommand.keepMemoryPrivate()
         let old = try PassphraseInput.current(for: directory.url.path)
         let new = try PassphraseInput.new(for: directory.url.path)

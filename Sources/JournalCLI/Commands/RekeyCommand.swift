@@ -31,6 +31,7 @@ struct RekeyCommand: ParsableCommand {
 
     func run() throws {
         let directory = try journal.directory
+        JournalCommand.heldLock = try JournalCommand.lockJournal(directory, for: "rekey")
         JournalCommand.keepMemoryPrivate()
         let current = try PassphraseInput.current(for: directory.url.path)
         let new = try newPassphrase ? PassphraseInput.new(for: directory.url.path) : nil

@@ -19,7 +19,7 @@ struct StarCommand: ParsableCommand {
     )
         throws
     {
-        let journal = try command.openJournal()
+        let journal = try command.openJournal(changing: starred ? "star" : "unstar")
         let ids = try selection.ids(in: journal, id: id)
         let verb = starred ? "starred" : "unstarred"
         guard selection.choosesASet else {

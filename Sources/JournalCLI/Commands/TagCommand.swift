@@ -28,7 +28,7 @@ struct TagCommand: ParsableCommand {
         output: OutputOptions
     ) throws {
         let (id, names) = try arguments.split(choosingASet: selection.choosesASet)
-        let journal = try command.openJournal()
+        let journal = try command.openJournal(changing: adding ? "tag" : "untag")
         let ids = try selection.ids(in: journal, id: id)
         let (added, removed) = adding ? (names, []) : ([], names)
         guard selection.choosesASet else {

@@ -16,6 +16,11 @@ struct VerifyCommand: ParsableCommand {
             Prints what is wrong and exits 1, or one line saying all is well. `journal reindex` \
             rebuilds everything derived from the entries; damaged pages of the entries' own \
             store (journal.sqlite) it cannot repair: restore that file from a backup.
+
+            When journal.sqlite lacks changes the search store applied (it was damaged, or \
+            restored from an older copy), verify names each entry lost, with its date and the \
+            words the search store keeps of it. The journal then takes no write until you decide: \
+            restore journal.sqlite from a backup, or run `journal reindex`, which forgets them.
             """)
 
     @ParentCommand var journal: JournalCommand
@@ -31,6 +36,8 @@ struct VerifyCommand: ParsableCommand {
                 .object([
                     "entries": .integer(report.entries), "consistent": .bool(report.isConsistent),
                     "problems": .array(report.problems.map(JSONValue.string)),
+                    "lost_entries": report.lostEntries.map { JSONOutput.lostEntries($0, storeID: journal.storeID) }
+                        ?? .null,
                 ]))
         } else if report.isConsistent {
             print("OK: \(Formatting.count(report.entries, "entry", "entries")) and everything derived from them agree")
@@ -39,7 +46,9 @@ struct VerifyCommand: ParsableCommand {
             Terminal.standardError.write(
                 report.entriesDamaged
                     ? "journal: the store of the entries themselves is damaged, which `journal reindex` cannot repair: restore it from a backup\n"
-                    : "journal: `journal reindex` rebuilds everything derived from the entries, which stay as they are\n"
+                    : report.lostEntries != nil
+                        ? "journal: the entries' store lost what is named above: restore journal.sqlite from a backup to bring it back, or run `journal reindex` to go on without it\n"
+                        : "journal: `journal reindex` rebuilds everything derived from the entries, which stay as they are\n"
             )
         }
         if !report.isConsistent { throw ExitCode(1) }

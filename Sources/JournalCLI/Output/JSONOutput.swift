@@ -75,6 +75,21 @@ enum JSONOutput {
         ])
     }
 
+    /// What the main store lost of what the search store applied (``LostEntries``).
+    static func lostEntries(_ lost: LostEntries, storeID: UUID) -> JSONValue {
+        .object([
+            "changes": .array([.integer(Int(lost.changes.lowerBound)), .integer(Int(lost.changes.upperBound))]),
+            "entries": .array(
+                lost.entries.map { entry in
+                    .object([
+                        "id": .string(EntryID(storeID: storeID, number: entry.number).uri),
+                        "date": entry.date.map { .string($0.iso8601) } ?? .null,
+                        "words": .array(entry.words.map(JSONValue.string)),
+                    ])
+                }),
+        ])
+    }
+
     static func statistics(_ stats: JournalStatistics, directory: String) -> JSONValue {
         .object([
             "store": .string(directory),

@@ -48,8 +48,17 @@ public struct PendingImport: Sendable, Equatable, Codable {
     /// The line that refuses what cannot go on while this import is interrupted: `what` happened
     /// or not, and the two ways out.
     func interruptedRefusal(_ what: String) -> String {
-        "an import of \(inputName) was interrupted (\(writtenPhrase), not shown): \(what); run the same import "
-            + "again to finish it, or drop it (journal import --abandon)"
+        "an import of \(inputName) was interrupted (\(writtenPhrase), not shown): \(what); \(waysOut)"
+    }
+
+    /// What is said of an import that stopped on a failure that was not its input's: its steps
+    /// stay, pending.
+    var stoppedNote: String {
+        "the import stopped with \(writtenPhrase), which nothing shows yet; \(waysOut)"
+    }
+
+    private var waysOut: String {
+        "run the same import again to finish it, or drop it (journal import --abandon)"
     }
 
     enum CodingKeys: String, CodingKey {

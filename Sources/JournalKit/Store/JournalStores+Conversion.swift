@@ -48,7 +48,9 @@ extension JournalStores {
             ) { done, _ in progress?(JournalProgress(phase: .converting, done: mainBytes + done, total: total)) }
             try keyFile?.write(to: staging.keyFileURL)
             let otherFiles = try Self.linkOtherFiles(from: directory, to: staging)
-            let copy = try JournalStores.open(staging, unwritable: nil, encryption: encryption, use: .kept)
+            let copy = try JournalStores.open(
+                staging, unwritable: nil, encryption: encryption, use: .kept,
+                folder: FileIdentity(path: staging.url.path))
             try SearchIndexer(main: copy.main, search: copy.search).catchUp()
             // The prefix table file stays behind: an encrypted journal has none, and a journal in
             // plain text saves its own when it next catches up.

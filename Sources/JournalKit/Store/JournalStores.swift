@@ -23,12 +23,33 @@ package struct JournalStores: Sendable {
     /// `passphrase` when it is encrypted. Without the passphrase an encrypted journal is a
     /// ``JournalError/Kind/passphraseRequired`` error, with a wrong one
     /// ``JournalError/Kind/wrongPassphrase``, and a journal in plain text takes none.
+    ///
+    /// A folder swapped for another while it is being opened (a conversion in another process)
+    /// is opened again, so that the key file and both stores are read from one folder.
     package static func open(
         _ directory: StoreDirectory, create: Bool, passphrase: Passphrase?, use: JournalUse
     ) throws(JournalError) -> JournalStores {
         let unwritable = try directory.prepare(create: create)
-        return try open(
-            directory, unwritable: unwritable, encryption: encryption(of: directory, passphrase: passphrase), use: use)
+        var attempts = 0
+        while true {
+            attempts += 1
+            let folder = FileIdentity(path: directory.url.path)
+            do {
+                // A journal is created holding its lock: `init --encrypt` or another creation
+                // in another process then finds it whole, never half made.
+                let creating =
+                    create && unwritable == nil && !FileManager.default.fileExists(atPath: directory.mainStoreURL.path)
+                let lock = creating ? try JournalLock.acquire(directory, purpose: "creating the journal") : nil
+                defer { lock?.release() }
+                let stores = try open(
+                    directory, unwritable: unwritable, encryption: encryption(of: directory, passphrase: passphrase),
+                    use: use, folder: folder)
+                if attempts >= 3 || FileIdentity(path: directory.url.path) == folder { return stores }
+                try? stores.close()
+            } catch {
+                if attempts >= 3 || FileIdentity(path: directory.url.path) == folder { throw error }
+            }
+        }
     }
 
     /// Creates an encrypted journal in `directory` (created when missing, and which must hold no
@@ -37,19 +58,27 @@ package struct JournalStores: Sendable {
         in directory: StoreDirectory, passphrase: Passphrase, cost: KeyDerivationCost
     ) throws(JournalError) -> JournalStores {
         let unwritable = try directory.prepare(create: true)
+        let lock = try JournalLock.acquire(directory, purpose: "creating the journal")
+        defer { lock.release() }
         guard !FileManager.default.fileExists(atPath: directory.mainStoreURL.path), !directory.isEncrypted else {
             throw .usage("\(directory.url.path) already holds a journal")
         }
         let dataKey = try GuardedBytes.random(count: JournalKeyFile.keyBytes)
         try JournalKeyFile.wrapping(dataKey, passphrase: passphrase, cost: cost).write(to: directory.keyFileURL)
-        return try open(directory, unwritable: unwritable, encryption: StoreEncryption(key: dataKey), use: .kept)
+        return try open(
+            directory, unwritable: unwritable, encryption: StoreEncryption(key: dataKey), use: .kept,
+            folder: FileIdentity(path: directory.url.path))
     }
 
     /// Opens the stores of `directory` through `encryption`, `unwritable` saying why they can't be
     /// written (nil when they can). Opening for writing writes (the WAL, its index), which a full
     /// disk refuses: then the stores are opened for reading, and `unwritable` says why.
+    ///
+    /// `folder` is the folder's identity when opening began: a search store that must be replaced
+    /// is replaced holding the journal's lock, and only while the folder is still that one.
     static func open(
-        _ directory: StoreDirectory, unwritable: String?, encryption: StoreEncryption?, use: JournalUse
+        _ directory: StoreDirectory, unwritable: String?, encryption: StoreEncryption?, use: JournalUse,
+        folder: FileIdentity?
     ) throws(JournalError) -> JournalStores {
         // An empty main store is a journal whose creation was cut short, unless its search store
         // holds what was indexed from it: then its entries are missing, not yet to be written.
@@ -61,12 +90,21 @@ package struct JournalStores: Sendable {
                 file: directory.mainStoreURL.path)
         }
         let readers: StoreDatabase.Readers = use == .kept ? .pool : .one
+        var replacementLock: JournalLock?
+        defer { replacementLock?.release() }
         func stores(readOnly: Bool) throws(JournalError) -> (MainStore, SearchStore) {
             let main = try MainStore(
                 url: directory.mainStoreURL, encryption: encryption, readOnly: readOnly, readers: readers)
             let search = try SearchStore(
                 url: directory.searchStoreURL, mainStoreID: main.storeID, encryption: encryption, readOnly: readOnly,
-                readers: readers)
+                readers: readers
+            ) { () throws(JournalError) in
+                replacementLock = try JournalLock.acquire(
+                    directory, purpose: "replacing the search store", timeout: StoreDatabase.busyTimeout)
+                guard FileIdentity(path: directory.url.path) == folder else {
+                    throw .store("the journal in \(directory.url.path) was replaced while it was being opened")
+                }
+            }
             return (main, search)
         }
         var unwritable = unwritable

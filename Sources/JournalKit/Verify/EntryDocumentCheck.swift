@@ -23,6 +23,9 @@ struct EntryDocumentCheck {
     let storeID: UUID
     let tokenTexts: [Int64: String]
     let prefixKeyIDs: [CodePointKey: Int64]
+    /// Entries the main store lost (``LostEntries``), reported as such rather than as
+    /// documents of no entry.
+    var lost: Set<Int64> = []
 
     /// Checks every entry in `mainDB` against `searchDB`; returns how many were checked and the
     /// tallies.
@@ -54,9 +57,7 @@ struct EntryDocumentCheck {
                 problems.add("tags", "p\(number): its tags written in the text are not those of its text")
             }
             while let orphan = document, orphan.number < number {
-                problems.add(
-                    "orphan", "the search store has a document for p\(orphan.number), which the main store doesn't have"
-                )
+                reportOrphan(orphan.number, problems: &problems)
                 document = try documents.next()
             }
             guard let found = document, found.number == number else {
@@ -69,11 +70,17 @@ struct EntryDocumentCheck {
             if checked % 10_000 == 0 { progress?(JournalProgress(phase: .verifying, done: checked, total: total)) }
         }
         while let orphan = document {
-            problems.add(
-                "orphan", "the search store has a document for p\(orphan.number), which the main store doesn't have")
+            reportOrphan(orphan.number, problems: &problems)
             document = try documents.next()
         }
         return (checked, tallies)
+    }
+
+    /// A document of no entry: a problem, unless its entry is one the main store lost (reported
+    /// as such).
+    private func reportOrphan(_ number: Int64, problems: inout ProblemLog) {
+        guard !lost.contains(number) else { return }
+        problems.add("orphan", "the search store has a document for p\(number), which the main store doesn't have")
     }
 
     /// One entry's document: URI, date, tokens, number of words, each token's positions and the

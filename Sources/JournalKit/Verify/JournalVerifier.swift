@@ -20,18 +20,25 @@ struct JournalVerifier {
     func run(progress: ProgressHandler?) throws(JournalError) -> VerificationReport {
         var problems = ProblemLog(examplesPerKind: examplesPerKind)
         var entriesDamaged = false
+        var lost: LostEntries?
         let checked = try stores.readBoth(cancellation: cancellation) { mainDB, searchDB in
             entriesDamaged = try !PageCheck.run(stores.main.url, in: mainDB, problems: &problems)
             let searchReads = try PageCheck.run(stores.search.url, in: searchDB, problems: &problems)
             // The checks below would stop at the first damaged page they read.
             guard !entriesDamaged, searchReads else { return 0 }
+            if case .entriesLost(let applied, let latest) = try IndexStanding.of(
+                SearchStore.position(in: searchDB), in: mainDB)
+            {
+                lost = try LostEntries.find(applied: applied, latest: latest, main: mainDB, search: searchDB)
+            }
             let tokenTexts = try SearchStore.tokenTexts(in: searchDB)
             let prefixKeyIDs = Dictionary(
                 try SearchStore.prefixKeyIDs(in: searchDB).map { (CodePointKey($0.key), $0.value) },
                 uniquingKeysWith: { first, _ in first }
             )
             let entries = EntryDocumentCheck(
-                storeID: stores.main.storeID, tokenTexts: tokenTexts, prefixKeyIDs: prefixKeyIDs)
+                storeID: stores.main.storeID, tokenTexts: tokenTexts, prefixKeyIDs: prefixKeyIDs,
+                lost: Set(lost?.entries.map(\.number) ?? []))
             let (checked, tallies) = try entries.run(
                 main: mainDB, search: searchDB, progress: progress, problems: &problems)
             let miscounted = try MainStore.tagFormMiscounts(in: mainDB)
@@ -39,6 +46,9 @@ struct JournalVerifier {
                 problems.add(
                     "tag forms", "\(miscounted) counts of the forms tags are written in disagree with the tags")
             }
+            // The search store's postings, days, lengths and totals hold the entries lost too:
+            // they are the record of them kept until the user decides, not a problem of their own.
+            guard lost == nil else { return checked }
             try PostingCheck.run(
                 .tokens, name: "tokens", expected: tallies.tokens, owners: Set(tokenTexts.keys), in: searchDB,
                 problems: &problems)
@@ -61,8 +71,10 @@ struct JournalVerifier {
         if try FTS5Peer.isBuilt(in: stores.main), let failure = FTS5Peer.integrityProblem(in: stores.main) {
             problems.add("fts5", "the FTS5 peer disagrees with the entries: \(failure)")
         }
-        var report = VerificationReport(entries: checked, problems: problems.lines)
+        let lostLines = lost.map { $0.entries.isEmpty ? [$0.summary] : $0.lines } ?? []
+        var report = VerificationReport(entries: checked, problems: lostLines + problems.lines)
         report.entriesDamaged = entriesDamaged
+        report.lostEntries = lost
         return report
     }
 }

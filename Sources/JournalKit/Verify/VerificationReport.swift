@@ -7,6 +7,10 @@ public struct VerificationReport: Sendable, Equatable, Codable {
     /// Whether pages of the main store, which holds the entries themselves, are damaged: what
     /// rebuilding the derived stores cannot repair (the other problems it can).
     public var entriesDamaged = false
+    /// What the main store lost of what the search store applied (damaged, or restored from an
+    /// older copy), nil when it lost nothing: entries `journal reindex` would forget, which
+    /// only a backup of the main store brings back.
+    public var lostEntries: LostEntries?
     /// Whether everything agrees with the entries.
     public var isConsistent: Bool { problems.isEmpty }
 }

@@ -4,7 +4,8 @@ import Testing
 @testable import JournalKit
 
 /// An import written in steps: no read sees any of it before its last step commits; one that
-/// fails or is cancelled takes back what its steps wrote; one left pending (its process killed)
+/// fails on its input or is cancelled takes back what its steps wrote; one that fails otherwise
+/// (its disk) stays pending, as one left by a kill does; one left pending (its process killed)
 /// refuses other writes, goes on where it stopped when run again with the same input, refuses
 /// another input, and can be abandoned.
 @Suite(.hangGuard) struct PendingImportTests {
@@ -104,6 +105,59 @@ import Testing
         #expect(try store.journal.main.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM main.entry") } == 3)
         #expect(try store.journal.verify().isConsistent)
         try store.journal.add(NewEntry(text: "written after"))
+    }
+
+    /// An input that fails once `batches` of its batches were taken, as a disk that fails under
+    /// a file would: a failure of the input's reading, not of what it holds.
+    final class FailingInput: ImportSource {
+        private let reader: JSONLinesReader
+        private var left: Int
+
+        init(_ reader: JSONLinesReader, failingAfter batches: Int) {
+            self.reader = reader
+            left = batches
+        }
+
+        func nextBatch(bytes: Int) throws(JournalError) -> [NumberedLine]? {
+            guard left > 0 else { throw JournalError(.store, "cannot read the input: Input/output error") }
+            left -= 1
+            return try reader.nextBatch(bytes: bytes)
+        }
+
+        static func entry(from item: NumberedLine, undated: UndatedEntryDate) -> Result<ImportedEntry?, JournalError> {
+            JSONLinesReader.entry(from: item, undated: undated)
+        }
+
+        var undatedEntries: UndatedEntryDate { reader.undatedEntries }
+        var bytesRead: Int { reader.bytesRead }
+        var totalBytes: Int? { reader.totalBytes }
+        var position: ImportPosition { reader.position }
+        func skip(to position: ImportPosition) throws(JournalError) -> Bool { try reader.skip(to: position) }
+    }
+
+    /// A failure that is not the input's (its disk, a lock) takes nothing back: the steps
+    /// committed stay pending, the error says how to finish, and the same import run again does.
+    @Test func anImportThatFailsOtherwiseStaysPendingAndGoesOn() throws {
+        let (store, file) = try journalAndInput(1_200)
+        let before = try readView(of: store.journal)
+        // Batches of a 400-line step's bytes: the failure comes in the third step.
+        let failing = FailingInput(try JSONLinesReader(path: file.path), failingAfter: 2)
+        let error = #expect(throws: JournalError.self) {
+            try store.journal.importEntries(
+                from: failing, input: file.path, keepingDuplicates: false, progress: nil, cancellation: nil,
+                stepBytes: stepBytes)
+        }
+        #expect(error?.kind == .store)
+        #expect(error?.message.contains("run the same import again") == true, "\(error?.message ?? "")")
+        let pending = try #require(try store.journal.pendingImport())
+        #expect(pending.written == 800 && !pending.isUnderWay)
+        #expect(try readView(of: store.journal) == before)
+        let summary = try store.journal.importFile(
+            atPath: file.path, format: nil, password: nil, keepingDuplicates: false, progress: nil,
+            cancellation: nil, stepBytes: stepBytes)
+        #expect(summary.count == 1_200 && summary.resumed == 800)
+        #expect(try store.journal.list().total == 1_203)
+        #expect(try store.journal.verify().isConsistent)
     }
 
     /// The state a kill leaves: the first `lines` lines of `file` written in a step that

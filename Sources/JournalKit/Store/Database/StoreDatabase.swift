@@ -74,6 +74,9 @@ package enum StoreDatabase {
                 of: url, encryption: encryption, identity: identity, immutable: immutable,
                 strictLog: durability == .durableAtCommit)
         }
+        // A plain store's log, checked before SQLite recovers it (an encrypted one's VFS checks
+        // it as SQLite reads it).
+        if encryption == nil, durability == .durableAtCommit { try WriteAheadLogCheck.check(url) }
         if !readOnly {
             try rollBackInterruptedSetUp(
                 location(immutable: false), url: url, configuration: configuration(readOnly: false))
@@ -150,7 +153,7 @@ package enum StoreDatabase {
         if let error = error as? DatabaseError {
             // The encrypting VFS says which page it refused, and why, beside SQLite's result.
             if [.SQLITE_IOERR_DATA, .SQLITE_IOERR_WRITE, .SQLITE_CANTOPEN].contains(error.extendedResultCode),
-                let failure = StoreEncryption.lastFailure(), failure.hasPrefix(url.path)
+                let failure = StoreEncryption.lastFailure(of: url.path)
             {
                 return .store(failure, file: url.path)
             }
@@ -187,7 +190,7 @@ package enum StoreDatabase {
         // A result may hold several lines, the first naming the schema ("*** in database main ***").
         var lines = results.flatMap { $0.split(separator: "\n").map(String.init) }.filter { !$0.hasPrefix("*** ") }
         if lines.contains(where: { $0.contains("error code=\(ResultCode.SQLITE_IOERR_DATA.rawValue)") }),
-            let failure = StoreEncryption.lastFailure(), failure.hasPrefix(url.path)
+            let failure = StoreEncryption.lastFailure(of: url.path)
         {
             lines.append(failure)
         }

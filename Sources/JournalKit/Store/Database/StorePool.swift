@@ -232,16 +232,3 @@ package final class StorePool: @unchecked Sendable {
 private struct SideConnectionOpener: @unchecked Sendable {
     let open: () throws -> DatabaseQueue
 }
-
-/// Which file a path names: its device and inode.
-private struct FileIdentity: Equatable {
-    let device: UInt64
-    let inode: UInt64
-
-    init?(path: String) {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
-        device = UInt64(status.st_dev)
-        inode = UInt64(status.st_ino)
-    }
-}

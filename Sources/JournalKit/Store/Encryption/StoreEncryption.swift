@@ -76,10 +76,11 @@ package final class StoreEncryption: @unchecked Sendable {
         _ = sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_RESERVE_BYTES, &reserved)
     }
 
-    /// The encrypting VFS's account of the last page it refused, or nil.
-    static func lastFailure() -> String? {
+    /// The encrypting VFS's account of the last page of the store at `path` (or of its log) it
+    /// refused, or nil.
+    static func lastFailure(of path: String) -> String? {
         var buffer = [CChar](repeating: 0, count: 320)
-        encrypted_vfs_last_failure(&buffer, Int32(buffer.count))
+        encrypted_vfs_last_failure(path, &buffer, Int32(buffer.count))
         let text = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         return text.isEmpty ? nil : text
     }

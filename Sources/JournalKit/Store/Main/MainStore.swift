@@ -180,8 +180,6 @@ package final class MainStore: StoreFile {
         /// in the same transaction, so pruning costs no extra commit. That change itself stays,
         /// so that its tag can still be checked (``IndexStanding``).
         var pruningThrough: Int64
-        /// Runs last before the commit (the journal takes its catch-up lock there).
-        var beforeCommit: () throws -> Void = {}
     }
 
     /// Inserts the entries `produce` hands over, all in one transaction with one `insert`
@@ -326,6 +324,21 @@ package final class MainStore: StoreFile {
         }
     }
 
+    /// Keeps the entry numbers up to `number` from ever being given to a new entry: those of
+    /// entries the store lost, whose URIs may still be known elsewhere.
+    func reserveEntryNumbers(through number: Int64) throws(JournalError) {
+        try guarded {
+            try writeUnlessImportPending { db in
+                try db.execute(
+                    sql: "UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'entry'", arguments: [number])
+                if db.changesCount == 0 {
+                    try db.execute(
+                        sql: "INSERT INTO sqlite_sequence (name, seq) VALUES ('entry', ?)", arguments: [number])
+                }
+            }
+        }
+    }
+
     /// Writes `canonical(text)` over every canonical text that differs from it, and the tags
     /// written in every text over its text tags, a few thousand entries at a time in number
     /// order, so that memory stays bounded; then counts the tags' forms again.
@@ -361,7 +374,7 @@ package final class MainStore: StoreFile {
         try record(kind, [numbers], hooks, in: db)
     }
 
-    /// One change of `kind` per range, the history pruned first and the hook run last.
+    /// One change of `kind` per range, the history pruned first.
     private func record(
         _ kind: Change.Kind, _ ranges: [ClosedRange<Int64>], _ hooks: WriteHooks, in db: Database
     ) throws {
@@ -371,7 +384,6 @@ package final class MainStore: StoreFile {
         for numbers in ranges {
             try statement.execute(arguments: [kind.rawValue, numbers.lowerBound, numbers.upperBound])
         }
-        try hooks.beforeCommit()
     }
 
     /// Stars or unstars the entries `numbers`, in one transaction; returns the numbers there

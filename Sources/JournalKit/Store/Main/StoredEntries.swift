@@ -24,6 +24,11 @@ extension MainStore {
         }
     }
 
+    /// Every entry's number, in order.
+    static func numbersInOrder(in db: Database) throws -> DatabaseValueCursor<Int64> {
+        try Int64.fetchCursor(db, sql: "SELECT n FROM entry ORDER BY n")
+    }
+
     /// The tags written in each entry's text that has some, in entry-number order: each as its
     /// name and form apart by U+001E, sorted by name, separated by U+001F.
     static func textTagsInNumberOrder(in db: Database) throws -> MapCursor<RowCursor, (entry: Int64, tags: String)> {

@@ -45,37 +45,52 @@ struct SearchIndexer {
     /// A writer passes the lock it took just before its commit (`holding`), so that no other
     /// process starts applying its change first (a search would then do the writer's work).
     ///
-    /// Returns why the search store could not catch up and was rebuilt (``IndexStanding``),
-    /// when it was found so; nil when it was new or could catch up.
+    /// Returns what it found that the user should hear about (``Finding``).
     @discardableResult
     func catchUp(
         progress: ProgressHandler? = nil, holding held: FileLock? = nil, waitingFor change: Int64? = nil
-    ) throws(JournalError) -> String? {
+    ) throws(JournalError) -> Finding {
         if let held {
             defer { held.release() }
             try applyEverything(progress: progress)
         }
         var rebuildReason: String?
+        var found: Finding { rebuildReason.map(Finding.rebuilt) ?? .nothing }
         var lastProgress = ContinuousClock.now
         var lastApplied = Int64.min
         // The holder checks again after letting go, so a change committed while it held the lock
         // (whose writer then found the lock taken) is never left unapplied.
         while true {
             let (position, standing) = try currentStanding()
-            if standing == .current, try !prefixFileIsStale() { return rebuildReason }
+            if standing == .current, try !prefixFileIsStale() { return found }
+            if case .entriesLost(let applied, let latest) = standing {
+                return .entriesLost(applied: applied, latest: latest)
+            }
             if rebuildReason == nil, !position.isFresh, case .mustRebuild(let why) = standing { rebuildReason = why }
             if let lock = try CatchUpLock.tryAcquire(besides: search.url) {
                 defer { lock.release() }
                 try applyEverything(progress: progress)
                 continue
             }
-            guard let change else { return rebuildReason }
+            guard let change else { return found }
             let applied = try appliedChange()
-            if applied >= change { return rebuildReason }
+            if applied >= change { return found }
             if applied != lastApplied { (lastApplied, lastProgress) = (applied, .now) }
-            if ContinuousClock.now - lastProgress > .seconds(StoreDatabase.busyTimeout) { return rebuildReason }
+            if ContinuousClock.now - lastProgress > .seconds(StoreDatabase.busyTimeout) { return found }
             Thread.sleep(forTimeInterval: 0.01)
         }
+    }
+
+    /// What a catch-up found that the user should hear about.
+    enum Finding: Equatable {
+        /// Nothing: the store was new, or caught up (or another process is catching it up).
+        case nothing
+        /// The search store could not catch up and was rebuilt, for this reason
+        /// (``IndexStanding/mustRebuild(_:)``), when it was not new.
+        case rebuilt(String)
+        /// The main store lost changes the search store applied (``IndexStanding/entriesLost(applied:latest:)``):
+        /// nothing was applied.
+        case entriesLost(applied: Int64, latest: Int64)
     }
 
     /// Applies every pending change; the caller holds the catch-up lock.

@@ -19,10 +19,12 @@ package final class SearchStore: StoreFile {
     /// then catches up from the main store; `rebuildReason` says why, when that happened.
     /// With `readOnly`, nothing is written: such a file is an error instead. `identity` binds
     /// an encrypted store's pages to what it is (a scratch store is not the journal's).
+    /// `replacing` runs just before a file is replaced, and may refuse it by throwing.
     init(
         url: URL, mainStoreID: UUID, encryption: StoreEncryption? = nil,
         identity: StoreEncryption.Identity = .searchStore,
-        readOnly: Bool = false, readers: StoreDatabase.Readers = .pool
+        readOnly: Bool = false, readers: StoreDatabase.Readers = .pool,
+        replacing: () throws(JournalError) -> Void = {}
     ) throws(JournalError) {
         self.url = url
         self.encryption = encryption
@@ -35,6 +37,13 @@ package final class SearchStore: StoreFile {
         case .failure(.replace(let why)) where readOnly:
             throw .store("\(url.path) must be rebuilt (\(why)), and the journal cannot be written", file: url.path)
         case .failure(.replace(let why)):
+            try replacing()
+            // Another process may have replaced it meanwhile.
+            if case .success(let pool) = Self.openExisting(url, mainStoreID: mainStoreID, opening) {
+                self.pool = pool
+                rebuildReason = nil
+                return
+            }
             try Self.removeFiles(at: url)
             switch Self.openExisting(url, mainStoreID: mainStoreID, opening) {
             case .success(let pool): self.pool = pool

@@ -23,6 +23,24 @@ extension SearchStore {
         }
     }
 
+    /// Every document's entry number, date and token ids, in entry-number order: what the search
+    /// store knows of an entry, for a report of those the main store lost (``LostEntries``).
+    static func documentSummariesInNumberOrder(
+        in db: Database
+    ) throws -> MapCursor<RowCursor, (number: Int64, date: Int64?, tokens: Data)> {
+        try Row.fetchCursor(db, sql: "SELECT id, date, tokens FROM document ORDER BY id").map { row in
+            (row[0], row[1], row[2] as Data? ?? Data())
+        }
+    }
+
+    /// The texts of the tokens `ids` (those there are), by id.
+    static func tokenTexts(of ids: [Int64], in db: Database) throws -> [Int64: String] {
+        let statement = try db.cachedStatement(sql: "SELECT text FROM token WHERE id = ?")
+        var texts: [Int64: String] = [:]
+        for id in ids { texts[id] = try String.fetchOne(statement, arguments: [id]) }
+        return texts
+    }
+
     /// Every token's text, by id.
     static func tokenTexts(in db: Database) throws -> [Int64: String] {
         var texts: [Int64: String] = [:]

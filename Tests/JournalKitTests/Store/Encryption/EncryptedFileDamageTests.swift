@@ -8,8 +8,8 @@ import Testing
 
 /// What the encrypting VFS does with files that were cut, altered or mixed: an error naming
 /// the file, never different data; the one loss it cannot tell from a crash (the log's last
-/// transaction) loses whole transactions, never parts of them; and no two pages share a nonce,
-/// even across fork().
+/// transaction) loses whole transactions, never parts of them, and the journal reports it when
+/// its search store applied them; and no two pages share a nonce, even across fork().
 @Suite struct EncryptedFileDamageTests {
     private static let page = 4096
 
@@ -98,11 +98,12 @@ import Testing
         #expect(error?.message.contains("journal.sqlite: page \(last) is missing") == true, "\(error?.message ?? "")")
     }
 
-    /// One byte changed in each frame of a log of three commits: a frame of the first two
-    /// transactions (but the second's commit frame) is an error naming the log; one of the last
-    /// transaction, or the frame that commits the one before, drops those transactions whole, as
-    /// a crash while they were written would, and every entry read is one that was written.
-    @Test func oneByteChangedInEachFrameOfTheLogIsAnErrorOrDropsTheLastTransactions() throws {
+    /// A journal of 50 entries whose main store's log holds three more commits, one entry each,
+    /// copied as a crash would leave it (the logs, not their index): the copy, the log's bytes,
+    /// where each commit's frames end, and the three texts.
+    private func threeCommitsInTheLog() throws -> (
+        journal: TemporaryJournal, copy: StoreDirectory, log: Data, ends: [Int], texts: [String]
+    ) {
         let journal = try TemporaryJournal(passphrase: "three commits")
         try journal.importTexts((0..<50).map { "entry \($0) before the log" })
         journal.close()
@@ -118,9 +119,20 @@ import Testing
             ends.append((try Data(contentsOf: wal).count - 32) / frame)
         }
         let copyOfAll = try copy(journal)
-        defer { try? FileManager.default.removeItem(at: copyOfAll.url) }
         journal.close()
         let log = try Data(contentsOf: URL(fileURLWithPath: copyOfAll.mainStoreURL.path + "-wal"))
+        return (journal, copyOfAll, log, ends, texts)
+    }
+
+    /// One byte changed in each frame of a log of three commits: a frame of the first two
+    /// transactions (but the second's commit frame) is an error naming the log; one of the last
+    /// transaction, or the frame that commits the one before, drops those transactions whole, as
+    /// a crash while they were written would, every entry read is one that was written, and the
+    /// journal names the entries dropped, which its search store had applied.
+    @Test func oneByteChangedInEachFrameOfTheLogIsAnErrorOrAReportedLoss() throws {
+        let (journal, copyOfAll, log, ends, texts) = try threeCommitsInTheLog()
+        defer { try? FileManager.default.removeItem(at: copyOfAll.url) }
+        let frame = 24 + Self.page
         #expect(ends[0] >= 1 && ends[0] < ends[1] && ends[1] < ends[2], "\(ends)")
         for index in 0..<ends[2] {
             let copy = try duplicate(copyOfAll)
@@ -138,14 +150,87 @@ import Testing
                     error?.message.contains("journal.sqlite-wal") == true, "frame \(index + 1): \(error?.message ?? "")"
                 )
             } else {
-                let entries = try readEverything(copy, journal.passphrase)
+                let opened = try Journal(directory: copy, create: false, passphrase: journal.passphrase)
+                defer { try? opened.close() }
+                let entries = try opened.list(PageRequest(limit: 0)).entries
                 let kept = index == ends[1] - 1 ? 1 : 2
                 #expect(entries.count == 50 + kept, "frame \(index + 1)")
                 let found = Set(entries.map(\.text))
                 #expect(texts.prefix(kept).allSatisfy(found.contains), "frame \(index + 1): the earlier commits whole")
                 #expect(
                     entries.allSatisfy { $0.text.hasPrefix("entry") || texts.contains($0.text) }, "frame \(index + 1)")
+                let lost = try opened.lostEntries()
+                #expect(lost?.entries.map(\.number) == Array(Int64(51 + kept)...53), "frame \(index + 1)")
+                #expect(opened.notices.contains { $0.contains("lacks change") }, "frame \(index + 1)")
+                #expect(!(try opened.verify().isConsistent), "frame \(index + 1)")
             }
+        }
+    }
+
+    /// One byte changed anywhere in the log's header, whose salts decide which frames SQLite
+    /// reads: an error naming the log, never a log read as empty.
+    @Test func oneByteChangedInTheLogsHeaderIsAnError() throws {
+        let (journal, copyOfAll, log, _, _) = try threeCommitsInTheLog()
+        defer { try? FileManager.default.removeItem(at: copyOfAll.url) }
+        for index in 0..<32 {
+            let copy = try duplicate(copyOfAll)
+            defer { try? FileManager.default.removeItem(at: copy.url) }
+            var altered = log
+            altered[index] ^= 0x10
+            try altered.write(to: URL(fileURLWithPath: copy.mainStoreURL.path + "-wal"))
+            let error = #expect(throws: JournalError.self, "byte \(index)") {
+                try readEverything(copy, journal.passphrase)
+            }
+            #expect(
+                error?.message.contains("journal.sqlite-wal") == true
+                    && error?.message.contains("header fails authentication") == true,
+                "byte \(index): \(error?.message ?? "")")
+        }
+    }
+
+    /// A log whose header holds SQLite's own checksum, as an earlier version of the layout wrote
+    /// it (left by a process of that version), is read while it is its first frame's header; with
+    /// its salts or byte order changed (the checksum made to match), it is an error.
+    @Test func aLogHeaderOfTheEarlierLayoutIsReadOnlyAsItsFramesHeader() throws {
+        let (journal, copyOfAll, log, _, texts) = try threeCommitsInTheLog()
+        defer { try? FileManager.default.removeItem(at: copyOfAll.url) }
+        func earlier(_ header: Data) -> Data {
+            var header = header
+            var (s0, s1): (UInt32, UInt32) = (0, 0)
+            let bigEndian = header[3] & 1 == 1
+            for offset in stride(from: 0, to: 24, by: 8) {
+                func word(_ at: Int) -> UInt32 {
+                    let bytes = (0..<4).map { UInt32(header[at + $0]) }
+                    return bigEndian
+                        ? bytes[0] << 24 | bytes[1] << 16 | bytes[2] << 8 | bytes[3]
+                        : bytes[3] << 24 | bytes[2] << 16 | bytes[1] << 8 | bytes[0]
+                }
+                s0 = s0 &+ word(offset) &+ s1
+                s1 = s1 &+ word(offset + 4) &+ s0
+            }
+            for (index, value) in [s0, s1].enumerated() {
+                for byte in 0..<4 {
+                    header[24 + index * 4 + byte] = UInt8(truncatingIfNeeded: value >> (24 - 8 * byte))
+                }
+            }
+            return header
+        }
+        let walPath = { (copy: StoreDirectory) in URL(fileURLWithPath: copy.mainStoreURL.path + "-wal") }
+        let asWritten = try duplicate(copyOfAll)
+        defer { try? FileManager.default.removeItem(at: asWritten.url) }
+        try (earlier(log.prefix(32)) + log.dropFirst(32)).write(to: walPath(asWritten))
+        let entries = try readEverything(asWritten, journal.passphrase)
+        #expect(entries.count == 53 && texts.allSatisfy(Set(entries.map(\.text)).contains))
+        for (name, byte) in [("a salt", 17), ("the byte order", 3)] {
+            let changed = try duplicate(copyOfAll)
+            defer { try? FileManager.default.removeItem(at: changed.url) }
+            var header = log.prefix(32)
+            header[byte] ^= 0x01
+            try (earlier(header) + log.dropFirst(32)).write(to: walPath(changed))
+            let error = #expect(throws: JournalError.self, "\(name) changed") {
+                try readEverything(changed, journal.passphrase)
+            }
+            #expect(error?.message.contains("header fails authentication") == true, "\(name): \(error?.message ?? "")")
         }
     }
 
