@@ -101,7 +101,25 @@ struct JournalCommand: ParsableCommand {
         progress.finish()
         for notice in journal.notices { Terminal.standardError.write("journal: \(notice)\n") }
         Self.keptJournal = journal
+        if command != nil { Self.tidyEdits(of: journal) }
         return journal
+    }
+
+    /// Before the editor opens for `command` ("add") on `journal`: checks that the journal takes
+    /// the entry (it can be written, no import is pending) and waits for any command changing
+    /// it meanwhile, so that what the user writes is not refused for a reason known before.
+    static func prepareForEditing(_ journal: Journal, command: String) throws {
+        try journal.checkAcceptsChanges()
+        tidyEdits(of: journal)
+        try lockJournal(journal.directory, for: command)?.release()
+    }
+
+    /// Says what edits cut short or not saved left in the journal's folder, and removes those
+    /// of an encrypted journal whose process was killed (``EditingFolder/tidy(journalFolder:encrypted:)``).
+    static func tidyEdits(of journal: Journal) {
+        for line in EditingFolder.tidy(journalFolder: journal.directory.url, encrypted: journal.isEncrypted) {
+            Terminal.standardError.write("journal: \(line)\n")
+        }
     }
 
     /// The journal's folder: --store, else -j's journal, else $JOURNAL_STORE, else $JOURNAL's

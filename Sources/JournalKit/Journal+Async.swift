@@ -44,10 +44,15 @@ extension Journal {
         }
     }
 
-    /// Changes an entry's text, date, or both.
+    /// Changes an entry's text, date, or both; refused as a conflict when the entry is no longer
+    /// `basedOn` (see ``edit(_:text:date:basedOn:)-2qvwi``).
     @discardableResult
-    public func edit(_ id: EntryID, text: String? = nil, date: JournalDate? = nil) async throws(JournalError) -> Entry {
-        try await Self.offThePool { _ throws(JournalError) in try self.edit(id, text: text, date: date) }
+    public func edit(
+        _ id: EntryID, text: String? = nil, date: JournalDate? = nil, basedOn: Entry? = nil
+    ) async throws(JournalError) -> Entry {
+        try await Self.offThePool { _ throws(JournalError) in
+            try self.edit(id, text: text, date: date, basedOn: basedOn)
+        }
     }
 
     /// Deletes an entry.

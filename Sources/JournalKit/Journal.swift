@@ -300,14 +300,25 @@ public final class Journal: Sendable {
         return try self.entry(EntryID(storeID: storeID, number: numbers.lowerBound))
     }
 
-    /// Changes an entry's text, date, or both.
+    /// Changes an entry's text, date, or both. Given the entry as it was read before the change
+    /// was made (`basedOn`: the text a user edited), the change is refused with a
+    /// ``JournalError/Kind/conflict`` error when the entry's text or date is no longer that
+    /// (another process edited it meanwhile), rather than undoing that edit.
     @discardableResult
-    public func edit(_ id: EntryID, text: String? = nil, date: JournalDate? = nil) throws(JournalError) -> Entry {
-        let current = try entry(id)
-        let prepared = try Self.prepare(NewEntry(date: date ?? current.date, text: text ?? current.text))
-        let updated = try write { hooks throws(JournalError) in try main.update(id.number, prepared, hooks) }
-        guard updated else { throw Self.notFound(id) }
-        return try entry(id)
+    public func edit(
+        _ id: EntryID, text: String? = nil, date: JournalDate? = nil, basedOn: Entry? = nil
+    ) throws(JournalError) -> Entry {
+        try changing { () throws(JournalError) in
+            let current = try entry(id)
+            if let basedOn, basedOn.text != current.text || basedOn.date != current.date {
+                throw JournalError(
+                    .conflict, "\(id.shortName) was changed by another command since it was read", entry: id)
+            }
+            let prepared = try Self.prepare(NewEntry(date: date ?? current.date, text: text ?? current.text))
+            let updated = try write { hooks throws(JournalError) in try main.update(id.number, prepared, hooks) }
+            guard updated else { throw Self.notFound(id) }
+            return try entry(id)
+        }
     }
 
     /// Deletes an entry from both stores. Its identifier is never used again.

@@ -36,6 +36,9 @@ public struct JournalError: Error, CustomStringConvertible, Sendable, Equatable,
         /// interrupted and waiting to be run again or abandoned. The journal takes no other
         /// write meanwhile.
         case importPending
+        /// What a change was based on changed meanwhile (another process edited the entry
+        /// being edited): nothing was written.
+        case conflict
     }
 
     /// The class of failure.

@@ -143,8 +143,9 @@ struct JournalProcess {
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = ["--store", store.path] + arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let variables = self.environment.merging(environment) { $1 }
+        if !variables.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(variables) { $1 }
         }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

@@ -9,6 +9,12 @@ struct AddCommand: ParsableCommand {
             The text is the arguments joined by spaces; without arguments it is read from standard \
             input, or, on a terminal, written in $VISUAL or $EDITOR. One trailing newline of text \
             from standard input or the editor is dropped; everything else is kept exactly.
+
+            Before the editor opens, everything that can be checked is: the date, the tags, the \
+            passphrase, that the journal can be written, and that no other command is changing it \
+            (add waits for it, saying so). If saving still fails, what was written in the editor is \
+            kept in a private file whose path the error gives; Ctrl-C, TERM or HUP once the editor \
+            has closed keep it the same way, except in an encrypted journal, where it is wiped.
             """)
 
     @ParentCommand var journal: JournalCommand
@@ -36,15 +42,34 @@ struct AddCommand: ParsableCommand {
     }
 
     func run() throws {
-        let text =
-            self.text.isEmpty
-            ? try TextInput.fromStandardInputOrEditor(journalFolder: journal.directory.url)
-            : self.text.joined(separator: " ")
-        try NewEntry.validate(text: text)
         let date = try self.date.map { text throws(JournalError) in try DatePhrase(text).instant }
+        guard text.isEmpty, TextInput.standardInputIsTerminal else {
+            let text = self.text.isEmpty ? try TextInput.fromStandardInput() : self.text.joined(separator: " ")
+            try NewEntry.validate(text: text)
+            let opened = try journal.openJournal(create: true, changing: "add")
+            tell(try opened.add(NewEntry(date: date ?? .now, text: text, tags: tags, starred: starred)), in: opened)
+            return
+        }
         let opened = try journal.openJournal(create: true)
-        let entry = try opened.add(NewEntry(date: date ?? .now, text: text, tags: tags, starred: starred))
-        JournalCommand.noteIndexBehind(opened)
+        try JournalCommand.prepareForEditing(opened, command: "add")
+        let edited = try TextInput.fromEditor(
+            initialText: "", journalFolder: opened.directory.url, encrypted: opened.isEncrypted)
+        if edited.text.allSatisfy(\.isWhitespace) {
+            edited.discard()
+            throw JournalError(.invalidInput, "the text is empty; nothing was saved")
+        }
+        let entry = try edited.save { text in
+            try NewEntry.validate(text: text)
+            JournalCommand.heldLock = try JournalCommand.lockJournal(opened.directory, for: "add")
+            return try edited.whileWriting {
+                try opened.add(NewEntry(date: date ?? .now, text: text, tags: tags, starred: starred))
+            }
+        }
+        tell(entry, in: opened)
+    }
+
+    private func tell(_ entry: Entry, in journal: Journal) {
+        JournalCommand.noteIndexBehind(journal)
         if output.json {
             JSONOutput.print(entry.json)
         } else {

@@ -73,9 +73,16 @@ struct InteractiveSearch {
     /// Opens `entry` in the user's editor and saves what changed; says what happened.
     private mutating func edit(_ entry: Entry) -> String {
         do {
-            let text = try TextInput.fromEditor(initialText: entry.text, journalFolder: journal.directory.url)
-            guard text != entry.text else { return "\(entry.id.shortName) unchanged" }
-            let edited = try journal.edit(entry.id, text: text)
+            try journal.checkAcceptsChanges()
+            let written = try TextInput.fromEditor(
+                initialText: entry.text, journalFolder: journal.directory.url, encrypted: journal.isEncrypted)
+            guard written.text != entry.text else {
+                written.discard()
+                return "\(entry.id.shortName) unchanged"
+            }
+            let edited = try written.save { text in
+                try written.whileWriting { try journal.edit(entry.id, text: text, basedOn: entry) }
+            }
             screen.replaceShownEntry(with: edited)
             return "edited \(edited.id.shortName)"
         } catch let error as JournalError {

@@ -2,8 +2,8 @@ import Foundation
 import GRDB
 
 /// What the main store lost, as far as the search store knows it: when the search store has
-/// applied changes the main store's history does not have (``IndexStanding/entriesLost(applied:latest:)``),
-/// the entries it holds that the main store lacks, each with its date and the words the search
+/// applied changes the main store's history does not have (its file damaged, or restored from
+/// an older copy), the entries it holds that the main store lacks, each with its date and the words the search
 /// store keeps of it. What the user is told, on opening the journal and by `journal verify`.
 ///
 /// An edit or a delete among the changes lost leaves the entry in the main store as it was

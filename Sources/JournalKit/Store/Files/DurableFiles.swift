@@ -11,7 +11,7 @@ import Foundation
 /// (its own files' contents follow ``Durability``); these are the journal's other names.
 package enum DurableFiles {
     /// Syncs the folder at `url`, so that the names created, renamed or removed in it last.
-    static func syncFolder(_ url: URL) throws(JournalError) {
+    package static func syncFolder(_ url: URL) throws(JournalError) {
         let descriptor = open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw .store("cannot open the folder \(url.path): \(String(cString: strerror(errno)))")
@@ -24,7 +24,7 @@ package enum DurableFiles {
 
     /// Syncs the file at `path`, whoever wrote it (a sync flushes the file, not one descriptor's
     /// writes); a missing file has nothing to sync.
-    static func syncFile(atPath path: String) throws(JournalError) {
+    package static func syncFile(atPath path: String) throws(JournalError) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             if errno == ENOENT { return }

@@ -28,7 +28,9 @@ public struct StoreDirectory: Sendable, Equatable {
     /// The name of the private folder an entry being edited is written in while the editor has
     /// it, `XXXXXX` to be made unique (`mkdtemp`): in the journal's folder only when there is no
     /// private runtime folder.
-    public static let editingFolderTemplate = ".journal-edit-XXXXXX"
+    public static let editingFolderTemplate = editingFolderPrefix + "XXXXXX"
+    /// How the name of a folder an entry is edited in begins.
+    public static let editingFolderPrefix = ".journal-edit-"
 
     /// Whether the file or folder called `name` in the folder is the journal's own: a store with
     /// its WAL, shared memory and side files, the key file, or an edit's file cut short (in plain
@@ -36,8 +38,7 @@ public struct StoreDirectory: Sendable, Equatable {
     /// folder).
     func isOwnFile(_ name: String) -> Bool {
         let own = [mainStoreURL, searchStoreURL, keyFileURL].map(\.lastPathComponent)
-        let editing = Self.editingFolderTemplate.replacingOccurrences(of: "XXXXXX", with: "")
-        return name.hasPrefix(editing)
+        return name.hasPrefix(Self.editingFolderPrefix)
             || own.contains { name == $0 || name.hasPrefix($0 + "-") || name.hasPrefix("." + $0) }
     }
 
