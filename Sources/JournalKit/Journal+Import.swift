@@ -8,10 +8,11 @@ import Foundation
 /// next entries; no read sees a step before the last one commits (``PendingImport``), and a
 /// killed import goes on where it stopped when run again with the same input. The search store
 /// then catches up in batches. An entry the journal holds already is left out and
-/// counted (``ImportSummary/alreadyPresent``), so importing the same file twice adds nothing;
-/// `keepingDuplicates` imports those that have the same date and text as one it holds, or
-/// that were exported from it, all the same (an entry of an origin it holds, Day One's uuid, is
-/// always left out: an origin names one entry).
+/// counted (``ImportSummary/alreadyPresent``), so importing the same file twice adds nothing:
+/// one that has the date and text of an entry it holds (or was exported from one that still
+/// has them), and no star or tag that entry lacks (one that adds a star or a tag is an entry of
+/// its own, imported beside it). `keepingDuplicates` imports those all the same (an entry of an
+/// origin it holds, Day One's uuid, is always left out: an origin names one entry).
 extension Journal {
     /// Imports JSON Lines, all or nothing.
     public func importJSONLines(
@@ -156,7 +157,7 @@ extension Journal {
                             return Result { () throws(JournalError) in
                                 var prepared = try Self.prepare(imported.entry)
                                 guard !keepingDuplicates else { return prepared }
-                                // An entry exported from this journal is left out while it is still here.
+                                // An entry exported from this journal is left out while it is still here as it was.
                                 if let source = imported.exportedFrom, source.storeID == storeID {
                                     prepared.exportedFrom = source.number
                                 }

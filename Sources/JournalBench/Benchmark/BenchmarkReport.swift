@@ -73,6 +73,8 @@ public struct BenchmarkReport {
         public let onThisDay: OnThisDayCost?
         /// Searches in other processes while an import adds entries, beside FTS5 doing the same.
         public let duringImport: SearchDuringImport?
+        /// The same undated file imported again (nil in reports from before it was measured).
+        public let reimport: ReimportCost?
 
         /// The import's peak disk over the finished journal's stores.
         public var importPeakDiskRatio: Double? {

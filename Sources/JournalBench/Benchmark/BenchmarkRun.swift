@@ -83,6 +83,9 @@ public struct BenchmarkRun: Sendable {
     /// Single adds timed each way at every size.
     static let timedAdds = 40
 
+    /// Undated lines imported twice at every size (fewer at a smaller size).
+    static let reimportedLines = 100_000
+
     /// Measures one size. `queries` nil: chosen from this journal (and returned for the next sizes).
     public func measure(entries: Int, queries: [ComparisonQuery]?) throws -> BenchmarkReport.Size {
         let file = try input(entries: entries)
@@ -161,6 +164,9 @@ public struct BenchmarkRun: Sendable {
                 queries: chosen.map(\.text), runs: runs, coldRuns: coldRuns, executable: executable
             ) { progress("\(entries) entries: \($0)") }
         }
+        progress("\(entries) entries: the same undated file imported twice…")
+        let reimport = try ReimportCost.measure(
+            input: file, lines: min(entries, Self.reimportedLines), executable: executable, scratch: folder)
         if discardInputs, corpus == nil { try? FileManager.default.removeItem(at: file) }
         // Last, so that every search above sees the journal as imported.
         progress("\(entries) entries: \(Self.timedAdds) single adds in this process, then as journal add processes…")
@@ -174,7 +180,7 @@ public struct BenchmarkRun: Sendable {
             fts5IndexBytes: fts5?.bytes, prefixTableBytes: warm.strategy(.prefix)?.structure.bytes, warm: warm,
             filtered: filtered,
             fts5Best: best, syntax: syntax, cold: cold, typing: typing, writes: writes, encryption: encryption,
-            onThisDay: onThisDay, duringImport: duringImport)
+            onThisDay: onThisDay, duringImport: duringImport, reimport: reimport)
     }
 
     /// Builds FTS5's best setup beside the store and times it on `queries`, in this process and

@@ -189,6 +189,28 @@ package struct BenchmarkRendering: SectionedReport {
             numericColumns: Set(0...7))
     }
 
+    /// The same undated file imported twice into a new journal: the second import adds nothing.
+    package var reimportTable: TextTable {
+        TextTable(
+            headers: ["entries", "undated lines", "import s", "again s", "again / import"],
+            rows: report.sizes.compactMap { size in
+                guard let reimport = size.reimport else { return nil }
+                return [
+                    Formatting.grouped(size.entries), Formatting.grouped(reimport.lines),
+                    String(format: "%.3f", reimport.importSeconds), String(format: "%.3f", reimport.reimportSeconds),
+                    BenchmarkTarget.format(reimport.ratio),
+                ]
+            },
+            numericColumns: Set(0...4))
+    }
+
+    private static func reimportJSON(_ reimport: ReimportCost) -> JSONValue {
+        .object([
+            "lines": .integer(reimport.lines), "import_seconds": .number(reimport.importSeconds),
+            "again_seconds": .number(reimport.reimportSeconds),
+        ])
+    }
+
     /// Searches in other processes while an import adds entries: the journal's `journal search`
     /// processes during `journal import`, FTS5's `sqlite3` processes during its insert of the
     /// same entries in one transaction; and each side's write again alone.
@@ -430,6 +452,7 @@ package struct BenchmarkRendering: SectionedReport {
         var sections = [
             ReportSection("Import", [.figure(importChart), .table(importTable)]),
             ReportSection("A single add (durable on return)", [.table(writesTable)]),
+            ReportSection("The same file imported again", [.table(reimportTable)]),
             ReportSection("Searches during an import (whole processes)", [.table(duringImportTable)]),
             ReportSection("Sizes", [.figure(sizeChart), .table(sizesTable)]),
         ]
@@ -598,6 +621,7 @@ package struct BenchmarkRendering: SectionedReport {
                             ])
                         } ?? .null,
                         "during_import": size.duringImport.map(Self.duringImportJSON) ?? .null,
+                        "reimport": size.reimport.map(Self.reimportJSON) ?? .null,
                         "writes": size.writes.map { writes in
                             .object([
                                 "adds": .integer(writes.inProcess.samples),

@@ -28,8 +28,11 @@ struct ImportCommand: ParsableCommand {
 
             An import with one bad entry imports nothing and names it (a line, or an entry's \
             number and uuid). Entries the journal holds already are left out, so importing the \
-            same file again adds nothing: an export's ids, Day One's uuids, and the same date and \
-            text for jrnl and for JSON Lines (--keep-duplicates imports those). A JSON Lines entry \
+            same file again adds nothing: Day One's uuids, and the same date and text, for an \
+            export's ids (still this journal's entry as it was exported), for jrnl and for JSON \
+            Lines (--keep-duplicates imports those). An entry that has the date and text of one \
+            the journal holds but a star or a tag that one lacks is not left out: it is imported \
+            as an entry of its own, and the journal's is not changed. A JSON Lines entry \
             without a date is dated when its file was last modified (the same at every import of \
             that file), or, read from a pipe, at the import (never found in the journal). jrnl \
             and Day One allow entries with no text; they are left out and counted. Progress is \
@@ -54,7 +57,7 @@ struct ImportCommand: ParsableCommand {
 
     @Flag(
         help:
-            "Import entries with the same date and text as one the journal holds, or exported from it, all the same (an entry of an origin it holds is always left out)."
+            "Import entries the journal holds already all the same: with the date and text of one of its entries (an entry of an origin it holds is always left out)."
     )
     var keepDuplicates = false
 

@@ -106,9 +106,10 @@ public struct ImportSummary: Sendable, Equatable, Codable {
     public let ids: ClosedRange<Int64>?
     /// Bytes of input read.
     public let bytes: Int
-    /// Entries left out because the journal holds them already: exported from it (and still
-    /// in it), of an origin it holds, or with the same date and text (for an entry whose input
-    /// gives its date). Importing the same file twice adds nothing the second time.
+    /// Entries left out because the journal holds them already: of an origin it holds, or,
+    /// with at least their star and tags, exported from it (and still there with the same date
+    /// and text) or with the same date and text (for an entry whose input gives its date).
+    /// Importing the same file twice adds nothing the second time.
     public let alreadyPresent: Int
     /// Entries left out because they have no text: jrnl and Day One allow them, a journal
     /// entry needs text.

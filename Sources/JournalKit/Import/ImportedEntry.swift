@@ -4,7 +4,8 @@ package struct ImportedEntry: Sendable {
     /// The entry to write.
     package var entry: NewEntry
     /// The entry it was exported from (a JSON Lines `id`): left out while that entry of this
-    /// journal exists.
+    /// journal has its date and text (a copy of the journal has other entries under the same
+    /// numbers).
     package var exportedFrom: EntryID?
     /// For a format that carries no identity (jrnl's), how an entry of the journal is known
     /// to be this one: by its date, to the precision written, and its text.

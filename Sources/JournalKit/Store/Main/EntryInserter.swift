@@ -7,19 +7,24 @@ import JournalText
 ///
 /// An import writes thousands of entries to a transaction: its statements are prepared once
 /// for them, not looked up by their SQL for each (hashing the SQL, and building the duplicate
-/// check's each time), and run through SQLite's C API (``Statement/run(in:bind:row:)``). The
-/// first took 11–27 ms of CPU off the import of Debian's fortunes, the second 25–43 ms (`perf
-/// stat`, of about 0.75 s).
+/// check's each time), and run through SQLite's C API (``Statement/run(in:bind:row:)``).
+///
+/// The duplicate check reads the entries of a date once per write, however many input entries
+/// share it (a file of undated lines gives them all one): an import is linear in its input, the
+/// same file imported again included.
 struct EntryInserter {
     private let db: Database
     private let insertEntry: Statement
     /// The entries' tags, written many to a statement: by ``finish()`` at the latest.
     private var tags: MultiRowInsert<(entry: Int64, tag: Tag, given: Bool)>
     /// The duplicate checks, prepared when an entry first needs one.
-    private var entryExists: Statement?
+    private var entryByNumber: Statement?
     private var originExists: Statement?
-    private var textsOnDate: Statement?
-    private var textsInDates: Statement?
+    private var entriesOnDate: Statement?
+    private var entriesInDates: Statement?
+    /// What the store held before this write, by the dates looked up: each entry's text, under
+    /// the key of the format that looked it up, with its star and tags.
+    private var held = HeldEntries()
 
     /// An inserter for `db`'s write transaction, which it must not outlive.
     init(_ db: Database) throws {
@@ -52,51 +57,81 @@ struct EntryInserter {
         return number
     }
 
-    /// Whether the store holds `entry` already: the entry of this store it was exported from,
-    /// an entry of the same origin, or (for a format without identities) one with the same text
-    /// and date numbered below `first`, the first entry of the write under way: an input that
-    /// repeats an entry imports it twice (and, imported again, neither).
+    /// Whether the store holds `entry` already: an entry of the same origin (an origin names
+    /// one entry); or, holding at least its star and its tags, the entry of this store it was
+    /// exported from, when that entry still has its date and text (a copy of the journal, whose
+    /// numbers are the same, holds other entries under them), or (for a format without
+    /// identities) an entry numbered below `first`, the first entry of the write under way,
+    /// with its date and text. An input that repeats an entry imports it twice (and, imported
+    /// again, neither); one that differs from the entry held by a star or a tag is not the same.
     mutating func isPresent(_ entry: PreparedEntry, before first: Int64?) throws -> Bool {
-        if let number = entry.exportedFrom,
-            try hasRow(&entryExists, "SELECT 1 FROM entry WHERE n = ?", bind: { $0.bind(1, number) })
-        {
-            return true
-        }
         if let origin = entry.origin,
             try hasRow(
                 &originExists, "SELECT 1 FROM entry WHERE origin = ? LIMIT 1", bind: { $0.bind(1, text: origin) })
         {
             return true
         }
+        let wanted = HeldEntries.Held(
+            starred: entry.starred, tags: Set((entry.textTags + entry.givenTags).map(\.name)))
+        if let number = entry.exportedFrom, let exported = try self.entry(numbered: number),
+            exported.date == entry.date.microseconds, exported.text == entry.text, wanted.isWithin(exported.held)
+        {
+            return true
+        }
         guard let match = entry.sameDateAndText else { return false }
-        // An exact date is one key of `entry_by_date` (date, n): the entries of the import under
-        // way, numbered from `first`, are not read (a file of undated lines gives them all one
-        // date, and a range would read every one written before, at each line).
-        let date = entry.date.microseconds
-        var texts: [String] = []
-        func collect(_ statement: Statement) {
-            texts.append(statement.withBlob(atColumn: 0) { String(decoding: $0, as: UTF8.self) })
-        }
-        if match.precision == 1 {
-            try prepared(&textsOnDate, "SELECT CAST(text AS BLOB) FROM entry WHERE date = ? AND n < ?").run(in: db) {
-                $0.bind(1, date)
+        let dates = HeldEntries.Dates(start: entry.date.microseconds, precision: match.precision)
+        if !held.has(dates) { try read(dates, before: first) }
+        return held.holds(match.key(entry.text), as: wanted, on: dates, keyedBy: match.key)
+    }
+
+    /// Reads the entries of `dates` numbered below `first` into ``held``. An exact date is one
+    /// key of `entry_by_date` (date, n): the entries of the import under way, numbered from
+    /// `first`, are not read.
+    private mutating func read(_ dates: HeldEntries.Dates, before first: Int64?) throws {
+        var found: [(number: Int64, text: String, starred: Bool)] = []
+        let statement =
+            dates.precision == 1
+            ? try prepared(&entriesOnDate, "SELECT n, CAST(text AS BLOB), starred FROM entry WHERE date = ? AND n < ?")
+            : try prepared(
+                &entriesInDates,
+                "SELECT n, CAST(text AS BLOB), starred FROM entry WHERE date >= ? AND date < ? AND n < ?")
+        try statement.run(in: db) {
+            $0.bind(1, dates.start)
+            if dates.precision == 1 {
                 $0.bind(2, first ?? Int64.max)
-            } row: {
-                collect($0)
+            } else {
+                $0.bind(2, dates.start + dates.precision)
+                $0.bind(3, first ?? Int64.max)
             }
-        } else {
-            try prepared(&textsInDates, "SELECT CAST(text AS BLOB) FROM entry WHERE date >= ? AND date < ? AND n < ?")
-                .run(in: db) {
-                    $0.bind(1, date)
-                    $0.bind(2, date + match.precision)
-                    $0.bind(3, first ?? Int64.max)
-                } row: {
-                    collect($0)
-                }
+        } row: { row in
+            found.append(
+                (
+                    row.int64(atColumn: 0), row.withBlob(atColumn: 1) { String(decoding: $0, as: UTF8.self) },
+                    row.int64(atColumn: 2) != 0
+                ))
         }
-        guard !texts.isEmpty else { return false }
-        let key = match.key(entry.text)
-        return texts.contains { match.key($0) == key }
+        let tags = try EntryTags.tags(of: found.map(\.number), in: db)
+        held.record(
+            dates,
+            found.map { entry in
+                (entry.text, HeldEntries.Held(starred: entry.starred, tags: Set((tags[entry.number] ?? []).map(\.name))))
+            })
+    }
+
+    /// The entry numbered `number`, as the duplicate check compares it, or nil when there is none.
+    private mutating func entry(numbered number: Int64) throws -> (date: Int64, text: String, held: HeldEntries.Held)? {
+        var found: (date: Int64, text: String, starred: Bool)?
+        try prepared(&entryByNumber, "SELECT date, CAST(text AS BLOB), starred FROM entry WHERE n = ?").run(in: db) {
+            $0.bind(1, number)
+        } row: { row in
+            found = (
+                row.int64(atColumn: 0), row.withBlob(atColumn: 1) { String(decoding: $0, as: UTF8.self) },
+                row.int64(atColumn: 2) != 0
+            )
+        }
+        guard let found else { return nil }
+        let tags = try EntryTags.tags(of: [number], in: db)[number] ?? []
+        return (found.date, found.text, HeldEntries.Held(starred: found.starred, tags: Set(tags.map(\.name))))
     }
 
     /// Whether `statement` (prepared from `sql` the first time) gives a row.

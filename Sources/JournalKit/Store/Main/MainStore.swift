@@ -14,10 +14,10 @@ struct PreparedEntry: Sendable {
     let starred: Bool
     let origin: String?
     /// The number of this journal's entry it was exported from, when an import says so: left
-    /// out while that entry exists.
+    /// out while that entry has its date and text (and its star and tags).
     var exportedFrom: Int64? = nil
     /// For an import from a format that carries no identity (jrnl's): left out when the store
-    /// holds an entry that matches its date and text.
+    /// holds an entry that matches its date and text (and has its star and tags).
     var sameDateAndText: DateAndTextMatch? = nil
 }
 
