@@ -114,7 +114,10 @@ struct EntryInserter {
         held.record(
             dates,
             found.map { entry in
-                (entry.text, HeldEntries.Held(starred: entry.starred, tags: Set((tags[entry.number] ?? []).map(\.name))))
+                (
+                    entry.text,
+                    HeldEntries.Held(starred: entry.starred, tags: Set((tags[entry.number] ?? []).map(\.name)))
+                )
             })
     }
 
