@@ -188,6 +188,34 @@ import Testing
         #expect(String(decoding: opened, as: UTF8.self) == plain.output)
     }
 
+    /// An encrypted export of a plain journal, and an import of an encrypted jrnl journal into
+    /// one, hold a passphrase and decrypted text in memory: the process makes no core dump from
+    /// before it reads the passphrase. Seen from the passphrase command, which inherits the
+    /// process's core limit (raised first, since it is often 0 already).
+    @Test func aPassphraseForAnExportOrAJrnlImportKeepsTheProcessPrivate() throws {
+        let journal = JournalProcess()
+        defer { journal.removeStore() }
+        #expect(try journal.run(["add", "a plain entry"]).status == 0)
+        let limit = journal.store.appendingPathExtension("core-limit")
+        defer { try? FileManager.default.removeItem(at: limit) }
+        let coreAllowed = ["/bin/sh", "-c", "ulimit -c unlimited && exec \"$@\"", "sh"]
+        let command = "ulimit -c > '\(limit.path)'; echo 'a passphrase'"
+        let export = journal.store.appendingPathExtension("age")
+        defer { try? FileManager.default.removeItem(at: export) }
+        let exported = try journal.run(
+            ["export", "--encrypt", "-o", export.path], environment: ["JOURNAL_EXPORT_PASSPHRASE_COMMAND": command],
+            launcher: coreAllowed)
+        #expect(exported.status == 0, "\(exported.error)")
+        #expect(try String(contentsOf: limit, encoding: .utf8) == "0\n")
+        try FileManager.default.removeItem(at: limit)
+        // jrnl's version 3 header: told apart as an encrypted jrnl journal, its password read.
+        let jrnl = try journal.file(bytes: Data("JRNLv3 not really encrypted".utf8), name: "jrnl")
+        let imported = try journal.run(
+            ["import", jrnl], environment: ["JOURNAL_IMPORT_PASSWORD_COMMAND": command], launcher: coreAllowed)
+        #expect(imported.status != 0)
+        #expect(try String(contentsOf: limit, encoding: .utf8) == "0\n")
+    }
+
     /// Every command on an encrypted journal, compare's rebuild, edits in the editor (which
     /// leaves a swap file beside the text, as vim does) and a Day One archive imported from
     /// standard input included: nothing written to the temporary folder, at any moment (the

@@ -54,6 +54,8 @@ struct ExportCommand: ParsableCommand {
                 "journal: the journal is encrypted, and this export of it is in plain text (--encrypt writes age's format)\n"
             )
         }
+        // Its memory holds the passphrase and the text it encrypts: no core dump, no other reader.
+        if encrypt { JournalCommand.keepMemoryPrivate() }
         let passphrase = try encrypt ? PassphraseInput.export(for: output.destination.path ?? "the export") : nil
         let total = try journal.list(PageRequest(limit: 1), filter: filter).total
         guard let path = output.destination.path else {

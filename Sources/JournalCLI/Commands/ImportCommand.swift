@@ -103,6 +103,8 @@ struct ImportCommand: ParsableCommand {
         // An encrypted jrnl journal's password is asked for before the journal is read.
         let shown = format == nil && file != "-" ? try? ImportFormat.shown(byFileAt: file) : nil
         let encrypted = (format ?? shown) == .jrnlEncrypted
+        // Its memory holds the password and the text it decrypts: no core dump, no other reader.
+        if encrypted { JournalCommand.keepMemoryPrivate() }
         let password = encrypted ? try PassphraseInput.jrnlPassword(for: file) : nil
         ImportInterruption.sayWhereToLook()
         let summary = try journal.importFile(

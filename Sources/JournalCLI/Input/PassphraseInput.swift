@@ -69,46 +69,37 @@ enum PassphraseInput {
             [.jrnlImport], environment: environment, prompt: "password of the jrnl journal \(file): ", confirm: false)
     }
 
-    /// From the first of `sources` that is set, else the terminal.
+    /// From the first of `sources` that is set, else the terminal. Read a byte at a time into
+    /// guarded memory (``Passphrase/firstLine(of:drainingRest:)``): no copy of it is left in the
+    /// process's ordinary memory.
     private static func read(
         _ sources: [Variables], environment: [String: String], prompt: String, confirm: Bool
     ) throws -> Passphrase {
-        var bytes: [UInt8]
         let set = { (name: String) in environment[name].flatMap { $0.isEmpty ? nil : $0 } }
         if let source = sources.first(where: { set($0.file) != nil || set($0.command) != nil }) {
             if let file = set(source.file) {
-                guard let data = FileManager.default.contents(atPath: file) else {
+                let descriptor = open(file, O_RDONLY | O_CLOEXEC)
+                guard descriptor >= 0 else {
                     throw JournalError(.usage, "cannot read the passphrase file \(file) ($\(source.file))")
                 }
-                bytes = firstLine(of: [UInt8](data))
-            } else {
-                bytes = try output(of: set(source.command) ?? "")
+                defer { close(descriptor) }
+                return try Passphrase.firstLine(of: descriptor)
             }
-        } else {
-            let variables = sources.map { "\($0.file) or \($0.command)" }.joined(separator: ", else ")
-            bytes = try fromTerminal(prompt: prompt, variables: variables)
-            if confirm {
-                var again = try fromTerminal(prompt: "again: ", variables: variables)
-                defer { wipe(&again) }
-                guard again == bytes else {
-                    wipe(&bytes)
-                    throw JournalError(.usage, "the two passphrases differ; nothing was changed")
-                }
+            return try output(of: set(source.command) ?? "")
+        }
+        let variables = sources.map { "\($0.file) or \($0.command)" }.joined(separator: ", else ")
+        let passphrase = try fromTerminal(prompt: prompt, variables: variables)
+        if confirm {
+            let again = try fromTerminal(prompt: "again: ", variables: variables)
+            guard again.matches(passphrase) else {
+                throw JournalError(.usage, "the two passphrases differ; nothing was changed")
             }
         }
-        defer { wipe(&bytes) }
-        return try bytes.withUnsafeBytes { buffer in try Passphrase(bytes: buffer) }
-    }
-
-    /// Up to the first line break.
-    private static func firstLine(of bytes: [UInt8]) -> [UInt8] {
-        var line = bytes
-        if let end = line.firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) { line.removeSubrange(end...) }
-        return line
+        return passphrase
     }
 
     /// The first line `command` prints, run by `/bin/sh`.
-    private static func output(of command: String) throws -> [UInt8] {
+    private static func output(of command: String) throws -> Passphrase {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", command]
@@ -117,17 +108,18 @@ enum PassphraseInput {
         do { try process.run() } catch {
             throw JournalError(.usage, "cannot run the passphrase command: \(error.localizedDescription)")
         }
-        var data = pipe.fileHandleForReading.readDataToEndOfFile()
+        let passphrase = Result { () throws(JournalError) in
+            try Passphrase.firstLine(of: pipe.fileHandleForReading.fileDescriptor, drainingRest: true)
+        }
         process.waitUntilExit()
-        defer { data.resetBytes(in: 0..<data.count) }
         guard process.terminationStatus == 0 else {
             throw JournalError(.usage, "the passphrase command failed (status \(process.terminationStatus))")
         }
-        return firstLine(of: [UInt8](data))
+        return try passphrase.get()
     }
 
     /// A line typed on the controlling terminal with echo off.
-    private static func fromTerminal(prompt: String, variables: String) throws -> [UInt8] {
+    private static func fromTerminal(prompt: String, variables: String) throws -> Passphrase {
         let terminal = open("/dev/tty", O_RDWR | O_CLOEXEC)
         guard terminal >= 0 else {
             throw JournalError(.passphraseRequired, "no terminal to ask on: set \(variables)")
@@ -143,15 +135,6 @@ enum PassphraseInput {
         }
         defer { if hasSettings { tcsetattr(terminal, TCSAFLUSH, &saved) } }
         _ = prompt.withCString { write(terminal, $0, strlen($0)) }
-        var line: [UInt8] = []
-        line.reserveCapacity(256)
-        var byte: UInt8 = 0
-        while Glibc.read(terminal, &byte, 1) == 1, byte != 0x0A, byte != 0x0D { line.append(byte) }
-        byte = 0
-        return line
-    }
-
-    private static func wipe(_ bytes: inout [UInt8]) {
-        for index in bytes.indices { bytes[index] = 0 }
+        return try Passphrase.firstLine(of: terminal)
     }
 }
