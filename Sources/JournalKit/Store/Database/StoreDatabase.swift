@@ -1,3 +1,4 @@
+import CEncryptedVFS
 import Foundation
 import GRDB
 
@@ -79,7 +80,8 @@ package enum StoreDatabase {
         if encryption == nil, durability == .durableAtCommit { try WriteAheadLogCheck.check(url) }
         if !readOnly {
             try rollBackInterruptedSetUp(
-                location(immutable: false), url: url, configuration: configuration(readOnly: false))
+                location(immutable: false), url: url, configuration: configuration(readOnly: false),
+                encrypted: encryption != nil)
         }
         let walBytes = StoreDirectory.fileSize(atPath: url.path + "-wal") ?? 0
         let readingLocation = location(immutable: readOnly && walBytes == 0)
@@ -140,8 +142,27 @@ package enum StoreDatabase {
     /// store: SQLite puts a new store in WAL mode with one such transaction, and a read-only
     /// connection can't roll it back (it fails with SQLITE_READONLY_ROLLBACK), so the first
     /// connection must be one that can write.
-    private static func rollBackInterruptedSetUp(_ location: String, url: URL, configuration: Configuration) throws {
-        guard FileManager.default.fileExists(atPath: url.path + "-journal") else { return }
+    ///
+    /// An encrypted store's rollback journal is sealed under a key its writer drew and never
+    /// kept (a scratch file of the encrypting VFS): no other process can read it. Its one
+    /// transaction wrote the first page of an empty file, so the setup is undone by emptying the
+    /// file (synced) and removing the journal; the store is then set up anew, as if never begun.
+    private static func rollBackInterruptedSetUp(
+        _ location: String, url: URL, configuration: Configuration, encrypted: Bool
+    ) throws {
+        let journal = url.path + "-journal"
+        guard FileManager.default.fileExists(atPath: journal) else { return }
+        if encrypted, (StoreDirectory.fileSize(atPath: url.path) ?? 0) <= Int(ENCRYPTED_VFS_PAGE_SIZE) {
+            guard truncate(url.path, 0) == 0 else {
+                throw JournalError.store(
+                    "cannot undo the interrupted setting up of \(url.path): \(String(cString: strerror(errno)))",
+                    file: url.path)
+            }
+            try DurableFiles.syncFile(atPath: url.path)
+            unlink(journal)
+            try DurableFiles.syncFolder(url.deletingLastPathComponent())
+            return
+        }
         let queue = try DatabaseQueue(path: location, configuration: configuration)
         _ = try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_schema") }
         try queue.close()

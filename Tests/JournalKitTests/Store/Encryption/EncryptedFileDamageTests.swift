@@ -241,6 +241,26 @@ import Testing
         return copy
     }
 
+    /// A store whose setting up was cut short (its first page written, its rollback journal
+    /// sealed under a key that died with its process): set up anew, where it stayed a page that
+    /// never authenticates. Left so by `init --encrypt` killed at that moment.
+    @Test func aStoreWhoseSettingUpWasCutShortIsSetUpAgain() throws {
+        let journal = try TemporaryJournal(passphrase: "cut while setting up")
+        journal.close()
+        for name in try FileManager.default.contentsOfDirectory(atPath: journal.directory.url.path)
+        where name.hasPrefix("journal.sqlite") || name.hasPrefix("search.sqlite") {
+            try FileManager.default.removeItem(at: journal.directory.url.appendingPathComponent(name))
+        }
+        let random = { (count: Int) in Data((0..<count).map { _ in UInt8.random(in: 0...255) }) }
+        try random(Self.page).write(to: journal.directory.mainStoreURL)
+        try random(512).write(to: URL(fileURLWithPath: journal.directory.mainStoreURL.path + "-journal"))
+        let reopened = try journal.reopen()
+        try reopened.add(NewEntry(text: "written after the setting up was done again"))
+        #expect(try reopened.list().total == 1)
+        #expect(!FileManager.default.fileExists(atPath: journal.directory.mainStoreURL.path + "-journal"))
+        try journal.expectConsistent()
+    }
+
     @Test func aPageOfTheOtherStoreIsRefused() throws {
         let journal = try TemporaryJournal(passphrase: "two stores")
         try journal.importTexts((0..<300).map { "entry \($0) between the stores" })
