@@ -22,7 +22,8 @@ public enum ImportFormat: String, CaseIterable, Sendable, Codable {
     /// 09:30]`) is jrnl's; a JSON document with `entries` is Day One's when it has `metadata` or
     /// its entries a `creationDate`, jrnl's when it has `tags` or its entries a `title`, a
     /// `body` or a `date` (a document that doesn't parse, by the keys it starts with); anything
-    /// else starting with `{` is JSON Lines.
+    /// else starting with `{` is JSON Lines. The whole document is read only when its prefix
+    /// names `entries`: a file of JSON Lines whose first line is longer than the prefix is not.
     package static func detect(
         prefix: some Collection<UInt8>, document: () throws(JournalError) -> Data
     ) throws(JournalError)
@@ -39,11 +40,13 @@ public enum ImportFormat: String, CaseIterable, Sendable, Codable {
             let line = Substring(String(decoding: firstLine, as: UTF8.self).trimmingTrailingWhiteSpace)
             return JrnlText.header(line, timeZone: .current) == nil ? nil : .jrnlText
         case UInt8(ascii: "{"):
-            if let object = try? JSONSerialization.jsonObject(with: Data(firstLine)) as? [String: Any],
-                object["entries"] == nil
-            {
-                return .jsonl
-            }
+            // A first line read whole (a line break follows it within the prefix).
+            let whole = firstLine.endIndex < text.endIndex
+            let line = whole ? try? JSONSerialization.jsonObject(with: Data(firstLine)) as? [String: Any] : nil
+            if let line, line["entries"] == nil { return .jsonl }
+            // A document names its entries within its first bytes (after its tags or metadata);
+            // anything else is JSON Lines, however long its first line: it is not read whole.
+            if line == nil, !String(decoding: text, as: UTF8.self).contains("\"entries\"") { return .jsonl }
             guard let object = try? JSONSerialization.jsonObject(with: document()) as? [String: Any],
                 let entries = object["entries"] as? [[String: Any]]
             else {

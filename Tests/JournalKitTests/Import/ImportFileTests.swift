@@ -207,6 +207,26 @@ import Testing
         try store.expectConsistent()
     }
 
+    /// JSON Lines whose first line is longer than the prefix read to tell the format: told as
+    /// JSON Lines without reading the rest of the file, which is never asked for.
+    @Test func jsonLinesWithAFirstLineLongerThanThePrefixAreNotReadWhole() throws {
+        let long = #"{"text": ""# + String(repeating: "a long first entry ", count: 5_000) + "\"}\n"
+        let data = Data((long + #"{"text": "the second"}"#).utf8)
+        let prefix = Array(data.prefix(65_536))
+        let format = try ImportFormat.detect(prefix: prefix) { () throws(JournalError) in
+            Issue.record("the whole file was read")
+            return data
+        }
+        #expect(format == .jsonl)
+        // A document that names its entries early is read whole, as its reader needs.
+        let document = Data(#"{"tags": {}, "entries": [{"title": "a", "date": "2020-01-01"}]}"#.utf8)
+        #expect(try ImportFormat.detect(prefix: Array(document)) { () throws(JournalError) in document } == .jrnlJSON)
+        let url = try file("long.jsonl", data)
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        let store = try TemporaryJournal()
+        #expect(try store.journal.importFile(atPath: url.path).count == 2)
+    }
+
     @Test func aFileThatShowsNoFormatIsRefusedUnlessTheFormatIsGiven() throws {
         let url = try file("notes.md", Data("# Notes\n\nnothing a journal knows\n".utf8))
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
