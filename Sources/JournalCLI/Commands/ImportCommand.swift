@@ -16,7 +16,8 @@ struct ImportCommand: ParsableCommand {
               json    jrnl's JSON export (jrnl --export json): local dates and
                       times, read in TZ
               txt     jrnl's journal file: entries starting [2024-05-01 09:30]
-                      Title, read in TZ
+                      Title, read in TZ (import it again in the same zone:
+                      read in another, its entries are other instants)
               dayone  Day One's export: the .zip it writes, or the Journal.json
                       inside
               jrnl-encrypted
