@@ -105,6 +105,10 @@ package final class SearchStore: StoreFile {
             return .success(pool)
         } catch let error as DatabaseError where [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode) {
             return .failure(.replace("it was damaged (\(error.message ?? "corrupt"))"))
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_IOERR_DATA {
+            // An encrypted store's page or log that fails authentication: derived, so rebuilt.
+            let failure = StoreEncryption.lastFailure(of: url.path) ?? error.message ?? "altered"
+            return .failure(.replace("it was damaged (\(failure))"))
         } catch let error as JournalError where error.kind == .store {
             return .failure(.replace("it was not a search store"))
         } catch {

@@ -188,6 +188,25 @@ import Testing
         }
     }
 
+    /// The search store's log with an altered header: the search store, derived from the
+    /// entries, is rebuilt (and says so), and every entry is found.
+    @Test func aSearchStoresLogWithAnAlteredHeaderIsRebuilt() throws {
+        let (journal, copyOfAll, _, _, texts) = try threeCommitsInTheLog()
+        defer { try? FileManager.default.removeItem(at: copyOfAll.url) }
+        let wal = URL(fileURLWithPath: copyOfAll.searchStoreURL.path + "-wal")
+        var log = try Data(contentsOf: wal)
+        #expect(log.count > 32)
+        log[16] ^= 0x10
+        try log.write(to: wal)
+        let opened = try Journal(directory: copyOfAll, create: false, passphrase: journal.passphrase)
+        defer { try? opened.close() }
+        #expect(
+            opened.notices.contains { $0.contains("search.sqlite-wal: the header fails authentication") },
+            "\(opened.notices)")
+        #expect(try opened.search("commit").total == texts.count)
+        #expect(try opened.verify().isConsistent)
+    }
+
     /// A log whose header holds SQLite's own checksum, as an earlier version of the layout wrote
     /// it (left by a process of that version), is read while it is its first frame's header; with
     /// its salts or byte order changed (the checksum made to match), it is an error.
