@@ -89,6 +89,53 @@ import Testing
         #expect(try journal.run(["show", "p2", "--json"]).json()["text"] as? String == "written after the wait")
     }
 
+    /// In a real terminal, the editor is the terminal's foreground job and reads its keys (run
+    /// through Foundation's `Process`, it was in a process group of its own, in the background,
+    /// and vim quit at once: "Error reading input").
+    @Test func theEditorReadsTheTerminal() throws {
+        let journal = JournalProcess()
+        defer { journal.removeStore() }
+        #expect(try journal.run(["add", "the entry"]).status == 0)
+        let editor = try shellScript(#"read line && printf '%s\n' "$line" > "$1""#, for: journal)
+        let session = try TmuxSession(
+            [JournalProcess.executable.path, "--store", journal.store.path, "edit", "p1"],
+            environment: ["EDITOR": editor, "XDG_RUNTIME_DIR": ""])
+        usleep(300_000)
+        try session.type("typed at the terminal")
+        try session.press("Enter")
+        #expect(try session.waitForExit().status == 0)
+        #expect(try journal.run(["show", "p1", "--json"]).json()["text"] as? String == "typed at the terminal")
+    }
+
+    /// vim itself, where it is installed (it is on this project's machines), under the name
+    /// Debian gives it by default, `editor`: given its keys, told to keep no history.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/vim.basic")))
+    func vimEditsAnEntryInATerminal() throws {
+        let journal = JournalProcess()
+        defer { journal.removeStore() }
+        #expect(try journal.run(["add", "the entry"]).status == 0)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vim-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.appendingPathComponent("editor").path, withDestinationPath: "/usr/bin/vim.basic")
+        let session = try TmuxSession(
+            [JournalProcess.executable.path, "--store", journal.store.path, "edit", "p1"],
+            environment: [
+                "EDITOR": "editor", "PATH": folder.path + ":/usr/bin:/bin", "XDG_RUNTIME_DIR": "", "HOME": folder.path,
+            ])
+        try session.waitFor("the entry")
+        try session.press("A")
+        try session.type(", changed in vim")
+        try session.press("Escape")
+        try session.type(":wq")
+        try session.press("Enter")
+        #expect(try session.waitForExit().status == 0)
+        #expect(
+            try journal.run(["show", "p1", "--json"]).json()["text"] as? String == "the entry, changed in vim")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent(".viminfo").path))
+    }
+
     @Test func anEditRefusedAfterTheEditorClosesKeepsTheText() throws {
         let journal = JournalProcess()
         defer { journal.removeStore() }
@@ -142,7 +189,9 @@ import Testing
         defer { journal.removeStore() }
         #expect(try journal.run(["add", "an entry"]).status == 0)
         let ready = journal.store.appendingPathExtension("editor-ready")
-        let editor = try shellScript("echo 'half-typed words' > \"$1\"; touch '\(ready.path)'; sleep 20", for: journal)
+        // The editor's shell, then `sleep` in its place: the signal passed on ends it.
+        let editor = try shellScript(
+            "echo 'half-typed words' > \"$1\"; touch '\(ready.path)'; exec sleep 20", for: journal)
         let process = try journal.start(
             ["edit", "p1"], environment: ["EDITOR": editor].merging(Self.noRuntimeFolder) { $1 })
         let deadline = Date().addingTimeInterval(20)
@@ -174,7 +223,7 @@ import Testing
         #expect(try journal.run(["add", "an entry"]).status == 0)
         let ready = journal.store.appendingPathExtension("editor-ready")
         let editor = try shellScript(
-            "echo 'words of a killed edit' > \"$1\"; touch '\(ready.path)'; exec sleep 20", for: journal)
+            "echo 'words of a killed edit' > \"$1\"; echo $$ > '\(ready.path)'; exec sleep 20", for: journal)
         let process = try journal.start(
             ["edit", "p1"], environment: ["EDITOR": editor].merging(Self.noRuntimeFolder) { $1 })
         let deadline = Date().addingTimeInterval(20)
@@ -185,6 +234,9 @@ import Testing
         #expect(try journal.run(["add", "written while the editor is open"]).status == 0)
         #expect(editFolders(journal).editing.count == 1)
         kill(process.processIdentifier, SIGKILL)
+        // The editor outlives a killed process; it ends too, as a closed terminal would end it.
+        let editorProcess = try String(contentsOf: ready, encoding: .utf8)
+        kill(Int32(editorProcess.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0, SIGKILL)
         process.waitUntilExit()
         #expect(editFolders(journal).editing.count == 1)
         let next = try journal.run(["add", "the next command"])
@@ -229,8 +281,9 @@ import Testing
         for (command, family) in expected {
             #expect(EditorCommand.family(of: command, environment: environment) == family, "\(command)")
         }
-        #expect(EditorCommand(command: "nvim", family: .neovim).shellLine == "nvim -i NONE -n \"$1\"")
-        #expect(EditorCommand(command: "vi", family: .vim).shellLine == "vi -i NONE \"$1\"")
-        #expect(EditorCommand(command: "nano", family: .other).shellLine == "nano \"$1\"")
+        #expect(EditorCommand(command: "nvim", family: .neovim).shellLine == "exec nvim -i NONE -n \"$1\"")
+        #expect(EditorCommand(command: "vi", family: .vim).shellLine == "exec vi -i NONE \"$1\"")
+        #expect(EditorCommand(command: "nano", family: .other).shellLine == "exec nano \"$1\"")
+        #expect(EditorCommand(command: "TERM=xterm vim", family: .vim).shellLine == "TERM=xterm vim -i NONE \"$1\"")
     }
 }

@@ -23,12 +23,15 @@ struct EditorCommand {
         case other
     }
 
-    /// The command line that edits the file at `$1`.
+    /// The command line that edits the file at `$1`. The shell runs the editor in its place
+    /// (`exec`), so that a signal passed to it reaches the editor, not a shell that waits for it;
+    /// a command that starts with a variable's assignment (`TERM=xterm vim`) keeps its shell.
     var shellLine: String {
+        let start = command.split(separator: " ").first?.contains("=") == true ? "" : "exec "
         switch family {
-        case .vim: "\(command) -i NONE \"$1\""
-        case .neovim: "\(command) -i NONE -n \"$1\""
-        case .other: "\(command) \"$1\""
+        case .vim: return "\(start)\(command) -i NONE \"$1\""
+        case .neovim: return "\(start)\(command) -i NONE -n \"$1\""
+        case .other: return "\(start)\(command) \"$1\""
         }
     }
 

@@ -28,24 +28,21 @@ enum TextInput {
         let editor = try EditorCommand.current(environment: environment)
         let folder = try EditingFolder(text: initialText, journalFolder: journalFolder, environment: environment)
         let signals = EditSignals(folder: folder, encrypted: encrypted)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", editor.shellLine, "editor", folder.file.path]
+        let process: EditorProcess
         do {
-            try signals.start(process)
+            process = try signals.start(editor.shellLine, file: folder.file.path)
         } catch {
             signals.end()
             folder.remove()
-            throw JournalError(.usage, "cannot start the editor \"\(editor.command)\": \(error.localizedDescription)")
+            throw JournalError(.usage, "cannot start the editor \"\(editor.command)\": \(error.message)")
         }
-        process.waitUntilExit()
+        let status = process.waitForExit()
         signals.editorClosed()
-        guard process.terminationStatus == 0 else {
+        guard status == 0 else {
             signals.end()
             folder.remove()
             throw JournalError(
-                .invalidInput,
-                "the editor \"\(editor.command)\" failed (status \(process.terminationStatus)); nothing was saved")
+                .invalidInput, "the editor \"\(editor.command)\" failed (status \(status)); nothing was saved")
         }
         guard let data = folder.contents(), let text = String(validating: data, as: UTF8.self) else {
             signals.end()
@@ -117,7 +114,7 @@ private final class EditSignals: @unchecked Sendable {
     private let folder: EditingFolder
     private let encrypted: Bool
     private let lock = NSLock()
-    private var editor: Process?
+    private var editor: EditorProcess?
     private var isWriting = false
     private var pending: Int32?
     private var ended = false
@@ -137,13 +134,14 @@ private final class EditSignals: @unchecked Sendable {
         }
     }
 
-    /// Starts the editor, `process`: until ``editorClosed()``, TERM and HUP are passed on to
-    /// it, and act once it has closed.
-    func start(_ process: Process) throws {
-        try lock.withLock {
-            try process.run()
-            editor = process
-        }
+    /// Starts the editor (``EditorProcess``): until ``editorClosed()``, TERM and HUP are passed
+    /// on to it, and act once it has closed.
+    func start(_ shellLine: String, file: String) throws(JournalError) -> EditorProcess {
+        lock.lock()
+        defer { lock.unlock() }
+        let process = try EditorProcess.start(shellLine, file: file)
+        editor = process
+        return process
     }
 
     /// The editor has closed: a TERM or HUP it was passed acts now.
@@ -175,11 +173,11 @@ private final class EditSignals: @unchecked Sendable {
     }
 
     private func received(_ number: Int32) {
-        let editing: Process?? = lock.withLock {
+        let editing: EditorProcess?? = lock.withLock {
             if ended { return .none }
             if let editor {
                 guard number != SIGINT else { return .none }
-                kill(editor.processIdentifier, number)
+                kill(editor.identifier, number)
                 pending = pending ?? number
                 return .some(editor)
             }
@@ -192,9 +190,9 @@ private final class EditSignals: @unchecked Sendable {
         guard case .some(let editor) = editing else { return }
         // An editor passed the signal may take a moment to close (vim preserves its buffer); one
         // that does not close (a shell waiting for its child) is not waited for longer.
-        if let editor {
+        if editor != nil {
             let deadline = Date().addingTimeInterval(1)
-            while editor.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            while lock.withLock({ self.editor != nil }), Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
         }
         finish(number)
     }
