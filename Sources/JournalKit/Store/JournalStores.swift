@@ -39,7 +39,7 @@ package struct JournalStores: Sendable {
                 // in another process then finds it whole, never half made.
                 let creating =
                     create && unwritable == nil && !FileManager.default.fileExists(atPath: directory.mainStoreURL.path)
-                let lock = creating ? try JournalLock.acquire(directory, purpose: "creating the journal") : nil
+                let lock = creating ? try JournalLock.forChange(of: directory) : nil
                 defer { lock?.release() }
                 let stores = try open(
                     directory, unwritable: unwritable, encryption: encryption(of: directory, passphrase: passphrase),
@@ -58,7 +58,7 @@ package struct JournalStores: Sendable {
         in directory: StoreDirectory, passphrase: Passphrase, cost: KeyDerivationCost
     ) throws(JournalError) -> JournalStores {
         let unwritable = try directory.prepare(create: true)
-        let lock = try JournalLock.acquire(directory, purpose: "creating the journal")
+        let lock = try JournalLock.forChange(of: directory)
         defer { lock.release() }
         guard !FileManager.default.fileExists(atPath: directory.mainStoreURL.path), !directory.isEncrypted else {
             throw .usage("\(directory.url.path) already holds a journal")
