@@ -119,8 +119,9 @@ public final class Journal: Sendable {
 
     /// What to do about entries lost: said wherever the loss is.
     static let lossAdvice =
-        "Nothing was changed, the journal takes no write, and the search store keeps what it knows of them until you decide: "
-        + "`journal verify` names them; restore journal.sqlite from a backup, or run `journal reindex` to go on without them"
+        "Nothing was changed, the journal takes no write, and the search store keeps what it knows of them until you decide "
+        + "(a search's total counts them meanwhile): `journal verify` names them; restore journal.sqlite from a backup, "
+        + "or run `journal reindex` to go on without them"
 
     /// What the main store lost that the search store applied, nil when it lost nothing
     /// (``LostEntries``): the entries' numbers and dates, and the words the search store keeps
