@@ -64,7 +64,7 @@ public struct LostEntries: Sendable, Equatable, Codable {
         let changeText =
             changes.count == 1 ? "change \(changes.lowerBound)" : "changes \(changes.lowerBound)–\(changes.upperBound)"
         var line =
-            "the entries' store lacks \(changeText), which the search store applied: it lost them (damaged, or restored from an older copy)"
+            "the entries' store lacks \(changeText), which the search store applied: lost (the file damaged, or restored from an older copy)"
         if !entries.isEmpty {
             let named = entries.prefix(5).map(\.shortDescription).joined(separator: ", ")
             let more = entries.count > 5 ? " and \(entries.count - 5) more" : ""
