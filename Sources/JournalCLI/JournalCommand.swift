@@ -57,6 +57,7 @@ struct JournalCommand: ParsableCommand {
             ShowCommand.self, EditCommand.self, DeleteCommand.self, StatsCommand.self, VerifyCommand.self,
             ReindexCommand.self,
             EncryptCommand.self, DecryptCommand.self, PassphraseCommand.self, RekeyCommand.self, JournalsCommand.self,
+            ServeCommand.self,
             CompareCommand.self,
             GenerateCommand.self, BenchCommand.self,
         ])

@@ -1,5 +1,6 @@
 import ArgumentParser
 import JournalKit
+import TextReport
 
 struct AddCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -75,5 +76,19 @@ struct AddCommand: ParsableCommand {
         } else {
             print("added \(entry.id.shortName) \(entry.id.uri)")
         }
+    }
+}
+
+extension AddCommand: ServedCommand {
+    static let positionalKey: String? = "text"
+
+    func answer(in journal: Journal) throws -> JSONValue {
+        guard !text.isEmpty else {
+            throw JournalError(.usage, "a request to add gives its \"text\" (journal serve opens no editor)")
+        }
+        let date = try self.date.map { text throws(JournalError) in try DatePhrase(text).instant }
+        let text = self.text.joined(separator: " ")
+        try NewEntry.validate(text: text)
+        return try journal.add(NewEntry(date: date ?? .now, text: text, tags: tags, starred: starred)).json
     }
 }

@@ -10,15 +10,22 @@ struct ListCommand: ParsableCommand {
     @OptionGroup var filters: FilterOptions
     @OptionGroup var output: OutputOptions
 
-    func run() throws {
+    /// The page the options ask for, from `journal`.
+    private func listed(
+        in journal: Journal
+    ) throws -> (
+        total: Int, entries: [Entry], request: PageRequest, filter: EntryFilter
+    ) {
         let request = try page.request()
         let filter = try filters.filter()
-        let (total, entries) = try journal.openJournal().list(request, filter: filter)
-        if output.json {
-            JSONOutput.print(
-                JSONOutput.list(total: total, entries: entries, page: request, onThisDay: filter.onThisDay))
-            return
-        }
+        let (total, entries) = try journal.list(request, filter: filter)
+        return (total, entries, request, filter)
+    }
+
+    func run() throws {
+        let journal = try self.journal.openJournal()
+        if output.json { return JSONOutput.print(try answer(in: journal)) }
+        let (total, entries, request, filter) = try listed(in: journal)
         let terminal = Terminal.standardOutput
         var year: Int?
         for entry in entries {
@@ -35,5 +42,14 @@ struct ListCommand: ParsableCommand {
             return
         }
         print(terminal.dim(EntryRendering.summary(shown: entries.count, total: total, offset: request.offset)))
+    }
+}
+
+extension ListCommand: ServedCommand {
+    static let positionalKey: String? = nil
+
+    func answer(in journal: Journal) throws -> JSONValue {
+        let (total, entries, request, filter) = try listed(in: journal)
+        return JSONOutput.list(total: total, entries: entries, page: request, onThisDay: filter.onThisDay)
     }
 }

@@ -181,31 +181,12 @@ struct SearchCommand: ParsableCommand {
     func run() throws {
         if strategy == "list" { return listStrategies() }
         if runsInteractively { return try searchInteractively() }
-        let request = try page.request(order: chosenOrder())
-        let filter = try filters.filter()
-        let started = ContinuousClock.now
-        let results: SearchResults
-        let highlighter: MatchHighlighter?
-        if let regex {
-            let journal = try self.journal.openJournal()
-            results = try journal.search(regex: regex, caseInsensitive: ignoreCase, page: request, filter: filter)
-            highlighter = nil
-        } else {
-            let strategy = try chosenStrategy()
-            let query = try SearchQuery(self.query.joined(separator: " "), filter: filter)
-            try strategy.validate(query)
-            let journal = try self.journal.openJournal()
-            let building = ProgressBar(label: "building the \(strategy.name) index")
-            results = try journal.search(query, strategy: strategy, page: request, progress: building.handler)
-            building.finish()
-            highlighter = MatchHighlighter(query: query, highlighting: strategy.highlighting)
-        }
-        let elapsed = secondsSince(started)
+        let (results, highlighter, elapsed) = try found { () throws -> Journal in try self.journal.openJournal() }
         if output.json {
             try destination.write(JSONOutput.search(results, seconds: elapsed).serialized)
             return
         }
-        let terminal = destination.terminal
+        let (request, terminal) = (results.page, destination.terminal)
         var lines = results.entries.map { entry in
             EntryRendering.line(entry, highlights: highlighter?.ranges(in: entry.text) ?? [], terminal: terminal)
         }
@@ -218,6 +199,30 @@ struct SearchCommand: ParsableCommand {
                     + " · \(Formatting.milliseconds(elapsed))"))
         if let indexing = results.indexing { lines.append(terminal.dim(EntryRendering.indexingNote(indexing))) }
         try destination.write(lines.joined(separator: "\n"))
+    }
+
+    /// The search the options ask for, in the journal `opening` opens once the query is known
+    /// to be one the strategy takes: the results, what highlights them, and the seconds taken.
+    private func found(
+        in opening: () throws -> Journal
+    ) throws -> (results: SearchResults, highlighter: MatchHighlighter?, seconds: Double) {
+        let request = try page.request(order: chosenOrder())
+        let filter = try filters.filter()
+        if let regex {
+            let journal = try opening()
+            let started = ContinuousClock.now
+            let results = try journal.search(regex: regex, caseInsensitive: ignoreCase, page: request, filter: filter)
+            return (results, nil, secondsSince(started))
+        }
+        let strategy = try chosenStrategy()
+        let query = try SearchQuery(self.query.joined(separator: " "), filter: filter)
+        try strategy.validate(query)
+        let journal = try opening()
+        let started = ContinuousClock.now
+        let building = ProgressBar(label: "building the \(strategy.name) index")
+        let results = try journal.search(query, strategy: strategy, page: request, progress: building.handler)
+        building.finish()
+        return (results, MatchHighlighter(query: query, highlighting: strategy.highlighting), secondsSince(started))
     }
 
     private func searchInteractively() throws {
@@ -246,3 +251,16 @@ struct SearchCommand: ParsableCommand {
 }
 
 extension SearchOrder: ExpressibleByArgument {}
+
+extension SearchCommand: ServedCommand {
+    static let positionalKey: String? = "query"
+
+    func answer(in journal: Journal) throws -> JSONValue {
+        if strategy == "list" || interactive || outputIsGiven {
+            throw ValidationError(
+                "journal serve answers a search with its JSON: drop --strategy list, --interactive and -o")
+        }
+        let (results, _, elapsed) = try found { journal }
+        return JSONOutput.search(results, seconds: elapsed)
+    }
+}

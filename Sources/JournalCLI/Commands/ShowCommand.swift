@@ -1,5 +1,6 @@
 import ArgumentParser
 import JournalKit
+import TextReport
 
 struct ShowCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one entry in full.")
@@ -17,5 +18,13 @@ struct ShowCommand: ParsableCommand {
         } else {
             print(EntryRendering.full(entry, terminal: .standardOutput))
         }
+    }
+}
+
+extension ShowCommand: ServedCommand {
+    static let positionalKey: String? = "id"
+
+    func answer(in journal: Journal) throws -> JSONValue {
+        try journal.entry(entry.resolve(in: journal)).json
     }
 }

@@ -18,18 +18,7 @@ struct TagsCommand: ParsableCommand {
     func run() throws {
         let journal = try self.journal.openJournal()
         let tags = try journal.tags(found.searchQuery())
-        if output.json {
-            JSONOutput.print(
-                .array(
-                    tags.map {
-                        .fields([
-                            ("tag", .string($0.tag.written)), ("name", .string($0.name)),
-                            ("entries", .integer($0.entries)),
-                        ])
-                    }
-                ))
-            return
-        }
+        if output.json { return JSONOutput.print(Self.json(tags)) }
         guard !tags.isEmpty else {
             print(found.isGiven ? "no tags among the entries found" : "no tags")
             return
@@ -39,5 +28,23 @@ struct TagsCommand: ParsableCommand {
             let count = Formatting.grouped(tag.entries)
             print(String(repeating: " ", count: width - count.count) + count + "  " + EntryRendering.tagList([tag.tag]))
         }
+    }
+}
+
+extension TagsCommand: ServedCommand {
+    static let positionalKey: String? = nil
+
+    func answer(in journal: Journal) throws -> JSONValue {
+        Self.json(try journal.tags(found.searchQuery()))
+    }
+
+    /// The tags as `--json` prints them, most used first.
+    static func json(_ tags: [TagCount]) -> JSONValue {
+        .array(
+            tags.map {
+                .fields([
+                    ("tag", .string($0.tag.written)), ("name", .string($0.name)), ("entries", .integer($0.entries)),
+                ])
+            })
     }
 }
