@@ -164,7 +164,8 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["out"], "no file beside it")
     }
 
-    /// `--on-this-day` takes a day only after `=`: the next argument stays the query's.
+    /// `--on-this-day` takes a day after `=`, or as the next argument where nothing else could
+    /// take it (`list`): in `search` the next argument stays the query's.
     @Test func onThisDayTakesItsDayAfterEqualsAndLeavesTheNextArgumentToTheQuery() throws {
         let journal = JournalProcess()
         defer { journal.removeStore() }
@@ -195,16 +196,40 @@ import Testing
             #expect(outcome.status == 0, "\(arguments): \(outcome.error)")
             #expect(try ids(outcome) == expected, "\(arguments)")
         }
-        // A day as the next argument is not taken: the command says how to give it.
-        let separate = try journal.run(["list", "--on-this-day", "2022-01-10"], environment: utc)
-        #expect(separate.status == 2)
-        #expect(separate.error.contains("--on-this-day=2022-01-10"), "\(separate.error)")
+        // A day as the next argument is taken where nothing else can take it (list)...
+        let separate = try journal.run(["list", "--on-this-day", "2022-01-10", "--json"], environment: utc)
+        #expect(separate.status == 0, "\(separate.error)")
+        #expect(try ids(separate) == ["p3", "p4"])
+        #expect(separate.error.isEmpty, "\(separate.error)")
+        let stored = try journal.run(
+            ["--store", journal.store.path, "tags", "--on-this-day", "2022-01-10"], environment: utc)
+        #expect(stored.status == 0, "\(stored.error)")
+        // ...and not where it could be the query: the command says how to give it.
         let searched = try journal.run(["search", "--on-this-day", "2022-01-10", "--json"], environment: utc)
         #expect(searched.error.contains("--on-this-day=2022-01-10"), "\(searched.error)")
         // After --, --on-this-day is text.
         let literal = try journal.run(
             ["search", "--strategy", StrategyID.contains.name, "--json", "--", "--on-this-day"], environment: utc)
         #expect(try literal.json()["query"] as? String == "--on-this-day")
+    }
+
+    /// The commands that take the day after a bare `--on-this-day` as its value are exactly
+    /// those with that option and no argument of their own, as the parser's own description
+    /// of the commands (`--experimental-dump-help`) lists them.
+    @Test func theCommandsThatTakeANextDayAreThoseWithNoArgument() throws {
+        let dump = try JournalProcess().run(["--experimental-dump-help"], useStore: false)
+        let tool = try dump.json()
+        let commands = try #require((tool["command"] as? [String: Any])?["subcommands"] as? [[String: Any]])
+        var withoutArguments: Set<String> = []
+        for command in commands {
+            let arguments = command["arguments"] as? [[String: Any]] ?? []
+            let names = arguments.map { (($0["names"] as? [[String: Any]])?.first?["name"] as? String) ?? "" }
+            guard names.contains("on-this-day") else { continue }
+            if !arguments.contains(where: { $0["kind"] as? String == "positional" }) {
+                withoutArguments.insert(command["commandName"] as? String ?? "")
+            }
+        }
+        #expect(withoutArguments == OptionalValueArguments.commandsWithoutArguments)
     }
 
     /// The variables the README and `--help` name for a journal's passphrase serve for creating
