@@ -74,36 +74,14 @@ struct JournalCommand: ParsableCommand {
             valueName: "NAME"))
     var journalName: String?
 
-    /// The journal chosen by --store, $JOURNAL_STORE or the XDG default, opened and caught up;
-    /// created when missing only for the commands that add entries. Opened for one answer, as
-    /// most commands give (``JournalUse/oneAnswer``), unless `use` says it is kept open.
-    ///
-    /// An encrypted journal's passphrase comes from ``PassphraseInput``; the process then makes
-    /// no core dump (its memory holds the journal's text).
-    ///
-    /// A command that changes the journal's files names itself in `changing` ("add"): the
-    /// journal's lock is taken first (``lockJournal(_:for:create:)``) and held until the process
-    /// ends.
+    /// Which journal the command line chose (``JournalLocation``).
+    var location: JournalLocation { JournalLocation(store: store, journalName: journalName) }
+
+    /// The journal the command line chose, opened (``JournalLocation/openJournal(create:use:changing:)``).
     func openJournal(
         create: Bool = false, use: JournalUse = .oneAnswer, changing command: String? = nil
-    ) throws
-        -> Journal
-    {
-        let directory = try self.directory
-        if let command { Self.heldLock = try Self.lockJournal(directory, for: command, create: create) }
-        var passphrase: Passphrase?
-        if directory.isEncrypted {
-            Self.keepMemoryPrivate()
-            passphrase = try PassphraseInput.current(for: directory.url.path)
-        }
-        let progress = ProgressBar(label: "indexing")
-        let journal = try Journal(
-            directory: directory, create: create, passphrase: passphrase, use: use, progress: progress.handler)
-        progress.finish()
-        for notice in journal.notices { Terminal.standardError.write("journal: \(notice)\n") }
-        Self.keptJournal = journal
-        if command != nil { Self.tidyEdits(of: journal) }
-        return journal
+    ) throws -> Journal {
+        try location.openJournal(create: create, use: use, changing: command)
     }
 
     /// Before the editor opens for `command` ("add") on `journal`: checks that the journal takes
@@ -123,24 +101,9 @@ struct JournalCommand: ParsableCommand {
         }
     }
 
-    /// The journal's folder: --store, else -j's journal, else $JOURNAL_STORE, else $JOURNAL's
-    /// journal, else the configuration's default journal, else the XDG default. A name the
-    /// configuration doesn't know is a usage error.
+    /// The journal's folder the command line chose (``JournalLocation/directory``).
     var directory: StoreDirectory {
-        get throws(JournalError) {
-            let environment = ProcessInfo.processInfo.environment
-            if let store { return StoreDirectory(path: store) }
-            let configuration = try ConfigurationFile.current.get()
-            if let journalName { return StoreDirectory(path: try configuration.folder(ofJournal: journalName)) }
-            if let store = environment["JOURNAL_STORE"], !store.isEmpty { return StoreDirectory(path: store) }
-            if let name = environment["JOURNAL"], !name.isEmpty {
-                return StoreDirectory(path: try configuration.folder(ofJournal: name))
-            }
-            if let name = configuration.defaultJournal {
-                return StoreDirectory(path: try configuration.folder(ofJournal: name))
-            }
-            return StoreDirectory.defaultDirectory(environment: environment)
-        }
+        get throws(JournalError) { try location.directory }
     }
 
     /// The journal's lock (``JournalLock``) for the command `command` ("add"), which changes the
@@ -183,7 +146,7 @@ struct JournalCommand: ParsableCommand {
 
     /// The journal a command opened, closed once its output is written: the process ends with
     /// `exit`, which releases nothing, and closing lets SQLite fold each WAL back into its store.
-    nonisolated(unsafe) private static var keptJournal: Journal?
+    nonisolated(unsafe) static var keptJournal: Journal?
 
     /// Runs the command line, turning every error into one line on standard error and the
     /// documented exit status.
@@ -195,10 +158,17 @@ struct JournalCommand: ParsableCommand {
             Terminal.standardError.write("journal: note: \(notice)\n")
         }
         do {
-            var command = try parseAsRoot(arguments)
-            parsed = type(of: command)
-            _ = try ConfigurationFile.current.get()
-            try command.run()
+            // The command lines programs start most often, read without the full parser.
+            if let direct = DirectCommandLine.parse(arguments) {
+                parsed = direct.commandType
+                _ = try ConfigurationFile.current.get()
+                try direct.run()
+            } else {
+                var command = try parseAsRoot(arguments)
+                parsed = type(of: command)
+                _ = try ConfigurationFile.current.get()
+                try command.run()
+            }
             status = 0
         } catch let error as JournalError {
             let hint = error.kind == .noJournal ? " (journal add or journal import creates one)" : ""

@@ -10,6 +10,22 @@ struct PageOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Skip the first N entries. (default: 0)", valueName: "offset"))
     var offset: Int?
 
+    /// The values given.
+    var values: PageValues { PageValues(limit: limit, offset: offset) }
+
+    /// Whether the command line asked for a page, rather than the default one.
+    var isGiven: Bool { values.isGiven }
+
+    func validate() throws { try values.validate() }
+
+    func request(order: SearchOrder = .newest) throws -> PageRequest { try values.request(order: order) }
+}
+
+/// The values of --limit and --offset, whoever read them, and what they mean.
+struct PageValues: Equatable {
+    var limit: Int?
+    var offset: Int?
+
     /// Whether the command line asked for a page, rather than the default one.
     var isGiven: Bool { limit != nil || offset != nil }
 
@@ -80,6 +96,33 @@ struct FilterOptions: ParsableArguments {
             "Only entries of today's month and day in earlier years, or DATE's with --on-this-day=DATE (a DATE is given after =, never as the next argument); 29 February looks at 28 February in other years.",
             valueName: "DATE"))
     var onThisDay: String? = nil
+
+    /// The values given.
+    var values: FilterValues {
+        FilterValues(from: from, to: to, on: on, tags: tags, starred: starred, onThisDay: onThisDay)
+    }
+
+    func validate() throws { try values.validate() }
+
+    /// Whether any filter is given.
+    var isGiven: Bool { values.isGiven }
+
+    /// The filters as given, for a status line: "#cooking · starred · from may".
+    var summary: String { values.summary }
+
+    /// The filter, its dates read as people type them in the local time zone.
+    func filter() throws -> EntryFilter { try values.filter() }
+}
+
+/// The values of --from, --to, --on, --tag, --starred and --on-this-day, whoever read them, and
+/// the filter they make.
+struct FilterValues: Equatable {
+    var from: String?
+    var to: String?
+    var on: String?
+    var tags: [String] = []
+    var starred = false
+    var onThisDay: String?
 
     func validate() throws {
         guard on == nil || (from == nil && to == nil) else {

@@ -10,7 +10,26 @@ struct ListCommand: ParsableCommand {
     @OptionGroup var filters: FilterOptions
     @OptionGroup var output: OutputOptions
 
-    /// The page the options ask for, from `journal`.
+    /// The values given, whoever read them (``ListArguments``).
+    var values: ListArguments { ListArguments(page: page.values, filters: filters.values, json: output.json) }
+
+    func run() throws { try values.run(in: journal.location) }
+}
+
+extension ListCommand: ServedCommand {
+    static let positionalKey: String? = nil
+
+    func answer(in journal: Journal) throws -> JSONValue { try values.answer(in: journal) }
+}
+
+/// What `journal list` was asked, as values (swift-argument-parser's ``ListCommand`` and
+/// ``DirectCommandLine`` read them alike), and its run.
+struct ListArguments: Equatable {
+    var page = PageValues()
+    var filters = FilterValues()
+    var json = false
+
+    /// The page asked for, from `journal`.
     private func listed(
         in journal: Journal
     ) throws -> (
@@ -22,9 +41,10 @@ struct ListCommand: ParsableCommand {
         return (total, entries, request, filter)
     }
 
-    func run() throws {
-        let journal = try self.journal.openJournal()
-        if output.json { return JSONOutput.print(try answer(in: journal)) }
+    /// Lists the entries of the journal at `location`, as the command does.
+    func run(in location: JournalLocation) throws {
+        let journal = try location.openJournal()
+        if json { return JSONOutput.print(try answer(in: journal)) }
         let (total, entries, request, filter) = try listed(in: journal)
         let terminal = Terminal.standardOutput
         var year: Int?
@@ -43,11 +63,8 @@ struct ListCommand: ParsableCommand {
         }
         print(terminal.dim(EntryRendering.summary(shown: entries.count, total: total, offset: request.offset)))
     }
-}
 
-extension ListCommand: ServedCommand {
-    static let positionalKey: String? = nil
-
+    /// What the command prints with `--json`, answered from `journal`.
     func answer(in journal: Journal) throws -> JSONValue {
         let (total, entries, request, filter) = try listed(in: journal)
         return JSONOutput.list(total: total, entries: entries, page: request, onThisDay: filter.onThisDay)

@@ -53,19 +53,6 @@ struct SearchCommand: ParsableCommand {
             valueName: "ORDER"))
     var sort: SearchOrder?
 
-    /// --sort, else the configuration file's, else newest first.
-    private func chosenOrder() throws -> SearchOrder {
-        try sort ?? ConfigurationFile.current.get().sort ?? .newest
-    }
-
-    /// --strategy, else the configuration file's, else the standard one.
-    private func chosenStrategy() throws -> SearchStrategy {
-        if let name = try strategy ?? ConfigurationFile.current.get().strategy {
-            return try SearchStrategies.named(name)
-        }
-        return SearchStrategies.standard
-    }
-
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp("Find a regular expression (ICU syntax) in the text as written.", valueName: "PATTERN"))
@@ -81,7 +68,7 @@ struct SearchCommand: ParsableCommand {
     @OptionGroup var filters: FilterOptions
     @OptionGroup var output: OutputOptions
     /// Where the results go, as `export`'s `-o`. The short `-o FILE` is taken from ``arguments``
-    /// (see ``outputArgument``): declared to the parser, it would read `-orange`, a word left
+    /// (``SearchArguments``): declared to the parser, it would read `-orange`, a word left
     /// out, as `-o range`.
     @Option(
         name: [.customLong("output"), .customLong("out")],
@@ -99,155 +86,16 @@ struct SearchCommand: ParsableCommand {
             valueName: "query"))
     var arguments: [String] = []
 
-    /// The query's arguments: ``arguments`` without the `--` that ends the options (the first
-    /// `--` on a command line is always that one; a later one is a word of the query).
-    private var query: [String] {
-        var options = Array(arguments.prefix { $0 != "--" })
-        if let flag = options.firstIndex(of: "-o") { options.removeSubrange(flag..<min(flag + 2, options.count)) }
-        return options + arguments.drop { $0 != "--" }.dropFirst()
+    /// The values given, whoever read them (``SearchArguments``).
+    var values: SearchArguments {
+        SearchArguments(
+            strategy: strategy, sort: sort, regex: regex, ignoreCase: ignoreCase, interactive: interactive,
+            page: page.values, filters: filters.values, json: output.json, outputFile: outputFile, arguments: arguments)
     }
 
-    /// The value of `-o` before `--`: the argument after it (nil when absent, "" when missing).
-    private var outputArgument: String? {
-        let options = arguments.prefix { $0 != "--" }
-        guard let flag = options.firstIndex(of: "-o") else { return nil }
-        return flag + 1 < options.count ? options[flag + 1] : ""
-    }
+    func validate() throws { try values.validate() }
 
-    /// Whether `-o` or `--output` was given.
-    private var outputIsGiven: Bool { outputFile != nil || outputArgument != nil }
-
-    /// Where the results go: `--output`, `-o`, else standard output.
-    private var destination: OutputDestination {
-        outputFile ?? outputArgument.flatMap(OutputDestination.init(argument:)) ?? .standardOutput
-    }
-
-    func validate() throws {
-        let beforeEndOfOptions = arguments.prefix { $0 != "--" }
-        if let option = beforeEndOfOptions.first(where: {
-            $0.hasPrefix("--") && $0.dropFirst(2).first?.isLetter == true
-        }) {
-            throw ValidationError(
-                "unknown option \(option) (to search for it, put it after --: journal search -- \(option))")
-        }
-        if regex != nil && !query.isEmpty { throw ValidationError("give either a query or --regex PATTERN, not both") }
-        if regex != nil && strategy != nil {
-            throw ValidationError("--regex is its own way of searching: drop --strategy")
-        }
-        if ignoreCase && regex == nil {
-            throw ValidationError("-i goes with --regex (every strategy states its own folding)")
-        }
-        if interactive && regex != nil {
-            throw ValidationError("--interactive searches as you type with a strategy: drop --regex")
-        }
-        if interactive && output.json {
-            throw ValidationError("--interactive is for a person at a terminal: drop --json")
-        }
-        if let value = outputArgument {
-            if OutputDestination(argument: value) == nil {
-                throw ValidationError("-o needs a file (or - for standard output)")
-            }
-            if outputFile != nil { throw ValidationError("give -o or --output, not both") }
-        }
-        if interactive && outputIsGiven {
-            throw ValidationError("--interactive draws on the terminal: drop -o")
-        }
-        if interactive && !Self.onTerminal {
-            throw ValidationError("--interactive needs a terminal for its input and output")
-        }
-        if interactive && page.isGiven {
-            throw ValidationError("--interactive pages a screen at a time: drop --limit and --offset")
-        }
-        if interactive && Self.terminalIsDumb {
-            throw ValidationError("--interactive needs a terminal that can move its cursor, and TERM is \"dumb\"")
-        }
-    }
-
-    /// Standard input and output both a terminal: a person is there to type.
-    private static var onTerminal: Bool { isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 }
-
-    /// TERM says the terminal moves no cursor (as an editor's shell buffer does): a full screen
-    /// would be drawn as garbage.
-    private static var terminalIsDumb: Bool { ProcessInfo.processInfo.environment["TERM"] == "dumb" }
-
-    /// Whether to open the full-screen search.
-    private var runsInteractively: Bool {
-        strategy != "list"
-            && (interactive
-                || (query.isEmpty && regex == nil && !output.json && !page.isGiven && !outputIsGiven
-                    && Self.onTerminal && !Self.terminalIsDumb))
-    }
-
-    func run() throws {
-        if strategy == "list" { return listStrategies() }
-        if runsInteractively { return try searchInteractively() }
-        let (results, highlighter, elapsed) = try found { () throws -> Journal in try self.journal.openJournal() }
-        if output.json {
-            try destination.write(JSONOutput.search(results, seconds: elapsed).serialized)
-            return
-        }
-        let (request, terminal) = (results.page, destination.terminal)
-        var lines = results.entries.map { entry in
-            EntryRendering.line(entry, highlights: highlighter?.ranges(in: entry.text) ?? [], terminal: terminal)
-        }
-        lines.append(
-            terminal.dim(
-                EntryRendering.summary(shown: results.entries.count, total: results.total, offset: request.offset)
-                    + " · \(results.strategy)"
-                    + (request.order == .newest
-                        ? "" : " · \(request.order == .oldest ? "oldest" : "most relevant") first")
-                    + " · \(Formatting.milliseconds(elapsed))"))
-        if let indexing = results.indexing { lines.append(terminal.dim(EntryRendering.indexingNote(indexing))) }
-        try destination.write(lines.joined(separator: "\n"))
-    }
-
-    /// The search the options ask for, in the journal `opening` opens once the query is known
-    /// to be one the strategy takes: the results, what highlights them, and the seconds taken.
-    private func found(
-        in opening: () throws -> Journal
-    ) throws -> (results: SearchResults, highlighter: MatchHighlighter?, seconds: Double) {
-        let request = try page.request(order: chosenOrder())
-        let filter = try filters.filter()
-        if let regex {
-            let journal = try opening()
-            let started = ContinuousClock.now
-            let results = try journal.search(regex: regex, caseInsensitive: ignoreCase, page: request, filter: filter)
-            return (results, nil, secondsSince(started))
-        }
-        let strategy = try chosenStrategy()
-        let query = try SearchQuery(self.query.joined(separator: " "), filter: filter)
-        try strategy.validate(query)
-        let journal = try opening()
-        let started = ContinuousClock.now
-        let building = ProgressBar(label: "building the \(strategy.name) index")
-        let results = try journal.search(query, strategy: strategy, page: request, progress: building.handler)
-        building.finish()
-        return (results, MatchHighlighter(query: query, highlighting: strategy.highlighting), secondsSince(started))
-    }
-
-    private func searchInteractively() throws {
-        let strategy = try chosenStrategy()
-        let terminal = try FullScreenTerminal()
-        var search = InteractiveSearch(
-            journal: try journal.openJournal(use: .kept),
-            screen: SearchScreen(
-                query: query.joined(separator: " "), strategy: strategy,
-                order: try chosenOrder(), filter: try filters.filter(),
-                filterSummary: filters.summary,
-                terminal: .standardOutput, size: terminal.size))
-        try search.run(on: terminal)
-        // Ended by a signal rather than a key: the shell's convention, 128 + the signal.
-        if let signal = terminal.quitSignal { throw ExitCode(128 + signal) }
-    }
-
-    private func listStrategies() {
-        let width = SearchStrategies.all.map(\.name.count).max() ?? 0
-        for strategy in SearchStrategies.all {
-            let name = strategy.name.padding(toLength: width, withPad: " ", startingAt: 0)
-            let alias = strategy.alias == strategy.name ? "" : " (\(strategy.alias))"
-            print("\(name)  \(strategy.family.rawValue): \(strategy.summary)\(alias)")
-        }
-    }
+    func run() throws { try values.run(in: journal.location) }
 }
 
 extension SearchOrder: ExpressibleByArgument {}
@@ -255,12 +103,5 @@ extension SearchOrder: ExpressibleByArgument {}
 extension SearchCommand: ServedCommand {
     static let positionalKey: String? = "query"
 
-    func answer(in journal: Journal) throws -> JSONValue {
-        if strategy == "list" || interactive || outputIsGiven {
-            throw ValidationError(
-                "journal serve answers a search with its JSON: drop --strategy list, --interactive and -o")
-        }
-        let (results, _, elapsed) = try found { journal }
-        return JSONOutput.search(results, seconds: elapsed)
-    }
+    func answer(in journal: Journal) throws -> JSONValue { try values.answer(in: journal) }
 }

@@ -49,9 +49,15 @@ struct ServeRequest {
         arguments = options + ["--json"] + (positional.isEmpty ? [] : ["--"] + positional)
     }
 
-    /// The command parsed from the arguments, as the command line parses it.
-    func parse() throws -> any ServedCommand {
+    /// The command parsed from the arguments, as the command line parses them: a search or a
+    /// list directly (``DirectCommandLine``) when it can, else by the full parser.
+    func parse() throws -> any JournalAnswering {
         let name = command.configuration.commandName ?? ""
+        switch DirectCommandLine.parse([name] + arguments) {
+        case .search(_, let search): return search
+        case .list(_, let list): return list
+        default: break
+        }
         guard let parsed = try JournalCommand.parseAsRoot([name] + arguments) as? any ServedCommand else {
             throw JournalError.usage("journal serve does not answer \"\(name)\"")
         }
