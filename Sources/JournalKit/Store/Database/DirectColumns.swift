@@ -15,6 +15,13 @@ extension Statement {
         sqlite3_column_int64(sqliteStatement, index)
     }
 
+    /// Column `index` (from 0) of the current row, as text (empty for NULL).
+    func text(atColumn index: Int32) -> String {
+        guard let pointer = sqlite3_column_text(sqliteStatement, index) else { return "" }
+        let count = Int(sqlite3_column_bytes(sqliteStatement, index))
+        return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
+    }
+
     /// Column `index` (from 0) of the current row, as the bytes of a blob (empty for an empty
     /// blob or NULL).
     func withBlob<T>(atColumn index: Int32, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {

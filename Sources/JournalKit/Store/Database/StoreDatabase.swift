@@ -53,11 +53,13 @@ package enum StoreDatabase {
     /// `readers` says how many connections reads go through: a pool of them for a journal kept
     /// open, one for a process that answers once (each costs an open and a read of the schema).
     /// `beforeRead` runs first in each of their read transactions.
+    ///
+    /// Returns the connections with what opening read of the store (``StoreFacts``).
     static func open(
         _ url: URL, applicationID: Int32, durability: Durability, encryption: StoreEncryption? = nil,
         identity: StoreEncryption.Identity, functions: [DatabaseFunction] = [], readOnly: Bool = false,
         readers: Readers = .pool, beforeRead: (@Sendable (Database) throws -> Void)? = nil
-    ) throws -> StorePool {
+    ) throws -> (StorePool, StoreFacts) {
         LogOwnership.installed
         func configuration(readOnly: Bool) -> Configuration {
             var configuration = Configuration()
@@ -90,21 +92,17 @@ package enum StoreDatabase {
             case .pool: try DatabasePool(path: readingLocation, configuration: configuration(readOnly: true))
             case .one: try DatabaseQueue(path: readingLocation, configuration: configuration(readOnly: true))
             }
-        try readers.read { db in
-            let existing = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
-            // A store whose creation was cut short holds nothing, or only GRDB's empty record of
-            // migrations (created in a transaction of its own before the first migration's).
-            let tables =
-                try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_schema WHERE tbl_name <> 'grdb_migrations'") ?? 0
-            let migrations =
-                try db.tableExists("grdb_migrations")
-                ? Int.fetchOne(db, sql: "SELECT count(*) FROM grdb_migrations") ?? 0 : 0
-            guard existing == applicationID || (existing == 0 && tables == 0 && migrations == 0) else {
-                throw JournalError.store("\(url.path) is not a journal store file (it is some other SQLite database)")
-            }
+        let facts = try readers.read(StoreFacts.read)
+        // A store whose creation was cut short holds nothing, or only GRDB's empty record of
+        // migrations (created in a transaction of its own before the first migration's).
+        guard
+            facts.applicationID == applicationID
+                || (facts.applicationID == 0 && facts.schemaObjects == 0 && facts.appliedMigrations.isEmpty)
+        else {
+            throw JournalError.store("\(url.path) is not a journal store file (it is some other SQLite database)")
         }
         let writable = configuration(readOnly: false)
-        return StorePool(
+        let pool = StorePool(
             readers: readers, durability: durability, file: url, beforeRead: beforeRead,
             openWriter: readOnly
                 ? nil
@@ -121,6 +119,7 @@ package enum StoreDatabase {
                 },
             openSideConnection: readOnly
                 ? nil : { try DatabaseQueue(path: location(immutable: false), configuration: writable) })
+        return (pool, facts)
     }
 
     /// Where SQLite opens the store at `url`: its path, or a URI naming the VFS and options

@@ -182,19 +182,18 @@ package final class StorePool: @unchecked Sendable {
         }
     }
 
-    /// Applies `migrator`'s missing migrations, checking with a read first, so that opening an
-    /// up-to-date store neither writes nor waits for another process's write lock. A store that
-    /// can't be written and lacks only migrations named in `optional` (ones that add what
-    /// makes reads faster, never what they need) is used as it is.
-    func migrate(with migrator: DatabaseMigrator, optional: Set<String> = []) throws {
-        guard try !read(migrator.hasCompletedMigrations) else { return }
-        if openWriter == nil {
-            let missing = try read { db in try Set(migrator.migrations).subtracting(migrator.appliedIdentifiers(db)) }
-            if missing.isSubset(of: optional) { return }
-        }
+    /// Applies `migrator`'s migrations missing from `applied` (those the store's ``StoreFacts``
+    /// name), so that opening an up-to-date store neither writes nor waits for another process's
+    /// write lock; says whether it wrote. A store that can't be written and lacks only migrations
+    /// named in `optional` (ones that add what makes reads faster, never what they need) is used
+    /// as it is.
+    func migrate(with migrator: DatabaseMigrator, applied: Set<String>, optional: Set<String> = []) throws -> Bool {
+        let missing = Set(migrator.migrations).subtracting(applied)
+        guard !missing.isEmpty, openWriter != nil || !missing.isSubset(of: optional) else { return false }
         let writer = try currentWriter()
         try writer.writeWithoutTransaction(durability.enforce(on:))
         try migrator.migrate(writer)
+        return true
     }
 
     /// Whether a write has opened the writer.

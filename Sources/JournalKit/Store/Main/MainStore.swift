@@ -56,14 +56,13 @@ package final class MainStore: StoreFile {
         self.url = url
         if !readOnly { try DurableFiles.createPrivateFile(at: url) }
         (pool, storeID) = try StoreDatabase.guarded(url) {
-            let pool = try StoreDatabase.open(
+            let (pool, facts) = try StoreDatabase.open(
                 url, applicationID: Self.applicationID, durability: .durableAtCommit, encryption: encryption,
                 identity: .mainStore,
                 functions: [FoldFunction.function], readOnly: readOnly, readers: readers,
                 beforeRead: PendingImportRecord.prepareRead)
-            try pool.migrate(with: Self.migrator)
-            let id = try pool.read { db in try String.fetchOne(db, sql: "SELECT value FROM store_info WHERE key = 'id'")
-            }
+            let migrated = try pool.migrate(with: Self.migrator, applied: facts.appliedMigrations)
+            let id = migrated ? try pool.read(StoreFacts.read).info["id"] : facts.info["id"]
             guard let id, let uuid = UUID(uuidString: id) else {
                 throw JournalError.store("\(url.path) has no valid store identifier")
             }

@@ -85,15 +85,16 @@ package final class SearchStore: StoreFile {
             return .failure(.fatal(error))
         }
         do {
-            let pool = try StoreDatabase.open(
+            let (pool, facts) = try StoreDatabase.open(
                 url, applicationID: applicationID, durability: .mayLag, encryption: opening.encryption,
                 identity: opening.identity,
                 readOnly: readOnly, readers: opening.readers)
-            try pool.migrate(
-                with: migrator, optional: ["v5-prefix-posting-counts", "v8-document-lengths", "v9-posting-runs"])
+            let migrated = try pool.migrate(
+                with: migrator, applied: facts.appliedMigrations,
+                optional: ["v5-prefix-posting-counts", "v8-document-lengths", "v9-posting-runs"])
             let ownerQuery = "SELECT value FROM store_info WHERE key = 'main_store'"
             let owner =
-                try pool.read { db in try String.fetchOne(db, sql: ownerQuery) }
+                try (migrated ? pool.read(StoreFacts.read) : facts).info["main_store"]
                 ?? pool.write { db in
                     if let owner = try String.fetchOne(db, sql: ownerQuery) { return owner }
                     try db.execute(
