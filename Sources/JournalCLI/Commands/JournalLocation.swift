@@ -14,7 +14,7 @@ struct JournalLocation: Equatable {
     /// configuration doesn't know is a usage error.
     var directory: StoreDirectory {
         get throws(JournalError) {
-            let environment = ProcessInfo.processInfo.environment
+            let environment = ProcessEnvironment.variables
             if let store { return StoreDirectory(path: store) }
             let configuration = try ConfigurationFile.current.get()
             if let journalName { return StoreDirectory(path: try configuration.folder(ofJournal: journalName)) }

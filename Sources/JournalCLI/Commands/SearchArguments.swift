@@ -104,7 +104,7 @@ struct SearchArguments: Equatable {
 
     /// TERM says the terminal moves no cursor (as an editor's shell buffer does): a full screen
     /// would be drawn as garbage.
-    private static var terminalIsDumb: Bool { ProcessInfo.processInfo.environment["TERM"] == "dumb" }
+    private static var terminalIsDumb: Bool { ProcessEnvironment.variables["TERM"] == "dumb" }
 
     /// Whether to open the full-screen search.
     private var runsInteractively: Bool {

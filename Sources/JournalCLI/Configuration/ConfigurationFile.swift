@@ -52,7 +52,7 @@ struct ConfigurationFile: Sendable {
 
     /// The process's configuration, read once.
     static let current: Result<ConfigurationFile, JournalError> = Result { () throws(JournalError) in
-        try ConfigurationFile(environment: ProcessInfo.processInfo.environment)
+        try ConfigurationFile(environment: ProcessEnvironment.variables)
     }
 
     /// The configuration of the environment: the file `XDG_CONFIG_HOME` (or `HOME`) points to.

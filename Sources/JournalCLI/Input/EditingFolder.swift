@@ -32,7 +32,7 @@ final class EditingFolder: @unchecked Sendable {
     static let keptPrefix = ".journal-unsaved-"
 
     /// A new folder holding `text` in its file, in `$XDG_RUNTIME_DIR` or else in `journalFolder`.
-    init(text: String, journalFolder: URL, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+    init(text: String, journalFolder: URL, environment: [String: String] = ProcessEnvironment.variables) throws {
         let parent = Self.runtimeFolder(environment) ?? journalFolder
         if parent == journalFolder { try DurableFiles.createFolder(journalFolder) }
         var template = Array(parent.appendingPathComponent(StoreDirectory.editingFolderTemplate).path.utf8CString)

@@ -34,14 +34,14 @@ enum PassphraseInput {
 
     /// The passphrase of the journal in `folder`.
     static func current(
-        for folder: String, environment: [String: String] = ProcessInfo.processInfo.environment
+        for folder: String, environment: [String: String] = ProcessEnvironment.variables
     ) throws -> Passphrase {
         try read([.journal], environment: environment, prompt: "passphrase for \(folder): ", confirm: false)
     }
 
     /// The passphrase a journal is created or encrypted under, in `folder`.
     static func initial(
-        for folder: String, environment: [String: String] = ProcessInfo.processInfo.environment
+        for folder: String, environment: [String: String] = ProcessEnvironment.variables
     ) throws -> Passphrase {
         try read(
             [.newJournal, .journal], environment: environment, prompt: "new passphrase for \(folder): ", confirm: true)
@@ -49,21 +49,21 @@ enum PassphraseInput {
 
     /// The new passphrase that replaces the current one of the journal in `folder`.
     static func new(
-        for folder: String, environment: [String: String] = ProcessInfo.processInfo.environment
+        for folder: String, environment: [String: String] = ProcessEnvironment.variables
     ) throws -> Passphrase {
         try read([.newJournal], environment: environment, prompt: "new passphrase for \(folder): ", confirm: true)
     }
 
     /// The passphrase an encrypted export is written under.
     static func export(
-        for file: String, environment: [String: String] = ProcessInfo.processInfo.environment
+        for file: String, environment: [String: String] = ProcessEnvironment.variables
     ) throws -> Passphrase {
         try read([.export, .journal], environment: environment, prompt: "passphrase for \(file): ", confirm: true)
     }
 
     /// The password of the encrypted jrnl journal `file`, to import it.
     static func jrnlPassword(
-        for file: String, environment: [String: String] = ProcessInfo.processInfo.environment
+        for file: String, environment: [String: String] = ProcessEnvironment.variables
     ) throws -> Passphrase {
         try read(
             [.jrnlImport], environment: environment, prompt: "password of the jrnl journal \(file): ", confirm: false)

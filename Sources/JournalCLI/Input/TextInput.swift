@@ -24,7 +24,7 @@ enum TextInput {
     /// the text is saved (``EditedText/save(_:)``). From the moment the editor starts, TERM and
     /// HUP (and INT once the editor has closed) end the process as ``EditedText`` says.
     static func fromEditor(initialText: String, journalFolder: URL, encrypted: Bool) throws -> EditedText {
-        let environment = ProcessInfo.processInfo.environment
+        let environment = ProcessEnvironment.variables
         let editor = try EditorCommand.current(environment: environment)
         let folder = try EditingFolder(text: initialText, journalFolder: journalFolder, environment: environment)
         let signals = EditSignals(folder: folder, encrypted: encrypted)

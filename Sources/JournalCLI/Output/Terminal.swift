@@ -1,4 +1,5 @@
 import Foundation
+import JournalKit
 import TextReport
 
 #if canImport(Glibc)
@@ -25,7 +26,7 @@ struct Terminal: Sendable {
     init(descriptor: Int32) {
         self.descriptor = descriptor
         isTerminal = isatty(descriptor) == 1
-        let environment = ProcessInfo.processInfo.environment
+        let environment = ProcessEnvironment.variables
         switch (try? ConfigurationFile.current.get())?.color ?? .auto {
         case .auto: usesColor = isTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
         case .always: usesColor = descriptor >= 0
