@@ -48,16 +48,16 @@ package enum ReportNumbers {
         guard let seconds else { return "–" }
         let ms = seconds * 1000
         switch ms {
-        case ..<1: return String(format: "%.3f", ms)
-        case ..<10: return String(format: "%.2f", ms)
-        case ..<100: return String(format: "%.1f", ms)
-        default: return String(format: "%.0f", ms)
+        case ..<1: return Formatting.decimal(ms, places: 3)
+        case ..<10: return Formatting.decimal(ms, places: 2)
+        case ..<100: return Formatting.decimal(ms, places: 1)
+        default: return Formatting.decimal(ms, places: 0)
         }
     }
 
     package static func seconds(_ seconds: Double?) -> String {
         guard let seconds else { return "–" }
-        return seconds < 1 ? milliseconds(seconds) + " ms" : String(format: "%.2f s", seconds)
+        return seconds < 1 ? milliseconds(seconds) + " ms" : Formatting.decimal(seconds, places: 2) + " s"
     }
 
     /// "3.2× faster" / "2.0× slower" / "same" for a timing against a peer's.
@@ -65,7 +65,8 @@ package enum ReportNumbers {
         guard value > 0, peer > 0 else { return "–" }
         let ratio = peer / value
         if abs(ratio - 1) < 0.05 { return "same" }
-        return ratio > 1 ? String(format: "%.1f× faster", ratio) : String(format: "%.1f× slower", 1 / ratio)
+        return ratio > 1
+            ? Formatting.decimal(ratio, places: 1) + "× faster" : Formatting.decimal(1 / ratio, places: 1) + "× slower"
     }
 
     package static func milliseconds(json seconds: Double?) -> JSONValue {

@@ -180,7 +180,7 @@ struct SearchArguments: Equatable {
     private func listStrategies() {
         let width = SearchStrategies.all.map(\.name.count).max() ?? 0
         for strategy in SearchStrategies.all {
-            let name = strategy.name.padding(toLength: width, withPad: " ", startingAt: 0)
+            let name = Formatting.padded(strategy.name, to: width)
             let alias = strategy.alias == strategy.name ? "" : " (\(strategy.alias))"
             print("\(name)  \(strategy.family.rawValue): \(strategy.summary)\(alias)")
         }

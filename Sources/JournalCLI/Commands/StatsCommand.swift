@@ -74,7 +74,7 @@ struct StatsCommand: ParsableCommand {
             ),
         ]
         for (label, value) in rows {
-            print(label.padding(toLength: 13, withPad: " ", startingAt: 0) + value)
+            print(Formatting.padded(label, to: 13) + value)
         }
         guard let periods, let by else { return }
         let terminal = Terminal.standardOutput

@@ -12,7 +12,7 @@ enum EntryRendering {
         _ entry: Entry, highlights: [Range<String.Index>], terminal: Terminal, withTags: Bool = false
     ) -> String {
         let head =
-            "\(entry.id.shortName.padding(toLength: 7, withPad: " ", startingAt: 0)) \(entry.date.localDayAndMinute) \(entry.starred ? "★" : " ") "
+            "\(Formatting.padded(entry.id.shortName, to: 7)) \(entry.date.localDayAndMinute) \(entry.starred ? "★" : " ") "
         let room = max(20, terminal.width - head.count)
         let tags = withTags && !entry.tags.isEmpty ? DisplayWidth.clip(tagList(entry.tags), to: room / 3 - 2) : ""
         let snippetWidth = tags.isEmpty ? room : room - DisplayWidth.of(tags) - 2

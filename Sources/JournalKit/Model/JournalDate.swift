@@ -44,15 +44,17 @@ public struct JournalDate: Hashable, Comparable, Sendable, CustomStringConvertib
     public var description: String { iso8601 }
 
     /// The day and the minute in the local time zone, as people write them: `2024-05-01 10:30`.
-    public var localDayAndMinute: String { Self.localFormatter.string(from: date) }
+    public var localDayAndMinute: String { dayAndMinute(in: .current) }
 
-    // Made once: a formatter is dear to create, and formatting with one is thread-safe.
-    private static let localFormatter: DateFormatter = {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm"
-        return formatter
-    }()
+    /// The day and the minute in `timeZone`.
+    func dayAndMinute(in timeZone: TimeZone) -> String {
+        let offset = Int64(timeZone.secondsFromGMT(for: date))
+        let minutes = (microseconds.floorDivided(by: 1_000_000).quotient + offset).floorDivided(by: 60).quotient
+        let (days, minuteOfDay) = minutes.floorDivided(by: 1_440)
+        let (year, month, day) = CivilCalendar.date(fromDays: days)
+        return "\(Self.pad(year, 4))-\(Self.pad(month, 2))-\(Self.pad(day, 2)) "
+            + "\(Self.pad(minuteOfDay / 60, 2)):\(Self.pad(minuteOfDay % 60, 2))"
+    }
 
     private static func pad(_ value: Int64, _ width: Int) -> String {
         let digits = String(value.magnitude)

@@ -62,3 +62,30 @@ import Testing
         #expect(EntryID(uri: text) == nil)
     }
 }
+
+/// The local day and minute a result line shows agree with Foundation's formatter in zones
+/// east and west, half-hour and quarter-hour ones, across changes of daylight saving time,
+/// before 1970 and in a zone's local mean time of the nineteenth century.
+@Suite struct LocalDayAndMinuteTests {
+    @Test(arguments: [
+        "UTC", "Europe/Paris", "America/New_York", "America/St_Johns", "Asia/Kolkata", "Asia/Kathmandu",
+        "Pacific/Chatham", "Australia/Lord_Howe", "Africa/Monrovia", "Pacific/Kiritimati",
+    ])
+    func agreesWithFoundationsFormatter(zoneName: String) throws {
+        let zone = try #require(TimeZone(identifier: zoneName))
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = zone
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        let instants = [
+            "1850-06-01T12:00:00Z", "1900-01-01T00:00:00Z", "1969-12-31T23:59:59.5Z", "1970-01-01T00:00:00Z",
+            "2024-03-10T06:59:59Z", "2024-03-10T07:00:00Z", "2024-03-31T00:59:00Z", "2024-03-31T01:00:00Z",
+            "2024-10-27T00:30:00Z", "2024-10-27T01:30:00Z", "2024-11-03T05:30:00Z", "2024-11-03T06:30:00Z",
+            "2024-02-29T23:45:00Z", "2099-12-31T23:59:00Z",
+        ]
+        for text in instants {
+            let date = try #require(JournalDate(iso8601: text))
+            #expect(date.dayAndMinute(in: zone) == formatter.string(from: date.date), "\(text) in \(zoneName)")
+        }
+    }
+}
