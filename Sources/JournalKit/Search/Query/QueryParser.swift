@@ -14,15 +14,19 @@ import JournalText
 struct QueryParser {
     private let items: [QueryLexer.Item]
     private let now: Date
-    private let timeZone: TimeZone
+    private let givenTimeZone: TimeZone?
     private var index = 0
 
-    /// A parser of `text`, reading its dates as of `now` in `timeZone`: it reads nothing else.
-    init(_ text: String, now: Date, timeZone: TimeZone) {
+    /// A parser of `text`, reading its dates as of `now` in `timeZone` (nil: the current one,
+    /// looked up only for a query that holds a date): it reads nothing else.
+    init(_ text: String, now: Date, timeZone: TimeZone?) {
         items = QueryLexer.items(of: text)
         self.now = now
-        self.timeZone = timeZone
+        givenTimeZone = timeZone
     }
+
+    /// The zone dates are read in.
+    private var timeZone: TimeZone { givenTimeZone ?? .current }
 
     /// What a sequence holds before its `OR`s are read: terms, and `OR` items.
     private enum Unit {

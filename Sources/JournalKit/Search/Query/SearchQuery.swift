@@ -25,10 +25,11 @@ public struct SearchQuery: Sendable, Equatable {
     /// The terms the filters add, all of which an entry must meet (``EntryFilter/terms``).
     public let filter: [QueryTerm]
 
-    /// Trims `text` and reads it, its dates as of `now` in `timeZone`, beside `filter`; an empty
-    /// query is a usage error (a query the syntax can't read is not: see ``parsed``).
+    /// Trims `text` and reads it, its dates as of `now` in `timeZone` (nil: the current zone,
+    /// looked up only when the query holds a date), beside `filter`; an empty query is a usage
+    /// error (a query the syntax can't read is not: see ``parsed``).
     public init(
-        _ text: String, filter: EntryFilter = .none, now: Date = Date(), timeZone: TimeZone = .current
+        _ text: String, filter: EntryFilter = .none, now: Date = Date(), timeZone: TimeZone? = nil
     ) throws(JournalError) {
         let trimmed = text.trimmingWhiteSpace
         guard !trimmed.isEmpty else { throw .usage("the query is empty") }
@@ -74,7 +75,7 @@ public struct SearchQuery: Sendable, Equatable {
     /// The query as typed so far, within `filter`: a text of only white space asks for the
     /// filter alone (what a search-as-you-type screen shows before the first key).
     public static func typed(
-        _ text: String, filter: EntryFilter = .none, now: Date = Date(), timeZone: TimeZone = .current
+        _ text: String, filter: EntryFilter = .none, now: Date = Date(), timeZone: TimeZone? = nil
     ) -> SearchQuery {
         (try? SearchQuery(text, filter: filter, now: now, timeZone: timeZone)) ?? SearchQuery(filter: filter)
     }
