@@ -571,6 +571,15 @@ import Testing
             ])
         #expect(processes.allSatisfy { ($0["median_ms"] as? Double ?? 0) > 0 })
         #expect((startup["sqlite3_ms"] as? Double ?? 0) > 0)
+        // The executable those processes ran: its size, what is mapped of it, its relocations.
+        let executable = try #require(startup["executable"] as? [String: Any])
+        let fileBytes = try #require(executable["file_bytes"] as? Int)
+        #expect(
+            fileBytes
+                == (try FileManager.default.attributesOfItem(atPath: JournalProcess.executable.path)[.size] as? Int))
+        #expect((executable["loaded_bytes"] as? Int ?? 0) > 0 && (executable["loaded_bytes"] as? Int ?? 0) <= fileBytes)
+        #expect((executable["relocations"] as? Int ?? 0) > 1_000, "a Swift binary's metadata is full of pointers")
+        #expect((executable["relocation_table_bytes"] as? Int ?? 0) > 0)
         let sizes = try #require(report["sizes"] as? [[String: Any]])
         #expect(sizes.map { $0["entries"] as? Int } == [300, 600])
         for size in sizes {
@@ -598,6 +607,13 @@ import Testing
             for key in ["median_ms", "scan_median_ms", "process_ms"] {
                 #expect((onThisDay[key] as? Double ?? 0) > 0, "\(key)")
             }
+            // The queries through journal serve, next to the library in process: the same answers.
+            let served = try #require(size["served"] as? [String: Any])
+            #expect((served["queries"] as? Int ?? 0) > 0)
+            #expect(
+                (served["in_process_median_ms"] as? Double ?? 0) > 0 && (served["served_median_ms"] as? Double ?? 0) > 0
+            )
+            #expect(served["disagreeing"] as? [String] == [])
             let warm = try #require(size["warm"] as? [[String: Any]])
             #expect(
                 warm.map { $0["strategy"] as? String }

@@ -75,6 +75,9 @@ public struct BenchmarkReport {
         public let duringImport: SearchDuringImport?
         /// The same undated file imported again (nil in reports from before it was measured).
         public let reimport: ReimportCost?
+        /// Searches through `journal serve` next to the same searches in process (nil in reports
+        /// from before it was measured).
+        public let served: ServedSearchCost?
 
         /// The import's peak disk over the finished journal's stores.
         public var importPeakDiskRatio: Double? {

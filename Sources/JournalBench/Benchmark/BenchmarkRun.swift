@@ -167,6 +167,9 @@ public struct BenchmarkRun: Sendable {
         progress("\(entries) entries: the same undated file imported twice…")
         let reimport = try ReimportCost.measure(
             input: file, lines: min(entries, Self.reimportedLines), executable: executable, scratch: folder)
+        progress("\(entries) entries: the queries through journal serve and in process…")
+        let served = try ServedSearchCost.measure(
+            journal: journal, store: store, executable: executable, queries: chosen.map(\.text), runs: runs)
         if discardInputs, corpus == nil { try? FileManager.default.removeItem(at: file) }
         // Last, so that every search above sees the journal as imported.
         progress("\(entries) entries: \(Self.timedAdds) single adds in this process, then as journal add processes…")
@@ -180,7 +183,7 @@ public struct BenchmarkRun: Sendable {
             fts5IndexBytes: fts5?.bytes, prefixTableBytes: warm.strategy(.prefix)?.structure.bytes, warm: warm,
             filtered: filtered,
             fts5Best: best, syntax: syntax, cold: cold, typing: typing, writes: writes, encryption: encryption,
-            onThisDay: onThisDay, duringImport: duringImport, reimport: reimport)
+            onThisDay: onThisDay, duringImport: duringImport, reimport: reimport, served: served)
     }
 
     /// Builds FTS5's best setup beside the store and times it on `queries`, in this process and

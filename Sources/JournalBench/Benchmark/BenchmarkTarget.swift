@@ -173,6 +173,15 @@ package struct BenchmarkTarget: Sendable {
         ratio("search store ≤ 1× FTS5's best-setup index", 1) { size in
             size.fts5Best?.indexBytes.map { Double(size.searchStoreBytes) / Double($0) }
         },
+        ratio("a search through journal serve ≤ 1.2× the same search in process (median)", 1.2) { $0.served?.ratio },
+        BenchmarkTarget("journal serve answers as the library does") { size in
+            size.served.map { served in
+                Outcome(
+                    measured: served.disagreeing.isEmpty
+                        ? "every query" : "not \(served.disagreeing.joined(separator: ", "))",
+                    met: served.disagreeing.isEmpty)
+            }
+        },
         typing(.prefix, "median", median),
         typing(.prefix, "p95", p95),
         encrypted("encrypted import ≤ 1.5× the plain one", atMost: 1.5) {
@@ -200,6 +209,28 @@ package struct BenchmarkTarget: Sendable {
                 met: month.map { $0.ratio <= 3 * $0.share })
         },
     ]
+
+    /// The targets on whole processes that open no journal, checked once a run: a target's
+    /// label and its outcome (nil: not measured).
+    package static let startup: [(label: String, check: @Sendable (StartupCost) -> Outcome?)] = [
+        ("journal --version ≤ 2× sqlite3 :memory: 'select 1'", { startupRatio($0, "journal --version", 2) }),
+        ("journal --help ≤ 2× sqlite3 :memory: 'select 1'", { startupRatio($0, "journal --help", 2) }),
+        (
+            "the executable ≤ 40 MB",
+            { startup in
+                startup.image.map { image in
+                    Outcome(
+                        measured:
+                            "\(Formatting.bytes(image.fileBytes)) (\(Formatting.bytes(image.loadedBytes)) loaded)",
+                        met: image.fileBytes <= 40_000_000)
+                }
+            }
+        ),
+    ]
+
+    private static func startupRatio(_ startup: StartupCost, _ command: String, _ limit: Double) -> Outcome? {
+        startup.ratio(of: command).map { Outcome(measured: format($0), met: $0 <= limit) }
+    }
 
     /// From a key press in the full-screen search with `id` to the redrawn screen, within a
     /// frame (16 ms).

@@ -22,6 +22,14 @@ public struct StartupCost {
     public let sqlite: Row?
     /// Processes of each command.
     public let runs: Int
+    /// The executable timed: its size and relocations (nil when it could not be read as ELF).
+    public let image: ExecutableImage?
+
+    /// The median of the `journal` process whose command line is `command`, over `sqlite3`'s.
+    public func ratio(of command: String) -> Double? {
+        guard let sqlite, let row = rows.first(where: { $0.command == command }) else { return nil }
+        return row.seconds / sqlite.seconds
+    }
 
     /// The commands timed, each after `journal`.
     static let commands: [[String]] = [["--version"], ["--help"], ["search", "--strategy", "list"]]
@@ -55,6 +63,6 @@ public struct StartupCost {
             },
             sqlite: sqliteTimes.isEmpty
                 ? nil : Row(command: "sqlite3 :memory: 'select 1'", seconds: LatencySummary(sqliteTimes).median),
-            runs: runs)
+            runs: runs, image: try? ExecutableImage(path: executable))
     }
 }

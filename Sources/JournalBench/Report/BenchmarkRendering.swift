@@ -146,6 +146,21 @@ package struct BenchmarkRendering: SectionedReport {
             numericColumns: [1, 2])
     }
 
+    /// The executable the processes ran: what the kernel maps and the loader relocates.
+    package var executableTable: TextTable {
+        TextTable(
+            headers: ["file", "loaded", "relocations", "their tables"],
+            rows: (report.startup?.image).map { image in
+                [
+                    [
+                        Formatting.bytes(image.fileBytes), Formatting.bytes(image.loadedBytes),
+                        Formatting.grouped(image.relocations), Formatting.bytes(image.relocationTableBytes),
+                    ]
+                ]
+            } ?? [],
+            numericColumns: [0, 1, 2, 3])
+    }
+
     /// Keys typed into the full-screen search: from each key to the frame showing its answer.
     package var typingTable: TextTable {
         TextTable(
@@ -202,6 +217,35 @@ package struct BenchmarkRendering: SectionedReport {
                 ]
             },
             numericColumns: Set(0...4))
+    }
+
+    /// The queries through `journal serve` and in process, and whether the answers agreed.
+    package var servedTable: TextTable {
+        TextTable(
+            headers: [
+                "entries", "queries", "in process median ms", "served median ms", "served / in process", "answers",
+            ],
+            rows: report.sizes.compactMap { size in
+                guard let served = size.served else { return nil }
+                return [
+                    Formatting.grouped(size.entries), Formatting.grouped(served.inProcess.samples),
+                    ReportNumbers.milliseconds(served.inProcess.median),
+                    ReportNumbers.milliseconds(served.served.median),
+                    BenchmarkTarget.format(served.ratio),
+                    served.disagreeing.isEmpty
+                        ? "the same" : "differ for " + served.disagreeing.joined(separator: ", "),
+                ]
+            },
+            numericColumns: Set(0...4))
+    }
+
+    private static func servedJSON(_ served: ServedSearchCost) -> JSONValue {
+        .object([
+            "queries": .integer(served.inProcess.samples),
+            "in_process_median_ms": ReportNumbers.milliseconds(json: served.inProcess.median),
+            "served_median_ms": ReportNumbers.milliseconds(json: served.served.median),
+            "disagreeing": .array(served.disagreeing.map { .string($0) }),
+        ])
     }
 
     private static func reimportJSON(_ reimport: ReimportCost) -> JSONValue {
@@ -421,16 +465,26 @@ package struct BenchmarkRendering: SectionedReport {
         let sizes = checked.isEmpty ? Array(report.sizes.suffix(1)) : checked
         return TextTable(
             headers: ["entries", "target", "measured", ""],
-            rows: sizes.flatMap { size in
-                BenchmarkTarget.all.compactMap { target in
-                    target.check(size).map { outcome in
+            rows: (report.startup.map { startup in
+                BenchmarkTarget.startup.compactMap { target in
+                    target.check(startup).map { outcome in
                         [
-                            Formatting.grouped(size.entries), target.label, outcome.measured,
+                            "–", target.label, outcome.measured,
                             outcome.met.map { $0 ? "met" : "MISSED" } ?? "not measured",
                         ]
                     }
                 }
-            },
+            } ?? [])
+                + sizes.flatMap { size in
+                    BenchmarkTarget.all.compactMap { target in
+                        target.check(size).map { outcome in
+                            [
+                                Formatting.grouped(size.entries), target.label, outcome.measured,
+                                outcome.met.map { $0 ? "met" : "MISSED" } ?? "not measured",
+                            ]
+                        }
+                    }
+                },
             numericColumns: [0])
     }
 
@@ -466,7 +520,8 @@ package struct BenchmarkRendering: SectionedReport {
                 "The query syntax against FTS5's best setup (warm, in process)",
                 [.table(syntaxTable), .detail(syntaxQueryTable)]),
             ReportSection("Filtered search (same process, same queries)", [.table(filteredTable)]),
-            ReportSection("Start-up (whole processes, no journal)", [.table(startupTable)]),
+            ReportSection("Start-up (whole processes, no journal)", [.table(startupTable), .table(executableTable)]),
+            ReportSection("Searches through journal serve (same queries)", [.table(servedTable)]),
             ReportSection(
                 "Cold search (whole processes)", [.figure(coldChart), .table(coldSummaryTable), .detail(coldTable)]),
             ReportSection("Typing in the full-screen search (key press → redrawn screen)", [.table(typingTable)]),
@@ -500,6 +555,13 @@ package struct BenchmarkRendering: SectionedReport {
                             ])
                         }),
                     "sqlite3_ms": startup.sqlite.map { ReportNumbers.milliseconds(json: $0.seconds) } ?? .null,
+                    "executable": startup.image.map { image in
+                        .object([
+                            "file_bytes": .integer(image.fileBytes), "loaded_bytes": .integer(image.loadedBytes),
+                            "relocations": .integer(image.relocations),
+                            "relocation_table_bytes": .integer(image.relocationTableBytes),
+                        ])
+                    } ?? .null,
                 ])
             } ?? .null,
             "queries": .array(report.queries.map { .object(["text": .string($0.text), "kind": .string($0.kind)]) }),
@@ -622,6 +684,7 @@ package struct BenchmarkRendering: SectionedReport {
                         } ?? .null,
                         "during_import": size.duringImport.map(Self.duringImportJSON) ?? .null,
                         "reimport": size.reimport.map(Self.reimportJSON) ?? .null,
+                        "served": size.served.map(Self.servedJSON) ?? .null,
                         "writes": size.writes.map { writes in
                             .object([
                                 "adds": .integer(writes.inProcess.samples),
