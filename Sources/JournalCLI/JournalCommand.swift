@@ -161,7 +161,7 @@ struct JournalCommand: ParsableCommand {
             // The command lines programs start most often, read without the full parser.
             if let direct = DirectCommandLine.parse(arguments) {
                 parsed = direct.commandType
-                _ = try ConfigurationFile.current.get()
+                if direct.readsConfiguration { _ = try ConfigurationFile.current.get() }
                 try direct.run()
             } else {
                 var command = try parseAsRoot(arguments)

@@ -13,14 +13,33 @@ import Testing
     /// refuses them or parses another command.
     private static func full(_ arguments: [String]) -> DirectCommandLine.Command? {
         do {
-            let command = try JournalCommand.parseAsRoot(arguments)
+            var command = try JournalCommand.parseAsRoot(arguments)
             if let search = command as? SearchCommand { return .search(search.journal.location, search.values) }
             if let list = command as? ListCommand { return .list(list.journal.location, list.values) }
+            // swift-argument-parser's help command shows its screen when run, as the command does.
+            if "\(type(of: command))" == "HelpCommand" { try command.run() }
             return nil
         } catch {
-            return JournalCommand.fullMessage(for: error) == JournalCommand.configuration.version ? .version : nil
+            let message = JournalCommand.fullMessage(for: error)
+            if message == JournalCommand.configuration.version { return .version }
+            // A help screen: the command whose help it is, word for word.
+            guard JournalCommand.exitCode(for: error) == .success else { return nil }
+            return helpScreens.first { $0.screen == message }.map { .help($0.command) }
         }
     }
+
+    /// Every command's help screen as the full parser renders it for `--help`.
+    private static let helpScreens: [(command: any ParsableCommand.Type, screen: String)] =
+        ([JournalCommand.self] + JournalCommand.configuration.subcommands).map { command in
+            let name = command == JournalCommand.self ? [] : [command.configuration.commandName ?? ""]
+            do {
+                var parsed = try JournalCommand.parseAsRoot(name + ["--help"])
+                try parsed.run()
+                return (command, "")
+            } catch {
+                return (command, JournalCommand.fullMessage(for: error))
+            }
+        }
 
     /// Pieces of a command line: an option with its value in each form, a flag, a word.
     private static let searchPieces: [[String]] = [
@@ -71,6 +90,24 @@ import Testing
         let full = Self.full(arguments)
         if full != direct {
             disagreements.append("\(arguments): direct \(direct), full \(full.map { "\($0)" } ?? "refused")")
+        }
+    }
+
+    /// `--help` and `-h`, alone or after a command's name, are read directly and show the help
+    /// screen the full parser shows; anything more goes to the full parser.
+    @Test func helpIsTheFullParsersScreen() {
+        for (command, screen) in Self.helpScreens {
+            let name = command == JournalCommand.self ? [] : [command.configuration.commandName ?? ""]
+            #expect(!screen.isEmpty && screen.contains("USAGE:"), "\(name)")
+            for flag in ["--help", "-h"] {
+                let direct = DirectCommandLine.parse(name + [flag])
+                #expect(direct == .help(command), "\(name + [flag])")
+                #expect(direct == Self.full(name + [flag]), "\(name + [flag])")
+                #expect(JournalCommand.helpMessage(for: command) == screen, "\(name)")
+            }
+        }
+        for arguments in [["--help", "search"], ["search", "word", "--help"], ["help"], ["nosuch", "--help"]] {
+            #expect(DirectCommandLine.parse(arguments) == nil, "\(arguments)")
         }
     }
 

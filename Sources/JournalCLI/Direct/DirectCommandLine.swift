@@ -2,9 +2,10 @@ import ArgumentParser
 import JournalKit
 
 /// The command lines other programs start most often — `journal search …`, `journal list …`,
-/// `journal --version` — read without swift-argument-parser, whose reading of a command line
-/// reflects every command's properties and looks up protocol conformances across the whole
-/// binary: most of a cold search's instructions.
+/// `journal --version`, `journal --help` — read without swift-argument-parser's parser, whose
+/// reading of a command line reflects every command's properties and looks up protocol
+/// conformances across the whole binary: most of a cold search's instructions. A help screen
+/// is still swift-argument-parser's, rendered by it for the command asked about.
 ///
 /// Invariant: a command line read here gives exactly the values the full parser gives
 /// (``SearchArguments``, ``ListArguments``, ``JournalLocation``) and passes the same checks;
@@ -18,6 +19,18 @@ enum DirectCommandLine {
         case search(JournalLocation, SearchArguments)
         case list(JournalLocation, ListArguments)
         case version
+        /// `journal --help`, `journal -h`, `journal COMMAND --help`: the command's help screen.
+        case help(any ParsableCommand.Type)
+
+        static func == (lhs: Command, rhs: Command) -> Bool {
+            switch (lhs, rhs) {
+            case (.search(let a, let b), .search(let c, let d)): a == c && b == d
+            case (.list(let a, let b), .list(let c, let d)): a == c && b == d
+            case (.version, .version): true
+            case (.help(let a), .help(let b)): a == b
+            default: false
+            }
+        }
 
         /// Runs it as the command would.
         func run() throws {
@@ -25,6 +38,16 @@ enum DirectCommandLine {
             case .search(let location, let arguments): try arguments.run(in: location)
             case .list(let location, let arguments): try arguments.run(in: location)
             case .version: print(JournalCommand.configuration.version)
+            case .help(let command): print(JournalCommand.helpMessage(for: command))
+            }
+        }
+
+        /// Whether it runs with the configuration file read (and refuses to when it is broken):
+        /// every command does but the version and help screens, which ask nothing of it.
+        var readsConfiguration: Bool {
+            switch self {
+            case .search, .list: true
+            case .version, .help: false
             }
         }
 
@@ -34,6 +57,7 @@ enum DirectCommandLine {
             case .search: SearchCommand.self
             case .list: ListCommand.self
             case .version: JournalCommand.self
+            case .help(let command): command
             }
         }
     }
@@ -42,6 +66,7 @@ enum DirectCommandLine {
     /// ``OptionalValueArguments``) read, or nil when the full parser must read them.
     static func parse(_ arguments: [String]) -> Command? {
         if arguments == ["--version"] { return .version }
+        if let help = help(arguments) { return .help(help) }
         var reader = Reader(arguments)
         var location = JournalLocation()
         while let token = reader.peek, token.hasPrefix("-") {
@@ -56,6 +81,20 @@ enum DirectCommandLine {
         switch reader.next() {
         case "search": return search(&reader).map { .search(location, $0) }
         case "list": return list(&reader).map { .list(location, $0) }
+        default: return nil
+        }
+    }
+
+    /// The command whose help `arguments` ask for alone: `--help` or `-h`, after a command's name
+    /// or none.
+    private static func help(_ arguments: [String]) -> (any ParsableCommand.Type)? {
+        guard let last = arguments.last, last == "--help" || last == "-h" else { return nil }
+        switch arguments.count {
+        case 1: return JournalCommand.self
+        case 2:
+            return JournalCommand.configuration.subcommands.first {
+                $0.configuration.commandName == arguments[0]
+            }
         default: return nil
         }
     }
