@@ -75,7 +75,7 @@ public struct ExportWriter: Sendable {
             if body.split(separator: "\n").contains(where: { JrnlText.header($0, timeZone: .current) != nil }) {
                 losses.append("p\(entry.id.number): a line of it starts with a [date], where jrnl starts a new entry")
             }
-            let date = Self.jrnlDateFormatter.string(from: entry.date.date)
+            let date = entry.date.localJrnlTime
             return (previous == nil ? "" : "\n") + "[\(date)] \(title)\(entry.starred ? " *" : "")\n"
                 + (body.isEmpty ? "" : body + "\n")
         case .markdown:
@@ -122,11 +122,4 @@ public struct ExportWriter: Sendable {
         return (String(trimmed[..<newline]), String(trimmed[trimmed.index(after: newline)...]))
     }
 
-    /// jrnl's default time format, `%F %r`: `2024-05-01 09:30:00 PM`, in the local time zone.
-    private static let jrnlDateFormatter: DateFormatter = {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyy-MM-dd hh:mm:ss a"
-        return formatter
-    }()
 }

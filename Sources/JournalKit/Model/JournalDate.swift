@@ -48,12 +48,31 @@ public struct JournalDate: Hashable, Comparable, Sendable, CustomStringConvertib
 
     /// The day and the minute in `timeZone`.
     func dayAndMinute(in timeZone: TimeZone) -> String {
+        let (day, second) = dayAndSecond(in: timeZone)
+        return "\(day) \(Self.pad(second / 3600, 2)):\(Self.pad(second / 60 % 60, 2))"
+    }
+
+    /// jrnl's default time format, `%F %r`, in the local time zone: `2024-05-01 09:30:00 PM`.
+    package var localJrnlTime: String { jrnlTime(in: .current) }
+
+    /// jrnl's default time format in `timeZone`.
+    func jrnlTime(in timeZone: TimeZone) -> String {
+        let (day, second) = dayAndSecond(in: timeZone)
+        let hour = second / 3600
+        let twelve = hour % 12 == 0 ? 12 : hour % 12
+        return "\(day) \(Self.pad(twelve, 2)):\(Self.pad(second / 60 % 60, 2)):\(Self.pad(second % 60, 2)) "
+            + (hour < 12 ? "AM" : "PM")
+    }
+
+    /// The day (`2024-05-01`) in `timeZone`, and the second of that day: the calendar arithmetic
+    /// of the local forms, done here rather than by Foundation's formatters (which load ICU's
+    /// data for it).
+    private func dayAndSecond(in timeZone: TimeZone) -> (day: String, second: Int64) {
         let offset = Int64(timeZone.secondsFromGMT(for: date))
-        let minutes = (microseconds.floorDivided(by: 1_000_000).quotient + offset).floorDivided(by: 60).quotient
-        let (days, minuteOfDay) = minutes.floorDivided(by: 1_440)
+        let seconds = microseconds.floorDivided(by: 1_000_000).quotient + offset
+        let (days, secondOfDay) = seconds.floorDivided(by: 86_400)
         let (year, month, day) = CivilCalendar.date(fromDays: days)
-        return "\(Self.pad(year, 4))-\(Self.pad(month, 2))-\(Self.pad(day, 2)) "
-            + "\(Self.pad(minuteOfDay / 60, 2)):\(Self.pad(minuteOfDay % 60, 2))"
+        return ("\(Self.pad(year, 4))-\(Self.pad(month, 2))-\(Self.pad(day, 2))", secondOfDay)
     }
 
     private static func pad(_ value: Int64, _ width: Int) -> String {

@@ -63,7 +63,8 @@ import Testing
     }
 }
 
-/// The local day and minute a result line shows agree with Foundation's formatter in zones
+/// The local day and minute a result line shows, and jrnl's time an export writes, agree with
+/// Foundation's formatter in zones
 /// east and west, half-hour and quarter-hour ones, across changes of daylight saving time,
 /// before 1970 and in a zone's local mean time of the nineteenth century.
 @Suite struct LocalDayAndMinuteTests {
@@ -77,15 +78,21 @@ import Testing
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = zone
         formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        let jrnl = DateFormatter()
+        jrnl.locale = Locale(identifier: "en_US_POSIX")
+        jrnl.timeZone = zone
+        jrnl.dateFormat = "yyyy-MM-dd hh:mm:ss a"
         let instants = [
             "1850-06-01T12:00:00Z", "1900-01-01T00:00:00Z", "1969-12-31T23:59:59.5Z", "1970-01-01T00:00:00Z",
             "2024-03-10T06:59:59Z", "2024-03-10T07:00:00Z", "2024-03-31T00:59:00Z", "2024-03-31T01:00:00Z",
             "2024-10-27T00:30:00Z", "2024-10-27T01:30:00Z", "2024-11-03T05:30:00Z", "2024-11-03T06:30:00Z",
-            "2024-02-29T23:45:00Z", "2099-12-31T23:59:00Z",
+            "2024-02-29T23:45:00Z", "2099-12-31T23:59:00Z", "2024-05-01T00:00:00Z", "2024-05-01T12:00:00Z",
+            "2024-05-01T11:59:59Z", "2024-05-01T23:59:59Z",
         ]
         for text in instants {
             let date = try #require(JournalDate(iso8601: text))
             #expect(date.dayAndMinute(in: zone) == formatter.string(from: date.date), "\(text) in \(zoneName)")
+            #expect(date.jrnlTime(in: zone) == jrnl.string(from: date.date), "\(text) in \(zoneName)")
         }
     }
 }
