@@ -13,54 +13,52 @@ package enum JSONValue {
 
     /// Compact JSON text on one line.
     package var serialized: String {
-        var output = ""
+        var output: [UInt8] = []
+        output.reserveCapacity(256)
         write(to: &output)
-        return output
+        return String(decoding: output, as: UTF8.self)
     }
 
-    private func write(to output: inout String) {
+    /// Written as UTF-8 bytes, appended in runs: an answer of twenty entries is a few kilobytes,
+    /// built for every search `journal serve` answers.
+    private func write(to output: inout [UInt8]) {
         switch self {
         case .string(let string): Self.writeString(string, to: &output)
-        case .integer(let value): output += String(value)
-        case .number(let value): output += value.isFinite ? String(value) : "null"
-        case .bool(let value): output += value ? "true" : "false"
-        case .null: output += "null"
+        case .integer(let value): output += String(value).utf8
+        case .number(let value): output += (value.isFinite ? String(value) : "null").utf8
+        case .bool(let value): output += (value ? "true" : "false").utf8
+        case .null: output += "null".utf8
         case .array(let values):
-            output += "["
+            output.append(UInt8(ascii: "["))
             for (index, value) in values.enumerated() {
-                if index > 0 { output += "," }
+                if index > 0 { output.append(UInt8(ascii: ",")) }
                 value.write(to: &output)
             }
-            output += "]"
+            output.append(UInt8(ascii: "]"))
         case .object(let pairs): Self.writeObject(pairs.map { ($0.key, $0.value) }, to: &output)
         case .fields(let pairs): Self.writeObject(pairs, to: &output)
         }
     }
 
-    private static func writeObject(_ pairs: [(String, JSONValue)], to output: inout String) {
-        output += "{"
+    private static func writeObject(_ pairs: [(String, JSONValue)], to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "{"))
         for (index, (key, value)) in pairs.enumerated() {
-            if index > 0 { output += "," }
+            if index > 0 { output.append(UInt8(ascii: ",")) }
             writeString(key, to: &output)
-            output += ":"
+            output.append(UInt8(ascii: ":"))
             value.write(to: &output)
         }
-        output += "}"
+        output.append(UInt8(ascii: "}"))
     }
 
     /// Appends `string` quoted, escaping what JSON must (quote, backslash, control characters)
     /// and U+2028, U+2029 and DEL, which JavaScript readers trip on; every other byte is copied
     /// in runs, as UTF-8.
-    private static func writeString(_ string: String, to output: inout String) {
-        output += "\""
+    private static func writeString(_ string: String, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
         var string = string
         string.withUTF8 { bytes in
             var start = 0
-            func flush(upTo end: Int) {
-                if start < end {
-                    output += String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
-                }
-            }
             var index = 0
             while index < bytes.count {
                 let byte = bytes[index]
@@ -81,15 +79,15 @@ package enum JSONValue {
                 default: escape = nil
                 }
                 if let escape {
-                    flush(upTo: index)
-                    output += escape
+                    output += UnsafeBufferPointer(rebasing: bytes[start..<index])
+                    output += escape.utf8
                     start = index + width
                 }
                 index += width
             }
-            flush(upTo: bytes.count)
+            output += UnsafeBufferPointer(rebasing: bytes[start..<bytes.count])
         }
-        output += "\""
+        output.append(UInt8(ascii: "\""))
     }
 
     /// `\u` and four hexadecimal digits.

@@ -614,6 +614,7 @@ import Testing
                 (served["in_process_median_ms"] as? Double ?? 0) > 0 && (served["served_median_ms"] as? Double ?? 0) > 0
             )
             #expect(served["disagreeing"] as? [String] == [])
+            #expect((served["pipe_round_trip_median_ms"] as? Double ?? 0) > 0)
             let warm = try #require(size["warm"] as? [[String: Any]])
             #expect(
                 warm.map { $0["strategy"] as? String }

@@ -19,6 +19,9 @@ public struct ServedSearchCost: Sendable {
     public let served: LatencySummary
     /// The queries whose served answer differed from the library's (none when they agree).
     public let disagreeing: [String]
+    /// The same request lines sent to `cat` and read back, each query's median: what any
+    /// server on a pipe costs before it does anything (two processes woken up).
+    public let pipeRoundTrip: LatencySummary
 
     /// The ratio of the medians: served over in process.
     public var ratio: Double { served.median / max(inProcess.median, 1e-9) }
@@ -33,12 +36,16 @@ public struct ServedSearchCost: Sendable {
     ) throws -> ServedSearchCost {
         let server = try ServerProcess(executable, ["--store", store.path, "serve"])
         defer { server.finish() }
+        let echo = try ServerProcess("/bin/cat", [])
+        defer { echo.finish() }
         var inProcess: [Double] = []
         var served: [Double] = []
+        var echoed: [Double] = []
         var disagreeing: [String] = []
         for query in queries {
             var here: [Double] = []
             var there: [Double] = []
+            var back: [Double] = []
             var answers: (SearchResults, ServedAnswer)?
             for _ in 0..<max(runs, 1) {
                 let start = ContinuousClock.now
@@ -49,6 +56,9 @@ public struct ServedSearchCost: Sendable {
                 let line = try server.ask(request)
                 there.append(secondsSince(asked))
                 answers = (results, try ServedAnswer(line, query: query))
+                let sent = ContinuousClock.now
+                _ = try echo.ask(request)
+                back.append(secondsSince(sent))
             }
             if let (results, answer) = answers,
                 answer.total != results.total || answer.ids != results.entries.map(\.id.uri)
@@ -57,9 +67,11 @@ public struct ServedSearchCost: Sendable {
             }
             inProcess.append(LatencySummary(here).median)
             served.append(LatencySummary(there).median)
+            echoed.append(LatencySummary(back).median)
         }
         return ServedSearchCost(
-            inProcess: LatencySummary(inProcess), served: LatencySummary(served), disagreeing: disagreeing)
+            inProcess: LatencySummary(inProcess), served: LatencySummary(served), disagreeing: disagreeing,
+            pipeRoundTrip: LatencySummary(echoed))
     }
 
     private struct ServedRequest: Encodable {
@@ -86,7 +98,8 @@ public struct ServedSearchCost: Sendable {
     }
 }
 
-/// A `journal serve` process, its standard input and output held by this one.
+/// A server process on a pipe (`journal serve`, or `cat`), its standard input and output held by
+/// this one.
 private final class ServerProcess {
     private let pid: pid_t
     private let requests: Int32

@@ -223,7 +223,8 @@ package struct BenchmarkRendering: SectionedReport {
     package var servedTable: TextTable {
         TextTable(
             headers: [
-                "entries", "queries", "in process median ms", "served median ms", "served / in process", "answers",
+                "entries", "queries", "in process median ms", "served median ms", "served / in process",
+                "a line through cat ms", "answers",
             ],
             rows: report.sizes.compactMap { size in
                 guard let served = size.served else { return nil }
@@ -231,12 +232,12 @@ package struct BenchmarkRendering: SectionedReport {
                     Formatting.grouped(size.entries), Formatting.grouped(served.inProcess.samples),
                     ReportNumbers.milliseconds(served.inProcess.median),
                     ReportNumbers.milliseconds(served.served.median),
-                    BenchmarkTarget.format(served.ratio),
+                    BenchmarkTarget.format(served.ratio), ReportNumbers.milliseconds(served.pipeRoundTrip.median),
                     served.disagreeing.isEmpty
                         ? "the same" : "differ for " + served.disagreeing.joined(separator: ", "),
                 ]
             },
-            numericColumns: Set(0...4))
+            numericColumns: Set(0...5))
     }
 
     private static func servedJSON(_ served: ServedSearchCost) -> JSONValue {
@@ -244,6 +245,7 @@ package struct BenchmarkRendering: SectionedReport {
             "queries": .integer(served.inProcess.samples),
             "in_process_median_ms": ReportNumbers.milliseconds(json: served.inProcess.median),
             "served_median_ms": ReportNumbers.milliseconds(json: served.served.median),
+            "pipe_round_trip_median_ms": ReportNumbers.milliseconds(json: served.pipeRoundTrip.median),
             "disagreeing": .array(served.disagreeing.map { .string($0) }),
         ])
     }
