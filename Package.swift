@@ -76,8 +76,7 @@ let package = Package(
         ),
         // The `journal` command. swiftc exports every symbol of an executable for dynamic
         // lookup; journal loads no plug-in that would look them up, and the dynamic loader of
-        // every process would otherwise search a table of 17,000 symbols (Benchmarks/README.md,
-        // start-up).
+        // every process would otherwise search a table of every symbol of the executable.
         .executableTarget(
             name: "JournalCLI",
             dependencies: [
@@ -85,9 +84,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ],
-            // Linked by lld (in the Swift toolchain) to pack its 100,000 relative relocations
-            // (DT_RELR, glibc 2.36 and later): 19 KB where they took 2.4 MB that every process
-            // read and the dynamic loader walked (Benchmarks/README.md, start-up).
+            // Linked by lld (in the Swift toolchain) to pack its relative relocations (DT_RELR,
+            // glibc 2.36 and later) that every process would otherwise read and the dynamic
+            // loader walk one by one.
             linkerSettings: [
                 .unsafeFlags([
                     "-Xlinker", "--no-export-dynamic",

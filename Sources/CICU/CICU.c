@@ -79,12 +79,12 @@ static UBreakIterator *thread_word_iterator(void) {
 // starting with one was broken without it before, "ー間の" as "ー間" and "の" as the first text a
 // process broke, "ー", "間" and "の" once any Chinese or Japanese had been, so an entry's tokens
 // depended on what the process broke before it. An iterator about to break a text holding one
-// of them first breaks two Han letters, which loads that dictionary (about 1 ms, once a process;
-// a run of one letter is not looked up). Only these two: each code point of U+2E80–U+33FF,
+// of them first breaks two Han letters, which loads that dictionary (once a process; a run of one
+// letter is not looked up). Only these two: each code point of U+2E80–U+33FF,
 // U+A000–U+A4CF and U+FE30–U+FFEF before Japanese, and of the Thai, Lao, Myanmar and Khmer
 // blocks before letters of theirs, broke the same as the first text of a process and after every
-// dictionary was loaded, but for them. Loading the dictionaries for every iterator cost every
-// search whose results are not ASCII a millisecond or more.
+// dictionary was loaded, but for them. Loading the dictionaries for every iterator would cost every
+// search whose results are not ASCII that load.
 static const UChar han_letters[] = {0x4E2D, 0x6587};
 static __thread int word_iterator_has_han_dictionary;
 

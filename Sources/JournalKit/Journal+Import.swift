@@ -102,8 +102,7 @@ extension Journal {
 
     /// How much input the reading thread analyses at a time (on every core) before handing it to
     /// the writer, which starts once the first batch is ready and then writes each while the next
-    /// is analysed: 8,494 generated entries (8.7 MB) into the fortunes' journal took 0.539 s in
-    /// batches of 4 MB and 0.504 s in batches of 256 KB (seven runs each, alternated).
+    /// is analysed: small batches let the writer start sooner.
     package static let importBatchBytes = 256 << 10
 
     /// Imports in steps (``PendingImport``), going on with the pending import when there is one
@@ -234,8 +233,7 @@ extension Journal {
                     // Copied on another thread while the next step reads its lines, and after
                     // the last while the search store's catch-up breaks the import into words;
                     // then emptied, before the catch-up writes (its own log as large), so that
-                    // the two logs are not at their largest at once: Debian's fortunes peaked
-                    // at 1.89× the finished journal, and do at 1.4×.
+                    // the two logs are not at their largest at once (an import's disk peak).
                     if step.leftLog || finished { try main.checkpointAside(emptying: finished) }
                 }
                 return pending

@@ -13,9 +13,9 @@ import Foundation
 ///
 /// An import keeps every core of a small machine busy, and a search process started meanwhile
 /// shares a core with one of its threads. A lower priority does not spare it: with the import
-/// at nice 19, or every thread of it `SCHED_IDLE`, searches of 8 ms still waited about a tick
-/// (4 ms at 250 Hz) while a thread of the import ran on their core, often enough to lift their
-/// 95th percentile by a third to a half.
+/// at nice 19, or every thread of it `SCHED_IDLE`, a search still waits about a scheduler tick
+/// while a thread of the import runs on its core, often enough to lift the searches' 95th
+/// percentile.
 /// Kept off the search's CPU, the import leaves it that core and goes on with the others.
 ///
 /// Searches announce themselves: a thread searching holds a lock on its own byte of the file

@@ -22,8 +22,8 @@ final class UTF16Buffer {
     var units: UnsafeMutableBufferPointer<UInt16> { UnsafeMutableBufferPointer(start: base, count: count) }
 
     /// The contents as a string, transcoded by ICU: several times faster than
-    /// `String(decoding:as: UTF16.self)`, which takes a generic path a code point at a time (5 %
-    /// of an import's time went there, folding every entry to its canonical text).
+    /// `String(decoding:as: UTF16.self)`, which takes a generic path a code point at a time, and
+    /// every entry's canonical text is made here.
     var string: String {
         // A UTF-16 code unit takes at most three bytes of UTF-8 (a pair of them, four).
         String(unsafeUninitializedCapacity: max(count * 3, 1)) { utf8 in

@@ -12,7 +12,7 @@
 /// number from its bytes alone.
 ///
 /// Words are found by a hash of their bytes rather than through a dictionary of strings, whose
-/// SipHash and string per word were a tenth of indexing. The hash is seeded once per process
+/// SipHash and string per word would cost indexing more than the hash table itself. The hash is seeded once per process
 /// (not per table: an entry's tokens make a table each, and a seed is a system call): the input
 /// is the user's own journal, and the seed keeps a text from lining up collisions that hold in
 /// every process (the threat a hash table faces here is accidental clustering, not an

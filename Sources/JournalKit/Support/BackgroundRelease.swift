@@ -7,10 +7,9 @@ import CProcessMemory
 #endif
 
 /// Frees what a stage of work is done with on a thread of its own, so that the thread doing
-/// the work goes on at once: the last batch of an import of Debian's fortunes, with the ids and
-/// last segments the writer kept (two heap blocks for each of its 72,849 new tokens' last
-/// segments alone), took the writing thread 17 ms to free before it could save the prefix
-/// table.
+/// the work goes on at once: the last batch of an import, with the ids and last segments the
+/// writer kept (two heap blocks for each new token's last segment alone), is many small blocks
+/// to free before the writer could save the prefix table.
 ///
 /// Only for values that hold memory and nothing else (arrays, dictionaries, strings): a value
 /// holding a connection, a file or a dispatch queue is released where it was used, in the

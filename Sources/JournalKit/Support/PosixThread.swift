@@ -39,10 +39,9 @@ enum PosixThread {
     /// Lowers the calling thread's priority for the rest of its life, five steps of `nice`
     /// below what it had (at most 19): for work whose result is wanted later than that of the
     /// threads it runs beside. With more busy threads than cores, the scheduler then gives the
-    /// core to the thread others wait for: an import into a journal spent 53–64 ms of its
-    /// 0.50 s with its writer ready to run while helpers had both cores, and took 0.515 s
-    /// instead of 0.540 once they gave way (Benchmarks/README). Not for work that frees memory
-    /// (``BackgroundRelease``): freed later, it raised a large import's peak. Linux keeps `nice`
+    /// core to the thread others wait for, instead of leaving it ready to run while helpers
+    /// hold both cores. Not for work that frees memory (``BackgroundRelease``): freed later, it
+    /// raises a large import's peak. Linux keeps `nice`
     /// per thread, so the starter and the other threads keep theirs, and threads this one starts
     /// inherit its value; elsewhere this does nothing.
     static func giveWay() {

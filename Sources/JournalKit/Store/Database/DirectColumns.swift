@@ -4,8 +4,7 @@ import GRDBSQLite
 
 /// Reads the row a statement is on through SQLite's C API, for reads of many small blobs in
 /// a row (a merge of staged postings reads one per token and run): GRDB hands each blob over
-/// as `Data`, an allocation per value, a fifth of a merge's time in a profile of an import of
-/// real text.
+/// as `Data`, an allocation per value.
 ///
 /// Invariant: a value read is valid only while the statement stays on that row, until a cursor
 /// over it (`Row.fetchCursor(statement)`) moves on; `body` must not keep the buffer.

@@ -17,8 +17,8 @@ import GRDBSQLite
 /// SQLite's Unix VFS calls `fchown` on every WAL it opens as root (so that root never leaves a
 /// store its owner can't open). `fchown` takes the file's inode lock even when it changes
 /// nothing, and a checkpoint that empties a large WAL holds that lock while the file system
-/// frees its blocks: a search started as an import ended waited 34 ms in `fchown` for the
-/// `ftruncate` of a 200 MB WAL (`perf record -e sched:sched_switch -g`). Containers commonly run
+/// frees its blocks, so a search started as an import ends waits in `fchown` for the
+/// `ftruncate` of the import's WAL. Containers commonly run
 /// as root. Other users' processes never call `fchown` there, and this changes nothing for them.
 enum LogOwnership {
     /// Routes the Unix VFS's `fchown` through ``ownerIfDifferent`` for the whole process (every

@@ -21,14 +21,13 @@ package enum StoreDatabase {
     /// Pages the writer keeps in memory, in KiB: enough that a large transaction (an import's
     /// batch, a merge of staged postings) writes each page it changes to the log about once,
     /// where SQLite's default of 2 MB spilled pages to the log and wrote them again as the
-    /// transaction changed them. A 50,000-entry import into 150,000 wrote 245 MB to the search
-    /// store's log with the default, 184 MB with 4 MB, 179 MB with this, 178 MB with 16 MB;
-    /// the import of 200,000 entries held 12 MB more at its peak (211 MB).
+    /// transaction changed them. Past this size, a larger cache saved little of the log and cost
+    /// an import's peak memory.
     static let writerCacheKiB = 8_192
 
     /// SQLite's scratch space on a new connection. Temporary tables, sorts and statement
     /// journals stay in memory: in files (`etilqs_*` in `/var/tmp`) they would hold what an
-    /// encrypted journal must never write in the clear, and an import wrote 200 MB of statement
+    /// encrypted journal must never write in the clear, and an import would write statement
     /// journals there for nothing (each statement's is dropped when it ends). The writer keeps
     /// ``writerCacheKiB`` of pages; readers keep SQLite's default, since short-lived processes
     /// read few pages and a long-lived one has several readers.

@@ -3,8 +3,7 @@ import GRDB
 /// What opening a store reads of it: whose file it is, how far its schema has been migrated,
 /// and its `store_info` values. Read in one read transaction through SQLite's C API, where GRDB's
 /// schema queries and typed fetches instantiate generic types whose first use looks up
-/// protocol conformances: about half of what opening both stores cost a one-shot search
-/// (Benchmarks/README.md, start-up).
+/// protocol conformances, which a one-shot search pays for in full.
 ///
 /// Invariant: the facts are those of one committed state of the file; a caller that writes
 /// (a migration) reads them again rather than trusting the ones it had.

@@ -35,8 +35,8 @@ extension StoreFile {
     ///
     /// The last close of a store copies what is left of its WAL and deletes it while holding the
     /// store's exclusive lock, and a process opening the store meanwhile waits (SQLite's busy
-    /// handler sleeps in steps: a search slept 187 ms as an import ended, for a WAL that had
-    /// only been copied, not emptied). Emptied here, that close has a file of no bytes to delete.
+    /// handler sleeps in steps, long ones after the first, so a search started as an import ends
+    /// can sleep for a WAL that was only copied, not emptied). Emptied here, that close has a file of no bytes to delete.
     /// Readers go on meanwhile; when one still reads an older state after
     /// ``StoreDatabase/checkpointWait``, the pages are copied as far as it allows and the WAL
     /// stays (a passive checkpoint).

@@ -606,8 +606,7 @@ package final class MainStore: StoreFile {
     ) throws -> (rows: [CanonicalRow], bytes: Int, full: Bool) {
         // A cursor whose values are read in place (``DirectColumns``): each row's text is copied
         // once, into its string, not first into a row kept until the last is read, nor into a
-        // `Data` on the way (the indexer's first stage, which reads these rows, took 0.112–0.121 s
-        // of Debian's fortunes with the copy, 0.100–0.113 s without).
+        // `Data` on the way: the indexer's first stage reads every entry through here.
         let statement = try db.cachedStatement(
             sql: "SELECT n, date, CAST(canonical AS BLOB) FROM entry WHERE n BETWEEN ? AND ? ORDER BY n LIMIT ?")
         let cursor = try Row.fetchCursor(

@@ -4,7 +4,7 @@
 /// Invariant: they lie in three flat arrays, owner after owner, `starts[i]..<starts[i + 1]` of
 /// `documents` and `positionStarts[i]..<positionStarts[i + 1]` of `positions` being owner `i`'s.
 /// The arrays are sized by counting the links first and filled in a second pass, so that a batch
-/// of 10,000 entries (a million links or more) costs a few allocations, not one growing array per
+/// (a million links or more) costs a few allocations, not one growing array per
 /// owner, and none of its memory is slack.
 struct BatchPostings: Sendable {
     private var documents: [Int64] = []

@@ -25,8 +25,7 @@ struct BrokenSlice: Sendable {
         private var scratch = (positions: [UInt32](), starts: [Int](), next: [Int]())
 
         /// A builder for about `entries` entries. The numbering starts small and doubles as it
-        /// fills: a table larger than its words spreads its probes over more cache lines (eight
-        /// slots an entry: 5.5–6.6 % of an import's CPU in the numbering, one: 3.9–4.3 %).
+        /// fills: a table larger than its words spreads its probes over more cache lines.
         init(entries: Int) {
             numbering = WordNumbering(capacity: entries)
             entryTokens.reserveCapacity(entries)

@@ -77,7 +77,7 @@ enum DateBuckets {
 
     /// The buckets of `days` (ascending, from `first` to `last`) that exist: for many days, read
     /// in one walk over the range they span, not a lookup each (an import of real text, dated
-    /// over years, touches thousands: Debian's changelogs 13,451 entries).
+    /// over years, touches thousands).
     private static func buckets(
         of days: [Int64], from first: Int64, to last: Int64, in db: Database
     ) throws -> [Int64: Data] {

@@ -27,7 +27,7 @@ extension SearchStore {
 
     /// Up to how many documents a word of many tokens is narrowed through their rows
     /// (``tokens(_:heldByAnyOf:in:)``): a row costs a few microseconds, the postings of every
-    /// token a short prefix starts milliseconds (`de` starts 1,231 at 200,000 entries).
+    /// token a short prefix starts (thousands of tokens) far more.
     static let fewDocuments = 256
 
     /// Those of `tokens` that the documents `numbers` hold, from the documents' own lists of

@@ -6,8 +6,8 @@ import GRDB
 /// written there at every batch.
 ///
 /// Written at once, each batch rewrote the last segment of every token and prefix key it used:
-/// a page each, ~70,000 a batch at a million entries, most of them pages that the batch before
-/// had rewritten too, each written twice (into the log, then the store). A run is appended in
+/// a page each, tens of thousands a batch in a large journal, most of them pages that the batch
+/// before had rewritten too, each written twice (into the log, then the store). A run is appended in
 /// owner order, a few megabytes of new pages, and a merge rewrites a token's page once for
 /// all the runs it joins: the merging batch, when it only adds entries, stages its own first.
 ///

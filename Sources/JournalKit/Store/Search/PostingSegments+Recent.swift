@@ -6,8 +6,7 @@ import GRDB
 ///
 /// Rewriting the last segment of every token and prefix key an import shares with the journal
 /// rewrote most pages of the posting tables when the journal was not much larger than the
-/// import (the changelogs into six copies of the fortunes: 32 MB written to the log for 14 MB
-/// the store grew). Recent segments are appended to a table of their own, a few new pages, and
+/// import: the log took more than twice what the store grew. Recent segments are appended to a table of their own, a few new pages, and
 /// are merged into the segments once they hold more of the journal's entries than the segments
 /// do (``SearchStoreWriter``), as FTS5 merges its newer segments into larger ones.
 ///

@@ -47,9 +47,8 @@ struct PostingSegments: Sendable, Equatable {
     /// Bytes of numbers and positions per segment, past which a segment takes no more entries
     /// (it always takes one): about half a page, so that a frequent token's last segment stays
     /// in its B-tree page instead of a chain of overflow pages that every append rewrites.
-    /// Measured at a million generated entries against the count alone (2026-11-26): the
-    /// import 4–8 % faster, the search store 10 % smaller, phrases and ranked searches of
-    /// frequent words 2–8 % slower (more rows to step).
+    /// Against the count alone, it makes the import faster and the store smaller, and phrases
+    /// and ranked searches of frequent words a little slower (more rows to step).
     static let byteCapacity = 1_900
     /// Entry numbers must fit the low half of a segment's id.
     static let maximumEntryNumber: Int64 = 0xFFFF_FFFF

@@ -19,11 +19,8 @@ struct SearchIndexer {
     var batchSize = 40_000
     /// Canonical text per search-store transaction, at most (bytes; a longer entry is a batch of
     /// its own). A batch's memory and its share of the log follow its words, and this bounds
-    /// them for long entries (10,000 entries of the generated text, 237 MB at the peak of an
-    /// import); short ones stop at ``batchSize``. Each batch writes the postings of every token
-    /// it holds, so batches of more short entries write fewer in all: 203,868 fortunes (Debian's,
-    /// 210 bytes an entry) imported in 5.9 s in batches of 40,000 against 6.9–8.0 s in batches
-    /// of 10,000, at 218 MB against 130.
+    /// them for long entries; short ones stop at ``batchSize``. Each batch writes the postings of
+    /// every token it holds, so batches of more short entries write fewer in all.
     var batchBytes = 10 << 20
     /// Batches of an insert whose postings are staged (``PostingRuns``) before a batch merges
     /// them into the segments with its own.
@@ -412,9 +409,9 @@ struct SearchIndexer {
         if let first = span.hiddenFrom { try SearchVisibility.hide(from: first, in: searchDB) }
         try caches.tokens.validate(in: searchDB)
         try caches.keys.validate(in: searchDB)
-        // The last batch keeps no ids or tails for a next one: keeping them, and freeing them
-        // after, took 34–61 ms of CPU of the fortunes' import (877–921 ms, perf stat). Should
-        // another process's change come in after all, its batches find ids and tails in the store.
+        // The last batch keeps no ids or tails for a next one (keeping them, and freeing them
+        // after, is work for nothing). Should another process's change come in after all, its
+        // batches find ids and tails in the store.
         (caches.tokens.remembersAdded, caches.keys.remembersAdded) = (!isLast, !isLast)
         (tails.tokens.keepsNone, tails.keys.keepsNone) = (isLast, isLast)
         // Staged postings stay in runs while the insert is hidden. The batch that shows it, or

@@ -107,16 +107,14 @@ struct SearchStoreWriter {
     /// every row): ``chunk`` at a time, or, for a batch with at least a quarter as many of them
     /// as the table has rows, by one walk along the table's index by text from the first of them
     /// to the last. Those the store lacks take the next ids, chosen here, and are inserted many
-    /// to a statement (``MultiRowInsert``). A statement per text was a quarter of the writing
-    /// thread's time in an import of Debian's fortunes; ids read back from an `INSERT …
-    /// RETURNING`, and a table of the rows by text, a fifth of what was left.
+    /// to a statement (``MultiRowInsert``): a statement per text, ids read back from an `INSERT …
+    /// RETURNING`, or a table of the rows by text each cost the writing thread far more.
     mutating func resolve(_ texts: [String], cache: inout OwnerIDCache) throws -> [Int64] {
         let owner = cache.owner
         let keys = texts.map(CodePointKey.init)
         var ids = keys.map { cache.ids[$0] }
         // In text order: lookups go forward through the index by text, and new rows and that
-        // index both grow at their ends (72,849 new tokens inserted in 0.021 s against 0.047 s
-        // in the order the batch met them).
+        // index both grow at their ends, where the order the batch met them scatters both.
         let missing = ids.indices.filter { ids[$0] == nil }
         let leading = missing.map { keys[$0].leadingBytes }
         var new = missing.indices.sorted {
@@ -173,8 +171,8 @@ struct SearchStoreWriter {
 
     /// The same, read by walking the table's index by text from the first of `wanted` on, each
     /// row's text compared where SQLite holds it (``DirectColumns``), until the last is passed:
-    /// for 45,000 tokens against a table of 111,000, a walk of the rows between cost less than
-    /// 45,000 lookups (0.027 s against 0.049 s).
+    /// when the wanted rows are a good part of those between, the walk costs less than a lookup
+    /// each.
     private func walkIndex(of owner: PostingOwner, for wanted: [Int], keys: [CodePointKey]) throws -> [Int: Int64] {
         var found: [Int: Int64] = [:]
         let statement = try db.cachedStatement(
@@ -278,7 +276,7 @@ struct SearchStoreWriter {
     /// (``largestExisting``), as ``upsert(number:date:tokenIDs:length:tokens:)`` would: entry
     /// `i` of `entries` has the tokens `entryTokens[i]` (indexes into `ids`) and
     /// `lengths[i]` words. Each row's sorted token ids are made on another thread while this one
-    /// writes the rows made before: the fortunes' 33,978 in 0.027–0.030 s instead of 0.040 s.
+    /// writes the rows made before.
     mutating func addDocuments(
         _ entries: ArraySlice<(number: Int64, date: JournalDate)>, entryTokens: ArraySlice<[Int32]>,
         lengths entryLengths: ArraySlice<Int>, ids: [Int64]
@@ -413,8 +411,7 @@ struct SearchStoreWriter {
             })
             try rows.flush()
         }
-        // The new owners' segments are made on another thread while this one writes them: the
-        // fortunes' 72,849 new tokens in 0.049–0.054 s instead of 0.067–0.075 s.
+        // The new owners' segments are made on another thread while this one writes them.
         var added = segments.newSegments(in: db)
         var last: PostingTails.Tail?
         try added.add(
@@ -455,8 +452,7 @@ struct SearchStoreWriter {
     }
 
     /// The recent segments are merged once their documents are more than one in this many of
-    /// the store's. Two, against four: eight imports in a row of 8,494 entries into 42,472
-    /// took the same in all (4.45 and 4.59 s against 4.32 and 4.56 s; FTS5's inserts 5.37 and
-    /// 5.17 s), the second of them no merge instead of one.
+    /// the store's: a series of small imports then merges about once each time the journal
+    /// doubles, as FTS5's levels do.
     static let recentShare = 2
 }
