@@ -32,7 +32,8 @@ extension Journal {
         let dataKey = try GuardedBytes.random(count: JournalKeyFile.keyBytes)
         let keyFile = try JournalKeyFile.wrapping(dataKey, passphrase: passphrase, cost: cost)
         try source.checkNothingLost()
-        return try source.stores.convert(to: StoreEncryption(key: dataKey), keyFile: keyFile, progress: progress)
+        return try source.stores.convert(
+            to: StoreEncryption(key: dataKey), keyFile: keyFile, progress: progress, catchUp: Self.catchUp)
     }
 
     /// Decrypts the encrypted journal in `directory` back to plain text, all or nothing, as
@@ -47,7 +48,7 @@ extension Journal {
         guard directory.isEncrypted else { throw .usage("the journal in \(directory.url.path) is not encrypted") }
         let source = try Journal(directory: directory, create: false, passphrase: passphrase)
         try source.checkNothingLost()
-        return try source.stores.convert(to: nil, keyFile: nil, progress: progress)
+        return try source.stores.convert(to: nil, keyFile: nil, progress: progress, catchUp: Self.catchUp)
     }
 
     /// Re-encrypts the encrypted journal in `directory` under a new data key, drawn at random,
@@ -75,7 +76,8 @@ extension Journal {
         let dataKey = try GuardedBytes.random(count: JournalKeyFile.keyBytes)
         let keyFile = try JournalKeyFile.wrapping(dataKey, passphrase: newPassphrase ?? passphrase, cost: cost ?? kept)
         try source.checkNothingLost()
-        return try source.stores.convert(to: StoreEncryption(key: dataKey), keyFile: keyFile, progress: progress)
+        return try source.stores.convert(
+            to: StoreEncryption(key: dataKey), keyFile: keyFile, progress: progress, catchUp: Self.catchUp)
     }
 
     /// Changes an encrypted journal's passphrase from `old` to `new`, at `cost` (by default the
@@ -106,5 +108,12 @@ extension Journal {
             throw .usage("the journal in \(directory.url.path) is not encrypted")
         }
         _ = try keyFile.unwrap(passphrase)
+    }
+}
+
+extension Journal {
+    /// Brings a converted copy's search store up to date, before it is checked.
+    fileprivate static func catchUp(_ stores: JournalStores) throws(JournalError) {
+        try SearchIndexer(main: stores.main, search: stores.search).catchUp()
     }
 }

@@ -67,7 +67,8 @@ final class TemporaryJournal {
     ) throws {
         let cancellation = Cancellation()
         var indexer = SearchIndexer(
-            main: journal.main, search: journal.search, batchSize: batchSize, runsPerMerge: runsPerMerge)
+            main: journal.main, search: journal.search, batchSize: batchSize,
+            mergePolicy: MergePolicy(runsPerMerge: runsPerMerge))
         if let batchBytes { indexer.batchBytes = batchBytes }
         indexer.cancellation = cancellation
         let written = ProgressRecorder()

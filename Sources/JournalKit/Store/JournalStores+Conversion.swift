@@ -11,8 +11,11 @@ extension JournalStores {
     /// Copies the stores into a new folder beside this one, through `encryption` (nil: plain
     /// text) with `keyFile`; checks the copy; swaps the two folders in one step; removes the old
     /// one. Files of the folder that are not the journal's are kept (hard links), and reported.
+    /// `catchUp` brings the copy's search store up to date before it is checked (the indexer,
+    /// which sits above the stores).
     func convert(
-        to encryption: StoreEncryption?, keyFile: JournalKeyFile?, progress: ProgressHandler?
+        to encryption: StoreEncryption?, keyFile: JournalKeyFile?, progress: ProgressHandler?,
+        catchUp: (JournalStores) throws(JournalError) -> Void
     ) throws(JournalError) -> ConversionReport {
         if let unwritable { throw .store("the journal in \(directory.url.path) cannot be written: \(unwritable)") }
         let staging = StoreDirectory(
@@ -51,7 +54,7 @@ extension JournalStores {
             let copy = try JournalStores.open(
                 staging, unwritable: nil, encryption: encryption, use: .kept,
                 folder: FileIdentity(path: staging.url.path))
-            try SearchIndexer(main: copy.main, search: copy.search).catchUp()
+            try catchUp(copy)
             // The prefix table file stays behind: an encrypted journal has none, and a journal in
             // plain text saves its own when it next catches up.
             try copy.search.forgetPrefixTableFile()

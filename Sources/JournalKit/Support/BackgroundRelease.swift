@@ -19,7 +19,8 @@ enum BackgroundRelease {
     /// system. When no thread can be started, releases it here.
     static func release<Value>(_ value: consuming Value) {
         let box = Box<Value>(value)
-        guard let thread = try? PosixThread.start({ box.empty() }) else {
+        // At the process's priority: freed later, the memory would raise a large import's peak.
+        guard let thread = try? PosixThread.start(priority: .process, { box.empty() }) else {
             box.empty()
             return
         }

@@ -9,9 +9,9 @@ final class Deferred<Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var computed: Value?
 
-    /// Starts computing the value.
-    init(_ compute: @escaping @Sendable () -> Value) throws(JournalError) {
-        handOff = try HandOff.start { handOff in _ = handOff.put(compute()) }
+    /// Starts computing the value, on a thread at `priority`.
+    init(priority: ThreadPriority, _ compute: @escaping @Sendable () -> Value) throws(JournalError) {
+        handOff = try HandOff.start(priority: priority) { handOff in _ = handOff.put(compute()) }
     }
 
     /// The value, once computed.

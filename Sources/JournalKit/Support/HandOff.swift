@@ -26,12 +26,14 @@ final class HandOff<Value: Sendable>: @unchecked Sendable {
     private var cancelled = false
     private var thread: pthread_t?
 
-    /// Runs `produce` on a new thread, which hands values over until it returns or `put`
-    /// reports that the consumer has cancelled.
-    static func start(_ produce: @escaping @Sendable (HandOff) -> Void) throws(JournalError) -> HandOff {
+    /// Runs `produce` on a new thread at `priority`, which hands values over until it returns
+    /// or `put` reports that the consumer has cancelled.
+    static func start(
+        priority: ThreadPriority, _ produce: @escaping @Sendable (HandOff) -> Void
+    ) throws(JournalError) -> HandOff {
         let handOff = HandOff()
         let work = ProducerWork(handOff: handOff, produce: produce)
-        let thread = try PosixThread.start(stackSize: 4 << 20) { work.run() }
+        let thread = try PosixThread.start(priority: priority, stackSize: 4 << 20) { work.run() }
         handOff.thread = thread
         return handOff
     }

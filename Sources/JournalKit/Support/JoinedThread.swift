@@ -13,9 +13,9 @@ final class JoinedThread: @unchecked Sendable {
     private let lock = NSLock()
     private var thread: pthread_t?
 
-    /// Starts a thread that runs `body`.
-    init(_ body: @escaping () -> Void) throws(JournalError) {
-        thread = try PosixThread.start(body)
+    /// Starts a thread that runs `body` at `priority`.
+    init(priority: ThreadPriority, _ body: @escaping () -> Void) throws(JournalError) {
+        thread = try PosixThread.start(priority: priority, body)
     }
 
     /// Waits for the thread to end; once it has been waited for, returns at once.

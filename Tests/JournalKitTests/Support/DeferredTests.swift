@@ -14,7 +14,7 @@ import Testing
             var computations = 0
         }
         let shared = Shared()
-        let deferred = try Deferred { () -> Int in
+        let deferred = try Deferred(priority: .process) { () -> Int in
             shared.condition.lock()
             defer { shared.condition.unlock() }
             // Waits for the owner to have gone on: computed alongside it, not before it returned.
@@ -41,7 +41,7 @@ import Testing
         do {
             let captured = Captured()
             weakCaptured = captured
-            _ = try Deferred { [captured] in ObjectIdentifier(captured).hashValue }
+            _ = try Deferred(priority: .process) { [captured] in ObjectIdentifier(captured).hashValue }
         }
         #expect(weakCaptured == nil)
     }

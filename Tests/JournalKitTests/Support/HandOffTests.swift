@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct HandOffTests {
     @Test func handsEveryValueOverInOrderThenEnds() throws {
-        let handOff = try HandOff<Int>.start { handOff in
+        let handOff = try HandOff<Int>.start(priority: .process) { handOff in
             for value in 1...1_000 { guard handOff.put(value) else { return } }
         }
         var received: [Int] = []
@@ -15,7 +15,7 @@ import Testing
 
     @Test func cancellingStopsTheProducer() throws {
         let produced = Counter()
-        let handOff = try HandOff<Int>.start { handOff in
+        let handOff = try HandOff<Int>.start(priority: .process) { handOff in
             var value = 0
             while handOff.put(value) {
                 value += 1
@@ -32,7 +32,7 @@ import Testing
     /// only once the last was taken, never a third while two are alive.
     @Test func aProducerThatWaitsForRoomMakesOnlyTheNextValue() throws {
         let made = Counter()
-        let handOff = try HandOff<Int>.start { handOff in
+        let handOff = try HandOff<Int>.start(priority: .process) { handOff in
             var value = 0
             while handOff.waitForRoom() {
                 value += 1
@@ -52,7 +52,7 @@ import Testing
     /// not return while the producer still reads it.
     @Test func cancelWaitsForAProducerStillAtWork() throws {
         let finishedWork = Counter()
-        let handOff = try HandOff<Int>.start { handOff in
+        let handOff = try HandOff<Int>.start(priority: .process) { handOff in
             guard handOff.put(1) else { return }
             Thread.sleep(forTimeInterval: 0.2)
             finishedWork.set(1)
@@ -72,7 +72,7 @@ import Testing
         let handOff: HandOff<Int>
         do {
             let captured = Tracked(onDeinit: { released.set(1) })
-            handOff = try HandOff<Int>.start { [captured] handOff in
+            handOff = try HandOff<Int>.start(priority: .process) { [captured] handOff in
                 _ = handOff.put(captured.value)
             }
         }
@@ -86,7 +86,7 @@ import Testing
         let handOff: HandOff<Int>
         do {
             let captured = Tracked(onDeinit: { released.set(1) })
-            handOff = try HandOff<Int>.start { [captured] handOff in
+            handOff = try HandOff<Int>.start(priority: .process) { [captured] handOff in
                 while handOff.put(captured.value) {}
             }
         }

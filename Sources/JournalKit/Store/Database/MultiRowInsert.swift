@@ -72,13 +72,13 @@ extension MultiRowInsert where Value: Sendable {
     private static var chunkRows: Int { 4 * rowsPerStatement }
 
     /// Adds the rows `produce` hands its sink, in that order, made on a thread of its own while
-    /// this one writes those made before: for rows that cost about as much to make as to write.
-    /// `added` sees each row here once it is added.
+    /// this one writes those made before, at `priority`: for rows that cost about as much to make
+    /// as to write. `added` sees each row here once it is added.
     mutating func add(
-        producedBy produce: @escaping @Sendable (_ sink: (Value) -> Void) -> Void,
+        priority: ThreadPriority, producedBy produce: @escaping @Sendable (_ sink: (Value) -> Void) -> Void,
         added: (Value) throws -> Void = { _ in }
     ) throws {
-        let chunks = try HandOff<[Value]>.start { handOff in
+        let chunks = try HandOff<[Value]>.start(priority: priority) { handOff in
             var (chunk, wanted) = ([Value](), true)
             produce { row in
                 guard wanted else { return }

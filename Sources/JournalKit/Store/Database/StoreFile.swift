@@ -52,9 +52,9 @@ extension StoreFile {
     }
 
     /// Copies the WAL into the store file on a thread of its own while the caller goes on
-    /// (``StorePool/checkpointAside(emptying:)``).
-    func checkpointAside(emptying: Bool) throws(JournalError) {
-        try pool.checkpointAside(emptying: emptying)
+    /// (``StorePool/checkpointAside(emptying:priority:)``).
+    func checkpointAside(emptying: Bool, priority: ThreadPriority) throws(JournalError) {
+        try pool.checkpointAside(emptying: emptying, priority: priority)
     }
 
     /// Returns once the checkpoint aside, if one was started, is done.

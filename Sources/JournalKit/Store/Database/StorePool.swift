@@ -95,21 +95,20 @@ package final class StorePool: @unchecked Sendable {
     /// A write that begins while it runs writes the WAL on from its end instead of from its
     /// start: a large one waits for it first (``waitForCheckpointAside()``), so that the WAL
     /// never holds more than about one large write. ``checkpoint()`` and ``close()`` wait for
-    /// it too. An emptying one, the last of a long write, gives way to the threads beside it
-    /// (``PosixThread/giveWay()``): what comes next (an import's catch-up) waits for it only
-    /// before it commits, while a copy between two steps is waited for by the next step.
+    /// it too. The thread runs at `priority`: the caller's thread map says which (an emptying one,
+    /// the last of a long write, is waited for only before the next write commits, and may run
+    /// behind the threads beside it).
     ///
     /// Without a way to open another connection, it runs on the writer, before this returns. The
     /// thread holds none of the pool: a pool released meanwhile waits for it where it is released.
-    func checkpointAside(emptying: Bool) throws(JournalError) {
+    func checkpointAside(emptying: Bool, priority: ThreadPriority) throws(JournalError) {
         waitForCheckpointAside()
         let (durability, walPath) = (durability, walPath)
         guard let openSideConnection else {
             try? writeWithoutTransaction { db in try Self.copyLog(emptying: emptying, walPath: walPath, in: db) }
             return
         }
-        let started = try Deferred { [openSideConnection] in
-            if emptying { PosixThread.giveWay() }
+        let started = try Deferred(priority: priority) { [openSideConnection] in
             do {
                 let connection = try openSideConnection.open()
                 defer { try? connection.close() }

@@ -349,6 +349,22 @@ package final class SearchStore: StoreFile {
                 """)
     }
 
+    /// Adds `count` to the documents written to recent segments since they were last merged
+    /// (``PostingSegments``), and returns the new count.
+    static func addRecentDocuments(_ count: Int, in db: Database) throws -> Int {
+        let upsert = try db.cachedStatement(
+            sql: """
+                INSERT INTO store_info (key, value) VALUES ('recent_documents', ?)
+                ON CONFLICT(key) DO UPDATE SET value = value + excluded.value RETURNING value
+                """)
+        return try Int.fetchOne(upsert, arguments: [count]) ?? 0
+    }
+
+    /// Forgets the count of recent documents, once every recent segment is merged.
+    static func forgetRecentDocuments(in db: Database) throws {
+        try db.execute(sql: "DELETE FROM store_info WHERE key = 'recent_documents'")
+    }
+
     /// How far the store has applied the main store's change history.
     func position() throws(JournalError) -> Position {
         try read(Self.position(in:))

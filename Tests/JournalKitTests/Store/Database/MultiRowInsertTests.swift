@@ -48,7 +48,9 @@ import Testing
             }
             try insert.add(-1)
             var seen: [Int] = []
-            try insert.add(producedBy: { sink in for value in 0..<count { sink(value) } }, added: { seen.append($0) })
+            try insert.add(
+                priority: .process, producedBy: { sink in for value in 0..<count { sink(value) } },
+                added: { seen.append($0) })
             try insert.flush()
             return (try Int.fetchAll(db, sql: "SELECT id FROM t WHERE twice = 2 * id ORDER BY rowid"), seen)
         }
@@ -68,6 +70,7 @@ import Testing
                     bind.bind(first, value)
                 }
                 try insert.add(
+                    priority: .process,
                     producedBy: { sink in
                         // Row 5 is given twice: the statement holding the second fails.
                         for value in [0, 1, 2, 3, 4, 5, 5] + Array(6..<100_000) {

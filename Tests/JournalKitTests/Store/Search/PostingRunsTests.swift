@@ -44,7 +44,8 @@ import Testing
         for runsPerMerge in [1, 3, 20] {
             let store = try journalWithAnInsertToIndex()
             try SearchIndexer(
-                main: store.journal.main, search: store.journal.search, batchSize: 4, runsPerMerge: runsPerMerge
+                main: store.journal.main, search: store.journal.search, batchSize: 4,
+                mergePolicy: MergePolicy(runsPerMerge: runsPerMerge)
             ).catchUp()
             #expect(try staged(store.journal) == 0)
             try store.expectConsistent()
@@ -74,8 +75,11 @@ import Testing
         let notYetIndexed = (22...26).map { "p\($0) is not in the search store" } + ["… and 16 more like the above"]
         #expect(report.problems == notYetIndexed)
         // Another indexer (a later command's) takes the runs over and merges them at the end.
-        try SearchIndexer(main: store.journal.main, search: store.journal.search, batchSize: 4, runsPerMerge: 20)
-            .catchUp()
+        try SearchIndexer(
+            main: store.journal.main, search: store.journal.search, batchSize: 4,
+            mergePolicy: MergePolicy(runsPerMerge: 20)
+        )
+        .catchUp()
         #expect(try staged(store.journal) == 0)
         #expect(try store.journal.search("delta").total == 37)
         try store.expectConsistent()

@@ -7,11 +7,11 @@ import JournalText
 ///
 /// Each step reads the main store's change history (or, for a new or replaced search store,
 /// every entry) in one snapshot, computes tokens from the stored canonical text, and applies
-/// them in one search-store transaction that also saves how far it got. Batches go through
-/// three threads: one reads a batch and breaks it into words on every core, one merges the
-/// words of the batch before, and this one writes the batch before that, whose postings a
-/// fourth lists while this one writes its tokens and documents. An import of one step has its
-/// entries broken into words while they are written (``WordsAhead``): its batch is made of those.
+/// them in one search-store transaction that also saves how far it got. Batches are read,
+/// broken into words and prepared on threads of their own while this one writes the batch
+/// before (``ImportThread`` maps them); an import of one step has its entries broken into words
+/// while they are written (``WordsAhead``), and its batch is made of those. How postings are
+/// staged and merged is the ``MergePolicy``'s.
 struct SearchIndexer {
     let main: MainStore
     let search: SearchStore
@@ -22,9 +22,8 @@ struct SearchIndexer {
     /// them for long entries; short ones stop at ``batchSize``. Each batch writes the postings of
     /// every token it holds, so batches of more short entries write fewer in all.
     var batchBytes = 10 << 20
-    /// Batches of an insert whose postings are staged (``PostingRuns``) before a batch merges
-    /// them into the segments with its own.
-    var runsPerMerge = 8
+    /// When the batches' postings are staged and merged.
+    var mergePolicy = MergePolicy()
     /// Stops the work between batches; what was applied stays, and the rest waits for the
     /// next catch-up.
     var cancellation: Cancellation?
@@ -146,18 +145,17 @@ struct SearchIndexer {
     /// One batch, read and analysed, ready to write.
     private struct PreparedBatch: Sendable {
         let span: BatchSpan
-        /// Every distinct token of the batch once, each entry's as indexes into it, and each
-        /// token's entries with its positions: the writer looks up each token once per batch, not
-        /// once per entry.
-        let tokens: [String]
+        /// Every distinct token and prefix key of the batch once: the writer looks up each once
+        /// per batch, not once per entry.
+        let texts: ByOwner<[String]>
+        /// Each entry's tokens, as indexes into `texts.token` (an entry's prefix keys are found
+        /// again from its tokens if needed).
         let entryTokens: [[Int32]]
         /// Each entry's number of words.
         let entryLengths: [Int]
-        /// The same for prefix keys (an entry's own are found again from its tokens if needed).
-        let keys: [String]
-        /// Each token's and each prefix key's entries, listed on a thread of their own while the
-        /// writer resolves the batch's tokens and writes its documents.
-        let postings: Deferred<(tokens: BatchPostings, keys: BatchPostings)>
+        /// Each token's and each prefix key's entries (a token's with its positions), listed on a
+        /// thread of their own while the writer resolves the batch's texts and writes its documents.
+        let postings: Deferred<ByOwner<BatchPostings>>
         var count: Int { span.entries.count + span.removals.count }
     }
 
@@ -183,16 +181,14 @@ struct SearchIndexer {
                 }
             }
         }
-        // Three stages, each on its own thread: the cores break the batch after next into words
-        // while one thread merges the next batch's and this one writes.
-        // Both stages work for batches after the one being written, and give way to its writer:
-        // this thread does, and the threads it starts (the next stage, the threads that break a
-        // batch on every core, those that list a batch's postings) inherit its priority.
-        let handOff = try HandOff<Result<PreparedBatch, JournalError>>.start { [self] handOff in
-            PosixThread.giveWay()
+        // The batch reader breaks the batch after next into words while the preparer merges the
+        // next one's and this thread writes (``ImportThread``).
+        let handOff = try HandOff<Result<PreparedBatch, JournalError>>.start(
+            priority: ImportThread.batchPreparer.priority
+        ) { [self] handOff in
             let words: HandOff<Result<BrokenBatch, JournalError>>
             do throws(JournalError) {
-                words = try HandOff.start { [self] words in
+                words = try HandOff.start(priority: ImportThread.batchReader.priority) { [self] words in
                     var position = start
                     var ahead = wordsAhead?.takeWords()
                     while words.waitForRoom() {
@@ -222,10 +218,8 @@ struct SearchIndexer {
             }
         }
         defer { handOff.cancel() }
-        var caches = (tokens: OwnerIDCache(.token), keys: OwnerIDCache(.prefixKey))
-        var tails = (
-            tokens: PostingTails(budget: Self.cachedTailBytes), keys: PostingTails(budget: Self.cachedTailBytes)
-        )
+        var caches = ByOwner(OwnerIDCache.init)
+        var tails = ByOwner { _ in PostingTails(budget: Self.cachedTailBytes) }
         let doneBefore = done
         while let batch = try handOff.take()?.get() {
             try cancellation?.check()
@@ -237,7 +231,9 @@ struct SearchIndexer {
                 main.waitForCheckpointAside()
                 return applied
             }
-            if leftLog { try search.checkpointAside(emptying: false) }
+            if leftLog {
+                try search.checkpointAside(emptying: false, priority: ImportThread.checkpoint(emptying: false).priority)
+            }
             guard applied else { return false }
             done += count
             // Freed on another thread, which then hands what the batch and its writes freed back
@@ -297,7 +293,7 @@ struct SearchIndexer {
         (latest, work.upserts) = ([:], [])
         // Each core breaks its slice of the batch into words and numbers the slice's distinct
         // tokens; `prepare` merges the slices, hashing each distinct token once per slice.
-        let slices = rows.parallelSlices { slice in
+        let slices = rows.parallelSlices(priority: ImportThread.wordBreaker.priority) { slice in
             var builder = BrokenSlice.Builder(entries: slice.count)
             for row in slice { builder.add(canonical: row.canonical) }
             return builder.finish()
@@ -343,16 +339,19 @@ struct SearchIndexer {
         let tokenCount = tokens.count
         // Listed on a thread started from the stage that gave way: below the writer, which wants
         // them once it has resolved the batch's tokens and written its documents.
-        let postings = try Deferred { [entryTokens, keys] in
-            (
-                tokens: Self.tokenPostings(
-                    owners: tokenCount, entries: entries, entryTokens: entryTokens, entryPositions: entryPositions),
-                keys: Self.keyPostings(entries: entries, entryTokens: entryTokens, keys: keys)
-            )
+        let postings = try Deferred(priority: ImportThread.postingLister.priority) { [entryTokens, keys] in
+            ByOwner { owner in
+                switch owner {
+                case .token:
+                    Self.tokenPostings(
+                        owners: tokenCount, entries: entries, entryTokens: entryTokens, entryPositions: entryPositions)
+                case .prefixKey: Self.keyPostings(entries: entries, entryTokens: entryTokens, keys: keys)
+                }
+            }
         }
+        let texts = ByOwner { owner in owner == .token ? tokens : keys.texts }
         return PreparedBatch(
-            span: broken.span, tokens: tokens, entryTokens: entryTokens, entryLengths: entryLengths,
-            keys: keys.texts, postings: postings)
+            span: broken.span, texts: texts, entryTokens: entryTokens, entryLengths: entryLengths, postings: postings)
     }
 
     /// Each token's entries with its position lists there: token `t` is `entryTokens[e][i]`
@@ -400,79 +399,81 @@ struct SearchIndexer {
     /// starts. `isLast`: the changes pending when the catch-up started end with this batch.
     private func apply(
         _ batch: PreparedBatch, in searchDB: Database, isLast: Bool,
-        caches: inout (tokens: OwnerIDCache, keys: OwnerIDCache),
-        tails: inout (tokens: PostingTails, keys: PostingTails)
+        caches: inout ByOwner<OwnerIDCache>, tails: inout ByOwner<PostingTails>
     ) throws -> Bool {
         let span = batch.span
         guard try SearchStore.position(in: searchDB) == span.from else { return false }
         // Hidden before the batch adds to the totals, which readers keep seeing as they were.
         if let first = span.hiddenFrom { try SearchVisibility.hide(from: first, in: searchDB) }
-        try caches.tokens.validate(in: searchDB)
-        try caches.keys.validate(in: searchDB)
-        // The last batch keeps no ids or tails for a next one (keeping them, and freeing them
-        // after, is work for nothing). Should another process's change come in after all, its
-        // batches find ids and tails in the store.
-        (caches.tokens.remembersAdded, caches.keys.remembersAdded) = (!isLast, !isLast)
-        (tails.tokens.keepsNone, tails.keys.keepsNone) = (isLast, isLast)
-        // Staged postings stay in runs while the insert is hidden. The batch that shows it, or
-        // that would stage one run too many, stages its own and merges them all in one pass,
-        // each token's last segment rewritten once; a batch that removes or replaces documents
-        // merges the runs before writing.
+        for owner in PostingOwner.allCases {
+            try caches[owner].validate(in: searchDB)
+            // The last batch keeps no ids or tails for a next one: keeping them, and freeing them
+            // after, is work for nothing. Should another process's change come in after all, its
+            // batches find ids and tails in the store.
+            caches[owner].remembersAdded = !isLast
+            tails[owner].keepsNone = isLast
+        }
         let staged = try PostingRuns.staged(in: searchDB)
         var writer = try SearchStoreWriter(db: searchDB, storeID: main.storeID)
-        let addsOnly =
-            span.removals.isEmpty && span.entries.allSatisfy { $0.number > writer.largestExisting }
-        let stages = span.hiddenFrom != nil && addsOnly && staged.count + 1 < runsPerMerge
-        let joinsRuns = !stages && addsOnly && staged.count > 0
-        if !addsOnly, staged.count > 0 { try mergeRuns(tails: &tails, in: searchDB) }
+        let addsOnly = span.removals.isEmpty && span.entries.allSatisfy { $0.number > writer.largestExisting }
+        let plan = mergePolicy.plan(hidesInsert: span.hiddenFrom != nil, addsOnly: addsOnly, stagedRuns: staged.count)
+        if plan.mergeFirst { try mergeRuns(tails: &tails, in: searchDB) }
+        let ids = try writeDocuments(of: batch, with: &writer, caches: &caches)
+        let postings = batch.postings.value
+        var removed = false
+        for owner in PostingOwner.allCases {
+            if plan.postings == .write {
+                removed =
+                    try writer.finish(owner, adding: postings[owner], ids: ids[owner], tails: &tails[owner]) || removed
+            } else {
+                try writer.stage(owner, adding: postings[owner], ids: ids[owner], run: staged.next)
+            }
+        }
+        switch plan.postings {
+        case .write: try writer.mergeRecentIfLarge(tails: &tails, policy: mergePolicy)
+        case .stageAndMerge: try mergeRuns(tails: &tails, in: searchDB)
+        case .stage: break
+        }
+        if removed {
+            try SearchStore.bumpTokenGeneration(in: searchDB)
+            for owner in PostingOwner.allCases { try caches[owner].validate(in: searchDB) }
+        }
+        if span.hiddenFrom == nil { try SearchVisibility.showAll(in: searchDB) }
+        try SearchStore.save(span.to, in: searchDB)
+        for owner in PostingOwner.allCases {
+            caches[owner].limit(to: Self.cachedIDs)
+            tails[owner].endRound()
+        }
+        return true
+    }
+
+    /// Removes the batch's removals, resolves its tokens and prefix keys to ids, and writes its
+    /// documents; returns the ids, indexed as the batch's texts are.
+    private func writeDocuments(
+        of batch: PreparedBatch, with writer: inout SearchStoreWriter, caches: inout ByOwner<OwnerIDCache>
+    ) throws -> ByOwner<[Int64]> {
+        let span = batch.span
         for range in span.removals { try writer.removeDocuments(in: range) }
-        let tokenIDs = try writer.resolve(batch.tokens, cache: &caches.tokens)
-        let keyIDs = try writer.resolve(batch.keys, cache: &caches.keys)
+        let ids = try ByOwner { owner in try writer.resolve(batch.texts[owner], cache: &caches[owner]) }
         // Entries come in number order: those past every document of the store are new ones.
         let firstNew = span.entries.firstIndex { $0.number > writer.largestExisting } ?? span.entries.endIndex
         for (index, entry) in span.entries[..<firstNew].enumerated() {
             let tokens = batch.entryTokens[index]
             try writer.upsert(
-                number: entry.number, date: entry.date, tokenIDs: tokens.map { tokenIDs[Int($0)] },
+                number: entry.number, date: entry.date, tokenIDs: tokens.map { ids.token[Int($0)] },
                 length: batch.entryLengths[index],
-                tokens: { tokens.map { batch.tokens[Int($0)] } })
+                tokens: { tokens.map { batch.texts.token[Int($0)] } })
         }
         try writer.addDocuments(
             span.entries[firstNew...], entryTokens: batch.entryTokens[firstNew...],
-            lengths: batch.entryLengths[firstNew...], ids: tokenIDs)
+            lengths: batch.entryLengths[firstNew...], ids: ids.token)
         try writer.finishDocuments()
-        var removed = false
-        let postings = batch.postings.value
-        if stages || joinsRuns {
-            try writer.stage(.token, adding: postings.tokens, ids: tokenIDs, run: staged.next)
-            try writer.stage(.prefixKey, adding: postings.keys, ids: keyIDs, run: staged.next)
-            if joinsRuns { try mergeRuns(tails: &tails, in: searchDB) }
-        } else {
-            removed = try writer.finish(.token, adding: postings.tokens, ids: tokenIDs, tails: &tails.tokens)
-            removed =
-                try writer.finish(.prefixKey, adding: postings.keys, ids: keyIDs, tails: &tails.keys) || removed
-            try writer.mergeRecentIfLarge(tails: &tails)
-        }
-        if removed {
-            try SearchStore.bumpTokenGeneration(in: searchDB)
-            try caches.tokens.validate(in: searchDB)
-            try caches.keys.validate(in: searchDB)
-        }
-        if span.hiddenFrom == nil { try SearchVisibility.showAll(in: searchDB) }
-        try SearchStore.save(span.to, in: searchDB)
-        caches.tokens.limit(to: Self.cachedIDs)
-        caches.keys.limit(to: Self.cachedIDs)
-        tails.tokens.endRound()
-        tails.keys.endRound()
-        return true
+        return ids
     }
 
     /// Merges the staged runs of tokens and prefix keys into their segments.
-    private func mergeRuns(
-        tails: inout (tokens: PostingTails, keys: PostingTails), in searchDB: Database
-    ) throws {
-        try PostingRuns.tokens.merge(tails: &tails.tokens, in: searchDB)
-        try PostingRuns.prefixKeys.merge(tails: &tails.keys, in: searchDB)
+    private func mergeRuns(tails: inout ByOwner<PostingTails>, in searchDB: Database) throws {
+        for owner in PostingOwner.allCases { try owner.runs.merge(tails: &tails[owner], in: searchDB) }
     }
 
     /// How many token and key ids, and how many bytes of last segments, the writer keeps

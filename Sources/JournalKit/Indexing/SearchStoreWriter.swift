@@ -2,60 +2,6 @@ import Foundation
 import GRDB
 import JournalText
 
-/// What postings belong to: tokens, or the prefix keys (first one to three code points) of tokens.
-enum PostingOwner: Sendable {
-    case token, prefixKey
-
-    var table: String { self == .token ? "token" : "prefix_key" }
-    var segments: PostingSegments { self == .token ? .tokens : .prefixKeys }
-    var runs: PostingRuns { self == .token ? .tokens : .prefixKeys }
-}
-
-/// Ids of tokens or prefix keys a process has seen, valid across search-store transactions for
-/// as long as the store's token generation stays the same (none removed meanwhile), and used by
-/// one writer that holds the catch-up lock throughout (no other process adds any meanwhile).
-struct OwnerIDCache {
-    let owner: PostingOwner
-    private var generation: Int64 = -1
-    fileprivate var ids: [CodePointKey: Int64] = [:]
-    /// Whether the cache holds every row of the table: it started on an empty table and has
-    /// forgotten nothing since. A text it lacks is then new, and is added without a lookup.
-    fileprivate private(set) var holdsEveryRow = false
-    /// Cleared for a catch-up's last batch, whose ids no later batch will look up: the ids of
-    /// the rows it adds are then not kept (the cache no longer holds every row).
-    var remembersAdded = true
-
-    init(_ owner: PostingOwner) { self.owner = owner }
-
-    /// Forgets every id once there are more than `maximum`: the cache grows with the vocabulary,
-    /// and a miss costs one indexed read, so memory stays bounded whatever the journal's size.
-    mutating func limit(to maximum: Int) {
-        if ids.count > maximum {
-            ids.removeAll()
-            holdsEveryRow = false
-        }
-    }
-
-    /// Takes `id` as the id of `key`, a row just added.
-    fileprivate mutating func added(_ key: CodePointKey, id: Int64) {
-        if remembersAdded { ids[key] = id } else { holdsEveryRow = false }
-    }
-
-    /// Forgets every id when tokens or keys were removed since they were read; an empty cache
-    /// holds every row when the table has none.
-    mutating func validate(in db: Database) throws {
-        let current = try SearchStore.tokenGeneration(in: db)
-        if current != generation {
-            ids.removeAll(keepingCapacity: true)
-            holdsEveryRow = false
-            generation = current
-        }
-        if ids.isEmpty {
-            holdsEveryRow = try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM \(owner.table))") ?? false
-        }
-    }
-}
-
 /// Writes one batch of documents inside one search-store transaction: document rows at once,
 /// then each token's and prefix key's postings, one segment rewrite per token or key.
 struct SearchStoreWriter {
@@ -126,14 +72,14 @@ struct SearchStoreWriter {
                 ? walkIndex(of: owner, for: new, keys: keys) : lookUp(new, texts: texts, keys: keys, in: owner)
             new = new.filter { index in
                 guard let id = found[index] else { return true }
-                cache.ids[keys[index]] = id
+                cache.found(keys[index], id: id)
                 ids[index] = id
                 return false
             }
         }
         if !new.isEmpty {
             var next = try Self.nextID(of: owner, in: db)
-            if cache.remembersAdded { cache.ids.reserveCapacity(cache.ids.count + new.count) }
+            cache.reserve(new.count)
             var insert = MultiRowInsert<(id: Int64, text: String)>(
                 into: owner.table, columns: ["id", "text"], in: db
             ) { bind, first, row in
@@ -293,6 +239,7 @@ struct SearchStoreWriter {
             days.add(entry.number, date: entry.date.microseconds)
         }
         try newDocuments.add(
+            priority: ImportThread.rowMaker.priority,
             producedBy: { sink in
                 for (entry, (tokens, length)) in zip(entries, zip(entryTokens, entryLengths)) {
                     var sorted = tokens.map { ids[Int($0)] }
@@ -406,15 +353,18 @@ struct SearchStoreWriter {
         let segments = owner.segments
         if !recentOnly.isEmpty {
             var rows = segments.newSegments(in: db, table: segments.recentTable)
-            try rows.add(producedBy: { [recentOnly, ids] sink in
-                for index in recentOnly { segments.makeSegments(of: ids[index], adding: adding[index], into: sink) }
-            })
+            try rows.add(
+                priority: ImportThread.rowMaker.priority,
+                producedBy: { [recentOnly, ids] sink in
+                    for index in recentOnly { segments.makeSegments(of: ids[index], adding: adding[index], into: sink) }
+                })
             try rows.flush()
         }
         // The new owners' segments are made on another thread while this one writes them.
         var added = segments.newSegments(in: db)
         var last: PostingTails.Tail?
         try added.add(
+            priority: ImportThread.rowMaker.priority,
             producedBy: { [new, ids] sink in
                 for index in new { segments.makeSegments(of: ids[index], adding: adding[index], into: sink) }
             },
@@ -437,22 +387,13 @@ struct SearchStoreWriter {
     /// each merge rewrites a segment's last page once for as many entries as the segments held,
     /// so that merging costs, over many writes, a few times what the writes do (FTS5 merges its
     /// segments level by level in the same spirit).
-    mutating func mergeRecentIfLarge(tails: inout (tokens: PostingTails, keys: PostingTails)) throws {
+    mutating func mergeRecentIfLarge(tails: inout ByOwner<PostingTails>, policy: MergePolicy) throws {
         guard wroteRecent else { return }
-        let upsert = try db.cachedStatement(
-            sql:
-                "INSERT INTO store_info (key, value) VALUES ('recent_documents', ?) ON CONFLICT(key) DO UPDATE SET value = value + excluded.value RETURNING value"
-        )
-        let recentDocuments = try Int.fetchOne(upsert, arguments: [addedDocuments]) ?? 0
+        let recentDocuments = try SearchStore.addRecentDocuments(addedDocuments, in: db)
         (wroteRecent, addedDocuments) = (false, 0)
-        guard try recentDocuments * Self.recentShare > SearchStore.totals(in: db).documents else { return }
-        try PostingSegments.tokens.mergeAllRecent(tails: &tails.tokens, in: db)
-        try PostingSegments.prefixKeys.mergeAllRecent(tails: &tails.keys, in: db)
-        try db.execute(sql: "DELETE FROM store_info WHERE key = 'recent_documents'")
+        let documents = try SearchStore.totals(in: db).documents
+        guard policy.mergesRecent(recentDocuments: recentDocuments, documents: documents) else { return }
+        for owner in PostingOwner.allCases { try owner.segments.mergeAllRecent(tails: &tails[owner], in: db) }
+        try SearchStore.forgetRecentDocuments(in: db)
     }
-
-    /// The recent segments are merged once their documents are more than one in this many of
-    /// the store's: a series of small imports then merges about once each time the journal
-    /// doubles, as FTS5's levels do.
-    static let recentShare = 2
 }

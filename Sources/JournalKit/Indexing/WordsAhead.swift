@@ -36,7 +36,9 @@ final class WordsAhead: Sendable {
     /// entries back as usual).
     static func start() -> WordsAhead? {
         let state = State()
-        guard let thread = try? JoinedThread({ state.run() }) else { return nil }
+        guard let thread = try? JoinedThread(priority: ImportThread.wordsAhead.priority, { state.run() }) else {
+            return nil
+        }
         return WordsAhead(state: state, thread: thread)
     }
 
@@ -130,8 +132,6 @@ final class WordsAhead: Sendable {
         /// closed and empty, or abandoned; entries out of number order abandon it. Then finds
         /// the keys of the tokens.
         func run() {
-            // The words are wanted once the main store has committed; its writer comes first.
-            PosixThread.giveWay()
             while let batch = nextBatch() {
                 for entry in batch {
                     if let last = entries.last, entry.number != last.number + 1 {

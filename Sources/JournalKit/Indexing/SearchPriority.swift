@@ -54,7 +54,10 @@ public final class SearchPriority: Sendable {
         let stopping = Stopping()
         do {
             return SearchPriority(
-                stopping: stopping, thread: try JoinedThread { watch(descriptor, cpus: cpus, until: stopping) })
+                stopping: stopping,
+                thread: try JoinedThread(priority: ImportThread.searchWatch.priority) {
+                    watch(descriptor, cpus: cpus, until: stopping)
+                })
         } catch {
             close(descriptor)
             return nil

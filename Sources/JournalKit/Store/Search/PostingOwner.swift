@@ -1,0 +1,30 @@
+/// What postings belong to: tokens, or the prefix keys (first one to three code points) of tokens.
+/// The two are laid out, written and merged alike; each names its tables.
+enum PostingOwner: Sendable, CaseIterable {
+    case token, prefixKey
+
+    var table: String { self == .token ? "token" : "prefix_key" }
+    var segments: PostingSegments { self == .token ? .tokens : .prefixKeys }
+    var runs: PostingRuns { self == .token ? .tokens : .prefixKeys }
+}
+
+/// One value for each kind of posting owner, so that a step written once serves every kind.
+struct ByOwner<Value> {
+    var token: Value
+    var prefixKey: Value
+
+    /// The value for each owner, made by `make`.
+    init(_ make: (PostingOwner) throws -> Value) rethrows {
+        token = try make(.token)
+        prefixKey = try make(.prefixKey)
+    }
+
+    subscript(owner: PostingOwner) -> Value {
+        get { owner == .token ? token : prefixKey }
+        set {
+            if owner == .token { token = newValue } else { prefixKey = newValue }
+        }
+    }
+}
+
+extension ByOwner: Sendable where Value: Sendable {}
