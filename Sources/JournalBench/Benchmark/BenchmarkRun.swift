@@ -94,30 +94,14 @@ public struct BenchmarkRun: Sendable {
         try? FileManager.default.removeItem(at: store)
         defer { if !keepStores { try? FileManager.default.removeItem(at: store) } }
 
-        progress("\(entries) entries: journal import (a separate process)…")
         let executable = ChildProcess.currentExecutable
-        let errors = folder.appendingPathComponent("import-\(entries).stderr")
-        defer { try? FileManager.default.removeItem(at: errors) }
-        let (imported, importPeakDiskBytes) = try DiskPeak.during(store) {
-            try ChildProcess.run(executable, ["--store", store.path, "import", file.path], errorFile: errors)
-        }
-        guard imported.status == 0 else {
-            // The import's own last line says what it refused.
-            let said = (try? String(contentsOf: errors, encoding: .utf8))?.split(separator: "\n").last.map {
-                ": " + ($0.hasPrefix("journal: ") ? $0.dropFirst("journal: ".count) : $0)
-            }
-            throw JournalError(
-                .invalidInput, "journal import of \(file.path) failed (exit status \(imported.status))\(said ?? "")")
-        }
-
+        let (imported, importPeakDiskBytes) = try importProcess(of: file, into: store, entries: entries)
         let journal = try Journal(directory: StoreDirectory(store), create: false)
         defer { try? journal.close() }
         let before = try journal.statistics()
         let chosen = try queries ?? Self.queries(for: journal)
         var comparison = StrategyComparison(strategies: strategies, queries: chosen)
-        comparison.runs = runs
-        comparison.measureBuilds = false
-        comparison.checksAgreement = false
+        (comparison.runs, comparison.measureBuilds, comparison.checksAgreement) = (runs, false, false)
         comparison.budgetSeconds = budgetSeconds
         let warm = try comparison.run(on: journal) { progress("\(entries) entries: \($0)") }
 
@@ -144,16 +128,8 @@ public struct BenchmarkRun: Sendable {
             progress("\(entries) entries: cold processes for \"\(query.text)\"…")
             return try coldQuery(query.text, store: store, executable: executable, naivePeer: fts5 != nil)
         }
-        // The phrases the query syntax timed, but for Chinese and Japanese (FTS5 can't compare).
-        let phrases = syntax.kinds.filter { $0.name.hasPrefix("phrase") && !$0.name.hasSuffix("CJK") }
-            .flatMap { $0.queries.map(\.text) }
-        let typing = try strategies.filter { Self.typedStrategies.contains($0.id) }.flatMap { strategy in
-            try [("words", chosen.map(\.text)), ("phrases", phrases)].filter { !$0.1.isEmpty }.map { kind, queries in
-                progress("\(entries) entries: typing the \(kind) into journal search --interactive (\(strategy.name))…")
-                return try TypingSession.measure(
-                    executable: executable, store: store, strategy: strategy.id, queries: queries, kind: kind)
-            }
-        }
+        let typing = try typingSessions(
+            words: chosen.map(\.text), syntax: syntax, store: store, entries: entries, executable: executable)
         var encryption: EncryptionCost?
         if encrypted {
             let encryptedStore = folder.appendingPathComponent("store-\(entries)-encrypted")
@@ -184,6 +160,44 @@ public struct BenchmarkRun: Sendable {
             filtered: filtered,
             fts5Best: best, syntax: syntax, cold: cold, typing: typing, writes: writes, encryption: encryption,
             onThisDay: onThisDay, duringImport: duringImport, reimport: reimport, served: served)
+    }
+
+    /// `journal import` of `file` into `store` as a separate process, with the most disk the
+    /// store took meanwhile; an error with the import's own last line when it fails.
+    private func importProcess(
+        of file: URL, into store: URL, entries: Int
+    ) throws -> (imported: ChildProcess.Outcome, peakDiskBytes: Int) {
+        progress("\(entries) entries: journal import (a separate process)…")
+        let errors = folder.appendingPathComponent("import-\(entries).stderr")
+        defer { try? FileManager.default.removeItem(at: errors) }
+        let (imported, peakDiskBytes) = try DiskPeak.during(store) {
+            try ChildProcess.run(
+                ChildProcess.currentExecutable, ["--store", store.path, "import", file.path], errorFile: errors)
+        }
+        guard imported.status == 0 else {
+            let said = (try? String(contentsOf: errors, encoding: .utf8))?.split(separator: "\n").last.map {
+                ": " + ($0.hasPrefix("journal: ") ? $0.dropFirst("journal: ".count) : $0)
+            }
+            throw JournalError(
+                .invalidInput, "journal import of \(file.path) failed (exit status \(imported.status))\(said ?? "")")
+        }
+        return (imported, peakDiskBytes)
+    }
+
+    /// The words, and the phrases the query syntax timed (but for Chinese and Japanese, which
+    /// FTS5 can't compare), typed into the full-screen search with each typed strategy.
+    private func typingSessions(
+        words: [String], syntax: SyntaxSearch, store: URL, entries: Int, executable: String
+    ) throws -> [TypingLatency] {
+        let phrases = syntax.kinds.filter { $0.name.hasPrefix("phrase") && !$0.name.hasSuffix("CJK") }
+            .flatMap { $0.queries.map(\.text) }
+        return try strategies.filter { Self.typedStrategies.contains($0.id) }.flatMap { strategy in
+            try [("words", words), ("phrases", phrases)].filter { !$0.1.isEmpty }.map { kind, queries in
+                progress("\(entries) entries: typing the \(kind) into journal search --interactive (\(strategy.name))…")
+                return try TypingSession.measure(
+                    executable: executable, store: store, strategy: strategy.id, queries: queries, kind: kind)
+            }
+        }
     }
 
     /// Builds FTS5's best setup beside the store and times it on `queries`, in this process and

@@ -546,179 +546,200 @@ package struct BenchmarkRendering: SectionedReport {
             "runs": .integer(report.runs),
             "cold_runs": .integer(report.coldRuns),
             "budget_seconds": .number(report.budgetSeconds),
-            "startup": report.startup.map { startup in
+            "startup": report.startup.map(Self.startupJSON) ?? .null,
+            "queries": .array(report.queries.map { .object(["text": .string($0.text), "kind": .string($0.kind)]) }),
+            "sizes": .array(report.sizes.map(Self.sizeJSON)),
+        ])
+    }
+
+    private static func sizeJSON(_ size: BenchmarkReport.Size) -> JSONValue {
+        .object([
+            "entries": .integer(size.entries),
+            "input_bytes": .integer(size.inputBytes),
+            "distinct_tokens": .integer(size.distinctTokens),
+            "import_seconds": .number(size.importSeconds),
+            "import_peak_bytes": .integer(size.importPeakBytes),
+            "import_peak_disk_bytes": size.importPeakDiskBytes.map(JSONValue.integer) ?? .null,
+            "fts5_index_seconds": size.fts5IndexSeconds.map(JSONValue.number) ?? .null,
+            "main_store_bytes": .integer(size.mainStoreBytes),
+            "search_store_bytes": .integer(size.searchStoreBytes),
+            "fts5_index_bytes": size.fts5IndexBytes.map(JSONValue.integer) ?? .null,
+            "prefix_table_bytes": size.prefixTableBytes.map(JSONValue.integer) ?? .null,
+            "warm": .array(size.warm.strategies.map { Self.warmJSON($0, at: size) }),
+            "fts5_best": size.fts5Best.map(Self.fts5BestJSON) ?? .null,
+            "filtered": .array(size.filtered.map(Self.filteredJSON)),
+            "syntax": size.syntax.map(Self.syntaxJSON) ?? .null,
+            "encryption": size.encryption.map(Self.encryptionJSON) ?? .null,
+            "on_this_day": size.onThisDay.map(Self.onThisDayJSON) ?? .null,
+            "during_import": size.duringImport.map(Self.duringImportJSON) ?? .null,
+            "reimport": size.reimport.map(Self.reimportJSON) ?? .null,
+            "served": size.served.map(Self.servedJSON) ?? .null,
+            "writes": size.writes.map(Self.writesJSON) ?? .null,
+            "typing": .array(size.typing.map(Self.typingJSON)),
+            "cold": .array(size.cold.map(Self.coldJSON)),
+        ])
+    }
+
+    private static func startupJSON(_ startup: StartupCost) -> JSONValue {
+        .object([
+            "runs": .integer(startup.runs),
+            "processes": .array(
+                startup.rows.map {
+                    .object([
+                        "command": .string($0.command),
+                        "median_ms": ReportNumbers.milliseconds(json: $0.seconds),
+                    ])
+                }),
+            "sqlite3_ms": startup.sqlite.map { ReportNumbers.milliseconds(json: $0.seconds) } ?? .null,
+            "executable": startup.image.map { image in
                 .object([
-                    "runs": .integer(startup.runs),
-                    "processes": .array(
-                        startup.rows.map {
-                            .object([
-                                "command": .string($0.command),
-                                "median_ms": ReportNumbers.milliseconds(json: $0.seconds),
-                            ])
-                        }),
-                    "sqlite3_ms": startup.sqlite.map { ReportNumbers.milliseconds(json: $0.seconds) } ?? .null,
-                    "executable": startup.image.map { image in
-                        .object([
-                            "file_bytes": .integer(image.fileBytes), "loaded_bytes": .integer(image.loadedBytes),
-                            "relocations": .integer(image.relocations),
-                            "relocation_table_bytes": .integer(image.relocationTableBytes),
-                        ])
-                    } ?? .null,
+                    "file_bytes": .integer(image.fileBytes), "loaded_bytes": .integer(image.loadedBytes),
+                    "relocations": .integer(image.relocations),
+                    "relocation_table_bytes": .integer(image.relocationTableBytes),
                 ])
             } ?? .null,
-            "queries": .array(report.queries.map { .object(["text": .string($0.text), "kind": .string($0.kind)]) }),
-            "sizes": .array(
-                report.sizes.map { size in
+        ])
+    }
+
+    private static func fts5BestJSON(_ best: BenchmarkReport.FTS5Best) -> JSONValue {
+        .object([
+            "build_seconds": .number(best.buildSeconds), "bytes": .integer(best.bytes),
+            "index_bytes": best.indexBytes.map { .integer($0) } ?? .null,
+            "warm": .array(
+                best.warm.map {
                     .object([
-                        "entries": .integer(size.entries),
-                        "input_bytes": .integer(size.inputBytes),
-                        "distinct_tokens": .integer(size.distinctTokens),
-                        "import_seconds": .number(size.importSeconds),
-                        "import_peak_bytes": .integer(size.importPeakBytes),
-                        "import_peak_disk_bytes": size.importPeakDiskBytes.map(JSONValue.integer) ?? .null,
-                        "fts5_index_seconds": size.fts5IndexSeconds.map(JSONValue.number) ?? .null,
-                        "main_store_bytes": .integer(size.mainStoreBytes),
-                        "search_store_bytes": .integer(size.searchStoreBytes),
-                        "fts5_index_bytes": size.fts5IndexBytes.map(JSONValue.integer) ?? .null,
-                        "prefix_table_bytes": size.prefixTableBytes.map(JSONValue.integer) ?? .null,
-                        "warm": .array(
-                            size.warm.strategies.map { result in
+                        "query": .string($0.query),
+                        "median_ms": ReportNumbers.milliseconds(json: $0.seconds),
+                    ])
+                }),
+            "cold": .array(
+                best.cold.map {
+                    .object([
+                        "query": .string($0.query),
+                        "sqlite3_ms": ReportNumbers.milliseconds(json: $0.seconds),
+                    ])
+                }),
+        ])
+    }
+
+    private static func filteredJSON(_ filtered: FilteredSearch) -> JSONValue {
+
+        .object([
+            "strategy": .string(filtered.strategy.name), "limited_to": .string(filtered.filter),
+            "passing": .integer(filtered.passing),
+            "queries": .array(filtered.queries.map(JSONValue.string)),
+            "unlimited_median_ms": ReportNumbers.milliseconds(json: filtered.unlimitedMedian),
+            "limited_median_ms": ReportNumbers.milliseconds(json: filtered.limitedMedian),
+            "worst_ratio": .number(filtered.worstRatio),
+        ])
+    }
+
+    private static func syntaxJSON(_ syntax: SyntaxSearch) -> JSONValue {
+        .object([
+            "strategy": .string(syntax.strategy),
+            "kinds": .array(
+                syntax.kinds.map { kind in
+                    .object([
+                        "kind": .string(kind.name),
+                        "queries": .array(
+                            kind.queries.map {
                                 .object([
-                                    "strategy": .string(result.name),
-                                    "queries_timed": .integer(result.timedQueries.count),
-                                    "median_ms": ReportNumbers.milliseconds(json: result.latency.median),
-                                    "p95_ms": ReportNumbers.milliseconds(json: result.latency.p95),
-                                    "max_ms": ReportNumbers.milliseconds(json: result.latency.max),
-                                    "fts5_median_ms_same_queries": ReportNumbers.milliseconds(
-                                        json: size.versusFTS5(result)?.fts5.median),
-                                    "fts5_p95_ms_same_queries": ReportNumbers.milliseconds(
-                                        json: size.versusFTS5(result)?.fts5.p95),
-                                    "queries": .array(
-                                        result.queries.map {
-                                            .object([
-                                                "query": .string($0.query),
-                                                "total": $0.total.map(JSONValue.integer) ?? .null,
-                                                "median_ms": ReportNumbers.milliseconds(json: $0.medianSeconds),
-                                                "skipped": .bool($0.skipped),
-                                            ])
-                                        }),
+                                    "query": .string($0.text), "total": .integer($0.total),
+                                    "fts5_total": .integer($0.fts5Total),
+                                    "ms": ReportNumbers.milliseconds(json: $0.seconds),
+                                    "fts5_best_ms": ReportNumbers.milliseconds(
+                                        json: $0.fts5Seconds),
                                 ])
                             }),
-                        "fts5_best": size.fts5Best.map { best in
-                            .object([
-                                "build_seconds": .number(best.buildSeconds), "bytes": .integer(best.bytes),
-                                "index_bytes": best.indexBytes.map { .integer($0) } ?? .null,
-                                "warm": .array(
-                                    best.warm.map {
-                                        .object([
-                                            "query": .string($0.query),
-                                            "median_ms": ReportNumbers.milliseconds(json: $0.seconds),
-                                        ])
-                                    }),
-                                "cold": .array(
-                                    best.cold.map {
-                                        .object([
-                                            "query": .string($0.query),
-                                            "sqlite3_ms": ReportNumbers.milliseconds(json: $0.seconds),
-                                        ])
-                                    }),
-                            ])
-                        } ?? .null,
-                        "filtered": .array(
-                            size.filtered.map {
-                                .object([
-                                    "strategy": .string($0.strategy.name), "limited_to": .string($0.filter),
-                                    "passing": .integer($0.passing),
-                                    "queries": .array($0.queries.map(JSONValue.string)),
-                                    "unlimited_median_ms": ReportNumbers.milliseconds(json: $0.unlimitedMedian),
-                                    "limited_median_ms": ReportNumbers.milliseconds(json: $0.limitedMedian),
-                                    "worst_ratio": .number($0.worstRatio),
-                                ])
-                            }),
-                        "syntax": size.syntax.map { syntax in
-                            .object([
-                                "strategy": .string(syntax.strategy),
-                                "kinds": .array(
-                                    syntax.kinds.map { kind in
-                                        .object([
-                                            "kind": .string(kind.name),
-                                            "queries": .array(
-                                                kind.queries.map {
-                                                    .object([
-                                                        "query": .string($0.text), "total": .integer($0.total),
-                                                        "fts5_total": .integer($0.fts5Total),
-                                                        "ms": ReportNumbers.milliseconds(json: $0.seconds),
-                                                        "fts5_best_ms": ReportNumbers.milliseconds(
-                                                            json: $0.fts5Seconds),
-                                                    ])
-                                                }),
-                                        ])
-                                    }),
-                            ])
-                        } ?? .null,
-                        "encryption": size.encryption.map { cost in
-                            .object([
-                                "plain_import_s": .number(cost.plainImportSeconds),
-                                "encrypted_import_s": .number(cost.encryptedImportSeconds),
-                                "plain_bytes": .integer(cost.plainBytes),
-                                "encrypted_bytes": .integer(cost.encryptedBytes),
-                                "plain_warm_median_ms": ReportNumbers.milliseconds(json: cost.plainWarm.median),
-                                "encrypted_warm_median_ms": ReportNumbers.milliseconds(json: cost.encryptedWarm.median),
-                                "plain_warm_p95_ms": ReportNumbers.milliseconds(json: cost.plainWarm.p95),
-                                "encrypted_warm_p95_ms": ReportNumbers.milliseconds(json: cost.encryptedWarm.p95),
-                                "plain_cold_median_ms": ReportNumbers.milliseconds(json: cost.plainCold),
-                                "encrypted_cold_median_ms_without_kdf": ReportNumbers.milliseconds(
-                                    json: cost.encryptedCold),
-                                "kdf_ms": ReportNumbers.milliseconds(json: cost.keyDerivationSeconds),
-                                "kdf_passes": .integer(cost.cost.passes),
-                                "kdf_memory_bytes": .integer(cost.cost.memoryBytes),
-                            ])
-                        } ?? .null,
-                        "on_this_day": size.onThisDay.map { cost in
-                            .object([
-                                "days": .array(cost.days.map(JSONValue.string)),
-                                "found": .array(cost.found.map(JSONValue.integer)),
-                                "median_ms": ReportNumbers.milliseconds(json: cost.median),
-                                "newest_list_ms": ReportNumbers.milliseconds(json: cost.newestList),
-                                "scan_median_ms": ReportNumbers.milliseconds(json: cost.scanMedian),
-                                "process_ms": ReportNumbers.milliseconds(json: cost.process),
-                            ])
-                        } ?? .null,
-                        "during_import": size.duringImport.map(Self.duringImportJSON) ?? .null,
-                        "reimport": size.reimport.map(Self.reimportJSON) ?? .null,
-                        "served": size.served.map(Self.servedJSON) ?? .null,
-                        "writes": size.writes.map { writes in
-                            .object([
-                                "adds": .integer(writes.inProcess.samples),
-                                "in_process_median_ms": ReportNumbers.milliseconds(json: writes.inProcess.median),
-                                "in_process_p95_ms": ReportNumbers.milliseconds(json: writes.inProcess.p95),
-                                "in_process_max_ms": ReportNumbers.milliseconds(json: writes.inProcess.max),
-                                "process_median_ms": ReportNumbers.milliseconds(json: writes.process.median),
-                                "process_p95_ms": ReportNumbers.milliseconds(json: writes.process.p95),
-                                "process_max_ms": ReportNumbers.milliseconds(json: writes.process.max),
-                            ])
-                        } ?? .null,
-                        "typing": .array(
-                            size.typing.map {
-                                .object([
-                                    "strategy": .string($0.strategy.name), "typed": .string($0.queries),
-                                    "keys": .integer($0.keys.count),
-                                    "median_ms": ReportNumbers.milliseconds(json: $0.latency.median),
-                                    "p95_ms": ReportNumbers.milliseconds(json: $0.latency.p95),
-                                    "max_ms": ReportNumbers.milliseconds(json: $0.latency.max),
-                                    "again_median_ms": ReportNumbers.milliseconds(json: $0.latencyAgain.median),
-                                    "again_p95_ms": ReportNumbers.milliseconds(json: $0.latencyAgain.p95),
-                                    "again_max_ms": ReportNumbers.milliseconds(json: $0.latencyAgain.max),
-                                ])
-                            }),
-                        "cold": .array(
-                            size.cold.map {
-                                .object([
-                                    "query": .string($0.query),
-                                    "journal_ms": ReportNumbers.milliseconds(json: $0.journalSeconds),
-                                    "sqlite3_ms": ReportNumbers.milliseconds(json: $0.sqliteSeconds),
-                                ])
-                            }),
+                    ])
+                }),
+        ])
+    }
+
+    private static func encryptionJSON(_ cost: EncryptionCost) -> JSONValue {
+        .object([
+            "plain_import_s": .number(cost.plainImportSeconds),
+            "encrypted_import_s": .number(cost.encryptedImportSeconds),
+            "plain_bytes": .integer(cost.plainBytes),
+            "encrypted_bytes": .integer(cost.encryptedBytes),
+            "plain_warm_median_ms": ReportNumbers.milliseconds(json: cost.plainWarm.median),
+            "encrypted_warm_median_ms": ReportNumbers.milliseconds(json: cost.encryptedWarm.median),
+            "plain_warm_p95_ms": ReportNumbers.milliseconds(json: cost.plainWarm.p95),
+            "encrypted_warm_p95_ms": ReportNumbers.milliseconds(json: cost.encryptedWarm.p95),
+            "plain_cold_median_ms": ReportNumbers.milliseconds(json: cost.plainCold),
+            "encrypted_cold_median_ms_without_kdf": ReportNumbers.milliseconds(
+                json: cost.encryptedCold),
+            "kdf_ms": ReportNumbers.milliseconds(json: cost.keyDerivationSeconds),
+            "kdf_passes": .integer(cost.cost.passes),
+            "kdf_memory_bytes": .integer(cost.cost.memoryBytes),
+        ])
+    }
+
+    private static func onThisDayJSON(_ cost: OnThisDayCost) -> JSONValue {
+        .object([
+            "days": .array(cost.days.map(JSONValue.string)),
+            "found": .array(cost.found.map(JSONValue.integer)),
+            "median_ms": ReportNumbers.milliseconds(json: cost.median),
+            "newest_list_ms": ReportNumbers.milliseconds(json: cost.newestList),
+            "scan_median_ms": ReportNumbers.milliseconds(json: cost.scanMedian),
+            "process_ms": ReportNumbers.milliseconds(json: cost.process),
+        ])
+    }
+
+    private static func writesJSON(_ writes: WriteLatency) -> JSONValue {
+        .object([
+            "adds": .integer(writes.inProcess.samples),
+            "in_process_median_ms": ReportNumbers.milliseconds(json: writes.inProcess.median),
+            "in_process_p95_ms": ReportNumbers.milliseconds(json: writes.inProcess.p95),
+            "in_process_max_ms": ReportNumbers.milliseconds(json: writes.inProcess.max),
+            "process_median_ms": ReportNumbers.milliseconds(json: writes.process.median),
+            "process_p95_ms": ReportNumbers.milliseconds(json: writes.process.p95),
+            "process_max_ms": ReportNumbers.milliseconds(json: writes.process.max),
+        ])
+    }
+
+    private static func typingJSON(_ typing: TypingLatency) -> JSONValue {
+
+        .object([
+            "strategy": .string(typing.strategy.name), "typed": .string(typing.queries),
+            "keys": .integer(typing.keys.count),
+            "median_ms": ReportNumbers.milliseconds(json: typing.latency.median),
+            "p95_ms": ReportNumbers.milliseconds(json: typing.latency.p95),
+            "max_ms": ReportNumbers.milliseconds(json: typing.latency.max),
+            "again_median_ms": ReportNumbers.milliseconds(json: typing.latencyAgain.median),
+            "again_p95_ms": ReportNumbers.milliseconds(json: typing.latencyAgain.p95),
+            "again_max_ms": ReportNumbers.milliseconds(json: typing.latencyAgain.max),
+        ])
+    }
+
+    private static func coldJSON(_ cold: BenchmarkReport.ColdQuery) -> JSONValue {
+
+        .object([
+            "query": .string(cold.query),
+            "journal_ms": ReportNumbers.milliseconds(json: cold.journalSeconds),
+            "sqlite3_ms": ReportNumbers.milliseconds(json: cold.sqliteSeconds),
+        ])
+    }
+
+    private static func warmJSON(_ result: ComparisonReport.StrategyResult, at size: BenchmarkReport.Size) -> JSONValue
+    {
+        .object([
+            "strategy": .string(result.name),
+            "queries_timed": .integer(result.timedQueries.count),
+            "median_ms": ReportNumbers.milliseconds(json: result.latency.median),
+            "p95_ms": ReportNumbers.milliseconds(json: result.latency.p95),
+            "max_ms": ReportNumbers.milliseconds(json: result.latency.max),
+            "fts5_median_ms_same_queries": ReportNumbers.milliseconds(
+                json: size.versusFTS5(result)?.fts5.median),
+            "fts5_p95_ms_same_queries": ReportNumbers.milliseconds(
+                json: size.versusFTS5(result)?.fts5.p95),
+            "queries": .array(
+                result.queries.map {
+                    .object([
+                        "query": .string($0.query),
+                        "total": $0.total.map(JSONValue.integer) ?? .null,
+                        "median_ms": ReportNumbers.milliseconds(json: $0.medianSeconds),
+                        "skipped": .bool($0.skipped),
                     ])
                 }),
         ])
