@@ -7,29 +7,28 @@ import GRDB
 /// left-out ones subtracted after; with nothing required, the left-out conditions are taken
 /// from every document (or from those the restriction lets through). A phrase checks only the
 /// candidates the other required conditions left. Tags and the star were read from the main
-/// store before (`fromMain`); dates come from the search store's day buckets.
+/// store before (`fromMain`); dates come from the search store's day buckets; words and phrases
+/// from the search's ``BoundTerms``.
 struct ConditionEvaluation {
-    let db: Database
-    let maximum: Int64
+    let terms: BoundTerms
+    private var db: Database { terms.db }
+    private var maximum: Int64 { terms.maximum }
     /// The numbers the restriction can let through, which bound the posting segments read.
     let window: ClosedRange<Int64>?
     /// The entries the restriction lets through, when there is one.
     let allowed: DocumentSet?
     /// The sets of the conditions only the main store answers (tags, the star), read before.
     let fromMain: [QueryCondition: DocumentSet]
-    let lookup: WordPrefixSearch.Lookup
     private var everyDocument: DocumentSet?
 
     init(
-        db: Database, maximum: Int64, window: ClosedRange<Int64>? = nil, allowed: DocumentSet? = nil,
-        fromMain: [QueryCondition: DocumentSet], lookup: WordPrefixSearch.Lookup
+        terms: BoundTerms, window: ClosedRange<Int64>? = nil, allowed: DocumentSet? = nil,
+        fromMain: [QueryCondition: DocumentSet]
     ) {
-        self.db = db
-        self.maximum = maximum
+        self.terms = terms
         self.window = window
         self.allowed = allowed
         self.fromMain = fromMain
-        self.lookup = lookup
     }
 
     /// The documents for which `condition` holds; with `within`, only those of it are sure to
@@ -37,9 +36,10 @@ struct ConditionEvaluation {
     mutating func documents(_ condition: QueryCondition, within candidates: DocumentSet? = nil) throws -> DocumentSet {
         switch condition {
         case .word(let word):
-            return try wordDocuments(word)
+            return try terms.documents(ofWord: word, within: window)
         case .phrase(let words):
-            return try phraseDocuments(words, within: candidates)
+            // The candidates with every word of the phrase, then those holding them side by side.
+            return try terms.documents(ofPhrase: words, within: window, candidates: candidates)
         case .tag, .exactTag, .starred:
             guard let found = fromMain[condition] else {
                 preconditionFailure("\(condition) was not read from the main store")
@@ -78,28 +78,6 @@ struct ConditionEvaluation {
             if result.isEmpty { break }
         }
         return result
-    }
-
-    private func wordDocuments(_ word: String) throws -> DocumentSet {
-        let (segments, owners) = try lookup.postings(word, db)
-        var entries = DocumentSet(maximum: maximum)
-        for owner in owners { try segments.unite(owner: owner, into: &entries, within: window, in: db) }
-        return entries
-    }
-
-    /// The candidates with every word of the phrase (the exact tokens of all but the last, and
-    /// the last as a prefix), then those holding them side by side (``PhraseMatch``).
-    private func phraseDocuments(_ words: [String], within candidates: DocumentSet?) throws -> DocumentSet {
-        guard let phrase = try lookup.tokens(ofPhrase: words, in: db) else { return DocumentSet(maximum: maximum) }
-        var matching = candidates
-        for id in Set(phrase.exact) {
-            var entries = DocumentSet(maximum: maximum)
-            try PostingSegments.tokens.unite(owner: id, into: &entries, within: window, in: db)
-            if matching == nil { matching = entries } else { matching!.formIntersection(entries) }
-        }
-        var found = try wordDocuments(words[words.count - 1])
-        if let matching { found.formIntersection(matching) }
-        return try PhraseMatch.filter(found, phrase, maximum: maximum, in: db)
     }
 
     /// What a left-out condition is taken from: the entries the restriction lets through, or

@@ -22,14 +22,15 @@ enum RelevanceOrder {
     /// The page of `matching` for the plan's `words`, with each entry's score. `restricted`
     /// says that a filter took some of the words' matches away.
     static func page(
-        of matching: DocumentSet, words: QueryCondition?, restricted: Bool, page: PageRequest, maximum: Int64,
-        visibility: SearchVisibility, lookup: WordPrefixSearch.Lookup, order: DateOrder?, in db: Database
+        of matching: DocumentSet, words: QueryCondition?, restricted: Bool, page: PageRequest,
+        visibility: SearchVisibility, terms: BoundTerms, order: DateOrder?
     ) throws -> StrategyAnswer {
+        let (db, maximum) = (terms.db, terms.maximum)
         let members = matching.members
         guard let range = matching.bounds else { return StrategyAnswer(total: 0, numbers: [], scores: []) }
         let scores = try self.scores(
-            of: members, in: matching, range: range, words: words, restricted: restricted, maximum: maximum,
-            visibility: visibility, lookup: lookup, db: db)
+            of: members, in: matching, range: range, words: words, restricted: restricted, visibility: visibility,
+            terms: terms)
         let wanted = page.end(of: members.count)
         let ranked =
             wanted < members.count
@@ -52,11 +53,12 @@ enum RelevanceOrder {
     /// Each member's score, by its index in `members`.
     private static func scores(
         of members: [Int64], in matching: DocumentSet, range: ClosedRange<Int64>, words: QueryCondition?,
-        restricted: Bool, maximum: Int64, visibility: SearchVisibility, lookup: WordPrefixSearch.Lookup, db: Database
+        restricted: Bool, visibility: SearchVisibility, terms: BoundTerms
     ) throws -> [Double] {
+        let (db, maximum) = (terms.db, terms.maximum)
         var scores = [Double](repeating: 0, count: members.count)
-        let terms = scoredTerms(of: words)
-        guard !terms.isEmpty else { return scores }
+        let scored = scoredTerms(of: words)
+        guard !scored.isEmpty else { return scores }
         let totals = visibility.totals
         let visible = visibility.visibleNumbers(maximum: maximum)
         let average = totals.documents > 0 ? Double(totals.words) / Double(totals.documents) : 1
@@ -64,12 +66,12 @@ enum RelevanceOrder {
         let ranks = DocumentSet.Ranks(matching)
         // BM25's length part of each member, the same for every term.
         let norms = members.map { k1 * (1 - b + b * Double(lengths[Int($0 - range.lowerBound)]) / average) }
-        var journal = ConditionEvaluation(db: db, maximum: maximum, fromMain: [:], lookup: lookup)
+        var journal = ConditionEvaluation(terms: terms, fromMain: [:])
         var frequencies = [UInt32](repeating: 0, count: members.count)
-        for term in terms {
+        for term in scored {
             for index in frequencies.indices { frequencies[index] = 0 }
             try addFrequencies(
-                of: term, ranks: ranks, range: range, in: matching, to: &frequencies, lookup: lookup, db: db)
+                of: term, ranks: ranks, range: range, in: matching, to: &frequencies, terms: terms)
             // A query of one term unfiltered matched what the term matches in the journal.
             let matched: Int
             if !restricted && words == term {
@@ -148,15 +150,16 @@ enum RelevanceOrder {
     /// the matches.
     private static func addFrequencies(
         of term: QueryCondition, ranks: DocumentSet.Ranks, range: ClosedRange<Int64>, in matching: DocumentSet,
-        to frequencies: inout [UInt32], lookup: WordPrefixSearch.Lookup, db: Database
+        to frequencies: inout [UInt32], terms: BoundTerms
     ) throws {
+        let db = terms.db
         switch term {
         case .word(let word):
             try SearchStore.addFrequencies(
-                ofTokens: SearchStore.tokens(lookup.tokens(word, db), heldByAnyOf: matching, in: db), in: ranks,
+                ofTokens: SearchStore.tokens(terms.tokens(of: word), heldByAnyOf: matching, in: db), in: ranks,
                 within: range, to: &frequencies, in: db)
         case .phrase(let words):
-            guard let phrase = try lookup.tokens(ofPhrase: words, in: db) else { return }
+            guard let phrase = try terms.tokens(ofPhrase: words) else { return }
             try PhraseMatch.forEachOccurrenceCount(in: matching, phrase, in: db) { number, count in
                 if let rank = ranks.rank(of: number) { frequencies[rank] = UInt32(count) }
             }

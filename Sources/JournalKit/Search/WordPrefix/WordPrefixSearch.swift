@@ -22,18 +22,9 @@ enum WordPrefixSearch {
     struct Lookup {
         /// For a query word, whose postings hold its entries.
         let postings: (String, Database) throws -> (segments: PostingSegments, owners: [Int64])
-        /// The ids of the tokens a word starts (the last word of a phrase).
+        /// The ids of the tokens a word starts (the last word of a phrase, a word relevance
+        /// counts), asked only when its postings are not those tokens.
         let tokens: (String, Database) throws -> [Int64]
-
-        /// The tokens of a phrase's words; nil when a word but the last is no token, or the
-        /// last starts none: no entry holds the phrase.
-        func tokens(ofPhrase words: [String], in db: Database) throws -> PhraseMatch.Tokens? {
-            let exact = try words.dropLast().compactMap { try SearchStore.tokenID($0, in: db) }
-            let last = words[words.count - 1]
-            let lastTokens = try tokens(last, db)
-            guard exact.count == words.count - 1, !lastTokens.isEmpty else { return nil }
-            return PhraseMatch.Tokens(exact: exact, last: lastTokens, lastWhole: try SearchStore.tokenID(last, in: db))
-        }
     }
 
     static func answer(
@@ -48,11 +39,14 @@ enum WordPrefixSearch {
                 }
             }
         }
+        let counts = BoundTerms.lookups
         return try stores.readSearch { db in
             let visibility = try SearchVisibility.read(in: db)
+            let maximum = visibility.maximum(try SearchStore.maximumDocument(in: db))
+            let terms = BoundTerms(lookup: lookup, maximum: maximum, db: db, counts: counts)
             var answer = try answer(
                 plan, page: page, visibility: visibility, fromMain: fromMain, order: stores.dateOrders.order(in: db),
-                lookup: lookup, in: db)
+                terms: terms)
             answer.indexed = visibility.position
             return answer
         }
@@ -61,11 +55,11 @@ enum WordPrefixSearch {
     /// The answer from the documents `visibility` lets readers see, in one read transaction.
     private static func answer(
         _ plan: SearchPlan, page: PageRequest, visibility: SearchVisibility, fromMain: [QueryCondition: DocumentSet],
-        order: DateOrder?, lookup: Lookup, in db: Database
+        order: DateOrder?, terms: BoundTerms
     ) throws -> StrategyAnswer {
-        let maximum = visibility.maximum(try SearchStore.maximumDocument(in: db))
+        let (db, maximum) = (terms.db, terms.maximum)
         var allowed = try plan.restriction.map { restriction in
-            var evaluation = ConditionEvaluation(db: db, maximum: maximum, fromMain: fromMain, lookup: lookup)
+            var evaluation = ConditionEvaluation(terms: terms, fromMain: fromMain)
             return try evaluation.documents(restriction)
         }
         // Documents of a change applied in part are let through by no restriction.
@@ -76,25 +70,24 @@ enum WordPrefixSearch {
         if allowed != nil, window == nil { return .none }
         let dated = visibility.narrowed(plan.dateBounds)
         if case .word(let word) = plan.words, page.order == .newest {
-            let (segments, owners) = try lookup.postings(word, db)
-            if segments == .prefixKeys, owners.count == 1,
+            let postings = try terms.postings(of: word)
+            if postings.segments == .prefixKeys, postings.owners.count == 1,
                 let answer = try pageOfOneKey(
-                    owners[0], allowed: allowed, window: window, maximum: maximum, page: page,
+                    postings.owners[0], allowed: allowed, window: window, maximum: maximum, page: page,
                     dated: dated, order: order,
                     in: db)
             {
                 return answer
             }
         }
-        var evaluation = ConditionEvaluation(
-            db: db, maximum: maximum, window: window, allowed: allowed, fromMain: fromMain, lookup: lookup)
+        var evaluation = ConditionEvaluation(terms: terms, window: window, allowed: allowed, fromMain: fromMain)
         var matching =
             try plan.words.map { try evaluation.documents($0) } ?? allowed ?? evaluation.documents(.all([]))
         if let allowed { matching.formIntersection(allowed) }
         if page.order == .relevance {
             return try RelevanceOrder.page(
                 of: matching, words: plan.words, restricted: plan.restriction != nil, page: page,
-                maximum: maximum, visibility: visibility, lookup: lookup, order: order, in: db)
+                visibility: visibility, terms: terms, order: order)
         }
         return try NewestFirst.page(
             of: matching, maximum: maximum, page: page, dated: dated,

@@ -1,0 +1,133 @@
+import Foundation
+import GRDB
+
+/// A plan's words and phrases, each resolved once in a search's read transaction into what it
+/// matches, as Tantivy's weight serves its scorer, its count and its explanation: a word's
+/// postings (its tokens or its prefix key, as the strategy finds them), the tokens it starts
+/// when relevance needs them, its documents within the restriction's window and across the
+/// journal; a phrase's tokens, and its documents across the journal. The count, the page, the
+/// phrase match and relevance all ask here, so no term is looked up twice.
+///
+/// Invariant: every value is read in one read transaction (`db`), so a term answers the same
+/// wherever it is asked.
+final class BoundTerms {
+    /// A word's postings: the owners whose lists hold its entries.
+    struct Postings {
+        let segments: PostingSegments
+        let owners: [Int64]
+    }
+
+    let db: Database
+    let maximum: Int64
+    private let lookup: WordPrefixSearch.Lookup
+    private let counts: LookupCounts?
+    private var postings: [String: Postings] = [:]
+    private var tokens: [String: [Int64]] = [:]
+    private var phrases: [[String]: PhraseMatch.Tokens?] = [:]
+    /// Documents by term and window (nil: every segment).
+    private var documents: [DocumentsKey: DocumentSet] = [:]
+
+    private struct DocumentsKey: Hashable {
+        let term: QueryCondition
+        let window: ClosedRange<Int64>?
+    }
+
+    init(lookup: WordPrefixSearch.Lookup, maximum: Int64, db: Database, counts: LookupCounts?) {
+        self.lookup = lookup
+        self.maximum = maximum
+        self.db = db
+        self.counts = counts
+    }
+
+    /// Whose postings hold `word`'s entries.
+    func postings(of word: String) throws -> Postings {
+        if let found = postings[word] { return found }
+        counts?.count(.postings, of: word)
+        let (segments, owners) = try lookup.postings(word, db)
+        let found = Postings(segments: segments, owners: owners)
+        postings[word] = found
+        return found
+    }
+
+    /// The ids of the tokens `word` starts: its postings' owners when those are tokens.
+    func tokens(of word: String) throws -> [Int64] {
+        if let found = tokens[word] { return found }
+        if let known = postings[word], known.segments == .tokens { return known.owners }
+        counts?.count(.tokens, of: word)
+        let found = try lookup.tokens(word, db)
+        tokens[word] = found
+        return found
+    }
+
+    /// The tokens of a phrase's words; nil when a word but the last is no token, or the last
+    /// starts none: no entry holds the phrase.
+    func tokens(ofPhrase words: [String]) throws -> PhraseMatch.Tokens? {
+        if let found = phrases[words] { return found }
+        counts?.count(.phrase, of: words.joined(separator: " "))
+        let exact = try words.dropLast().compactMap { try SearchStore.tokenID($0, in: db) }
+        let last = words[words.count - 1]
+        let lastTokens = try tokens(of: last)
+        let found =
+            exact.count == words.count - 1 && !lastTokens.isEmpty
+            ? PhraseMatch.Tokens(exact: exact, last: lastTokens, lastWhole: try SearchStore.tokenID(last, in: db))
+            : nil
+        phrases[words] = found
+        return found
+    }
+
+    /// The documents `word` matches among those numbered within `window` (all when nil).
+    func documents(ofWord word: String, within window: ClosedRange<Int64>?) throws -> DocumentSet {
+        let key = DocumentsKey(term: .word(word), window: window)
+        if let found = documents[key] { return found }
+        let postings = try postings(of: word)
+        var entries = DocumentSet(maximum: maximum)
+        for owner in postings.owners {
+            try postings.segments.unite(owner: owner, into: &entries, within: window, in: db)
+        }
+        documents[key] = entries
+        return entries
+    }
+
+    /// The documents holding the phrase among `candidates` (when given: only those are sure
+    /// to be right), its words' segments read within `window`.
+    func documents(
+        ofPhrase words: [String], within window: ClosedRange<Int64>?, candidates: DocumentSet?
+    ) throws -> DocumentSet {
+        let key = DocumentsKey(term: .phrase(words), window: window)
+        if candidates == nil, let found = documents[key] { return found }
+        guard let phrase = try tokens(ofPhrase: words) else { return DocumentSet(maximum: maximum) }
+        var matching = candidates
+        for id in Set(phrase.exact) {
+            var entries = DocumentSet(maximum: maximum)
+            try PostingSegments.tokens.unite(owner: id, into: &entries, within: window, in: db)
+            if matching == nil { matching = entries } else { matching!.formIntersection(entries) }
+        }
+        var found = try documents(ofWord: words[words.count - 1], within: window)
+        if let matching { found.formIntersection(matching) }
+        let holding = try PhraseMatch.filter(found, phrase, maximum: maximum, in: db)
+        if candidates == nil { documents[key] = holding }
+        return holding
+    }
+
+    /// Counts each term's lookups in the task that sets it: for the test that a search resolves
+    /// each term once, whatever asks for it.
+    @TaskLocal package static var lookups: LookupCounts?
+
+    /// Lookups by kind and term.
+    package final class LookupCounts: @unchecked Sendable {
+        /// What was looked up: a word's postings, the tokens it starts, a phrase's tokens.
+        package enum Kind: Hashable, Sendable { case postings, tokens, phrase }
+
+        private let lock = NSLock()
+        private var counted: [Kind: [String: Int]] = [:]
+
+        package init() {}
+
+        /// How many times each term was looked up for `kind`.
+        package func lookups(_ kind: Kind) -> [String: Int] { lock.withLock { counted[kind] ?? [:] } }
+
+        fileprivate func count(_ kind: Kind, of term: String) {
+            lock.withLock { counted[kind, default: [:]][term, default: 0] += 1 }
+        }
+    }
+}
