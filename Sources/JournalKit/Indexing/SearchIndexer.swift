@@ -163,7 +163,7 @@ struct SearchIndexer {
     /// position was not the expected one (another process caught up meanwhile).
     ///
     /// Each batch waits for the checkpoints a write to either store left running aside
-    /// (``StoreFile/checkpointAside(emptying:)``): the search store's before it starts, so that
+    /// (``StoreFile/checkpointAside(emptying:priority:)``): the search store's before it starts, so that
     /// it writes that log from its start again, and the main store's before it commits, so that
     /// the two logs are not at their largest at once, while the main store's copy runs beside the
     /// batch's first writes (waited for before the batch, it kept the writer idle). Each leaves
@@ -181,42 +181,7 @@ struct SearchIndexer {
                 }
             }
         }
-        // The batch reader breaks the batch after next into words while the preparer merges the
-        // next one's and this thread writes (``ImportThread``).
-        let handOff = try HandOff<Result<PreparedBatch, JournalError>>.start(
-            priority: ImportThread.batchPreparer.priority
-        ) { [self] handOff in
-            let words: HandOff<Result<BrokenBatch, JournalError>>
-            do throws(JournalError) {
-                words = try HandOff.start(priority: ImportThread.batchReader.priority) { [self] words in
-                    var position = start
-                    var ahead = wordsAhead?.takeWords()
-                    while words.waitForRoom() {
-                        let batch = Result { () throws(JournalError) -> BrokenBatch? in
-                            if let ahead, let batch = try batchBrokenAhead(from: position, of: ahead) { return batch }
-                            return try breakBatch(from: position)
-                        }
-                        ahead = nil
-                        guard case .success(let broken?) = batch else {
-                            if case .failure(let error) = batch { _ = words.put(.failure(error)) }
-                            return
-                        }
-                        guard words.put(.success(broken)) else { return }
-                        position = broken.span.to
-                    }
-                }
-            } catch {
-                _ = handOff.put(.failure(error))
-                return
-            }
-            defer { words.cancel() }
-            while let broken = words.take() {
-                let prepared = broken.flatMap { broken in
-                    Result { () throws(JournalError) in try Self.prepare(broken) }
-                }
-                guard handOff.put(prepared), case .success = prepared else { return }
-            }
-        }
+        let handOff = try startPreparing(from: start)
         defer { handOff.cancel() }
         var caches = ByOwner(OwnerIDCache.init)
         var tails = ByOwner { _ in PostingTails(budget: Self.cachedTailBytes) }
@@ -244,6 +209,54 @@ struct SearchIndexer {
         }
         BackgroundRelease.release((caches, tails))
         return true
+    }
+
+    /// Starts the batch preparer, which starts the batch reader: the reader breaks the batch after
+    /// next into words while the preparer merges the next one's and the writer writes
+    /// (``ImportThread``). The first failure is the last value handed over.
+    private func startPreparing(
+        from start: SearchStore.Position
+    ) throws(JournalError) -> HandOff<Result<PreparedBatch, JournalError>> {
+        try HandOff.start(priority: ImportThread.batchPreparer.priority) { [self] handOff in
+            let words: HandOff<Result<BrokenBatch, JournalError>>
+            do throws(JournalError) {
+                words = try startReading(from: start)
+            } catch {
+                _ = handOff.put(.failure(error))
+                return
+            }
+            defer { words.cancel() }
+            while let broken = words.take() {
+                let prepared = broken.flatMap { broken in
+                    Result { () throws(JournalError) in try Self.prepare(broken) }
+                }
+                guard handOff.put(prepared), case .success = prepared else { return }
+            }
+        }
+    }
+
+    /// Starts the batch reader: each batch after `start` read from the main store (or taken
+    /// from the words broken ahead) and broken into words.
+    private func startReading(
+        from start: SearchStore.Position
+    ) throws(JournalError) -> HandOff<Result<BrokenBatch, JournalError>> {
+        try HandOff.start(priority: ImportThread.batchReader.priority) { [self] words in
+            var position = start
+            var ahead = wordsAhead?.takeWords()
+            while words.waitForRoom() {
+                let batch = Result { () throws(JournalError) -> BrokenBatch? in
+                    if let ahead, let batch = try batchBrokenAhead(from: position, of: ahead) { return batch }
+                    return try breakBatch(from: position)
+                }
+                ahead = nil
+                guard case .success(let broken?) = batch else {
+                    if case .failure(let error) = batch { _ = words.put(.failure(error)) }
+                    return
+                }
+                guard words.put(.success(broken)) else { return }
+                position = broken.span.to
+            }
+        }
     }
 
     /// A batch read and broken into words, slice by slice, each slice with its own numbering of
