@@ -1,7 +1,7 @@
 /// One import, as a sequence of named steps: take the import lock and resume what was
 /// interrupted (``run()``), read and prepare the input on a thread of its own
 /// (``ImportBatches``, ``ImportPreparation``), write it into the main store a step at a time
-/// (``writeSteps(from:after:wordsAhead:)``), and index it (the journal's write, which catches
+/// (``writeSteps(from:after:wordsAhead:hooks:)``), and index it (the journal's write, which catches
 /// the search store up, its words broken ahead for an import of one step: ``WordsAhead``).
 /// Failed on its input or cancelled, the import is taken back (``undo(after:)``).
 ///

@@ -46,7 +46,7 @@ extension StoreFile {
 
     /// Runs `body` in one write transaction whose commit leaves its pages in the WAL
     /// (``StorePool/writeLeavingLog(_:)``): `leftLog` says whether a checkpoint
-    /// (``checkpointAside(emptying:)``) should follow.
+    /// (``checkpointAside(emptying:priority:)``) should follow.
     func writeLeavingLog<T>(_ body: (Database) throws -> T) throws(JournalError) -> (value: T, leftLog: Bool) {
         try StoreDatabase.guarded(url) { try pool.writeLeavingLog(body) }
     }

@@ -21,7 +21,7 @@ package final class StorePool: @unchecked Sendable {
     private let openSideConnection: SideConnectionOpener?
     private let lock = NSLock()
     private var writer: DatabasePool?
-    /// The checkpoint running on a thread of its own, if any (``checkpointAside(emptying:)``).
+    /// The checkpoint running on a thread of its own, if any (``checkpointAside(emptying:priority:)``).
     private var aside: Deferred<Void>?
     private let file: URL?
     private let fileIdentity: FileIdentity?
@@ -29,7 +29,7 @@ package final class StorePool: @unchecked Sendable {
 
     /// `readers` answers reads; `openWriter` opens the writer, or is nil when the store can't
     /// be written; `openSideConnection` opens another connection that can write, for
-    /// ``checkpointAside(emptying:)`` (nil: that checkpoint runs on the writer); `durability` is
+    /// ``checkpointAside(emptying:priority:)`` (nil: that checkpoint runs on the writer); `durability` is
     /// kept in force on the writer; `file` is the store's path; `beforeRead` runs first in every
     /// read transaction (the main store hides a pending import's entries there).
     init(
@@ -65,7 +65,7 @@ package final class StorePool: @unchecked Sendable {
     /// nothing into the store file: SQLite's automatic checkpoint, which copies the WAL and
     /// syncs both files before the commit returns once the WAL holds its threshold of pages
     /// (1,000 by default), is off for this commit. `leftLog` says whether it would have run:
-    /// ``checkpointAside(emptying:)`` then does its work while the caller goes on.
+    /// ``checkpointAside(emptying:priority:)`` then does its work while the caller goes on.
     func writeLeavingLog<T>(_ body: (Database) throws -> T) throws -> (value: T, leftLog: Bool) {
         try writeWithoutTransaction { db in
             let connection = db.sqliteConnection

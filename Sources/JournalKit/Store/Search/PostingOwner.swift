@@ -19,10 +19,12 @@ struct ByOwner<Value> {
         prefixKey = try make(.prefixKey)
     }
 
+    /// The value for `owner`, changed in place: a value holding a large table (an id cache,
+    /// the kept tails) is not copied to be changed.
     subscript(owner: PostingOwner) -> Value {
         get { owner == .token ? token : prefixKey }
-        set {
-            if owner == .token { token = newValue } else { prefixKey = newValue }
+        _modify {
+            if owner == .token { yield &token } else { yield &prefixKey }
         }
     }
 }
