@@ -93,7 +93,7 @@ struct ImportRun<Source: ImportSource> {
             // their largest at once (an import's disk peak).
             if step.leftLog || finished {
                 try main.checkpointAside(
-                    emptying: finished, priority: ImportThread.checkpoint(emptying: finished).priority)
+                    emptying: finished, start: ImportThread.checkpoint(emptying: finished).start)
             }
         }
         return pending

@@ -2,6 +2,8 @@
 /// runs at, and who waits for whom. Every other thread-starting site names its role here.
 ///
 /// An import is the caller's thread writing and the threads that prepare what it writes next.
+/// Every one of them is started here, in `Indexing/`, the stores' own work (a checkpoint, rows to
+/// insert) included: the stores take the thread their caller starts.
 /// Each stage is started at the priority its role gives it (``ThreadPriority``, relative to the
 /// process's: `journal import` runs at `nice` 10, a stage behind at 15), never at its starter's.
 ///
@@ -26,7 +28,7 @@
 /// | ``wordBreaker`` | a slice of that batch, on every other core | behind | the batch reader |
 /// | ``batchPreparer`` | merges the slices' words, numbers tokens and prefix keys once | behind | the writer, at each batch |
 /// | ``postingLister`` | lists each token's and prefix key's entries for a batch | behind | the writer, once the batch's documents are written |
-/// | ``rowMaker`` | makes the rows of new segments and documents while the writer writes those before | process | the writer, row by row |
+/// | ``rowMaker`` | makes the rows of new segments and documents while the writer writes those before (``RowProducer``) | process | the writer, row by row |
 /// | ``checkpoint`` | copies a store's log into the store beside the writer (and empties it after the last) | process, or behind when it empties | the writer, before its next transaction |
 /// | ``release`` | frees what a batch is done with, then hands memory back to the system | process | nobody (detached) |
 /// | ``searchWatch`` | watches for searches under way and keeps the process off their CPU | process | ``SearchPriority/stop()`` |
@@ -38,6 +40,11 @@ enum ImportThread {
     case lineReader, lineWorker, wordsAhead, batchReader, wordBreaker, batchPreparer, postingLister, rowMaker
     case checkpoint(emptying: Bool)
     case release, searchWatch
+
+    /// Starts `work` on a thread of this role, to be waited for where it is needed.
+    func start(_ work: @escaping @Sendable () -> Void) throws(JournalError) -> Deferred<Void> {
+        try Deferred(priority: priority, work)
+    }
 
     /// The priority the thread is started at.
     var priority: ThreadPriority {

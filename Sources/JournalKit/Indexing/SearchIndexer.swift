@@ -163,7 +163,7 @@ struct SearchIndexer {
     /// position was not the expected one (another process caught up meanwhile).
     ///
     /// Each batch waits for the checkpoints a write to either store left running aside
-    /// (``StoreFile/checkpointAside(emptying:priority:)``): the search store's before it starts, so that
+    /// (``StoreFile/checkpointAside(emptying:start:)``): the search store's before it starts, so that
     /// it writes that log from its start again, and the main store's before it commits, so that
     /// the two logs are not at their largest at once, while the main store's copy runs beside the
     /// batch's first writes (waited for before the batch, it kept the writer idle). Each leaves
@@ -197,7 +197,7 @@ struct SearchIndexer {
                 return applied
             }
             if leftLog {
-                try search.checkpointAside(emptying: false, priority: ImportThread.checkpoint(emptying: false).priority)
+                try search.checkpointAside(emptying: false, start: ImportThread.checkpoint(emptying: false).start)
             }
             guard applied else { return false }
             done += count

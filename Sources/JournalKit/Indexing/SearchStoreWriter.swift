@@ -239,8 +239,7 @@ struct SearchStoreWriter {
             days.add(entry.number, date: entry.date.microseconds)
         }
         try newDocuments.add(
-            priority: ImportThread.rowMaker.priority,
-            producedBy: { sink in
+            from: RowProducer.start { sink in
                 for (entry, (tokens, length)) in zip(entries, zip(entryTokens, entryLengths)) {
                     var sorted = tokens.map { ids[Int($0)] }
                     sorted.sort()
@@ -354,8 +353,7 @@ struct SearchStoreWriter {
         if !recentOnly.isEmpty {
             var rows = segments.newSegments(in: db, table: segments.recentTable)
             try rows.add(
-                priority: ImportThread.rowMaker.priority,
-                producedBy: { [recentOnly, ids] sink in
+                from: RowProducer.start { [recentOnly, ids] sink in
                     for index in recentOnly { segments.makeSegments(of: ids[index], adding: adding[index], into: sink) }
                 })
             try rows.flush()
@@ -364,8 +362,7 @@ struct SearchStoreWriter {
         var added = segments.newSegments(in: db)
         var last: PostingTails.Tail?
         try added.add(
-            priority: ImportThread.rowMaker.priority,
-            producedBy: { [new, ids] sink in
+            from: RowProducer.start { [new, ids] sink in
                 for index in new { segments.makeSegments(of: ids[index], adding: adding[index], into: sink) }
             },
             added: { segment in

@@ -68,27 +68,14 @@ struct MultiRowInsert<Value> {
 }
 
 extension MultiRowInsert where Value: Sendable {
-    /// Rows a producer hands over at a time.
-    private static var chunkRows: Int { 4 * rowsPerStatement }
+    /// Rows a producer hands over at a time: a few statements' worth.
+    static var chunkRows: Int { 4 * rowsPerStatement }
 
-    /// Adds the rows `produce` hands its sink, in that order, made on a thread of its own while
-    /// this one writes those made before, at `priority`: for rows that cost about as much to make
-    /// as to write. `added` sees each row here once it is added.
-    mutating func add(
-        priority: ThreadPriority, producedBy produce: @escaping @Sendable (_ sink: (Value) -> Void) -> Void,
-        added: (Value) throws -> Void = { _ in }
-    ) throws {
-        let chunks = try HandOff<[Value]>.start(priority: priority) { handOff in
-            var (chunk, wanted) = ([Value](), true)
-            produce { row in
-                guard wanted else { return }
-                chunk.append(row)
-                guard chunk.count == Self.chunkRows else { return }
-                wanted = handOff.put(chunk)
-                chunk = []
-            }
-            if wanted, !chunk.isEmpty { _ = handOff.put(chunk) }
-        }
+    /// Adds the rows `chunks` hands over, in that order, as a producer on a thread of its own
+    /// makes them while this one writes those made before (for rows that cost about as much to
+    /// make as to write); the caller starts that thread. `added` sees each row here once it is
+    /// added. Returns once the producer has ended.
+    mutating func add(from chunks: HandOff<[Value]>, added: (Value) throws -> Void = { _ in }) throws {
         defer { chunks.cancel() }
         while let chunk = chunks.take() {
             for row in chunk {

@@ -46,15 +46,15 @@ extension StoreFile {
 
     /// Runs `body` in one write transaction whose commit leaves its pages in the WAL
     /// (``StorePool/writeLeavingLog(_:)``): `leftLog` says whether a checkpoint
-    /// (``checkpointAside(emptying:priority:)``) should follow.
+    /// (``checkpointAside(emptying:start:)``) should follow.
     func writeLeavingLog<T>(_ body: (Database) throws -> T) throws(JournalError) -> (value: T, leftLog: Bool) {
         try StoreDatabase.guarded(url) { try pool.writeLeavingLog(body) }
     }
 
     /// Copies the WAL into the store file on a thread of its own while the caller goes on
-    /// (``StorePool/checkpointAside(emptying:priority:)``).
-    func checkpointAside(emptying: Bool, priority: ThreadPriority) throws(JournalError) {
-        try pool.checkpointAside(emptying: emptying, priority: priority)
+    /// (``StorePool/checkpointAside(emptying:start:)``), a thread `start` starts.
+    func checkpointAside(emptying: Bool, start: StorePool.AsideThread) throws(JournalError) {
+        try pool.checkpointAside(emptying: emptying, start: start)
     }
 
     /// Returns once the checkpoint aside, if one was started, is done.

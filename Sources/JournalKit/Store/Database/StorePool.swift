@@ -21,7 +21,7 @@ package final class StorePool: @unchecked Sendable {
     private let openSideConnection: SideConnectionOpener?
     private let lock = NSLock()
     private var writer: DatabasePool?
-    /// The checkpoint running on a thread of its own, if any (``checkpointAside(emptying:priority:)``).
+    /// The checkpoint running on a thread of its own, if any (``checkpointAside(emptying:start:)``).
     private var aside: Deferred<Void>?
     private let file: URL?
     private let fileIdentity: FileIdentity?
@@ -29,7 +29,7 @@ package final class StorePool: @unchecked Sendable {
 
     /// `readers` answers reads; `openWriter` opens the writer, or is nil when the store can't
     /// be written; `openSideConnection` opens another connection that can write, for
-    /// ``checkpointAside(emptying:priority:)`` (nil: that checkpoint runs on the writer); `durability` is
+    /// ``checkpointAside(emptying:start:)`` (nil: that checkpoint runs on the writer); `durability` is
     /// kept in force on the writer; `file` is the store's path; `beforeRead` runs first in every
     /// read transaction (the main store hides a pending import's entries there).
     init(
@@ -65,7 +65,7 @@ package final class StorePool: @unchecked Sendable {
     /// nothing into the store file: SQLite's automatic checkpoint, which copies the WAL and
     /// syncs both files before the commit returns once the WAL holds its threshold of pages
     /// (1,000 by default), is off for this commit. `leftLog` says whether it would have run:
-    /// ``checkpointAside(emptying:priority:)`` then does its work while the caller goes on.
+    /// ``checkpointAside(emptying:start:)`` then does its work while the caller goes on.
     func writeLeavingLog<T>(_ body: (Database) throws -> T) throws -> (value: T, leftLog: Bool) {
         try writeWithoutTransaction { db in
             let connection = db.sqliteConnection
@@ -95,20 +95,20 @@ package final class StorePool: @unchecked Sendable {
     /// A write that begins while it runs writes the WAL on from its end instead of from its
     /// start: a large one waits for it first (``waitForCheckpointAside()``), so that the WAL
     /// never holds more than about one large write. ``checkpoint()`` and ``close()`` wait for
-    /// it too. The thread runs at `priority`: the caller's thread map says which (an emptying one,
-    /// the last of a long write, is waited for only before the next write commits, and may run
-    /// behind the threads beside it).
+    /// it too. The caller starts the thread with `start`, at the priority its thread map gives
+    /// it (an emptying one, the last of a long write, is waited for only before the next write
+    /// commits, and may run behind the threads beside it).
     ///
     /// Without a way to open another connection, it runs on the writer, before this returns. The
     /// thread holds none of the pool: a pool released meanwhile waits for it where it is released.
-    func checkpointAside(emptying: Bool, priority: ThreadPriority) throws(JournalError) {
+    func checkpointAside(emptying: Bool, start: AsideThread) throws(JournalError) {
         waitForCheckpointAside()
         let (durability, walPath) = (durability, walPath)
         guard let openSideConnection else {
             try? writeWithoutTransaction { db in try Self.copyLog(emptying: emptying, walPath: walPath, in: db) }
             return
         }
-        let started = try Deferred(priority: priority) { [openSideConnection] in
+        let started = try start { [openSideConnection] in
             do {
                 let connection = try openSideConnection.open()
                 defer { try? connection.close() }
@@ -120,6 +120,10 @@ package final class StorePool: @unchecked Sendable {
         }
         lock.withLock { aside = started }
     }
+
+    /// Starts work on a thread of its own, to be waited for where it is needed: how a caller
+    /// runs a checkpoint aside (``checkpointAside(emptying:start:)``).
+    typealias AsideThread = (@escaping @Sendable () -> Void) throws(JournalError) -> Deferred<Void>
 
     /// Returns once the checkpoint aside, if one was started, is done.
     func waitForCheckpointAside() {

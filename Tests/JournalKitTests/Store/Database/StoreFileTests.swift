@@ -70,12 +70,12 @@ import Testing
         #expect(try storeBytes() == before, "nothing copied at the commit")
         #expect(Self.walBytes(of: main) > 1_200 * 4_000)
         #expect(try main.write { db in try Int.fetchOne(db, sql: "PRAGMA wal_autocheckpoint") } == 1_000)
-        try main.checkpointAside(emptying: false, priority: .process)
+        try main.checkpointAside(emptying: false, start: ImportThread.checkpoint(emptying: false).start)
         try main.write { db in try db.execute(sql: "INSERT INTO bulk VALUES (x'01')") }
         main.waitForCheckpointAside()
         #expect(try storeBytes() > before + 1_200 * 4_000)
         #expect(Self.walBytes(of: main) > 0, "a passive checkpoint leaves the WAL")
-        try main.checkpointAside(emptying: true, priority: .behind)
+        try main.checkpointAside(emptying: true, start: ImportThread.checkpoint(emptying: true).start)
         main.waitForCheckpointAside()
         #expect(Self.walBytes(of: main) == 0)
         let reopened = try store.reopen()
@@ -92,7 +92,7 @@ import Testing
             try db.execute(sql: "CREATE TABLE bulk (b BLOB NOT NULL)")
             for _ in 0..<1_500 { try db.execute(sql: "INSERT INTO bulk VALUES (randomblob(4000))") }
         }
-        try journal!.main.checkpointAside(emptying: true, priority: .behind)
+        try journal!.main.checkpointAside(emptying: true, start: ImportThread.checkpoint(emptying: true).start)
         journal = nil
         // Released, the store waited for its checkpoint; its last connection closed.
         let log = store.directory.mainStoreURL.path + "-wal"
