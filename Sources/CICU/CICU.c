@@ -139,7 +139,7 @@ int32_t cicu_words_next(int32_t *start, int32_t *end) {
 
 // Regular expressions live in ICU's other library, libicui18n, which is loaded on the first
 // pattern compiled rather than at start-up: it is linked to bind all of its symbols when it
-// loads (about 1,700), a cost every journal process paid though only the matches strategies
+// loads, a cost every journal process would pay though only the matches strategies
 // and --regex use it. The four functions are looked up by their versioned names, the ones its
 // headers give (uregex_open is uregex_open_72), in the library of the same ICU version.
 #define CICU_NAME(function) CICU_QUOTE(function)

@@ -4,8 +4,8 @@ import JournalKit
 /// several languages (Japanese and Chinese written without spaces), each language's words
 /// drawn from a vocabulary of its common words followed by a long tail of rarer made-up
 /// ones, with Zipf's law for how often each is used, and an open vocabulary that keeps adding
-/// words as the journal grows (Heaps' law: about 56,000 distinct tokens at 20,000 entries,
-/// 194,000 at 200,000). Dates run forward from 2006 with random
+/// words as the journal grows (Heaps' law; the benchmark's sizes table gives the counts).
+/// Dates run forward from 2006 with random
 /// gaps sized so that the journal spans about twenty years, whatever its size; one entry in
 /// fifty is backdated by up to thirty days, as people fill in a day they missed, so that entry
 /// numbers follow dates only mostly, as in a real journal. One entry in eight ends with a tag

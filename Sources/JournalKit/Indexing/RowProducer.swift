@@ -4,9 +4,9 @@
 ///
 /// Invariant: the rows are handed over in the order `produce` makes them, ``MultiRowInsert``'s
 /// chunk at a time; once the writer stops taking, `produce` runs on without handing more.
-enum RowProducer {
+struct RowProducer: RowThreads {
     /// Starts `produce`, which hands each row to its sink.
-    static func start<Value: Sendable>(
+    func start<Value: Sendable>(
         _ produce: @escaping @Sendable (_ sink: (Value) -> Void) -> Void
     ) throws(JournalError) -> HandOff<[Value]> {
         let chunkRows = MultiRowInsert<Value>.chunkRows

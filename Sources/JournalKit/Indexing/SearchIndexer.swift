@@ -427,7 +427,7 @@ struct SearchIndexer {
             tails[owner].keepsNone = isLast
         }
         let staged = try PostingRuns.staged(in: searchDB)
-        var writer = try SearchStoreWriter(db: searchDB, storeID: main.storeID)
+        var writer = try SearchStoreWriter(db: searchDB, storeID: main.storeID, rows: RowProducer())
         let addsOnly = span.removals.isEmpty && span.entries.allSatisfy { $0.number > writer.largestExisting }
         let plan = mergePolicy.plan(hidesInsert: span.hiddenFrom != nil, addsOnly: addsOnly, stagedRuns: staged.count)
         if plan.mergeFirst { try mergeRuns(tails: &tails, in: searchDB) }
@@ -443,7 +443,7 @@ struct SearchIndexer {
             }
         }
         switch plan.postings {
-        case .write: try writer.mergeRecentIfLarge(tails: &tails, policy: mergePolicy)
+        case .write: try writer.mergeRecentIfLarge(tails: &tails, merges: mergePolicy.mergesRecent)
         case .stageAndMerge: try mergeRuns(tails: &tails, in: searchDB)
         case .stage: break
         }
@@ -572,13 +572,8 @@ struct SearchIndexer {
 
     /// About how many entries the pending changes hold, for progress.
     private static func pendingEntries(after position: SearchStore.Position, in db: Database) throws -> Int {
-        let changed =
-            try Int.fetchOne(
-                db, sql: "SELECT coalesce(sum(last - first + 1), 0) FROM change WHERE seq > ?",
-                arguments: [position.appliedChange]) ?? 0
+        let changed = try MainStore.entriesChanged(after: position.appliedChange, in: db)
         guard let rebuildFrom = position.rebuildFrom else { return changed }
-        let rebuilt =
-            try Int.fetchOne(db, sql: "SELECT count(*) FROM entry WHERE n >= ?", arguments: [rebuildFrom]) ?? 0
-        return changed + rebuilt
+        return changed + (try MainStore.entryCount(from: rebuildFrom, in: db))
     }
 }

@@ -49,10 +49,12 @@ final class BoundTerms {
         return found
     }
 
-    /// The ids of the tokens `word` starts: its postings' owners when those are tokens.
+    /// The ids of the tokens `word` starts: its postings' owners when those are tokens (every
+    /// use of a word's tokens needs its postings too).
     func tokens(of word: String) throws -> [Int64] {
         if let found = tokens[word] { return found }
-        if let known = postings[word], known.segments == .tokens { return known.owners }
+        let known = try postings(of: word)
+        if known.segments == .tokens { return known.owners }
         counts?.count(.tokens, of: word)
         let found = try lookup.tokens(word, db)
         tokens[word] = found

@@ -4,8 +4,7 @@ import GRDBSQLite
 
 /// Binds a statement's values through SQLite's C API, for the statements an import runs once
 /// per entry, token or document: GRDB boxes every argument as an existential `DatabaseValue` and
-/// copies each blob into `Data` first, which cost about as much as SQLite's own work per row in
-/// a profile of an import of real text. Values are bound by position (from 1); blobs and text
+/// copies each blob into `Data` first, work of the order of SQLite's own per row. Values are bound by position (from 1); blobs and text
 /// are copied by SQLite (`SQLITE_TRANSIENT`), so the caller's buffers need not outlive the call.
 struct DirectBindings: ~Copyable {
     fileprivate let statement: SQLiteStatement

@@ -67,6 +67,17 @@ struct MultiRowInsert<Value> {
     }
 }
 
+/// How a writer's caller starts the thread that makes rows beside it
+/// (``MultiRowInsert/add(from:added:)``): the caller's thread map decides where threads start
+/// and at what priority, not the store.
+protocol RowThreads {
+    /// Starts `produce` on a thread of its own; it hands each row to its sink, and the rows come
+    /// over ``MultiRowInsert/chunkRows`` at a time.
+    func start<Value: Sendable>(
+        _ produce: @escaping @Sendable (_ sink: (Value) -> Void) -> Void
+    ) throws(JournalError) -> HandOff<[Value]>
+}
+
 extension MultiRowInsert where Value: Sendable {
     /// Rows a producer hands over at a time: a few statements' worth.
     static var chunkRows: Int { 4 * rowsPerStatement }

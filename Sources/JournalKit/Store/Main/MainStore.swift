@@ -659,6 +659,18 @@ package final class MainStore: StoreFile {
         }
     }
 
+    /// How many entry numbers the changes after `sequence` span (an entry changed twice counts
+    /// twice): about how many entries they touch, for progress.
+    static func entriesChanged(after sequence: Int64, in db: Database) throws -> Int {
+        try Int.fetchOne(
+            db, sql: "SELECT coalesce(sum(last - first + 1), 0) FROM change WHERE seq > ?", arguments: [sequence]) ?? 0
+    }
+
+    /// How many entries are numbered `first` or above.
+    static func entryCount(from first: Int64, in db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM entry WHERE n >= ?", arguments: [first]) ?? 0
+    }
+
     /// The sequence number of the newest change, pruned or not (AUTOINCREMENT keeps it).
     static func lastChange(in db: Database) throws -> Int64 {
         try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'change'") ?? 0

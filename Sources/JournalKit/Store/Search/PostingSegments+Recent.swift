@@ -6,9 +6,10 @@ import GRDB
 ///
 /// Rewriting the last segment of every token and prefix key an import shares with the journal
 /// rewrote most pages of the posting tables when the journal was not much larger than the
-/// import: the log took more than twice what the store grew. Recent segments are appended to a table of their own, a few new pages, and
-/// are merged into the segments once they hold more of the journal's entries than the segments
-/// do (``SearchStoreWriter``), as FTS5 merges its newer segments into larger ones.
+/// import: the log took far more than the store grew. Recent segments are appended to a table
+/// of their own, a few new pages, and are merged into the segments once they hold more of the
+/// journal's entries than the segments do (``MergePolicy``), as FTS5 merges its newer segments
+/// into larger ones.
 ///
 /// Invariant: an owner has recent segments only if it has segments, and every number in them is
 /// above every number in its segments (see ``PostingSegments``); each owner's recent segments

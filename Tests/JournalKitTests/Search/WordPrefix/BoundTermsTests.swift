@@ -41,6 +41,11 @@ import Testing
                                 "\(strategy.name) \(order) \"\(text)\" looked up \(kind) again: \(repeated)")
                         }
                         #expect(!counts.lookups(.postings).isEmpty || !counts.lookups(.phrase).isEmpty)
+                        if strategy.id == .token {
+                            #expect(
+                                counts.lookups(.tokens).isEmpty,
+                                "token \(order) \"\(text)\" scanned a word's tokens besides its postings")
+                        }
                     }
                 }
             }

@@ -49,7 +49,8 @@ import Testing
             try insert.add(-1)
             var seen: [Int] = []
             try insert.add(
-                from: RowProducer.start { sink in for value in 0..<count { sink(value) } }, added: { seen.append($0) })
+                from: RowProducer().start { sink in for value in 0..<count { sink(value) } }, added: { seen.append($0) }
+            )
             try insert.flush()
             return (try Int.fetchAll(db, sql: "SELECT id FROM t WHERE twice = 2 * id ORDER BY rowid"), seen)
         }
@@ -69,7 +70,7 @@ import Testing
                     bind.bind(first, value)
                 }
                 try insert.add(
-                    from: RowProducer.start { sink in
+                    from: RowProducer().start { sink in
                         // Row 5 is given twice: the statement holding the second fails.
                         for value in [0, 1, 2, 3, 4, 5, 5] + Array(6..<100_000) {
                             made.withLock { $0 += 1 }

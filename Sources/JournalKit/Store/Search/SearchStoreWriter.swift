@@ -7,6 +7,7 @@ import JournalText
 struct SearchStoreWriter {
     let db: Database
     let storeID: UUID
+    private let rows: any RowThreads
     /// The rows of the batch's new documents (no row of the store has their number), written
     /// many to a statement by ``finishDocuments()``: nothing reads them before.
     private var newDocuments: MultiRowInsert<(number: Int64, date: Int64, tokens: [UInt8], length: Int)>
@@ -30,7 +31,10 @@ struct SearchStoreWriter {
     /// Whether the batch wrote recent segments.
     private var wroteRecent = false
 
-    init(db: Database, storeID: UUID) throws {
+    /// Writes into the search store `db` of the main store `storeID`; `rows` starts the threads
+    /// that make rows beside this one.
+    init(db: Database, storeID: UUID, rows: any RowThreads) throws {
+        self.rows = rows
         self.db = db
         self.storeID = storeID
         let uriPrefix = EntryID.uriPrefix(storeID)
@@ -239,7 +243,7 @@ struct SearchStoreWriter {
             days.add(entry.number, date: entry.date.microseconds)
         }
         try newDocuments.add(
-            from: RowProducer.start { sink in
+            from: rows.start { sink in
                 for (entry, (tokens, length)) in zip(entries, zip(entryTokens, entryLengths)) {
                     var sorted = tokens.map { ids[Int($0)] }
                     sorted.sort()
@@ -351,18 +355,18 @@ struct SearchStoreWriter {
         }
         let segments = owner.segments
         if !recentOnly.isEmpty {
-            var rows = segments.newSegments(in: db, table: segments.recentTable)
-            try rows.add(
-                from: RowProducer.start { [recentOnly, ids] sink in
+            var recentSegments = segments.newSegments(in: db, table: segments.recentTable)
+            try recentSegments.add(
+                from: rows.start { [recentOnly, ids] sink in
                     for index in recentOnly { segments.makeSegments(of: ids[index], adding: adding[index], into: sink) }
                 })
-            try rows.flush()
+            try recentSegments.flush()
         }
         // The new owners' segments are made on another thread while this one writes them.
         var added = segments.newSegments(in: db)
         var last: PostingTails.Tail?
         try added.add(
-            from: RowProducer.start { [new, ids] sink in
+            from: rows.start { [new, ids] sink in
                 for index in new { segments.makeSegments(of: ids[index], adding: adding[index], into: sink) }
             },
             added: { segment in
@@ -384,12 +388,15 @@ struct SearchStoreWriter {
     /// each merge rewrites a segment's last page once for as many entries as the segments held,
     /// so that merging costs, over many writes, a few times what the writes do (FTS5 merges its
     /// segments level by level in the same spirit).
-    mutating func mergeRecentIfLarge(tails: inout ByOwner<PostingTails>, policy: MergePolicy) throws {
+    /// `merges` tells, from the recent documents and all of the store's, whether to merge now.
+    mutating func mergeRecentIfLarge(
+        tails: inout ByOwner<PostingTails>, merges: (_ recentDocuments: Int, _ documents: Int) -> Bool
+    ) throws {
         guard wroteRecent else { return }
         let recentDocuments = try SearchStore.addRecentDocuments(addedDocuments, in: db)
         (wroteRecent, addedDocuments) = (false, 0)
         let documents = try SearchStore.totals(in: db).documents
-        guard policy.mergesRecent(recentDocuments: recentDocuments, documents: documents) else { return }
+        guard merges(recentDocuments, documents) else { return }
         for owner in PostingOwner.allCases { try owner.segments.mergeAllRecent(tails: &tails[owner], in: db) }
         try SearchStore.forgetRecentDocuments(in: db)
     }
