@@ -35,11 +35,11 @@ final class TemporaryJournal {
         journal = nil
     }
 
-    /// Opens the folder again, as the next command would.
+    /// Opens the folder again, as the next command would, telling `progress` how its opening goes.
     @discardableResult
-    func reopen() throws -> Journal {
+    func reopen(progress: ProgressHandler? = nil) throws -> Journal {
         close()
-        journal = try Journal(directory: directory, passphrase: passphrase)
+        journal = try Journal(directory: directory, passphrase: passphrase, progress: progress)
         return journal
     }
 
@@ -101,7 +101,7 @@ final class TemporaryJournal {
             }
             var indexed: [Int64: (uri: String, tokens: Set<String>)] = [:]
             var listed: [Int64: Set<String>] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT id, uri, tokens FROM document") {
+            for row in try Row.fetchAll(db, sql: "SELECT id, uri, tokens FROM document JOIN document_uri USING (id)") {
                 indexed[row[0]] = (row[1], [])
                 listed[row[0]] = Set(DeltaList.decode(row[2]).map { texts[$0] ?? "?" })
             }

@@ -21,7 +21,10 @@ public struct EntryID: Hashable, Sendable, CustomStringConvertible, Codable {
 
     /// What the URIs of the entries of store `storeID` start with, their number following:
     /// made once by a writer that names many of them.
-    static func uriPrefix(_ storeID: UUID) -> String { "\(scheme)\(storeID.uuidString)/Entry/p" }
+    static func uriPrefix(_ storeID: UUID) -> String { "\(scheme)\(storeID.uuidString)\(entity)" }
+
+    /// What follows the store UUID in every URI, before the number.
+    static let entity = "/Entry/p"
 
     /// The URI form.
     public var description: String { uri }

@@ -253,7 +253,39 @@ package final class SearchStore: StoreFile {
         migrator.registerMigration("v10-recent-segments") { db in
             try db.execute(sql: PostingSegments.recentSchema)
         }
+        // Documents without their URIs: an entry's URI is the journal's fixed part (scheme, main
+        // store UUID, entity) and the entry number, which is the row's id, so a row keeps the
+        // number alone and `document_uri` puts the URI together where one is asked for. The
+        // store holds derived data only: it is emptied and rebuilt.
+        migrator.registerMigration("v11-uri-once") { db in
+            try emptyForFormatChange(in: db)
+            try db.execute(sql: "ALTER TABLE document DROP COLUMN uri")
+            try db.execute(sql: uriView)
+        }
         return migrator
+    }
+
+    /// Makes `document_uri`, each document's URI: the fixed part, the main store's UUID as
+    /// `store_info` holds it between the scheme and the entity (``EntryID``), then the number.
+    private static let uriView = """
+        DROP VIEW IF EXISTS document_uri;
+        CREATE VIEW document_uri (id, uri) AS
+        SELECT id, '\(EntryID.scheme)' || (SELECT value FROM store_info WHERE key = 'main_store') || '\(EntryID.entity)' || id
+        FROM document;
+        """
+
+    /// Empties a store whose format changes, so that it is rebuilt from the entries, with
+    /// progress, the next time it catches up (as a store made new is).
+    private static func emptyForFormatChange(in db: Database) throws {
+        try db.execute(
+            sql: """
+                DELETE FROM posting; DELETE FROM token; DELETE FROM prefix_posting; DELETE FROM prefix_key;
+                DELETE FROM document; DELETE FROM date_bucket; DELETE FROM document_length;
+                DELETE FROM posting_run; DELETE FROM prefix_posting_run;
+                DELETE FROM posting_recent; DELETE FROM prefix_posting_recent; DELETE FROM prefix_snapshot;
+                DELETE FROM store_info WHERE key NOT IN ('main_store', 'token_generation');
+                """)
+        try bumpTokenGeneration(in: db)
     }
 
     // MARK: Catch-up position
@@ -400,6 +432,7 @@ package final class SearchStore: StoreFile {
                 DELETE FROM posting_recent; DELETE FROM prefix_posting_recent;
                 """)
         try db.execute(sql: "DELETE FROM store_info WHERE key IN ('document_count', 'word_count', 'recent_documents')")
+        try db.execute(sql: uriView)
         try SearchVisibility.showAll(in: db)
         try bumpTokenGeneration(in: db)
         let latest = try MainStore.lastChange(in: mainDB)

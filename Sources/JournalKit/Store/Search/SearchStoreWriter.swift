@@ -6,7 +6,6 @@ import JournalText
 /// then each token's and prefix key's postings, one segment rewrite per token or key.
 struct SearchStoreWriter {
     let db: Database
-    let storeID: UUID
     private let rows: any RowThreads
     /// The rows of the batch's new documents (no row of the store has their number), written
     /// many to a statement by ``finishDocuments()``: nothing reads them before.
@@ -31,20 +30,17 @@ struct SearchStoreWriter {
     /// Whether the batch wrote recent segments.
     private var wroteRecent = false
 
-    /// Writes into the search store `db` of the main store `storeID`; `rows` starts the threads
-    /// that make rows beside this one.
-    init(db: Database, storeID: UUID, rows: any RowThreads) throws {
+    /// Writes into the search store `db`; `rows` starts the threads that make rows beside this
+    /// one.
+    init(db: Database, rows: any RowThreads) throws {
         self.rows = rows
         self.db = db
-        self.storeID = storeID
-        let uriPrefix = EntryID.uriPrefix(storeID)
-        newDocuments = MultiRowInsert(into: "document", columns: ["id", "uri", "date", "tokens", "length"], in: db) {
+        newDocuments = MultiRowInsert(into: "document", columns: ["id", "date", "tokens", "length"], in: db) {
             bind, first, document in
             bind.bind(first, document.number)
-            bind.bind(first + 1, text: uriPrefix + String(document.number))
-            bind.bind(first + 2, document.date)
-            bind.bind(first + 3, document.tokens)
-            bind.bind(first + 4, document.length)
+            bind.bind(first + 1, document.date)
+            bind.bind(first + 2, document.tokens)
+            bind.bind(first + 3, document.length)
         }
         largestExisting = try Int64.fetchOne(db, sql: "SELECT max(id) FROM document") ?? 0
     }

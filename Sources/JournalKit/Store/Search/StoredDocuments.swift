@@ -4,8 +4,8 @@ import GRDB
 /// The search store's documents, tokens and prefix keys read whole, as a check of the store
 /// against the entries reads them (``JournalVerifier``).
 extension SearchStore {
-    /// One document as stored: its entry number, URI, date, token ids (a ``DeltaList``) and
-    /// number of words.
+    /// One document as stored: its entry number, URI (as `document_uri` makes it), date, token
+    /// ids (a ``DeltaList``) and number of words.
     struct StoredDocument {
         let number: Int64
         let uri: String
@@ -16,7 +16,8 @@ extension SearchStore {
 
     /// Every document, in entry-number order.
     static func documentsInNumberOrder(in db: Database) throws -> MapCursor<RowCursor, StoredDocument> {
-        try Row.fetchCursor(db, sql: "SELECT id, uri, tokens, date, length FROM document ORDER BY id").map { row in
+        let sql = "SELECT id, uri, tokens, date, length FROM document JOIN document_uri USING (id) ORDER BY id"
+        return try Row.fetchCursor(db, sql: sql).map { row in
             StoredDocument(
                 number: row[0], uri: row[1] as String? ?? "", date: row[3], tokens: row[2] as Data? ?? Data(),
                 length: row[4] as Int? ?? -1)

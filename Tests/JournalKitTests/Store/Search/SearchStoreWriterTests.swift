@@ -27,7 +27,7 @@ import Testing
         let texts = (0..<1_203).map { "word\($0)" }
         let known = texts.enumerated().filter { $0.offset % 3 == 0 }.map(\.element)
         let (knownIDs, ids) = try queue.write { db in
-            var writer = try SearchStoreWriter(db: db, storeID: UUID(), rows: RowProducer())
+            var writer = try SearchStoreWriter(db: db, rows: RowProducer())
             var cache = OwnerIDCache(.token)
             _ = try writer.resolve((0..<6_000).map { "other\($0)" }, cache: &cache)
             let knownIDs = try writer.resolve(known, cache: &cache)
@@ -41,7 +41,7 @@ import Testing
         let largestKnown = knownIDs.max() ?? 0
         #expect(texts.indices.filter { $0 % 3 != 0 }.allSatisfy { ids[$0] > largestKnown })
         let again = try queue.write { db in
-            var writer = try SearchStoreWriter(db: db, storeID: UUID(), rows: RowProducer())
+            var writer = try SearchStoreWriter(db: db, rows: RowProducer())
             var cache = OwnerIDCache(.token)
             return try writer.resolve(texts.reversed(), cache: &cache)
         }
@@ -56,7 +56,7 @@ import Testing
         let queue = try makeDatabase()
         let stored = ["b", "ba", "bab", "bb", "c", "ca", "é", "éa", "z", "zz", "ω", "東京"]
         let storedIDs = try queue.write { db in
-            var writer = try SearchStoreWriter(db: db, storeID: UUID(), rows: RowProducer())
+            var writer = try SearchStoreWriter(db: db, rows: RowProducer())
             var cache = OwnerIDCache(.token)
             return try writer.resolve(stored, cache: &cache)
         }
@@ -65,7 +65,7 @@ import Testing
         for (texts, statement) in [(["bab", "zzz"], "WHERE text IN"), (asked, "WHERE text >=")] {
             var statements: [String] = []
             let ids = try queue.write { db in
-                var writer = try SearchStoreWriter(db: db, storeID: UUID(), rows: RowProducer())
+                var writer = try SearchStoreWriter(db: db, rows: RowProducer())
                 var cache = OwnerIDCache(.token)
                 db.trace(options: .statement) { statements.append("\($0)") }
                 defer { db.trace(options: []) }
@@ -93,7 +93,7 @@ import Testing
         var cache = OwnerIDCache(.token)
         var lookups = 0
         let (firstIDs, secondIDs) = try queue.write { db in
-            var writer = try SearchStoreWriter(db: db, storeID: UUID(), rows: RowProducer())
+            var writer = try SearchStoreWriter(db: db, rows: RowProducer())
             try cache.validate(in: db)
             db.trace(options: .statement) { if "\($0)".hasPrefix("SELECT id") { lookups += 1 } }
             defer { db.trace(options: []) }
@@ -108,7 +108,7 @@ import Testing
         cache.limit(to: 10)
         let all = first + second.dropFirst(300)
         let again = try queue.write { db in
-            var writer = try SearchStoreWriter(db: db, storeID: UUID(), rows: RowProducer())
+            var writer = try SearchStoreWriter(db: db, rows: RowProducer())
             try cache.validate(in: db)
             db.trace(options: .statement) { if "\($0)".hasPrefix("SELECT id") { lookups += 1 } }
             defer { db.trace(options: []) }
@@ -127,7 +127,7 @@ import Testing
         var cache = OwnerIDCache(.token)
         var lookups = 0
         let (firstIDs, secondIDs) = try queue.write { db in
-            var writer = try SearchStoreWriter(db: db, storeID: UUID(), rows: RowProducer())
+            var writer = try SearchStoreWriter(db: db, rows: RowProducer())
             try cache.validate(in: db)
             cache.remembersAdded = false
             db.trace(options: .statement) { if "\($0)".hasPrefix("SELECT id") { lookups += 1 } }
@@ -148,7 +148,7 @@ import Testing
     @Test func neverGivesARemovedIDAgain() throws {
         let queue = try makeDatabase()
         let (removed, next) = try queue.write { db in
-            var writer = try SearchStoreWriter(db: db, storeID: UUID(), rows: RowProducer())
+            var writer = try SearchStoreWriter(db: db, rows: RowProducer())
             var cache = OwnerIDCache(.token)
             let ids = try writer.resolve(["alpha", "beta", "gamma"], cache: &cache)
             try db.execute(sql: "DELETE FROM token WHERE id >= ?", arguments: [ids[1]])
@@ -165,7 +165,7 @@ import Testing
         let queue = try makeDatabase()
         let texts = ["pear", "\u{1F600}", "apple", "\u{FFFF}", "caf\u{E9}", "cafe\u{301}", "app"]
         let ids = try queue.write { db in
-            var writer = try SearchStoreWriter(db: db, storeID: UUID(), rows: RowProducer())
+            var writer = try SearchStoreWriter(db: db, rows: RowProducer())
             var cache = OwnerIDCache(.token)
             return try writer.resolve(texts, cache: &cache)
         }
@@ -184,7 +184,7 @@ import Testing
         let queue = try makeDatabase()
         let texts = ["caf\u{E9}", "cafe\u{301}"]
         let ids = try queue.write { db in
-            var writer = try SearchStoreWriter(db: db, storeID: UUID(), rows: RowProducer())
+            var writer = try SearchStoreWriter(db: db, rows: RowProducer())
             var cache = OwnerIDCache(.token)
             _ = try writer.resolve([texts[1]], cache: &cache)
             var fresh = OwnerIDCache(.token)

@@ -1,0 +1,76 @@
+import Foundation
+import GRDB
+import Testing
+
+@testable import JournalBench
+@testable import JournalKit
+
+/// A search store written by the version before the current format is emptied when the journal
+/// opens, rebuilt from the entries with progress, and answers as before.
+@Suite struct SearchStoreFormatTests {
+    /// Puts the search store back as the previous version (`v10-recent-segments`) left it: each
+    /// document row holding its URI whole, no `document_uri` view, the newer migration not
+    /// applied.
+    private func downgradeToPreviousFormat(_ store: TemporaryJournal) throws {
+        let storeID = store.journal.storeID
+        try store.journal.search.pool.writeWithoutTransaction { db in
+            try db.execute(
+                sql: """
+                    DROP VIEW document_uri;
+                    ALTER TABLE document ADD COLUMN uri TEXT NOT NULL DEFAULT '';
+                    UPDATE document SET uri = ? || id;
+                    DELETE FROM grdb_migrations WHERE identifier = 'v11-uri-once';
+                    """,
+                arguments: [EntryID.uriPrefix(storeID)])
+        }
+    }
+
+    @Test func aStoreOfThePreviousFormatIsRebuiltWithProgressAndAnswersTheSame() throws {
+        let store = try TemporaryJournal()
+        for entry in SyntheticJournal(count: 300, seed: 60) { try store.journal.add(entry) }
+        let queries = ["the", "\"on the\"", "a OR b", "NOT the", "de*"]
+        let before = try queries.map { try store.journal.search($0, page: PageRequest(limit: 500)) }
+        try downgradeToPreviousFormat(store)
+
+        let phases = ProgressLog()
+        try store.reopen(progress: phases.handler)
+        #expect(phases.indexed == 300, "the rebuild reported \(phases.indexed) entries")
+        let columns = try store.journal.search.pool.read { db in try db.columns(in: "document").map(\.name) }
+        #expect(!columns.contains("uri"))
+        for (query, earlier) in zip(queries, before) {
+            let now = try store.journal.search(query, page: PageRequest(limit: 500))
+            #expect(now.total == earlier.total, "\(query)")
+            #expect(now.entries.map(\.id) == earlier.entries.map(\.id), "\(query)")
+        }
+        let report = try store.journal.verify()
+        #expect(report.isConsistent, "\(report.problems)")
+    }
+
+    /// The URI of every document, as the store's `document_uri` view gives it, is the entry's.
+    @Test func everyDocumentsURIIsItsEntrysURI() throws {
+        let store = try TemporaryJournal()
+        for entry in SyntheticJournal(count: 20, seed: 61) { try store.journal.add(entry) }
+        let uris = try store.journal.search.pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, uri FROM document_uri ORDER BY id").map { ($0[0] as Int64, $0[1] as String) }
+        }
+        #expect(uris.count == 20)
+        for (number, uri) in uris {
+            #expect(uri == EntryID(storeID: store.journal.storeID, number: number).uri)
+        }
+    }
+}
+
+/// The progress a journal reports, as a command's progress line hears it.
+private final class ProgressLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var largestIndexed = 0
+
+    var indexed: Int { lock.withLock { largestIndexed } }
+
+    var handler: ProgressHandler {
+        { [self] progress in
+            guard progress.phase == .indexing else { return }
+            lock.withLock { largestIndexed = max(largestIndexed, progress.done) }
+        }
+    }
+}
