@@ -606,6 +606,20 @@ public final class Journal: Sendable {
                 atPath: PrefixSnapshot.fileURL(besides: directory.searchStoreURL).path) ?? 0)
     }
 
+    /// Where the search store's bytes go: each of its tables and indexes, largest first; nil
+    /// when SQLite can't tell. It reads every page of the store.
+    public func searchStoreTables() throws(JournalError) -> [StoreTableSize]? {
+        try search.read { db in StoreTableSize.all(in: db) }
+    }
+
+    /// The tables of the FTS5 index the `fts5` strategy builds in the main store, largest
+    /// first, to size the search store against: nil until that strategy has run (or when
+    /// SQLite can't tell). It reads every page of the main store.
+    public func fts5PeerTables() throws(JournalError) -> [StoreTableSize]? {
+        guard try FTS5Peer.isBuilt(in: main) else { return nil }
+        return try main.read { db in StoreTableSize.all(in: db) { $0.hasPrefix(FTS5Peer.table) } }
+    }
+
     /// Loads what a journal that searches at every keystroke keeps in memory: the prefix table
     /// the standard strategy looks long words up in, and the documents' date order, which
     /// puts matches in order without reading their dates. Until then a search reads from the

@@ -99,6 +99,35 @@ import Testing
         #expect(listed["total"] as? Int == 25)
     }
 
+    /// `stats --tables` sizes the search store by table in the pages they use, and beside the
+    /// FTS5 index once the fts5 strategy has built it; without it, nothing reads every page.
+    @Test func statsSizesTheSearchStoreByTableBesideFTS5() throws {
+        let journal = JournalProcess()
+        defer { journal.removeStore() }
+        #expect(try journal.run(["add", "the walk along the river"]).status == 0)
+        #expect(try journal.run(["add", "a second walk"]).status == 0)
+        let plain = try journal.run(["stats", "--json"]).json()
+        #expect(plain["search_store_tables"] == nil)
+
+        let before = try journal.run(["stats", "--tables", "--json"]).json()
+        let tables = try #require(before["search_store_tables"] as? [[String: Any]])
+        let names = tables.compactMap { $0["name"] as? String }
+        #expect(
+            names.contains("posting") && names.contains("document") && !names.contains { $0.hasPrefix("entry_fts") })
+        let sum = tables.compactMap { $0["bytes"] as? Int }.reduce(0, +)
+        #expect(sum == before["search_store_table_bytes"] as? Int)
+        #expect(before["fts5_index_bytes"] is NSNull)
+        let text = try journal.run(["stats", "--tables"])
+        #expect(text.output.contains("search store by table") && text.output.contains("FTS5 index   not built"))
+
+        #expect(try journal.run(["search", "--strategy=fts5", "walk", "--json"]).json()["total"] as? Int == 2)
+        let after = try journal.run(["stats", "--tables", "--json"]).json()
+        let fts5 = try #require(after["fts5_index_tables"] as? [[String: Any]])
+        #expect(fts5.allSatisfy { ($0["name"] as? String)?.hasPrefix("entry_fts") == true } && !fts5.isEmpty)
+        #expect((after["fts5_index_bytes"] as? Int ?? 0) > 0)
+        #expect(try journal.run(["stats", "--tables"]).output.contains("the search store is"))
+    }
+
     @Test func deleteRemovesTheEntryFromBothStores() throws {
         let journal = JournalProcess()
         defer { journal.removeStore() }

@@ -51,7 +51,9 @@ import Testing
         let store = try TemporaryJournal()
         for entry in SyntheticJournal(count: 20, seed: 61) { try store.journal.add(entry) }
         let uris = try store.journal.search.pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT id, uri FROM document_uri ORDER BY id").map { ($0[0] as Int64, $0[1] as String) }
+            try Row.fetchAll(db, sql: "SELECT id, uri FROM document_uri ORDER BY id").map {
+                ($0[0] as Int64, $0[1] as String)
+            }
         }
         #expect(uris.count == 20)
         for (number, uri) in uris {
