@@ -618,6 +618,14 @@ import Testing
             ] {
                 #expect((size[key] as? Int ?? 0) > 0, "\(key)")
             }
+            // The search store and FTS5's index in its best setup, by table: those of each and no other.
+            let searchTables = try #require(size["search_store_tables"] as? [[String: Any]])
+            #expect(searchTables.contains { $0["name"] as? String == "posting" })
+            let bestSetup = try #require(size["fts5_best"] as? [String: Any])
+            let fts5Tables = try #require(bestSetup["index_tables"] as? [[String: Any]])
+            #expect(fts5Tables.contains { $0["name"] as? String == "journal_data" })
+            #expect(!fts5Tables.contains { $0["name"] as? String == "journal_content" })
+            #expect(fts5Tables.compactMap { $0["bytes"] as? Int }.reduce(0, +) == bestSetup["index_bytes"] as? Int)
             let typing = try #require(size["typing"] as? [[String: Any]])
             // The benchmark's words, then the phrases the query syntax timed (when the journal gave some).
             #expect(

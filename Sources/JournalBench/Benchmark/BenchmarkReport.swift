@@ -22,6 +22,8 @@ public struct BenchmarkReport {
         public let bytes: Int
         /// Bytes of the index alone (the file without the text), when SQLite could tell.
         public let indexBytes: Int?
+        /// The index's tables, largest first, when SQLite could tell.
+        public let indexTables: [StoreTableSize]?
         /// Each query's median time in this process (count and newest 20 with their text).
         public let warm: [(query: String, seconds: Double)]
         /// Each query's median time as a whole `sqlite3` process, when sqlite3 is installed.
@@ -49,6 +51,9 @@ public struct BenchmarkReport {
         public let mainStoreBytes: Int
         /// Bytes of the search store after the import, its prefix table's file included.
         public let searchStoreBytes: Int
+        /// The search store's tables and indexes after the import, largest first, when SQLite
+        /// could tell.
+        public let searchStoreTables: [StoreTableSize]?
         /// Bytes of the FTS5 index, once built.
         public let fts5IndexBytes: Int?
         /// Bytes of the in-memory prefix table.

@@ -99,6 +99,7 @@ public struct BenchmarkRun: Sendable {
         let journal = try Journal(directory: StoreDirectory(store), create: false)
         defer { try? journal.close() }
         let before = try journal.statistics()
+        let searchTables = try journal.searchStoreTables()
         let chosen = try queries ?? Self.queries(for: journal)
         var comparison = StrategyComparison(strategies: strategies, queries: chosen)
         (comparison.runs, comparison.measureBuilds, comparison.checksAgreement) = (runs, false, false)
@@ -155,7 +156,7 @@ public struct BenchmarkRun: Sendable {
             entries: entries, inputBytes: inputBytes, importSeconds: imported.seconds,
             importPeakBytes: imported.peakBytes, importPeakDiskBytes: importPeakDiskBytes,
             fts5IndexSeconds: fts5?.buildSeconds, distinctTokens: before.tokens, mainStoreBytes: before.mainStoreBytes,
-            searchStoreBytes: before.searchStoreBytes + before.prefixTableBytes,
+            searchStoreBytes: before.searchStoreBytes + before.prefixTableBytes, searchStoreTables: searchTables,
             fts5IndexBytes: fts5?.bytes, prefixTableBytes: warm.strategy(.prefix)?.structure.bytes, warm: warm,
             filtered: filtered,
             fts5Best: best, syntax: syntax, cold: cold, typing: typing, writes: writes, encryption: encryption,
@@ -206,7 +207,7 @@ public struct BenchmarkRun: Sendable {
         from journal: Journal, store: URL, queries: [String], progress: (String) -> Void
     ) throws -> (BenchmarkReport.FTS5Best, SyntaxSearch) {
         let file = store.appendingPathComponent("fts5-best.sqlite")
-        let (setup, seconds, bytes, indexBytes) = try FTS5BestSetup.build(from: journal, at: file)
+        let (setup, seconds, bytes, indexBytes, indexTables) = try FTS5BestSetup.build(from: journal, at: file)
         var readOnly = Configuration()
         readOnly.readonly = true
         let queue = try DatabaseQueue(path: file.path, configuration: readOnly)
@@ -235,7 +236,8 @@ public struct BenchmarkRun: Sendable {
         }
         return (
             BenchmarkReport.FTS5Best(
-                buildSeconds: seconds, bytes: bytes, indexBytes: indexBytes, warm: warm, cold: cold), syntax
+                buildSeconds: seconds, bytes: bytes, indexBytes: indexBytes, indexTables: indexTables, warm: warm,
+                cold: cold), syntax
         )
     }
 

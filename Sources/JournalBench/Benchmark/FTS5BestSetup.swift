@@ -49,10 +49,10 @@ public struct FTS5BestSetup {
 
     /// Builds it at `url` (replacing a file there) from the entries of `journal`: seconds for
     /// the inserts and `optimize`, the file's bytes, and the bytes of the index alone (every
-    /// table but the text), when SQLite can tell (its `dbstat` table).
+    /// table but the text) in all and by table, when SQLite can tell (its `dbstat` table).
     public static func build(
         from journal: Journal, at url: URL
-    ) throws -> (setup: FTS5BestSetup, seconds: Double, bytes: Int, indexBytes: Int?) {
+    ) throws -> (setup: FTS5BestSetup, seconds: Double, bytes: Int, indexBytes: Int?, indexTables: [StoreTableSize]?) {
         for suffix in ["", "-wal", "-shm", "-journal"] {
             try? FileManager.default.removeItem(atPath: url.path + suffix)
         }
@@ -79,13 +79,14 @@ public struct FTS5BestSetup {
             try db.execute(sql: "DETACH DATABASE source")
         }
         let seconds = secondsSince(start)
-        let indexBytes = try? queue.read { db in
-            try Int.fetchOne(
-                db, sql: "SELECT sum(pgsize) FROM dbstat WHERE name LIKE 'journal%' AND name != 'journal_content'")
+        let indexTables = try queue.read { db in
+            StoreTableSize.all(in: db) { $0.hasPrefix("journal") && $0 != "journal_content" }
         }
         try queue.close()
         let bytes = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
-        return (FTS5BestSetup(url: url), seconds, bytes, indexBytes ?? nil)
+        return (
+            FTS5BestSetup(url: url), seconds, bytes, indexTables.map { $0.reduce(0) { $0 + $1.bytes } }, indexTables
+        )
     }
 
     /// The median time, over `runs` after one untimed, of `query`'s count and newest 20 in this

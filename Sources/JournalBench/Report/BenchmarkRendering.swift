@@ -62,6 +62,24 @@ package struct BenchmarkRendering: SectionedReport {
             numericColumns: Set(0...7))
     }
 
+    /// The search store's tables and indexes, then those of FTS5's index in its best setup:
+    /// bytes, bytes an entry and share of the store's or the index's pages.
+    package func tablesTable(_ size: BenchmarkReport.Size) -> TextTable {
+        let stores = [("search store", size.searchStoreTables), ("FTS5 best setup", size.fts5Best?.indexTables)]
+        return TextTable(
+            headers: ["store", "table or index", "bytes", "B/entry", "share"],
+            rows: stores.flatMap { store, tables in
+                let whole = max(1, (tables ?? []).reduce(0) { $0 + $1.bytes })
+                return (tables ?? []).map { table in
+                    [
+                        store, table.name, Formatting.bytes(table.bytes), Self.perEntry(table.bytes, size),
+                        String(format: "%.1f %%", 100 * Double(table.bytes) / Double(whole)),
+                    ]
+                }
+            },
+            numericColumns: [2, 3, 4])
+    }
+
     package func warmTable(_ size: BenchmarkReport.Size) -> TextTable {
         TextTable(
             headers: ["strategy", "queries", "median ms", "p95 ms", "max ms", "vs fts5 (median)", "vs fts5 (p95)"],
@@ -512,6 +530,9 @@ package struct BenchmarkRendering: SectionedReport {
             ReportSection("Searches during an import (whole processes)", [.table(duringImportTable)]),
             ReportSection("Sizes", [.figure(sizeChart), .table(sizesTable)]),
         ]
+        sections += report.sizes.filter { $0.searchStoreTables != nil }.map { size in
+            ReportSection("Sizes by table, \(Formatting.grouped(size.entries)) entries", [.table(tablesTable(size))])
+        }
         sections += report.sizes.map { size in
             ReportSection("Warm search, \(Formatting.grouped(size.entries)) entries", [.table(warmTable(size))])
         }
@@ -563,6 +584,7 @@ package struct BenchmarkRendering: SectionedReport {
             "fts5_index_seconds": size.fts5IndexSeconds.map(JSONValue.number) ?? .null,
             "main_store_bytes": .integer(size.mainStoreBytes),
             "search_store_bytes": .integer(size.searchStoreBytes),
+            "search_store_tables": size.searchStoreTables.map(StoreTableSize.json) ?? .null,
             "fts5_index_bytes": size.fts5IndexBytes.map(JSONValue.integer) ?? .null,
             "prefix_table_bytes": size.prefixTableBytes.map(JSONValue.integer) ?? .null,
             "warm": .array(size.warm.strategies.map { Self.warmJSON($0, at: size) }),
@@ -605,6 +627,7 @@ package struct BenchmarkRendering: SectionedReport {
         .object([
             "build_seconds": .number(best.buildSeconds), "bytes": .integer(best.bytes),
             "index_bytes": best.indexBytes.map { .integer($0) } ?? .null,
+            "index_tables": best.indexTables.map(StoreTableSize.json) ?? .null,
             "warm": .array(
                 best.warm.map {
                     .object([

@@ -1,4 +1,5 @@
 import ArgumentParser
+import JournalBench
 import JournalKit
 import TextReport
 
@@ -90,8 +91,8 @@ struct StatsCommand: ParsableCommand {
             fields += [
                 ("search_store_table_bytes", sizes.search.map { .integer(Self.total($0)) } ?? .null),
                 ("fts5_index_bytes", sizes.fts5.map { .integer(Self.total($0)) } ?? .null),
-                ("search_store_tables", sizes.search.map(JSONOutput.tableSizes) ?? .null),
-                ("fts5_index_tables", sizes.fts5.map(JSONOutput.tableSizes) ?? .null),
+                ("search_store_tables", sizes.search.map(StoreTableSize.json) ?? .null),
+                ("fts5_index_tables", sizes.fts5.map(StoreTableSize.json) ?? .null),
             ]
         }
         if let matching { fields.append(("found", .integer(matching))) }

@@ -90,11 +90,6 @@ enum JSONOutput {
         ])
     }
 
-    /// A store's tables and indexes with their bytes, largest first.
-    static func tableSizes(_ sizes: [StoreTableSize]) -> JSONValue {
-        .array(sizes.map { .fields([("name", .string($0.name)), ("bytes", .integer($0.bytes))]) })
-    }
-
     static func statistics(_ stats: JournalStatistics, directory: String) -> JSONValue {
         .object([
             "store": .string(directory),

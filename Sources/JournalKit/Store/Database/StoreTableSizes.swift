@@ -11,7 +11,7 @@ public struct StoreTableSize: Sendable, Equatable, Codable {
 
     /// Every table and index of the store read in `db`, largest first (ties by name); nil when
     /// this SQLite has no `dbstat`. `only` keeps those whose names it accepts.
-    static func all(in db: Database, only: (String) -> Bool = { _ in true }) -> [StoreTableSize]? {
+    package static func all(in db: Database, only: (String) -> Bool = { _ in true }) -> [StoreTableSize]? {
         guard
             let rows = try? Row.fetchAll(
                 db, sql: "SELECT name, sum(pgsize) FROM dbstat WHERE aggregate = TRUE GROUP BY name")
