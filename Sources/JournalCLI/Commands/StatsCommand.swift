@@ -121,6 +121,12 @@ struct StatsCommand: ParsableCommand {
         print(
             Formatting.padded("search store", to: 13) + Formatting.bytes(searchBytes) + ", "
                 + Self.perEntry(searchBytes, stats.indexedEntries))
+        if stats.prefixTableBytes > 0 {
+            let withFile = searchBytes + stats.prefixTableBytes
+            print(
+                Formatting.padded("", to: 13) + "with the prefix table's file beside it (a cache of the tokens): "
+                    + Formatting.bytes(withFile) + ", " + Self.perEntry(withFile, stats.indexedEntries))
+        }
         if let fts5 = sizes.fts5 {
             let bytes = Self.total(fts5)
             print(
