@@ -612,6 +612,12 @@ public final class Journal: Sendable {
         try search.read { db in StoreTableSize.all(in: db) }
     }
 
+    /// The bytes of the search store's file in none of its tables: pages freed by rows removed,
+    /// which later writes reuse.
+    public func searchStoreFreeBytes() throws(JournalError) -> Int {
+        try search.read(StoreTableSize.freeBytes(in:))
+    }
+
     /// The tables of the FTS5 index the `fts5` strategy builds in the main store, largest
     /// first, to size the search store against: nil until that strategy has run (or when
     /// SQLite can't tell). It reads every page of the main store.

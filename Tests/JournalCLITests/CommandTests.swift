@@ -117,6 +117,7 @@ import Testing
         let sum = tables.compactMap { $0["bytes"] as? Int }.reduce(0, +)
         #expect(sum == before["search_store_table_bytes"] as? Int)
         #expect(before["fts5_index_bytes"] is NSNull)
+        #expect((before["search_store_free_bytes"] as? Int ?? -1) >= 0)
         let text = try journal.run(["stats", "--tables"])
         #expect(text.output.contains("search store by table") && text.output.contains("FTS5 index   not built"))
 

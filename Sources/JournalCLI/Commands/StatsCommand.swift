@@ -33,6 +33,7 @@ struct StatsCommand: ParsableCommand {
     /// The stores' sizes in the pages their tables use, as `--tables` reads them.
     private struct TableSizes {
         let search: [StoreTableSize]?
+        let searchFreeBytes: Int
         let fts5: [StoreTableSize]?
     }
 
@@ -41,7 +42,11 @@ struct StatsCommand: ParsableCommand {
         let stats = try journal.statistics()
         let query = try found.searchQuery()
         let periods = try by.map { try journal.entryCounts(by: $0.counting, query) }
-        let sizes = try tables ? TableSizes(search: journal.searchStoreTables(), fts5: journal.fts5PeerTables()) : nil
+        let sizes =
+            try tables
+            ? TableSizes(
+                search: journal.searchStoreTables(), searchFreeBytes: journal.searchStoreFreeBytes(),
+                fts5: journal.fts5PeerTables()) : nil
         var matching: Int?
         if let periods, found.isGiven {
             matching = periods.reduce(0) { $0 + $1.entries }
@@ -90,6 +95,7 @@ struct StatsCommand: ParsableCommand {
         if let sizes {
             fields += [
                 ("search_store_table_bytes", sizes.search.map { .integer(Self.total($0)) } ?? .null),
+                ("search_store_free_bytes", .integer(sizes.searchFreeBytes)),
                 ("fts5_index_bytes", sizes.fts5.map { .integer(Self.total($0)) } ?? .null),
                 ("search_store_tables", sizes.search.map(StoreTableSize.json) ?? .null),
                 ("fts5_index_tables", sizes.fts5.map(StoreTableSize.json) ?? .null),
@@ -121,6 +127,9 @@ struct StatsCommand: ParsableCommand {
         print(
             Formatting.padded("search store", to: 13) + Formatting.bytes(searchBytes) + ", "
                 + Self.perEntry(searchBytes, stats.indexedEntries))
+        print(
+            Formatting.padded("", to: 13) + "and " + Formatting.bytes(sizes.searchFreeBytes)
+                + " of free pages in its file, which later writes reuse")
         if stats.prefixTableBytes > 0 {
             let withFile = searchBytes + stats.prefixTableBytes
             print(
