@@ -615,7 +615,7 @@ public final class Journal: Sendable {
     /// The bytes of the search store's file in none of its tables: pages freed by rows removed,
     /// which later writes reuse.
     public func searchStoreFreeBytes() throws(JournalError) -> Int {
-        try search.read(StoreTableSize.freeBytes(in:))
+        try search.read(FreePages.bytes(in:))
     }
 
     /// The tables of the FTS5 index the `fts5` strategy builds in the main store, largest

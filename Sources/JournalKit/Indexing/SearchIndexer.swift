@@ -101,6 +101,7 @@ struct SearchIndexer {
                 if try PrefixSnapshot.isStale(in: db, searchStore: search) {
                     try PrefixSnapshot.save(in: db, searchStore: search)
                 }
+                try FreePages.giveBack(in: db)
             }
         }
     }

@@ -53,11 +53,15 @@ package enum StoreDatabase {
     /// open, one for a process that answers once (each costs an open and a read of the schema).
     /// `beforeRead` runs first in each of their read transactions.
     ///
+    /// `givesPagesBack`: a new file is made with SQLite's incremental vacuum, so that the pages
+    /// rows leave free can be given back to the file system (``FreePages``); an existing file
+    /// keeps the mode it was made with.
+    ///
     /// Returns the connections with what opening read of the store (``StoreFacts``).
     static func open(
         _ url: URL, applicationID: Int32, durability: Durability, encryption: StoreEncryption? = nil,
         identity: StoreEncryption.Identity, functions: [DatabaseFunction] = [], readOnly: Bool = false,
-        readers: Readers = .pool, beforeRead: (@Sendable (Database) throws -> Void)? = nil
+        readers: Readers = .pool, givesPagesBack: Bool = false, beforeRead: (@Sendable (Database) throws -> Void)? = nil
     ) throws -> (StorePool, StoreFacts) {
         LogOwnership.installed
         func configuration(readOnly: Bool) -> Configuration {
@@ -68,6 +72,9 @@ package enum StoreDatabase {
                 if encryption != nil { try StoreEncryption.prepare(db) }
                 for function in functions { db.add(function: function) }
                 try prepareScratch(db)
+                // Before GRDB puts a new file in WAL mode, after which the mode can't change
+                // without rewriting the file; on any other file, it changes nothing.
+                if givesPagesBack, !readOnly { try db.execute(sql: "PRAGMA auto_vacuum = INCREMENTAL") }
             }
             return configuration
         }

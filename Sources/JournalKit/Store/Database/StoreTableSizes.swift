@@ -19,11 +19,4 @@ public struct StoreTableSize: Sendable, Equatable, Codable {
         return rows.map { StoreTableSize(name: $0[0], bytes: $0[1]) }.filter { only($0.name) }
             .sorted { ($0.bytes, $1.name) > ($1.bytes, $0.name) }
     }
-
-    /// The bytes of the store's free pages: in its file but in no table, left by rows removed
-    /// (a large import's staged postings once merged), and reused by later writes.
-    static func freeBytes(in db: Database) throws -> Int {
-        let pages = try Int.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0
-        return pages * (try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0)
-    }
 }

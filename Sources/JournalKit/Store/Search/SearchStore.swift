@@ -88,10 +88,18 @@ package final class SearchStore: StoreFile {
             let (pool, facts) = try StoreDatabase.open(
                 url, applicationID: applicationID, durability: .mayLag, encryption: opening.encryption,
                 identity: opening.identity,
-                readOnly: readOnly, readers: opening.readers)
+                readOnly: readOnly, readers: opening.readers, givesPagesBack: true)
             let migrated = try pool.migrate(
                 with: migrator, applied: facts.appliedMigrations,
                 optional: ["v5-prefix-posting-counts", "v8-document-lengths", "v9-posting-runs"])
+            // A store made before stores gave free pages back does so once a migration empties it.
+            if migrated, !readOnly {
+                try pool.writeWithoutTransaction { db in
+                    if try Int.fetchOne(db, sql: "SELECT count(*) FROM document") == 0 {
+                        try FreePages.makeGiveBack(in: db)
+                    }
+                }
+            }
             let ownerQuery = "SELECT value FROM store_info WHERE key = 'main_store'"
             let owner =
                 try (migrated ? pool.read(StoreFacts.read) : facts).info["main_store"]

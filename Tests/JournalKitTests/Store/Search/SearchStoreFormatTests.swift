@@ -10,7 +10,7 @@ import Testing
 @Suite struct SearchStoreFormatTests {
     /// Puts the search store back as the previous version (`v10-recent-segments`) left it: each
     /// document row holding its URI whole, no `document_uri` view, the newer migration not
-    /// applied.
+    /// applied, a file that keeps its free pages.
     private func downgradeToPreviousFormat(_ store: TemporaryJournal) throws {
         let storeID = store.journal.storeID
         try store.journal.search.pool.writeWithoutTransaction { db in
@@ -22,6 +22,7 @@ import Testing
                     DELETE FROM grdb_migrations WHERE identifier = 'v11-uri-once';
                     """,
                 arguments: [EntryID.uriPrefix(storeID)])
+            try db.execute(sql: "PRAGMA auto_vacuum = NONE; VACUUM")
         }
     }
 
@@ -37,6 +38,7 @@ import Testing
         #expect(phases.indexed == 300, "the rebuild reported \(phases.indexed) entries")
         let columns = try store.journal.search.pool.read { db in try db.columns(in: "document").map(\.name) }
         #expect(!columns.contains("uri"))
+        #expect(try store.journal.search.pool.read { try Int.fetchOne($0, sql: "PRAGMA auto_vacuum") } == 2)
         for (query, earlier) in zip(queries, before) {
             let now = try store.journal.search(query, page: PageRequest(limit: 500))
             #expect(now.total == earlier.total, "\(query)")
