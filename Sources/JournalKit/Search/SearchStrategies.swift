@@ -28,9 +28,14 @@ public enum SearchStrategies {
         return strategy
     }
 
+    /// Every strategy by its name and by its alias, made once: a process that serves many
+    /// requests looks a strategy up for each.
+    private static let byName: [String: SearchStrategy] = Dictionary(
+        all.flatMap { [($0.name, $0), ($0.alias, $0)] }, uniquingKeysWith: { first, _ in first })
+
     /// The strategy called `name`, spelled as in the semantics document or with its alias.
     public static func named(_ name: String) throws(JournalError) -> SearchStrategy {
-        if let strategy = all.first(where: { $0.name == name || $0.alias == name }) { return strategy }
+        if let strategy = byName[name] { return strategy }
         let known = all.map(\.name).joined(separator: ", ")
         throw .usage("unknown strategy \"\(name)\" (known: \(known))")
     }
