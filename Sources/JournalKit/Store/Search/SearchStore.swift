@@ -92,13 +92,16 @@ package final class SearchStore: StoreFile {
             let migrated = try pool.migrate(
                 with: migrator, applied: facts.appliedMigrations,
                 optional: ["v5-prefix-posting-counts", "v8-document-lengths", "v9-posting-runs"])
-            // A store made before stores gave free pages back does so once a migration empties it.
+            // A store made before stores gave free pages back does so once a migration empties it,
+            // unless another process reads it then: its file then keeps free pages for later writes.
             if migrated, !readOnly {
-                try pool.writeWithoutTransaction { db in
-                    if try Int.fetchOne(db, sql: "SELECT count(*) FROM document") == 0 {
-                        try FreePages.makeGiveBack(in: db)
+                do {
+                    try pool.writeWithoutTransaction { db in
+                        if try Int.fetchOne(db, sql: "SELECT count(*) FROM document") == 0 {
+                            try FreePages.makeGiveBack(in: db)
+                        }
                     }
-                }
+                } catch let error as DatabaseError where [.SQLITE_BUSY, .SQLITE_LOCKED].contains(error.resultCode) {}
             }
             let ownerQuery = "SELECT value FROM store_info WHERE key = 'main_store'"
             let owner =

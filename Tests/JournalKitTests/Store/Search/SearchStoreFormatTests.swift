@@ -26,8 +26,9 @@ import Testing
         }
     }
 
-    @Test func aStoreOfThePreviousFormatIsRebuiltWithProgressAndAnswersTheSame() throws {
-        let store = try TemporaryJournal()
+    @Test(arguments: [nil, "correct horse"])
+    func aStoreOfThePreviousFormatIsRebuiltWithProgressAndAnswersTheSame(passphrase: String?) throws {
+        let store = try TemporaryJournal(passphrase: passphrase)
         for entry in SyntheticJournal(count: 300, seed: 60) { try store.journal.add(entry) }
         let queries = ["the", "\"on the\"", "a OR b", "NOT the", "de*"]
         let before = try queries.map { try store.journal.search($0, page: PageRequest(limit: 500)) }
