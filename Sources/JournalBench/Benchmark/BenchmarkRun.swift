@@ -323,6 +323,9 @@ public struct BenchmarkRun: Sendable {
         return LatencySummary(times).median
     }
 
+    /// How long a `sqlite3` process waits for a lock before giving up.
+    static let busyMilliseconds = 5_000
+
     /// The arguments of a read-only `sqlite3` process on `database` that binds the FTS5 query of
     /// `query` to `:q` (a parameter, never spliced into the SQL; `.parameter set` reads an SQL
     /// literal) and runs `statements`; nil when the query is not one `MATCH` expression.
@@ -331,6 +334,8 @@ public struct BenchmarkRun: Sendable {
             return nil
         }
         let literal = "'" + expression.replacingOccurrences(of: "'", with: "''") + "'"
-        return ["-readonly", database.path, ".parameter set :q \(literal)"] + statements
+        // A reader that meets a writer's commit waits for it, as FTS5's users set a busy timeout,
+        // rather than failing with SQLITE_BUSY.
+        return ["-readonly", database.path, ".timeout \(busyMilliseconds)", ".parameter set :q \(literal)"] + statements
     }
 }
