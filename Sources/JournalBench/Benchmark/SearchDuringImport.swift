@@ -176,9 +176,15 @@ public struct SearchDuringImport: Sendable {
             let arguments = BenchmarkRun.sqlite3Arguments(
                 database: database, query: word,
                 statements: [FTS5BestSetup.countSQL + ";", FTS5BestSetup.pageSQL + ";"])!
-            let outcome = try ChildProcess.run(sqlite3, arguments, captureOutput: true)
+            let errors = database.appendingPathExtension("sqlite3-errors")
+            defer { try? FileManager.default.removeItem(at: errors) }
+            let outcome = try ChildProcess.run(sqlite3, arguments, captureOutput: true, errorFile: errors)
             guard outcome.status == 0 else {
-                throw JournalError(.store, "sqlite3 on FTS5 for \(word) failed (exit status \(outcome.status))")
+                let said = (try? String(contentsOf: errors, encoding: .utf8))?.split(separator: "\n").last.map {
+                    ": \($0)"
+                }
+                throw JournalError(
+                    .store, "sqlite3 on FTS5 for \(word) failed (exit status \(outcome.status))\(said ?? "")")
             }
             let total = String(decoding: outcome.output, as: UTF8.self).split(separator: "\n").first.flatMap { Int($0) }
             return (total ?? -1, outcome.seconds)
