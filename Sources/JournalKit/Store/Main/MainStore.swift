@@ -673,14 +673,14 @@ package final class MainStore: StoreFile {
 
     /// The sequence number of the newest change, pruned or not (AUTOINCREMENT keeps it).
     static func lastChange(in db: Database) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'change'") ?? 0
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT seq FROM sqlite_sequence WHERE name = 'change'")) ?? 0
     }
 
     /// The newest change no longer in the history: a derived structure that applied less than
     /// this (a search store restored from an old copy) cannot catch up and must be rebuilt.
     /// Sequence numbers have no gaps (a rolled-back change rolls back its number too).
     static func prunedThrough(in db: Database) throws -> Int64 {
-        if let oldest = try Int64.fetchOne(db, sql: "SELECT min(seq) FROM change") { return oldest - 1 }
+        if let oldest = try Int64.fetchOne(db.cachedStatement(sql: "SELECT min(seq) FROM change")) { return oldest - 1 }
         return try lastChange(in: db)
     }
 }

@@ -17,7 +17,7 @@ enum PrefixSnapshot {
     static func record(in db: Database) throws -> (tag: UUID, maxTokenID: Int64, tokenCount: Int)? {
         guard
             let row = try Row.fetchOne(
-                db, sql: "SELECT file_tag, max_token_id, token_count FROM prefix_snapshot WHERE id = 1"),
+                db.cachedStatement(sql: "SELECT file_tag, max_token_id, token_count FROM prefix_snapshot WHERE id = 1")),
             let tag = UUID(uuidString: row[0])
         else { return nil }
         return (tag, row[1], row[2])
@@ -56,7 +56,7 @@ enum PrefixSnapshot {
 
     /// The largest token id now in the search store.
     static func maxTokenID(in db: Database) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT max(id) FROM token") ?? 0
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(id) FROM token")) ?? 0
     }
 
     /// Whether the table should be saved again: enough tokens came after it, or its file is not
@@ -65,7 +65,9 @@ enum PrefixSnapshot {
         let record = try record(in: db)
         if record != nil, try mapped(in: db, searchStore: searchStore) == nil { return true }
         let added =
-            try Int.fetchOne(db, sql: "SELECT count(*) FROM token WHERE id > ?", arguments: [record?.maxTokenID ?? 0])
+            try Int.fetchOne(
+                db.cachedStatement(sql: "SELECT count(*) FROM token WHERE id > ?"), arguments: [record?.maxTokenID ?? 0]
+            )
             ?? 0
         return added > max(1_000, (record?.tokenCount ?? 0) / 10)
     }
