@@ -1,6 +1,7 @@
 /// The words of a text made of ASCII bytes only, found without ICU: the same words, at the same
 /// places, as ``WordBreaker``'s ICU iterator keeps (Unicode's word boundary rules as ICU's root
-/// locale applies them, restricted to ASCII), at a fraction of the cost.
+/// locale applies them, restricted to ASCII), with no iterator to set up and no UTF-16 to
+/// make (what the ICU path costs is in `Benchmarks/README.md`).
 ///
 /// Invariant: for every ASCII text, ``forEachWord(in:_:)`` calls its body with exactly the byte
 /// ranges ICU's word break iterator reports with a word status (number or letter), in order.

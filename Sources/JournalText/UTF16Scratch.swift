@@ -21,8 +21,8 @@ final class UTF16Buffer {
 
     var units: UnsafeMutableBufferPointer<UInt16> { UnsafeMutableBufferPointer(start: base, count: count) }
 
-    /// The contents as a string, transcoded by ICU: several times faster than
-    /// `String(decoding:as: UTF16.self)`, which takes a generic path a code point at a time, and
+    /// The contents as a string, transcoded by ICU in one call rather than by
+    /// `String(decoding:as: UTF16.self)`, which takes a generic path a code point at a time:
     /// every entry's canonical text is made here.
     var string: String {
         // A UTF-16 code unit takes at most three bytes of UTF-8 (a pair of them, four).

@@ -48,7 +48,7 @@ public enum WordBreaker {
 
     /// Calls `body` with each word's UTF-8 bytes, sliced from `text` itself. An ASCII text's
     /// words are found without ICU (``ASCIIWords``, the same words): most canonical text is ASCII,
-    /// and ICU's iterator is the larger part of breaking it.
+    /// and it then needs neither ICU's iterator nor a UTF-16 copy.
     static func forEachWord(in text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         var text = text
         text.withUTF8 { utf8 in

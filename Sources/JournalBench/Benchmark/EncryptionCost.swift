@@ -7,7 +7,7 @@ import JournalKit
 ///
 /// The key derivation (Argon2id at the default cost) is timed on its own: a cold search of an
 /// encrypted journal pays it once per process. The comparison leaves it out by giving the
-/// measured journal Argon2id's least cost (one pass over 8 KiB, a few microseconds), which
+/// measured journal Argon2id's least cost (one pass over 8 KiB), which
 /// nothing else in its files or searches depends on.
 public struct EncryptionCost: Sendable {
     /// A whole `journal import` process into the plain journal.

@@ -44,8 +44,8 @@ public struct SearchDuringImport: Sendable {
     /// FTS5 in its best setup: one transaction and `sqlite3` processes, when sqlite3 is installed.
     public let fts5: Side?
 
-    /// Times round the queries before the write: the p95 of three rounds (60 searches) was their
-    /// third slowest, a few searches deciding the ratio of the p95s.
+    /// Times round the queries before the write: with few rounds, the p95 of the idle searches
+    /// is one of their few slowest, and a few searches decide the ratio of the p95s.
     static let idleRounds = 10
 
     /// Entries added: a quarter of the journal, at most 50,000.

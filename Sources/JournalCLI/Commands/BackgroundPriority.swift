@@ -5,12 +5,13 @@
 #endif
 
 /// Long writes (an import) give way to other work on the machine: searches in other processes
-/// keep most of their speed while the import takes what CPU time they leave. The calling
+/// come first, and the import takes what CPU time they leave. The calling
 /// thread's nice value is raised to ``niceness``, which every thread it starts afterwards
 /// inherits; so this is called before the work starts any. Not the idle policy (`SCHED_IDLE`):
 /// on a machine kept busy (a build, a test suite) that would all but stop the import.
 enum BackgroundPriority {
-    /// Ten: about a tenth of a core's time against one busy process of the default priority.
+    /// Ten: the kernel's weights then give the import about a tenth of a core against one busy
+    /// process of the default priority.
     static let niceness: Int32 = 10
 
     static func enter() {

@@ -4,7 +4,7 @@ import JournalKit
 /// The command lines other programs start most often — `journal search …`, `journal list …`,
 /// `journal --version`, `journal --help` — read without swift-argument-parser's parser, whose
 /// reading of a command line reflects every command's properties and looks up protocol
-/// conformances across the whole binary: most of a cold search's instructions. A help screen
+/// conformances across the whole binary, before a cold search has begun. A help screen
 /// is still swift-argument-parser's, rendered by it for the command asked about.
 ///
 /// Invariant: a command line read here gives exactly the values the full parser gives

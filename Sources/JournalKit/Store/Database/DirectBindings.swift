@@ -72,8 +72,9 @@ extension Statement {
     /// Runs this statement with its parameters set by `bind` (every one of them) through
     /// SQLite's C API, calling `row` on each row it gives while the statement is on it (read
     /// with ``DirectColumns``). For the statements an import runs for each entry: GRDB resets a
-    /// statement twice a run, checking its thread each time, and keeps per-run bookkeeping; this
-    /// way costs an import less CPU. Not for a statement that begins or ends a transaction, whose state GRDB tracks.
+    /// statement twice a run, checking its thread each time, and keeps per-run bookkeeping, none
+    /// of which this does. Not for a statement that begins or ends a transaction, whose state
+    /// GRDB tracks.
     func run(
         in db: Database, bind: (borrowing DirectBindings) -> Void, row: (Statement) throws -> Void = { _ in }
     ) throws {

@@ -4,8 +4,8 @@ import GRDB
 /// Rows inserted into one table ``rowsPerStatement`` to an `INSERT … VALUES (…), (…), …`,
 /// each bound through ``DirectBindings``: for the indexer's writes of many small rows that
 /// nothing reads before ``flush()`` (a batch's new tokens and their segments, its staged runs,
-/// its new documents, the segments a merge of runs gives tokens that had none), where one
-/// statement per row was most of their cost on real text.
+/// its new documents, the segments a merge of runs gives tokens that had none): a statement
+/// runs once for many rows rather than once for each.
 ///
 /// Invariant: every row added is written, in the order added, by the time ``flush()`` returns.
 struct MultiRowInsert<Value> {

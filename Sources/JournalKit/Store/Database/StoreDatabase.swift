@@ -20,9 +20,9 @@ package enum StoreDatabase {
 
     /// Pages the writer keeps in memory, in KiB: enough that a large transaction (an import's
     /// batch, a merge of staged postings) writes each page it changes to the log about once,
-    /// where SQLite's default of 2 MB spilled pages to the log and wrote them again as the
-    /// transaction changed them. Past this size, a larger cache saved little of the log and cost
-    /// an import's peak memory.
+    /// rather than spilling pages to the log and writing them again as it changes them; more
+    /// would add to an import's peak memory for little less log (the figures behind the size
+    /// are in `Benchmarks/README.md`).
     static let writerCacheKiB = 8_192
 
     /// SQLite's scratch space on a new connection. Temporary tables, sorts and statement

@@ -24,8 +24,8 @@ public struct KeyDerivationCost: Sendable, Equatable, Codable {
         self.memoryBytes = memoryBytes
     }
 
-    /// libsodium's "moderate" level, the default: 3 passes over 256 MiB, about a second of work
-    /// on this project's 2-core test machine (the benchmark measures it).
+    /// libsodium's "moderate" level, the default: 3 passes over 256 MiB (what it takes is in the
+    /// benchmark's encryption rows).
     public static let moderate = KeyDerivationCost(
         unchecked: Int(crypto_pwhash_argon2id_opslimit_moderate()), Int(crypto_pwhash_argon2id_memlimit_moderate()))
     /// libsodium's "interactive" level: 2 passes over 64 MiB, for machines short of memory.

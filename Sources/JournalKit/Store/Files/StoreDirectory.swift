@@ -94,7 +94,7 @@ public struct StoreDirectory: Sendable, Equatable {
     }
 
     /// The size of the file at `path`, or nil when there is none. (`stat` alone: Foundation's
-    /// file attributes also look up the owner's name, which costs a search its start-up time.)
+    /// file attributes also look up the owner's name, which a search need not wait for.)
     static func fileSize(atPath path: String) -> Int? {
         var status = stat()
         return stat(path, &status) == 0 ? Int(status.st_size) : nil

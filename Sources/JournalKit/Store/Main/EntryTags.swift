@@ -63,8 +63,8 @@ enum EntryTags {
     }
 
     /// Tags added many to a statement, as ``insert(_:given:for:in:)`` adds them: for the
-    /// thousands of an import, whose statements (each run in a statement journal of its own, for
-    /// the trigger that counts forms) were most of what its tags cost.
+    /// thousands of an import, so that a statement (each run in a statement journal of its own,
+    /// for the trigger that counts forms) serves many tags rather than one.
     static func inserts(in db: Database) -> MultiRowInsert<(entry: Int64, tag: Tag, given: Bool)> {
         MultiRowInsert(
             into: "tag", columns: ["entry", "name", "given", "written"], ignoringDuplicates: true, in: db

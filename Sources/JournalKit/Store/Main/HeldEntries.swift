@@ -5,8 +5,8 @@ import JournalText
 /// minute, read once per write, its entries found by the key of their text in one lookup.
 /// Keys are compared as their composed forms' bytes (``Fold/composed(_:)``): canonically
 /// equivalent texts are one key, as Swift compares strings, without Swift's hashing, which
-/// normalizes every non-ASCII string it hashes, so that a second import of non-ASCII text
-/// would spend most of its time there.
+/// normalizes every non-ASCII string it hashes, again for every lookup of a second import of
+/// non-ASCII text.
 ///
 /// Invariant: the texts kept stay under ``maximumBytes`` but for the dates read last (past it,
 /// what was kept is dropped and read again when looked up), so that a write's memory is bounded

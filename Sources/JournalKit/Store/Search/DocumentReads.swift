@@ -26,8 +26,8 @@ extension SearchStore {
     }
 
     /// Up to how many documents a word of many tokens is narrowed through their rows
-    /// (``tokens(_:heldByAnyOf:in:)``): a row costs a few microseconds, the postings of every
-    /// token a short prefix starts (thousands of tokens) far more.
+    /// (``tokens(_:heldByAnyOf:in:)``), a row read each, rather than through the postings of
+    /// every token a short prefix starts, which may be thousands.
     static let fewDocuments = 256
 
     /// Those of `tokens` that the documents `numbers` hold, from the documents' own lists of

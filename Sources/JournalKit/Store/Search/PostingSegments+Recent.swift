@@ -5,8 +5,8 @@ import GRDB
 /// owner's new entries, when the owner has segments, instead of rewriting its last one.
 ///
 /// Rewriting the last segment of every token and prefix key an import shares with the journal
-/// rewrote most pages of the posting tables when the journal was not much larger than the
-/// import: the log took far more than the store grew. Recent segments are appended to a table
+/// rewrites most pages of the posting tables when the journal is not much larger than the
+/// import, each page through the log. Recent segments are appended to a table
 /// of their own, a few new pages, and are merged into the segments once they hold more of the
 /// journal's entries than the segments do (``MergePolicy``), as FTS5 merges its newer segments
 /// into larger ones.

@@ -46,9 +46,9 @@ struct PostingSegments: Sendable, Equatable {
     static let capacity = 2_048
     /// Bytes of numbers and positions per segment, past which a segment takes no more entries
     /// (it always takes one): about half a page, so that a frequent token's last segment stays
-    /// in its B-tree page instead of a chain of overflow pages that every append rewrites.
-    /// Against the count alone, it makes the import faster and the store smaller, and phrases
-    /// and ranked searches of frequent words a little slower (more rows to step).
+    /// in its B-tree page instead of a chain of overflow pages that every append rewrites. The
+    /// price is more rows for a frequent word's phrases and ranking to step through (both
+    /// measured in `Benchmarks/README.md`).
     static let byteCapacity = 1_900
     /// Entry numbers must fit the low half of a segment's id.
     static let maximumEntryNumber: Int64 = 0xFFFF_FFFF

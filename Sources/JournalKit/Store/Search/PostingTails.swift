@@ -7,8 +7,8 @@
 /// each costs beside (``Tail/overhead``). The tails are held within a budget of bytes, not a
 /// count: a frequent token's last segment holds up to ``PostingSegments/capacity`` entries with
 /// their positions, and the more entries a journal has, the more tokens have such a segment; and
-/// the overhead, not the buffers, is most of a rare token's, of which a growing vocabulary
-/// brings more every batch. A tail read from the store joins them only within the budget; the
+/// a rare token's tail is mostly overhead, and a growing vocabulary brings more of them every
+/// batch. A tail read from the store joins them only within the budget; the
 /// tails held are kept as they grow during a round, and the round's end brings them back under.
 struct PostingTails {
     /// One owner's last segment, as written or read.

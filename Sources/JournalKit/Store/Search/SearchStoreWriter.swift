@@ -53,8 +53,9 @@ struct SearchStoreWriter {
     /// every row): ``chunk`` at a time, or, for a batch with at least a quarter as many of them
     /// as the table has rows, by one walk along the table's index by text from the first of them
     /// to the last. Those the store lacks take the next ids, chosen here, and are inserted many
-    /// to a statement (``MultiRowInsert``): a statement per text, ids read back from an `INSERT …
-    /// RETURNING`, or a table of the rows by text each cost the writing thread far more.
+    /// to a statement (``MultiRowInsert``), rather than a statement per text, ids read back from
+    /// an `INSERT … RETURNING`, or a table of the rows by text, each of which keeps the writing
+    /// thread longer.
     mutating func resolve(_ texts: [String], cache: inout OwnerIDCache) throws -> [Int64] {
         let owner = cache.owner
         let keys = texts.map(CodePointKey.init)
