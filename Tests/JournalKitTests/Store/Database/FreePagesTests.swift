@@ -5,6 +5,20 @@ import Testing
 @testable import JournalKit
 
 @Suite struct FreePagesTests {
+    /// Leaves about `count` pages of the store free: a table of that many page-sized rows, made
+    /// and dropped.
+    private func freePages(_ count: Int, in pool: StorePool) throws {
+        try pool.write { db in
+            try db.execute(sql: "CREATE TABLE ballast (data BLOB NOT NULL)")
+            try db.execute(
+                sql: """
+                    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+                    INSERT INTO ballast SELECT zeroblob(4000) FROM n
+                    """, arguments: [count])
+        }
+        try pool.write { try $0.execute(sql: "DROP TABLE ballast") }
+    }
+
     /// Rows removed from a search store leave pages free; a catch-up gives them back once they
     /// are over a tenth of the file, and the file shrinks when its log is copied into it.
     @Test(arguments: [nil, "correct horse"])
@@ -13,14 +27,7 @@ import Testing
         try store.journal.add(NewEntry(text: "one entry"))
         let pool = store.journal.search.pool
         #expect(try pool.read { try Int.fetchOne($0, sql: "PRAGMA auto_vacuum") } == 2)
-        try pool.write { db in
-            try db.execute(sql: "CREATE TABLE ballast (data BLOB NOT NULL)")
-            try db.execute(
-                sql:
-                    "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000) INSERT INTO ballast SELECT zeroblob(4000) FROM n"
-            )
-        }
-        try pool.write { try $0.execute(sql: "DROP TABLE ballast") }
+        try freePages(2000, in: pool)
         let (freed, _) = try pool.read(FreePages.count(in:))
         #expect(freed >= 2000)
 
@@ -40,14 +47,7 @@ import Testing
     @Test func aFewFreePagesStay() throws {
         let store = try TemporaryJournal()
         let pool = store.journal.search.pool
-        try pool.write { db in
-            try db.execute(sql: "CREATE TABLE ballast (data BLOB NOT NULL)")
-            try db.execute(
-                sql:
-                    "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100) INSERT INTO ballast SELECT zeroblob(4000) FROM n"
-            )
-        }
-        try pool.write { try $0.execute(sql: "DROP TABLE ballast") }
+        try freePages(100, in: pool)
         let before = try pool.read(FreePages.count(in:))
         try pool.write(FreePages.giveBack(in:))
         #expect(try pool.read(FreePages.count(in:)) == before)
