@@ -622,8 +622,7 @@ public final class Journal: Sendable {
     /// first, to size the search store against: nil until that strategy has run (or when
     /// SQLite can't tell). It reads every page of the main store.
     public func fts5PeerTables() throws(JournalError) -> [StoreTableSize]? {
-        guard try FTS5Peer.isBuilt(in: main) else { return nil }
-        return try main.read { db in StoreTableSize.all(in: db) { $0.hasPrefix(FTS5Peer.table) } }
+        try FTS5Peer.tables(in: main)
     }
 
     /// Loads what a journal that searches at every keystroke keeps in memory: the prefix table

@@ -87,11 +87,16 @@ package enum FTS5Peer {
         }
     }
 
-    /// The bytes of the index's shadow tables (the text stays in `entry`), when SQLite can tell.
+    /// The index's shadow tables (the text stays in `entry`), largest first, when SQLite can
+    /// tell; nil too when the index is not built.
+    static func tables(in main: MainStore) throws(JournalError) -> [StoreTableSize]? {
+        guard try isBuilt(in: main) else { return nil }
+        return try main.read { db in StoreTableSize.all(in: db) { $0.hasPrefix(table) } }
+    }
+
+    /// The bytes of the index's shadow tables, when SQLite can tell.
     package static func sizeBytes(in main: MainStore) -> Int? {
-        try? main.pool.read { db in
-            try Int.fetchOne(db, sql: "SELECT sum(pgsize) FROM dbstat WHERE name LIKE 'entry_fts%'")
-        }
+        (try? tables(in: main))??.reduce(0) { $0 + $1.bytes }
     }
 
     /// The peer's tables as an ``FTS5Query`` reads them: the FTS5 index over the main store's
