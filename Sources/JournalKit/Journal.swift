@@ -475,10 +475,27 @@ public final class Journal: Sendable {
         _ query: SearchQuery, strategy: SearchStrategy, page: PageRequest, progress: ProgressHandler?,
         cancellation: Cancellation?
     ) throws(JournalError) -> SearchResults {
+        try search(
+            query, strategy: strategy, page: page, progress: progress, cancellation: cancellation, totalMayFollow: false
+        ).results
+    }
+
+    /// The search for a caller that can take a page before its total and the total from a
+    /// second search (``LiveSearch``): with `totalMayFollow`, a strategy may leave out a count
+    /// that would take long, and `totalFollows` then says that `results.total` counts only the
+    /// page.
+    func search(
+        _ query: SearchQuery, strategy: SearchStrategy, page: PageRequest, progress: ProgressHandler?,
+        cancellation: Cancellation?, totalMayFollow: Bool
+    ) throws(JournalError) -> (results: SearchResults, totalFollows: Bool) {
         try announced { () throws(JournalError) in
             let answer = try answer(
-                query, strategy: strategy, page: page, progress: progress, cancellation: cancellation)
-            return try results(of: answer, query: query.text ?? "", strategy: strategy.name, page: page)
+                query, strategy: strategy, page: page, progress: progress, cancellation: cancellation,
+                totalMayFollow: totalMayFollow)
+            return (
+                try results(of: answer, query: query.text ?? "", strategy: strategy.name, page: page),
+                answer.totalFollows
+            )
         }
     }
 
@@ -491,7 +508,7 @@ public final class Journal: Sendable {
     /// `query` planned for `strategy` and answered: one page of entry numbers and the total.
     func answer(
         _ query: SearchQuery, strategy: SearchStrategy, page: PageRequest, progress: ProgressHandler?,
-        cancellation: Cancellation?
+        cancellation: Cancellation?, totalMayFollow: Bool = false
     ) throws(JournalError) -> StrategyAnswer {
         try strategy.validate(query)
         if page.order == .relevance, !strategy.ranksByRelevance {
@@ -503,7 +520,9 @@ public final class Journal: Sendable {
             let numbers = try main.numbers(meeting: plan.restriction)
             return StrategyAnswer(total: numbers.count, numbers: page.cut(everyNewestFirst: numbers))
         }
-        return try strategy.search(plan, page: page, in: searchContext(progress: progress, cancellation: cancellation))
+        var context = searchContext(progress: progress, cancellation: cancellation)
+        context.totalMayFollow = totalMayFollow
+        return try strategy.search(plan, page: page, in: context)
     }
 
     /// The plan of `query` for a strategy of `family`, with what it needs to know of the

@@ -637,6 +637,7 @@ import Testing
             for typed in typing {
                 #expect((typed["keys"] as? Int ?? 0) > 10)
                 #expect((typed["median_ms"] as? Double ?? 0) > 0)
+                #expect((typed["with_total_median_ms"] as? Double ?? 0) >= (typed["median_ms"] as? Double ?? 1))
             }
             // On this day: thirteen days, each found alike by the journal and the scan (the run checks).
             let onThisDay = try #require(size["on_this_day"] as? [String: Any])

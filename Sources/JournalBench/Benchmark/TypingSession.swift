@@ -14,15 +14,21 @@ public struct TypingLatency: Sendable {
     /// syntax's timing, quotes and all).
     public let queries: String
     /// For each key, from writing it to the terminal to the end of the first frame that shows
-    /// the finished answer for the query as typed so far: the session as a user first types it,
-    /// reading from disk the entries it shows for the first time.
+    /// the answer's entries for the query as typed so far (its total may still be counting): the
+    /// session as a user first types it, reading from disk the entries it shows for the first
+    /// time.
     public let keys: [Double]
+    /// For each key, from writing it to the end of the first frame that shows the answer's
+    /// total too: the same as ``keys`` for a query counted with its page.
+    public let keysCounted: [Double]
     /// The same keys typed again in the same session: what they cost once the entries they
     /// show are in memory.
     public let keysAgain: [Double]
 
     /// Median, p95 and worst over the keys.
     public var latency: LatencySummary { LatencySummary(keys) }
+    /// Median, p95 and worst over the keys, to the frame with the total.
+    public var latencyCounted: LatencySummary { LatencySummary(keysCounted) }
     /// Median, p95 and worst over the keys typed again.
     public var latencyAgain: LatencySummary { LatencySummary(keysAgain) }
 }
@@ -30,7 +36,8 @@ public struct TypingLatency: Sendable {
 /// A person typing into `journal search --interactive`, played by a script: the program runs
 /// on a pseudo-terminal, as on a real one; each query is typed one key at a time, and after
 /// each key the script reads the screen's output until a frame shows the query as typed with
-/// its search finished (not "searching…"). Between queries, Ctrl-U clears the line (untimed).
+/// its search finished (not "searching…"), and then until one shows its total (not
+/// "counting…"), before the next key. Between queries, Ctrl-U clears the line (untimed).
 /// The whole set is typed twice: first as a user would after opening the journal, then again.
 enum TypingSession {
     /// Types `queries` (described as `kind`) into `executable --store store search --interactive
@@ -45,25 +52,31 @@ enum TypingSession {
             environment: ["TERM": "xterm-256color", "LANG": "C.UTF-8"])
         defer { terminal.end(child) }
         try terminal.waitForFrame(query: "")
-        let keys = try type(queries, on: terminal)
+        let first = try type(queries, on: terminal)
         return TypingLatency(
-            strategy: strategy, queries: kind, keys: keys, keysAgain: try type(queries, on: terminal))
+            strategy: strategy, queries: kind, keys: first.map(\.page), keysCounted: first.map(\.counted),
+            keysAgain: try type(queries, on: terminal).map(\.page))
     }
 
-    /// Each key's seconds from its press to the frame with its answer.
-    private static func type(_ queries: [String], on terminal: PseudoTerminal) throws -> [Double] {
-        var keys: [Double] = []
+    /// Each key's seconds from its press to the frame with its answer's entries, and to the
+    /// frame with its total.
+    private static func type(
+        _ queries: [String], on terminal: PseudoTerminal
+    ) throws -> [(page: Double, counted: Double)] {
+        var keys: [(page: Double, counted: Double)] = []
         for query in queries {
             var typed = ""
             for character in query {
                 typed.append(character)
                 let start = ContinuousClock.now
                 try terminal.send(Array(String(character).utf8))
-                try terminal.waitForFrame(query: typed)
-                keys.append(secondsSince(start))
+                var counting = try terminal.waitForFrame(query: typed)
+                let page = secondsSince(start)
+                while counting { counting = try terminal.waitForFrame(query: typed) }
+                keys.append((page, secondsSince(start)))
             }
             try terminal.send([0x15])
-            try terminal.waitForFrame(query: "")
+            while try terminal.waitForFrame(query: "") {}
         }
         return keys
     }
@@ -114,15 +127,17 @@ private final class PseudoTerminal {
     }
 
     /// Reads what the program draws until a whole frame shows `query` on its query line and a
-    /// status line with no search under way.
-    func waitForFrame(query: String, seconds: Int32 = 30) throws {
+    /// status line with no search under way; returns whether that frame's total is still being
+    /// counted.
+    @discardableResult
+    func waitForFrame(query: String, seconds: Int32 = 30) throws -> Bool {
         let end: [UInt8] = Array("\u{1B}[?25h".utf8)
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             if let frameEnd = output.lastRange(of: end) {
                 let frame = String(decoding: output[..<frameEnd.lowerBound], as: UTF8.self)
                 output.removeFirst(frameEnd.upperBound)
-                if Self.shows(frame, query: query) { return }
+                if let counting = Self.shows(frame, query: query) { return counting }
                 continue
             }
             var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
@@ -138,16 +153,17 @@ private final class PseudoTerminal {
         }
     }
 
-    /// Whether the last frame in `text` has "> QUERY" on its first line and a finished search
-    /// on its second.
-    private static func shows(_ text: String, query: String) -> Bool {
-        guard let start = text.range(of: "\u{1B}[H", options: .backwards) else { return false }
+    /// When the last frame in `text` has "> QUERY" on its first line and a finished search on
+    /// its second, whether its total is still being counted; nil for any other frame.
+    private static func shows(_ text: String, query: String) -> Bool? {
+        guard let start = text.range(of: "\u{1B}[H", options: .backwards) else { return nil }
         // The terminal may turn each "\n" into "\r\n" on its way: carriage returns mean nothing here.
         let lines = plain(String(text[start.upperBound...])).replacingOccurrences(of: "\r", with: "").components(
             separatedBy: "\n")
-        guard lines.count > 1 else { return false }
+        guard lines.count > 1 else { return nil }
         let trim = { (line: String) in String(line.reversed().drop { $0 == " " }.reversed()) }
-        return trim(lines[0]) == trim("> " + query) && !lines[1].contains("searching")
+        guard trim(lines[0]) == trim("> " + query), !lines[1].contains("searching") else { return nil }
+        return lines[1].contains("counting")
     }
 
     /// `text` without its escape sequences.

@@ -379,6 +379,9 @@ struct SearchScreen {
     private func statusLine() -> String {
         var parts: [(text: String, stands: Bool)] = []
         switch answer?.results {
+        case .success(let results)? where answer?.totalFollows == true:
+            parts.append(("the newest \(Formatting.grouped(results.entries.count))", false))
+            parts.append(("counting…", true))
         case .success(let results)?:
             parts.append((EntryRendering.summary(shown: results.entries.count, total: results.total, offset: 0), false))
         case .failure(let error)?:

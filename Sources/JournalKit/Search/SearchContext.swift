@@ -11,6 +11,10 @@ package struct SearchContext: Sendable {
     package let dateOrders: DateOrderCache
     package let progress: ProgressHandler?
     package let cancellation: Cancellation?
+    /// Whether the caller takes a page before its total, the total from a second search: a
+    /// strategy may then answer a page whose count would take long without counting it
+    /// (``StrategyAnswer/totalFollows``). Strategies that can't answer exactly as they always do.
+    package var totalMayFollow = false
 
     /// One read transaction on the main store, interrupted when the search is cancelled.
     package func readMain<T>(_ body: (Database) throws -> T) throws(JournalError) -> T {

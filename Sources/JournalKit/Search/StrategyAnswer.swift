@@ -11,6 +11,9 @@ package struct StrategyAnswer: Sendable, Equatable {
     /// How far the search store had applied the entries' history when it answered, for an
     /// answer from the search store (nil for one from the main store, which is always current).
     var indexed: SearchStore.Position?
+    /// Whether the page came before its count (``SearchContext/totalMayFollow``): `total` then
+    /// counts only the page's entries, and the exact total takes the search made again without.
+    package var totalFollows = false
 
     package init(total: Int, numbers: [Int64], scores: [Double]? = nil) {
         self.total = total

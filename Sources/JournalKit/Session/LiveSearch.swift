@@ -9,7 +9,9 @@ import Foundation
 /// entries' date order in memory between searches, and hands each answer to the closure it was created with. A
 /// search made stale by a newer request is cancelled where it stands, and its answer is never
 /// delivered: every answer is for the newest request at the time it finished, and answers
-/// arrive in the order of their requests. The caller never waits for a stale search.
+/// arrive in the order of their requests. The caller never waits for a stale search. A query
+/// whose count takes long (a phrase typed up to a short last word) is answered twice: its page
+/// first, then the same page with its exact total (``Answer/totalFollows``).
 ///
 /// A query of filters alone (what ``SearchQuery/typed(_:filter:now:timeZone:)`` makes of an empty text)
 /// answers with the newest entries that pass them, so that a screen has something to show
@@ -18,7 +20,7 @@ import Foundation
 /// ```swift
 /// let journal = try Journal(directory: StoreDirectory(path: NSHomeDirectory() + "/notes"))
 /// let session = LiveSearch(journal: journal) { answer in
-///     if case .success(let results) = answer.results {
+///     if case .success(let results) = answer.results, !answer.totalFollows {
 ///         print("\(results.total) entries for \(answer.request.query.text ?? "")")
 ///     }
 /// }
@@ -33,7 +35,8 @@ public final class LiveSearch: @unchecked Sendable {
         public var query: SearchQuery
         /// How to search (the standard `prefix` strategy keeps every keystroke cheap).
         public var strategy: SearchStrategy
-        /// How many of the first matches to return (the total is always exact).
+        /// How many of the first matches to return (the total is exact, or follows in an answer
+        /// of its own: ``Answer/totalFollows``).
         public var limit: Int
         /// The order of the matches.
         public var order: SearchOrder
@@ -64,13 +67,20 @@ public final class LiveSearch: @unchecked Sendable {
         /// The request answered.
         public let request: Request
         /// The exact total and the newest entries, or why the query could not be searched (a
-        /// query with no words for a word-prefix strategy, a store that failed).
+        /// query with no words for a word-prefix strategy, a store that failed). The total is
+        /// exact unless ``totalFollows`` says otherwise.
         public let results: Result<SearchResults, JournalError>
         /// For each entry of the results, the ranges of its text the query matched, up to the
         /// request's ``Request/highlightWindow`` past the first, for a screen to highlight
         /// (empty for an empty query).
         public let highlights: [[Range<String.Index>]]
-        /// How long the search took, highlighting included.
+        /// Whether this answer came before its count: its entries are the page the counted
+        /// answer shows, its total counts only them, and the counted answer for the same
+        /// generation follows unless a newer request comes first. A phrase whose count takes
+        /// long (a short last word, "the t") is answered so, and a screen shows its page at once.
+        public let totalFollows: Bool
+        /// How long the search took, highlighting included: for an answer before its count,
+        /// how long the page took.
         public let seconds: Double
     }
 
@@ -164,7 +174,16 @@ public final class LiveSearch: @unchecked Sendable {
         }
         guard let (generation, request) = taken else { return }
         let started = ContinuousClock.now
-        let answer = Self.answer(request, in: journal, cancellation: cancellation)
+        var answer = Self.answer(request, in: journal, cancellation: cancellation, totalMayFollow: true)
+        if answer.totalFollows {
+            // The page now, while the same request is counted; a newer request stops the count.
+            guard lock.withLock({ !closed && self.generation == generation }) else {
+                lock.withLock { running = nil }
+                return
+            }
+            deliver(answer.delivered(generation: generation, request: request, seconds: secondsSince(started)))
+            answer = Self.answer(request, in: journal, cancellation: cancellation, totalMayFollow: false)
+        }
         let seconds = secondsSince(started)
         let current = lock.withLock {
             running = nil
@@ -172,27 +191,40 @@ public final class LiveSearch: @unchecked Sendable {
             return !closed && self.generation == generation
         }
         guard current else { return }
-        deliver(
+        deliver(answer.delivered(generation: generation, request: request, seconds: seconds))
+    }
+
+    /// A request's answer before it is delivered.
+    private struct Found {
+        let results: Result<SearchResults, JournalError>
+        let highlights: [[Range<String.Index>]]
+        var totalFollows = false
+
+        func delivered(generation: Int, request: Request, seconds: Double) -> Answer {
             Answer(
-                generation: generation, request: request, results: answer.results, highlights: answer.highlights,
-                seconds: seconds))
+                generation: generation, request: request, results: results, highlights: highlights,
+                totalFollows: totalFollows, seconds: seconds)
+        }
     }
 
     private static func answer(
-        _ request: Request, in journal: Journal, cancellation: Cancellation
-    ) -> (results: Result<SearchResults, JournalError>, highlights: [[Range<String.Index>]]) {
+        _ request: Request, in journal: Journal, cancellation: Cancellation, totalMayFollow: Bool
+    ) -> Found {
         do throws(JournalError) {
             let page = try PageRequest(limit: request.limit, order: request.order)
-            let results = try journal.search(
-                request.query, strategy: request.strategy, page: page, progress: nil, cancellation: cancellation)
-            guard request.query.text != nil else { return (.success(results), results.entries.map { _ in [] }) }
+            let (results, totalFollows) = try journal.search(
+                request.query, strategy: request.strategy, page: page, progress: nil, cancellation: cancellation,
+                totalMayFollow: totalMayFollow)
+            guard request.query.text != nil else {
+                return Found(results: .success(results), highlights: results.entries.map { _ in [] })
+            }
             let highlighter = MatchHighlighter(query: request.query, highlighting: request.strategy.highlighting)
-            return (
-                .success(results),
-                results.entries.map { highlighter.ranges(in: $0.text, window: request.highlightWindow) }
-            )
+            return Found(
+                results: .success(results),
+                highlights: results.entries.map { highlighter.ranges(in: $0.text, window: request.highlightWindow) },
+                totalFollows: totalFollows)
         } catch {
-            return (.failure(error), [])
+            return Found(results: .failure(error), highlights: [])
         }
     }
 }

@@ -144,6 +144,31 @@ import Testing
         #expect(seen == [generation])
     }
 
+    /// A phrase typed up to a short last word among thousands of entries holding its words:
+    /// the page comes first, marked as such, and then the same page with the exact total.
+    @Test func aPhraseSlowToCountShowsItsPageBeforeItsTotal() throws {
+        let store = try TemporaryJournal()
+        let journal: Journal = store.journal
+        let words = ["the", "tea", "table", "tiger", "then", "cat"]
+        try store.importTexts(
+            (0..<5_000).map { index in
+                (0..<6).map { words[($0 * 7 + index * 3 + $0 * index) % words.count] }.joined(separator: " ")
+            })
+        let answers = AnswerLog()
+        let session = LiveSearch(journal: journal, onAnswer: answers.append)
+        defer { session.close() }
+        let request = LiveSearch.Request(query: .typed(#""the t"#), limit: 10)
+        let generation = session.submit(request)
+        let counted = try answers.wait(for: generation)
+        let delivered = answers.all.filter { $0.generation == generation }
+        let expected = try journal.search(request.query, page: PageRequest(limit: 10))
+        #expect(delivered.map(\.totalFollows) == [true, false])
+        #expect(try delivered[0].results.get().entries == expected.entries)
+        #expect(try delivered[0].results.get().total == 10)
+        #expect(delivered[0].highlights.count == 10)
+        #expect(try counted.results.get() == expected)
+    }
+
     @Test func aSubmittedRequestSeesWhatWasWrittenSince() throws {
         let store = try TemporaryJournal()
         let journal: Journal = store.journal
@@ -172,13 +197,15 @@ private final class AnswerLog: @unchecked Sendable {
         }
     }
 
-    /// The answer to `generation`, once delivered; a test failure (not a hang) when it takes
-    /// more than a minute.
+    /// The answer to `generation` with its total, once delivered; a test failure (not a hang)
+    /// when it takes more than a minute.
     func wait(for generation: Int) throws -> LiveSearch.Answer {
         let deadline = Date().addingTimeInterval(60)
         return try condition.withLock {
             while true {
-                if let answer = answers.first(where: { $0.generation == generation }) { return answer }
+                if let answer = answers.first(where: { $0.generation == generation && !$0.totalFollows }) {
+                    return answer
+                }
                 guard condition.wait(until: deadline) else { throw WaitExpired(generation: generation) }
             }
         }

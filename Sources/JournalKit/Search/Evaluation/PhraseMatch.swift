@@ -146,6 +146,53 @@ enum PhraseMatch {
         }
     }
 
+    /// A phrase checked one entry at a time, in any order: the entry's positions of each word
+    /// read from the one segment of each token that can hold the entry, and of the last word's
+    /// tokens only those the entry's document lists. A few entries then cost a few reads each,
+    /// however many tokens the last word starts; many cost more than ``filter(_:_:maximum:in:)``
+    /// does in one pass.
+    struct EntryCheck {
+        private let distinct: [Int64]
+        private let lastTokens: Set<Int64>
+        private var positions: CandidatePositions
+
+        init(_ phrase: Tokens) {
+            var distinct: [Int64] = []
+            let wordToken = phrase.exact.map { token in
+                if let index = distinct.firstIndex(of: token) { return index }
+                distinct.append(token)
+                return distinct.count - 1
+            }
+            self.distinct = distinct
+            lastTokens = Set(phrase.last)
+            positions = CandidatePositions(wordToken: wordToken)
+        }
+
+        /// Whether entry `number` holds the phrase.
+        mutating func holds(at number: Int64, in db: Database) throws -> Bool {
+            guard !distinct.isEmpty, !lastTokens.isEmpty else { return false }
+            positions.removeAll()
+            let entry = number...number
+            for (reader, token) in distinct.enumerated() {
+                var cursor = try PositionCursor(token: token, within: entry, reader: reader, in: db)
+                guard try cursor.positions(at: number, appendingTo: &positions.exact) else { return false }
+                positions.exactStarts.append(positions.exact.count)
+            }
+            var reader = distinct.count
+            for token in try SearchStore.tokens(heldBy: number, in: db) where lastTokens.contains(token) {
+                if let shared = distinct.firstIndex(of: token) {
+                    positions.last += positions.exact[positions.exactStarts[shared]..<positions.exactStarts[shared + 1]]
+                } else {
+                    var cursor = try PositionCursor(token: token, within: entry, reader: reader, in: db)
+                    reader += 1
+                    guard try cursor.positions(at: number, appendingTo: &positions.last) else { continue }
+                }
+                positions.lastStarts.append(positions.last.count)
+            }
+            return positions.lastStarts.count > 1 && positions.occurrences(stoppingAtFirst: true) > 0
+        }
+    }
+
     /// The positions of each of the last word's tokens in each candidate: its own token, when
     /// it is also one of the exact words, from theirs; up to ``cursorLimit`` others through a
     /// reader each; of more, all but its own read beforehand into one list per candidate.

@@ -16,7 +16,8 @@ import GRDB
 /// The plan's restriction goes first and makes the work smaller: the entries it lets through
 /// bound which posting segments are read at all. A short word searched alone, whose key's list
 /// may hold most of the journal, is counted and paged without reading the list, restricted or
-/// not (`pageOfOneKey`).
+/// not (`pageOfOneKey`). A caller that takes the total later may have the page of a phrase
+/// slow to count before it (``PageBeforeTotal``).
 enum WordPrefixSearch {
     /// How a strategy finds a word's entries and tokens.
     struct Lookup {
@@ -46,7 +47,7 @@ enum WordPrefixSearch {
             let terms = BoundTerms(lookup: lookup, maximum: maximum, db: db, counts: counts)
             var answer = try answer(
                 plan, page: page, visibility: visibility, fromMain: fromMain, order: stores.dateOrders.order(in: db),
-                terms: terms)
+                terms: terms, totalMayFollow: stores.totalMayFollow)
             answer.indexed = visibility.position
             return answer
         }
@@ -55,7 +56,7 @@ enum WordPrefixSearch {
     /// The answer from the documents `visibility` lets readers see, in one read transaction.
     private static func answer(
         _ plan: SearchPlan, page: PageRequest, visibility: SearchVisibility, fromMain: [QueryCondition: DocumentSet],
-        order: DateOrder?, terms: BoundTerms
+        order: DateOrder?, terms: BoundTerms, totalMayFollow: Bool
     ) throws -> StrategyAnswer {
         let (db, maximum) = (terms.db, terms.maximum)
         var allowed = try plan.restriction.map { restriction in
@@ -79,6 +80,12 @@ enum WordPrefixSearch {
             {
                 return answer
             }
+        }
+        if totalMayFollow, let words = plan.words,
+            let first = try PageBeforeTotal.page(
+                of: words, allowed: allowed, window: window, page: page, dated: dated, order: order, terms: terms)
+        {
+            return first
         }
         var evaluation = ConditionEvaluation(terms: terms, window: window, allowed: allowed, fromMain: fromMain)
         var matching =

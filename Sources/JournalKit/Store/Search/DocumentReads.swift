@@ -4,7 +4,7 @@ import GRDB
 /// The search store's reads a word-prefix search makes in its read transaction, besides the
 /// postings (``PostingSegments``), the days (``DateBuckets``) and a phrase's check
 /// (``PhraseMatch``): the largest entry number, a token's or a prefix key's id, the tokens a
-/// few documents hold, and the documents newest first.
+/// document or a few hold, and the documents newest first.
 ///
 /// Invariant: every statement binds its values; none is left stepping once a read returns.
 extension SearchStore {
@@ -36,13 +36,14 @@ extension SearchStore {
     static func tokens(_ tokens: [Int64], heldByAnyOf numbers: DocumentSet, in db: Database) throws -> [Int64] {
         guard tokens.count > 1, numbers.count <= fewDocuments else { return tokens }
         var held = Set<Int64>()
-        let read = try db.cachedStatement(sql: "SELECT tokens FROM document WHERE id = ?")
-        for number in numbers.members {
-            if let list = try Data.fetchOne(read, arguments: [number]) {
-                DeltaList.forEach(in: list) { held.insert($0) }
-            }
-        }
+        for number in numbers.members { held.formUnion(try self.tokens(heldBy: number, in: db)) }
         return tokens.filter(held.contains)
+    }
+
+    /// The ids of the tokens entry `number` holds, ascending (none when it has no document).
+    static func tokens(heldBy number: Int64, in db: Database) throws -> [Int64] {
+        let read = try db.cachedStatement(sql: "SELECT tokens FROM document WHERE id = ?")
+        return try Data.fetchOne(read, arguments: [number]).map(DeltaList.decode) ?? []
     }
 
     /// The first `wanted` documents numbered `maximum` or below, newest first, that `contains`

@@ -52,4 +52,64 @@ import Testing
             }
         }
     }
+
+    /// Phrases whose last word is short, among thousands of entries holding their words (dated
+    /// out of number order): asked for a page before its total, every word-prefix strategy
+    /// answers the page the counted search shows, and a total that counts only up to the page's
+    /// end (dense matches, walked), or the exact total (matches too sparse for the walk, or
+    /// candidates few enough to count), with the dates read from the store and from memory.
+    @Test func aPhraseSlowToCountHasTheCountedPageBeforeItsTotal() throws {
+        let store = try TemporaryJournal()
+        let day: Int64 = 86_400_000_000
+        let words = ["the", "tea", "table", "tiger", "then", "a", "cat", "sat", "on", "mat", "to", "the", "the"]
+        var state: UInt64 = 7
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        let lines = (Int64(1)...6_000).map { number in
+            let date = number * day - (number % 7 == 0 ? 400 * day : 0)
+            let text = (0..<8).map { _ in words[next(words.count)] }.joined(separator: " ")
+            return #"{"date":"\#(JournalDate(microseconds: date).iso8601)","text":"\#(text)"}"#
+        }
+        let file = store.directory.url.appendingPathComponent("phrases.jsonl")
+        try Data(lines.joined(separator: "\n").utf8).write(to: file)
+        _ = try store.journal.importJSONLines(from: JSONLinesReader(path: file.path))
+        let typing = try Journal(directory: store.directory)
+        try typing.prepareForTyping()
+        let strategies = SearchStrategies.all.filter { $0.family == .wordPrefix }
+        #expect(strategies.count >= 2)
+        let queries = [
+            #""the t"#, #""the ta"#, #""the the t"#, #""a cat s"#, #""the t" cat"#, #""on the" "the t"#,
+            #""tiger tiger tiger t"#, #""mat mat m"#,
+        ]
+        var (walked, counted) = (0, 0)
+        for strategy in strategies {
+            for journal in [store.journal!, typing] {
+                for text in queries {
+                    for filter in [EntryFilter.none, try EntryFilter(from: JournalDate(microseconds: 3_000 * day))] {
+                        for page in try [PageRequest(limit: 20), PageRequest(limit: 10, offset: 40)] {
+                            let query = try SearchQuery(text, filter: filter)
+                            let exact = try journal.search(query, strategy: strategy, page: page)
+                            let first = try journal.search(
+                                query, strategy: strategy, page: page, progress: nil, cancellation: nil,
+                                totalMayFollow: true)
+                            let label = "\(strategy.name) \(text) \(page)"
+                            #expect(first.results.entries.map(\.id) == exact.entries.map(\.id), "\(label)")
+                            if first.totalFollows {
+                                walked += 1
+                                #expect(first.results.total == page.offset + page.limit, "\(label)")
+                                #expect(exact.total >= first.results.total, "\(label)")
+                            } else {
+                                counted += 1
+                                #expect(first.results.total == exact.total, "\(label)")
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        #expect(walked > 0)
+        #expect(counted > 0)
+    }
 }
