@@ -53,6 +53,13 @@ import Testing
         }
 
         func remove() { journal.removeStore() }
+
+        /// The short names of the first five entries a screen's `lines` list.
+        static func listed(_ lines: [String]) -> [String] {
+            Array(
+                lines.dropFirst(2).compactMap { $0.dropFirst(2).split(separator: " ").first.map(String.init) }.prefix(5)
+            )
+        }
     }
 
     @Test(arguments: [false, true]) func typingUpdatesTheTotalAndTheListAndBackspaceTakesItBack(encrypted: Bool) throws
@@ -68,8 +75,7 @@ import Testing
             guard !typed.hasSuffix(" ") else { continue }
             let lines = try fixture.waitForTotal(try fixture.total(typed))
             #expect(lines[0] == "> \(typed)")
-            let shown = lines.dropFirst(2).compactMap { $0.dropFirst(2).split(separator: " ").first.map(String.init) }
-            #expect(Array(shown.prefix(5)) == (try fixture.newest(typed)), "the list for \(typed)")
+            #expect(Fixture.listed(lines) == (try fixture.newest(typed)), "the list for \(typed)")
         }
         try terminal.press("BSpace", "BSpace", "BSpace")
         try fixture.waitForTotal(try fixture.total("bru"))
@@ -287,8 +293,7 @@ import Testing
                     && (status.isEmpty ? !lines[1].contains(" first") : lines[1].contains(status))
             }
             #expect(lines[1].contains("of \(total) entr"), "\(lines[1])")
-            let shown = lines.dropFirst(2).compactMap { $0.dropFirst(2).split(separator: " ").first.map(String.init) }
-            #expect(Array(shown.prefix(5)) == (try fixture.newest("cafe", ["--sort", order])), "\(order)")
+            #expect(Fixture.listed(lines) == (try fixture.newest("cafe", ["--sort", order])), "\(order)")
         }
         try terminal.press("Escape")
         #expect(try terminal.waitForExit() == (0, true))
@@ -371,12 +376,7 @@ import Testing
         try fixture.waitForTotal(300)
         try terminal.type("\"crème br")
         let phrase = try fixture.waitForTotal(try fixture.total("\"crème br"))
-        #expect(
-            Array(
-                phrase.dropFirst(2).prefix(5).compactMap {
-                    $0.dropFirst(2).split(separator: " ").first.map(String.init)
-                })
-                == (try fixture.newest("\"crème br")))
+        #expect(Fixture.listed(phrase) == (try fixture.newest("\"crème br")))
         try terminal.type("\"")
         try fixture.waitForTotal(try fixture.total("\"crème br\""))
         try terminal.paste(" from:someday")
@@ -384,10 +384,33 @@ import Testing
             lines.count > 2 && lines[1].contains("is not understood") && !lines[1].contains("searching")
         }
         #expect(failed[1].contains("of \(try fixture.total("\"crème br\"")) entr"))
-        #expect(
-            failed.dropFirst(2).compactMap { $0.dropFirst(2).split(separator: " ").first.map(String.init) }.prefix(5)
-                .elementsEqual(
-                    try fixture.newest("\"crème br\"")))
+        #expect(Fixture.listed(failed) == (try fixture.newest("\"crème br\"")))
+        try terminal.press("Escape")
+        #expect(try terminal.waitForExit() == (0, true))
+    }
+
+    /// A phrase typed up to a short last word in a journal where thousands of entries hold its
+    /// words: the page comes before its count, and the screen then settles on the exact total
+    /// and the same newest entries as `journal search`.
+    @Test func aPhraseSlowToCountSettlesOnItsTotal() throws {
+        let words = ["the", "tea", "table", "tiger", "then", "cat"]
+        let fixture = try Fixture { journal in
+            let lines = (0..<5_000).map { index in
+                let text = (0..<6).map { words[($0 * 7 + index * 3 + $0 * index) % words.count] }
+                return #"{"text":"\#(text.joined(separator: " ")) \#(index)"}"#
+            }
+            let file = journal.store.appendingPathExtension("phrases.jsonl")
+            try Data(lines.joined(separator: "\n").utf8).write(to: file)
+            defer { try? FileManager.default.removeItem(at: file) }
+            try #require(try journal.run(["import", file.path]).status == 0)
+        }
+        defer { fixture.remove() }
+        let terminal = fixture.terminal
+        try fixture.waitForTotal(5_300)
+        try terminal.type("\"the t")
+        let shown = try fixture.waitForTotal(try fixture.total("\"the t"))
+        #expect(!shown[1].contains("counting"))
+        #expect(Fixture.listed(shown) == (try fixture.newest("\"the t")))
         try terminal.press("Escape")
         #expect(try terminal.waitForExit() == (0, true))
     }

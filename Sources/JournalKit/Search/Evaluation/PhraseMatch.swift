@@ -146,50 +146,72 @@ enum PhraseMatch {
         }
     }
 
-    /// A phrase checked one entry at a time, in any order: the entry's positions of each word
-    /// read from the one segment of each token that can hold the entry, and of the last word's
-    /// tokens only those the entry's document lists. A few entries then cost a few reads each,
-    /// however many tokens the last word starts; many cost more than ``filter(_:_:maximum:in:)``
-    /// does in one pass.
+    /// A phrase checked one entry at a time, in any order: the entry's positions of the exact
+    /// words read from the segment of each token that holds the entry (kept for the entries
+    /// after it there, ``PostingMembership``), and only where those stand side by side, the
+    /// positions of the last word's tokens that the entry's document lists, until one stands
+    /// next. A few entries then cost a few reads each, however many tokens the last word starts;
+    /// many cost more than ``filter(_:_:maximum:in:)`` does in one pass.
     struct EntryCheck {
+        /// The exact words' distinct tokens, and which of them each word is.
         private let distinct: [Int64]
+        private let wordToken: [Int]
         private let lastTokens: Set<Int64>
-        private var positions: CandidatePositions
+        private var exact: [PostingMembership]
+        private var lists: [[UInt32]]
+        private var list: [UInt32] = []
 
-        init(_ phrase: Tokens) {
+        init(_ phrase: Tokens, in db: Database) {
             var distinct: [Int64] = []
-            let wordToken = phrase.exact.map { token in
+            wordToken = phrase.exact.map { token in
                 if let index = distinct.firstIndex(of: token) { return index }
                 distinct.append(token)
                 return distinct.count - 1
             }
             self.distinct = distinct
             lastTokens = Set(phrase.last)
-            positions = CandidatePositions(wordToken: wordToken)
+            exact = distinct.map { PostingMembership(.tokens, owner: $0, positions: true, in: db) }
+            lists = Array(repeating: [], count: distinct.count)
         }
 
         /// Whether entry `number` holds the phrase.
         mutating func holds(at number: Int64, in db: Database) throws -> Bool {
             guard !distinct.isEmpty, !lastTokens.isEmpty else { return false }
-            positions.removeAll()
             let entry = number...number
-            for (reader, token) in distinct.enumerated() {
-                var cursor = try PositionCursor(token: token, within: entry, reader: reader, in: db)
-                guard try cursor.positions(at: number, appendingTo: &positions.exact) else { return false }
-                positions.exactStarts.append(positions.exact.count)
+            for index in distinct.indices {
+                lists[index].removeAll(keepingCapacity: true)
+                guard try exact[index].positions(at: number, appendingTo: &lists[index]) else { return false }
             }
-            var reader = distinct.count
+            // Where the last word would stand: after each start of the exact words side by side.
+            var wanted = lists[wordToken[0]].map { $0 + UInt32(wordToken.count) }
+            for (word, token) in wordToken.enumerated().dropFirst() {
+                let offset = UInt32(wordToken.count - word)
+                wanted = Self.common(wanted, lists[token], offset: offset)
+                if wanted.isEmpty { return false }
+            }
+            let reader = 0
             for token in try SearchStore.tokens(heldBy: number, in: db) where lastTokens.contains(token) {
                 if let shared = distinct.firstIndex(of: token) {
-                    positions.last += positions.exact[positions.exactStarts[shared]..<positions.exactStarts[shared + 1]]
-                } else {
-                    var cursor = try PositionCursor(token: token, within: entry, reader: reader, in: db)
-                    reader += 1
-                    guard try cursor.positions(at: number, appendingTo: &positions.last) else { continue }
+                    if !Self.common(wanted, lists[shared], offset: 0).isEmpty { return true }
+                    continue
                 }
-                positions.lastStarts.append(positions.last.count)
+                list.removeAll(keepingCapacity: true)
+                var cursor = try PositionCursor(token: token, within: entry, reader: reader, in: db)
+                if try cursor.positions(at: number, appendingTo: &list), !Self.common(wanted, list, offset: 0).isEmpty {
+                    return true
+                }
             }
-            return positions.lastStarts.count > 1 && positions.occurrences(stoppingAtFirst: true) > 0
+            return false
+        }
+
+        /// The values of `wanted` that are a value of `list` plus `offset`; both ascending.
+        private static func common(_ wanted: [UInt32], _ list: [UInt32], offset: UInt32) -> [UInt32] {
+            var (result, index) = ([UInt32](), 0)
+            for value in wanted {
+                while index < list.count, list[index] + offset < value { index += 1 }
+                if index < list.count, list[index] + offset == value { result.append(value) }
+            }
+            return result
         }
     }
 

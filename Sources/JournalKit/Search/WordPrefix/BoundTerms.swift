@@ -98,18 +98,6 @@ final class BoundTerms {
         let key = DocumentsKey(term: .phrase(words), window: window)
         if candidates == nil, let found = documents[key] { return found }
         guard let phrase = try tokens(ofPhrase: words) else { return DocumentSet(maximum: maximum) }
-        let found = try documents(withEveryWordOf: words, phrase, within: window, candidates: candidates)
-        let holding = try PhraseMatch.filter(found, phrase, maximum: maximum, in: db)
-        if candidates == nil { documents[key] = holding }
-        return holding
-    }
-
-    /// The documents among `candidates` (all when nil) that hold every word of the phrase
-    /// `words`, whose tokens are `phrase`, wherever they stand: those a phrase match checks.
-    func documents(
-        withEveryWordOf words: [String], _ phrase: PhraseMatch.Tokens, within window: ClosedRange<Int64>?,
-        candidates: DocumentSet?
-    ) throws -> DocumentSet {
         var matching = candidates
         for id in Set(phrase.exact) {
             var entries = DocumentSet(maximum: maximum)
@@ -118,7 +106,9 @@ final class BoundTerms {
         }
         var found = try documents(ofWord: words[words.count - 1], within: window)
         if let matching { found.formIntersection(matching) }
-        return found
+        let holding = try PhraseMatch.filter(found, phrase, maximum: maximum, in: db)
+        if candidates == nil { documents[key] = holding }
+        return holding
     }
 
     /// Counts each term's lookups in the task that sets it: for the test that a search resolves

@@ -83,7 +83,7 @@ enum WordPrefixSearch {
         }
         if totalMayFollow, let words = plan.words,
             let first = try PageBeforeTotal.page(
-                of: words, allowed: allowed, window: window, page: page, dated: dated, order: order, terms: terms)
+                of: words, allowed: allowed, page: page, dated: dated, order: order, terms: terms)
         {
             return first
         }

@@ -398,6 +398,21 @@ struct PostingSegments: Sendable, Equatable {
         return segments
     }
 
+    /// Whether `owners` have more than `limit` entries between them (an entry of two counted
+    /// twice), read from their segments' counts only as far as it takes to pass it.
+    func haveMoreEntries(than limit: Int, owners: [Int64], in db: Database) throws -> Bool {
+        var entries = 0
+        for owner in owners {
+            let rows = try Row.fetchCursor(
+                segments(holding: 0...Self.maximumEntryNumber, owner: owner, columns: "count", in: db))
+            while let row = try rows.next() {
+                entries += row[1] as Int
+                if entries > limit { return true }
+            }
+        }
+        return false
+    }
+
     /// The statement reading the id and `columns` of the segments of `owner` that can hold
     /// numbers in `range`, recent ones after the others: in each table, from the one starting at
     /// or before its start (or the owner's first) to the last starting in it. With `reader`, the
