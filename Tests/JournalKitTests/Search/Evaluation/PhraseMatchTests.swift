@@ -7,13 +7,19 @@ import Testing
 
 /// Phrases answered from the positions in the postings, against a straightforward reference:
 /// each entry's words in order, read from its text, searched for the phrase's words side by
-/// side (the last one as a prefix).
+/// side (the last one as a prefix), by every word-prefix strategy.
 @Suite struct PhraseMatchTests {
     @Test func phrasesAgreeWithTheEntriesWordsInOrder() throws {
         let store = try TemporaryJournal()
         var texts = SyntheticJournal(count: 1_200, seed: 21).map(\.text)
         // A word many times in one entry, a phrase that overlaps itself, one word repeated.
         texts += ["the the the the", "a b a b a b c", "rain rain and more rain rain"]
+        // Greek, with its accents and final sigma, beside the generator's scripts.
+        let greek = ["το", "σπίτι", "είναι", "μεγάλο", "η", "θάλασσα", "ήταν", "ήσυχη", "όλοι", "ξέρουν", "τους", "δρόμους"]
+        var mixing = SplitMix64(seed: 3)
+        texts += (0..<40).map { _ in
+            (0..<9).map { _ in greek[Int(mixing.next() % UInt64(greek.count))] }.joined(separator: " ")
+        }
         try store.importTexts(texts)
         let words = texts.map(WordsReference.words(of:))
         var generator = SplitMix64(seed: 8)
@@ -44,6 +50,16 @@ import Testing
             }
             phrases.append(phrase)
         }
+        // In every script, phrases whose last word is one or two code points long: a prefix key.
+        for entry in words.indices where entry.isMultiple(of: 23) && words[entry].count >= 2 {
+            for kept in [1, 2] {
+                var last = String.UnicodeScalarView()
+                last.append(contentsOf: words[entry][1].unicodeScalars.prefix(kept))
+                phrases.append([words[entry][0], String(last)])
+            }
+        }
+        let strategies = SearchStrategies.all.filter { $0.equivalence == SearchFamily.wordPrefix.rawValue }
+        #expect(strategies.count >= 2)
         var found = 0
         for sample in phrases {
             // The query's words as the query reads them: a prefix of a word in a script without
@@ -55,14 +71,16 @@ import Testing
                     EntryID(storeID: store.journal.storeID, number: Int64($0 + 1))
                 })
             found += expected.isEmpty ? 0 : 1
-            for strategy in [StrategyID.token, .prefix] {
-                let results = try store.journal.search(
-                    query, strategy: SearchStrategies[strategy], page: PageRequest(limit: 0))
-                #expect(Set(results.entries.map(\.id)) == expected, "\(strategy) \(query)")
-                #expect(results.total == expected.count, "\(strategy) \(query)")
+            for strategy in strategies {
+                let results = try store.journal.search(query, strategy: strategy, page: PageRequest(limit: 0))
+                #expect(Set(results.entries.map(\.id)) == expected, "\(strategy.name) \(query)")
+                #expect(results.total == expected.count, "\(strategy.name) \(query)")
             }
         }
         // The sample holds both phrases that are found and phrases that are not.
         #expect(found > 100 && found < phrases.count)
+        // Of which some end in a Greek key.
+        let greekWords = Set(greek.flatMap(WordsReference.words(of:)))
+        #expect(phrases.contains { $0.count == 2 && $0[1].count == 1 && greekWords.contains($0[0]) })
     }
 }

@@ -77,7 +77,7 @@ import Testing
         _ = try store.journal.importJSONLines(from: JSONLinesReader(path: file.path))
         let typing = try Journal(directory: store.directory)
         try typing.prepareForTyping()
-        let strategies = SearchStrategies.all.filter { $0.family == .wordPrefix }
+        let strategies = SearchStrategies.all.filter { $0.equivalence == SearchFamily.wordPrefix.rawValue }
         #expect(strategies.count >= 2)
         let queries = [
             #""the t"#, #""the ta"#, #""the the t"#, #""a cat s"#, #""the t" cat"#, #""on the" "the t"#,
