@@ -15,7 +15,9 @@ import Testing
         // A word many times in one entry, a phrase that overlaps itself, one word repeated.
         texts += ["the the the the", "a b a b a b c", "rain rain and more rain rain"]
         // Greek, with its accents and final sigma, beside the generator's scripts.
-        let greek = ["το", "σπίτι", "είναι", "μεγάλο", "η", "θάλασσα", "ήταν", "ήσυχη", "όλοι", "ξέρουν", "τους", "δρόμους"]
+        let greek = [
+            "το", "σπίτι", "είναι", "μεγάλο", "η", "θάλασσα", "ήταν", "ήσυχη", "όλοι", "ξέρουν", "τους", "δρόμους",
+        ]
         var mixing = SplitMix64(seed: 3)
         texts += (0..<40).map { _ in
             (0..<9).map { _ in greek[Int(mixing.next() % UInt64(greek.count))] }.joined(separator: " ")
