@@ -36,7 +36,9 @@ struct SearchCommand: ParsableCommand {
             oldest first), Ctrl-U clears the query, Esc or Ctrl-C quits. On the selected entry (or the one shown in full, with e, s, t, d): Ctrl-E edits it \
             in the configured editor, $VISUAL or $EDITOR; Ctrl-S stars or unstars it; Ctrl-T asks for \
             tags (name adds, -name removes); Ctrl-X asks whether to delete it (y deletes). Each is \
-            saved at once and the status line says what was done. The filters and --strategy apply.
+            saved at once and the status line says what was done. A phrase whose count takes long \
+            shows its newest entries at once and "counting…" until its total comes. The filters and \
+            --strategy apply.
             """)
 
     @ParentCommand var journal: JournalCommand
