@@ -12,7 +12,8 @@ package struct StrategyAnswer: Sendable, Equatable {
     /// answer from the search store (nil for one from the main store, which is always current).
     var indexed: SearchStore.Position?
     /// Whether the page came before its count (``SearchContext/totalMayFollow``): `total` then
-    /// counts only the page's entries, and the exact total takes the search made again without.
+    /// counts only the entries up to the page's end, and the exact total takes the search made
+    /// again without.
     package var totalFollows = false
 
     package init(total: Int, numbers: [Int64], scores: [Double]? = nil) {

@@ -189,14 +189,13 @@ enum PhraseMatch {
                 wanted = Self.common(wanted, lists[token], offset: offset)
                 if wanted.isEmpty { return false }
             }
-            let reader = 0
             for token in try SearchStore.tokens(heldBy: number, in: db) where lastTokens.contains(token) {
                 if let shared = distinct.firstIndex(of: token) {
                     if !Self.common(wanted, lists[shared], offset: 0).isEmpty { return true }
                     continue
                 }
                 list.removeAll(keepingCapacity: true)
-                var cursor = try PositionCursor(token: token, within: entry, reader: reader, in: db)
+                var cursor = try PositionCursor(token: token, within: entry, reader: 0, in: db)
                 if try cursor.positions(at: number, appendingTo: &list), !Self.common(wanted, list, offset: 0).isEmpty {
                     return true
                 }
