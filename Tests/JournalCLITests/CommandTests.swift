@@ -591,6 +591,7 @@ import Testing
                 "--html", page.path,
             ], useStore: false)
         #expect(outcome.status == 0, "\(outcome.error)")
+        #expect(outcome.error.hasSuffix("wrote \(page.path)\n"), "\(outcome.error)")
         let report = try outcome.json()
         // Start-up: three journal processes that open no journal, each timed, beside sqlite3's.
         let startup = try #require(report["startup"] as? [String: Any])

@@ -169,5 +169,8 @@ struct BenchCommand: ParsableCommand {
         let rendering = BenchmarkRendering(report: report, context: .current)
         if let html { try OutputDestination.file(html).write(rendering.render(.html, style: .plain)) }
         try output.destination.write(rendering.render(format, style: output.destination.terminal.style))
+        // The progress lines end here: say where the report went, so that a log shows the run ended.
+        let files = [html, output.destination.path].compactMap { $0 }
+        if !files.isEmpty { Terminal.standardError.write("wrote " + files.joined(separator: " and ") + "\n") }
     }
 }
