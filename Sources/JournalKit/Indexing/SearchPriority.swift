@@ -13,9 +13,8 @@ import Foundation
 ///
 /// An import keeps every core of a small machine busy, and a search process started meanwhile
 /// shares a core with one of its threads. A lower priority does not spare it: with the import
-/// at nice 19, or every thread of it `SCHED_IDLE`, a search still waits about a scheduler tick
-/// while a thread of the import runs on its core, often enough to lift the searches' 95th
-/// percentile.
+/// at nice 19, or every thread of it `SCHED_IDLE`, a search still waits for a thread of the
+/// import that runs on its core to give way at the scheduler's next tick.
 /// Kept off the search's CPU, the import leaves it that core and goes on with the others.
 ///
 /// Searches announce themselves: a thread searching holds a lock on its own byte of the file

@@ -41,8 +41,8 @@ public final class LiveSearch: @unchecked Sendable {
         /// The order of the matches.
         public var order: SearchOrder
         /// How far past an entry's first match, in characters, to find the ranges to highlight:
-        /// what a snippet shows. Finding them costs more than the search on a long page of long
-        /// entries, so a screen asks only for what it draws.
+        /// what a snippet shows. Finding them grows with the text of the page's entries, unlike
+        /// the search, so a screen asks only for what it draws.
         public var highlightWindow: Int
 
         /// A request; a `limit` under 1 asks for one entry.

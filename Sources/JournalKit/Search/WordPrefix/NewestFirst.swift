@@ -31,7 +31,7 @@ enum NewestFirst {
         } else {
             // A lookup descends the document table to a page of its own: in memory a few steps'
             // worth, from disk a random read where the walk reads the date index in order.
-            // Counted as 16 steps, which a cold key's worst case decides.
+            // Counted as 16 steps: a random read from disk against steps along an index in order.
             numbers =
                 walk < 16 * Double(total)
                 ? try SearchStore.newestDocuments(

@@ -2,9 +2,9 @@ import Foundation
 import GRDB
 
 /// Each document's number of words in blocks of ``perBlock`` consecutive entry numbers, so
-/// that relevance reads the lengths of tens of thousands of matches in a few rows: a row per
-/// match, or a scan of the document table (whose rows carry their token lists), cost more than
-/// the scoring itself.
+/// that relevance reads the lengths of many matches in a few rows, rather than a row per match
+/// or a scan of the document table (whose rows carry their token lists), either of which grows
+/// with what the scoring does not need.
 ///
 /// Invariant: block `k`'s `lengths` holds ``perBlock`` little-endian 32-bit counts, the `i`th
 /// the number of words of document `k × perBlock + i` as `document.length` has it, 0 for a

@@ -6,9 +6,9 @@ import GRDB
 /// written there at every batch.
 ///
 /// Written at once, each batch rewrote the last segment of every token and prefix key it used:
-/// a page each, tens of thousands a batch in a large journal, most of them pages that the batch
-/// before had rewritten too, each written twice (into the log, then the store). A run is appended in
-/// owner order, a few megabytes of new pages, and a merge rewrites a token's page once for
+/// a page each, as many as the batch's distinct tokens and keys, many of them pages that the
+/// batch before had rewritten too, each written twice (into the log, then the store). A run is
+/// appended in owner order, new pages only, and a merge rewrites a token's page once for
 /// all the runs it joins: the merging batch, when it only adds entries, stages its own first.
 ///
 /// Invariant: every staged posting belongs to a new entry that readers do not see
