@@ -20,6 +20,18 @@ enum PhraseMatch {
         let exact: [Int64]
         let last: [Int64]
         let lastWhole: Int64?
+
+        /// The exact words' distinct tokens, each read once however many words are it, and
+        /// which of them each word is.
+        var distinctExact: (tokens: [Int64], ofWord: [Int]) {
+            var distinct: [Int64] = []
+            let wordToken = exact.map { token in
+                if let index = distinct.firstIndex(of: token) { return index }
+                distinct.append(token)
+                return distinct.count - 1
+            }
+            return (distinct, wordToken)
+        }
     }
 
     /// The candidates that hold the phrase.
@@ -122,12 +134,7 @@ enum PhraseMatch {
         _ candidates: DocumentSet, _ phrase: Tokens, in db: Database, _ body: (Int64, CandidatePositions) -> Void
     ) throws {
         guard let range = candidates.bounds, !phrase.exact.isEmpty, !phrase.last.isEmpty else { return }
-        var distinct: [Int64] = []
-        let wordToken = phrase.exact.map { token in
-            if let index = distinct.firstIndex(of: token) { return index }
-            distinct.append(token)
-            return distinct.count - 1
-        }
+        let (distinct, wordToken) = phrase.distinctExact
         var readers = try distinct.enumerated().map { reader, token in
             try PositionCursor(token: token, within: range, reader: reader, in: db)
         }
@@ -162,13 +169,7 @@ enum PhraseMatch {
         private var list: [UInt32] = []
 
         init(_ phrase: Tokens, in db: Database) {
-            var distinct: [Int64] = []
-            wordToken = phrase.exact.map { token in
-                if let index = distinct.firstIndex(of: token) { return index }
-                distinct.append(token)
-                return distinct.count - 1
-            }
-            self.distinct = distinct
+            (distinct, wordToken) = phrase.distinctExact
             lastTokens = Set(phrase.last)
             exact = distinct.map { PostingMembership(.tokens, owner: $0, positions: true, in: db) }
             lists = Array(repeating: [], count: distinct.count)
