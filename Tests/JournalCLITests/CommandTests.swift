@@ -703,7 +703,9 @@ import Testing
 
         for bad in [
             ["bench", "--sizes", "0"], ["bench", "--sizes", "ten"], ["bench", "--budget", "0"],
-            ["bench", "--runs", "0"],
+            ["bench", "--runs", "0"], ["bench", "-o", "/nonexistent-folder/report.md"],
+            ["bench", "--html=/nonexistent-folder/report.html"], ["bench", "--output", work.path],
+            ["compare", "-o", "/nonexistent-folder/report.md"],
         ] {
             let refused = try journal.run(bad, useStore: false)
             #expect(refused.status == 2, "\(bad): \(refused.error)")

@@ -150,6 +150,9 @@ struct BenchCommand: ParsableCommand {
         } catch {
             throw JournalError(.invalidInput, "cannot create \(folder.path): \(error.localizedDescription)")
         }
+        // Checked once the work folder, where a report may go, is made.
+        try output.destination.checkWritable(option: "--output")
+        try html.map(OutputDestination.file)?.checkWritable(option: "--html")
         let status = StatusLine()
         let run = BenchmarkRun(
             folder: folder, seed: seed, strategies: chosen, runs: runs, coldRuns: coldRuns,

@@ -55,6 +55,7 @@ struct CompareCommand: ParsableCommand {
         if ladder && (strategies != nil || queries != nil) {
             throw ValidationError("--ladder measures predicates, not strategies: drop --strategies and --queries")
         }
+        try output.destination.checkWritable(option: "--output")
     }
 
     func run() throws {

@@ -19,6 +19,24 @@ enum OutputDestination: ExpressibleByArgument, Equatable {
         if case .file(let path) = self { path } else { nil }
     }
 
+    /// Refuses, before a long run, a file that could not be written at its end: one whose
+    /// folder is missing or not writable, or a folder itself.
+    func checkWritable(option: String) throws {
+        guard let path else { return }
+        let url = URL(fileURLWithPath: path)
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            throw ValidationError("\(option): \(path) is a folder, not a file")
+        }
+        let folder = url.deletingLastPathComponent().path
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw ValidationError("\(option): there is no folder \(folder) to write \(url.lastPathComponent) in")
+        }
+        guard FileManager.default.isWritableFile(atPath: folder) else {
+            throw ValidationError("\(option): the folder \(folder) is not writable")
+        }
+    }
+
     /// Standard output, or the plain-text stand-in that gives a file no colour.
     var terminal: Terminal { path == nil ? .standardOutput : .plain }
 
