@@ -1,13 +1,31 @@
 import GRDB
 
 /// The prefix table against the token table: its saved file (every token it holds as the token
-/// table has it, its seal intact, every token up to its last found), and the table as loaded
-/// into memory (every token found).
+/// table has it, its seal intact, every token up to its last found), the list of tokens added
+/// since (exactly those above the file's last), and the table as loaded into memory (every token
+/// found). `tokenTexts` is the token table read by id.
 enum PrefixTableCheck {
     static func run(
         tokenTexts: [Int64: String], search: SearchStore, in db: Database, problems: inout ProblemLog
     ) throws {
-        if try PrefixSnapshot.record(in: db) != nil {
+        let rows = try Int.fetchOne(db, sql: "SELECT count(*) FROM token") ?? 0
+        if rows != tokenTexts.count {
+            problems.add("tokens", "\(rows - tokenTexts.count) tokens have the id of another")
+        }
+        if let record = try PrefixSnapshot.record(in: db) {
+            var listed: Set<Int64> = []
+            for row in try Row.fetchAll(db, sql: "SELECT id, text FROM token_added") {
+                let (id, text): (Int64, String) = (row[0], row[1])
+                listed.insert(id)
+                if id <= record.maxTokenID || tokenTexts[id] != text {
+                    problems.add(
+                        "prefix table",
+                        "the tokens added since the prefix table's file list \"\(text)\" (\(id)) wrongly")
+                }
+            }
+            for (id, text) in tokenTexts where id > record.maxTokenID && !listed.contains(id) {
+                problems.add("prefix table", "the tokens added since the prefix table's file lack \"\(text)\"")
+            }
             let path = PrefixSnapshot.fileURL(besides: search.url).path
             if let file = try PrefixSnapshot.mapped(in: db, searchStore: search) {
                 file.forEachToken { id, utf8 in

@@ -41,6 +41,14 @@ import Testing
         ("search", "INSERT INTO document (id, date, tokens) VALUES (5000, 0, x'')", "doesn't have"),
         ("search", "DELETE FROM document WHERE id = 11", "not in the search store"),
         ("search", "UPDATE token SET text = 'zzzz' WHERE id = (SELECT min(id) FROM token)", "tokens are not tokens(e)"),
+        (
+            "search", "UPDATE token SET id = (SELECT min(id) FROM token) WHERE id = (SELECT max(id) FROM token)",
+            "the id of another"
+        ),
+        (
+            "search", "DELETE FROM token_added WHERE id = (SELECT max(id) FROM token_added)",
+            "added since the prefix table's file lack"
+        ),
         ("search", "UPDATE document SET date = date + 1 WHERE id = 7", "another date"),
         ("search", "UPDATE document SET length = length + 1 WHERE id = 6", "words in it"),
         ("search", "DELETE FROM date_bucket WHERE day = (SELECT min(day) FROM date_bucket)", "documents by day"),

@@ -3,10 +3,16 @@ import GRDB
 
 /// The prefix table saved beside the search store (``PrefixTableFile``, `search.sqlite-prefix`)
 /// and the search store's row naming it: the file's tag and the largest token id it holds.
-/// Tokens added since are found in the token table; tokens removed since stay in the file
-/// harmlessly (no document has them). The indexer saves the table again when the tokens added
-/// since pass a tenth of it, or when the file is not the one the row names (a crash between
-/// saving the file and committing the row, a file removed or damaged).
+/// Tokens added since are listed by id in `token_added`; tokens removed since stay in the file
+/// harmlessly (no document has them).
+///
+/// Invariant: while the row exists, `token_added` holds exactly the tokens whose id is above the
+/// row's largest (each token's id is above every id given before it, and saving the file empties
+/// the list); without a row, the list is not read, and every token comes from the token table.
+///
+/// The indexer saves the table again when the tokens added since pass a tenth of it, or when the
+/// file is not the one the row names (a crash between saving the file and committing the row, a
+/// file removed or damaged).
 enum PrefixSnapshot {
     /// The file beside the search store at `searchStore`.
     static func fileURL(besides searchStore: URL) -> URL {
@@ -43,10 +49,17 @@ enum PrefixSnapshot {
         return (table, file != nil && file?.isDamaged == false)
     }
 
-    /// Adds the tokens the search store gained after the table's last one.
+    /// Adds the tokens the search store gained after the table's last one: from the list of
+    /// those the saved file lacks when the table holds the file's, else from a pass over the
+    /// token table (no file, or a table loaded before the file was saved again).
     static func appendNewTokens(from db: Database, to table: inout PrefixTable) throws {
+        let listed = try record(in: db).map { table.maxTokenID >= $0.maxTokenID } ?? false
         let rows = try Row.fetchCursor(
-            db, sql: "SELECT id, CAST(text AS BLOB) FROM token WHERE id > ? ORDER BY id", arguments: [table.maxTokenID])
+            db.cachedStatement(
+                sql: listed
+                    ? "SELECT id, CAST(text AS BLOB) FROM token_added WHERE id > ? ORDER BY id"
+                    : "SELECT id, CAST(text AS BLOB) FROM token WHERE id > ? ORDER BY id"),
+            arguments: [table.maxTokenID])
         while let row = try rows.next() {
             let id: Int64 = row[0]
             let data: Data = row[1]
@@ -54,9 +67,10 @@ enum PrefixSnapshot {
         }
     }
 
-    /// The largest token id now in the search store.
+    /// The largest token id the search store ever gave: a table whose largest is below it may
+    /// lack a token.
     static func maxTokenID(in db: Database) throws -> Int64 {
-        try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(id) FROM token")) ?? 0
+        try SearchStoreWriter.largestID(of: .token, in: db)
     }
 
     /// Whether the table should be saved again: enough tokens came after it, or its file is not
@@ -66,16 +80,17 @@ enum PrefixSnapshot {
         if record != nil, try mapped(in: db, searchStore: searchStore) == nil { return true }
         let added =
             try Int.fetchOne(
-                db.cachedStatement(sql: "SELECT count(*) FROM token WHERE id > ?"), arguments: [record?.maxTokenID ?? 0]
-            )
+                db.cachedStatement(
+                    sql: record == nil ? "SELECT count(*) FROM token" : "SELECT count(*) FROM token_added"))
             ?? 0
         return added > max(1_000, (record?.tokenCount ?? 0) / 10)
     }
 
     /// Saves the table from the token table as it is now, under a new tag, and names it in the
     /// search store's row (in `db`'s write transaction, committed after the file is in place).
-    /// The tokens stream from the token index in text order: memory holds the slots, not the
-    /// vocabulary, and the row's largest id and count are those streamed.
+    /// The tokens stream from the token table in its order, by text: memory holds the slots, not
+    /// the vocabulary, and the row's largest id and count are those streamed. The list of tokens
+    /// the file lacks is emptied.
     static func save(in db: Database, searchStore: SearchStore) throws {
         let tag = UUID()
         var (maxTokenID, tokenCount): (Int64, Int) = (0, 0)
@@ -93,6 +108,7 @@ enum PrefixSnapshot {
         try db.execute(
             sql: "INSERT OR REPLACE INTO prefix_snapshot (id, max_token_id, token_count, file_tag) VALUES (1, ?, ?, ?)",
             arguments: [maxTokenID, tokenCount, tag.uuidString])
+        try db.execute(sql: "DELETE FROM token_added")
     }
 }
 

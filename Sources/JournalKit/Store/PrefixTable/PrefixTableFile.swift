@@ -186,8 +186,8 @@ final class PrefixTableFile: @unchecked Sendable {
     // MARK: Writing
 
     /// Saves the tokens `forEachToken` hands its body (an id and the token's UTF-8, valid for
-    /// the call), which must come in text order (code point order, as the token table's unique
-    /// index has them), to `url` with `tag`: streamed to a temporary file beside it (one name,
+    /// the call), which must come in text order (code point order, as the token table keeps
+    /// them), to `url` with `tag`: streamed to a temporary file beside it (one name,
     /// reused: the caller holds the catch-up lock), then synced, renamed into place and its
     /// folder synced (``ReplacementFile``).
     ///

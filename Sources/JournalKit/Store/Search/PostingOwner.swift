@@ -3,7 +3,12 @@
 enum PostingOwner: Sendable, CaseIterable {
     case token, prefixKey
 
+    /// The table of the owners' texts and ids, which a lookup by text reads.
     var table: String { self == .token ? "token" : "prefix_key" }
+    /// The AUTOINCREMENT table whose `sqlite_sequence` row keeps the largest id ever given, and
+    /// whose rowids are ids: the prefix keys' own table; for tokens, keyed by text, the list of
+    /// those added since the prefix table's file was saved (``PrefixSnapshot``).
+    var idTable: String { self == .token ? "token_added" : "prefix_key" }
     var segments: PostingSegments { self == .token ? .tokens : .prefixKeys }
     var runs: PostingRuns { self == .token ? .tokens : .prefixKeys }
 }

@@ -273,6 +273,24 @@ package final class SearchStore: StoreFile {
             try db.execute(sql: "ALTER TABLE document DROP COLUMN uri")
             try db.execute(sql: uriView)
         }
+        // Each token's text kept once: the token table keyed by its text (the order its range
+        // scans and lookups read), without a second copy of every text in a unique index, and
+        // the tokens added since the prefix table's file was saved listed by id beside it, for
+        // readers to add to the file's. That list's AUTOINCREMENT keeps the largest id ever given
+        // (the token table's, moved over), so that no id is given twice. The store holds derived
+        // data only: it is emptied and rebuilt. The old table is dropped before the new ones are
+        // made: dropped after them, in a store being made (every page still in its log), SQLite
+        // read a page the encrypting VFS found missing.
+        migrator.registerMigration("v12-token-text-once") { db in
+            try emptyForFormatChange(in: db)
+            try db.execute(
+                sql: """
+                    INSERT INTO sqlite_sequence (name, seq) SELECT 'token_added', seq FROM sqlite_sequence WHERE name = 'token';
+                    DROP TABLE token;
+                    CREATE TABLE token_added (id INTEGER PRIMARY KEY AUTOINCREMENT, text TEXT NOT NULL);
+                    CREATE TABLE token (text TEXT NOT NULL PRIMARY KEY, id INTEGER NOT NULL) WITHOUT ROWID;
+                    """)
+        }
         return migrator
     }
 
@@ -440,7 +458,7 @@ package final class SearchStore: StoreFile {
                 DELETE FROM posting; DELETE FROM token; DELETE FROM prefix_posting; DELETE FROM prefix_key;
                 DELETE FROM document; DELETE FROM date_bucket; DELETE FROM document_length;
                 DELETE FROM posting_run; DELETE FROM prefix_posting_run;
-                DELETE FROM posting_recent; DELETE FROM prefix_posting_recent;
+                DELETE FROM posting_recent; DELETE FROM prefix_posting_recent; DELETE FROM token_added;
                 """)
         try db.execute(sql: "DELETE FROM store_info WHERE key IN ('document_count', 'word_count', 'recent_documents')")
         try db.execute(sql: uriView)

@@ -13,8 +13,16 @@ struct SearchStoreWriter {
     /// Documents numbered above this are new: there is nothing of theirs to replace.
     let largestExisting: Int64
     private var removing: [PostingOwner: [Int64: [Int64]]] = [.token: [:], .prefixKey: [:]]
-    /// The prefix keys' ids of the tokens the removed documents held, each token read once.
-    private var keysOfToken: [Int64: [Int64]] = [:]
+    /// The documents whose prefix keys are still to be marked for removal: the tokens each
+    /// held, and for a document replaced, the keys it keeps. Marked by
+    /// ``markRemovedKeys()`` once the texts of all their tokens are read, in one pass.
+    private var keysToRemove: [(number: Int64, tokens: [Int64], kept: Set<CodePointKey>)] = []
+    /// The texts of the tokens the removed documents held, by id: what their prefix keys are
+    /// made from, and how a token no document has any more is deleted.
+    private var removedTokenTexts: [Int64: String] = [:]
+    /// The prefix keys (ids and texts) of the tokens the removed documents held, each token's
+    /// made once.
+    private var keysOfToken: [Int64: [(id: Int64, key: CodePointKey)]] = [:]
     private var days = DateBuckets.Changes()
     private var lengths = DocumentLengths.Changes()
     /// How the batch changes the store's counts of documents and of their words.
@@ -51,7 +59,7 @@ struct SearchStoreWriter {
     /// The ids of these texts (tokens or keys, distinct), adding those the store doesn't have
     /// yet. Those the cache lacks are looked up in text order (not at all when the cache holds
     /// every row): ``chunk`` at a time, or, for a batch with at least a quarter as many of them
-    /// as the table has rows, by one walk along the table's index by text from the first of them
+    /// as the table has rows, by one walk along the table in text order from the first of them
     /// to the last. Those the store lacks take the next ids, chosen here, and are inserted many
     /// to a statement (``MultiRowInsert``), rather than a statement per text, ids read back from
     /// an `INSERT … RETURNING`, or a table of the rows by text, each of which keeps the writing
@@ -60,8 +68,9 @@ struct SearchStoreWriter {
         let owner = cache.owner
         let keys = texts.map(CodePointKey.init)
         var ids = keys.map { cache.ids[$0] }
-        // In text order: lookups go forward through the index by text, and new rows and that
-        // index both grow at their ends, where the order the batch met them scatters both.
+        // In text order: lookups go forward through the table's order by text, and new rows take
+        // ids in that order, where the order the batch met them scattered the rows by text and
+        // the list by id.
         let missing = ids.indices.filter { ids[$0] == nil }
         let leading = missing.map { keys[$0].leadingBytes }
         var new = missing.indices.sorted {
@@ -81,19 +90,28 @@ struct SearchStoreWriter {
         if !new.isEmpty {
             var next = try Self.nextID(of: owner, in: db)
             cache.reserve(new.count)
-            var insert = MultiRowInsert<(id: Int64, text: String)>(
-                into: owner.table, columns: ["id", "text"], in: db
-            ) { bind, first, row in
-                bind.bind(first, row.id)
-                bind.bind(first + 1, text: row.text)
+            func rows(into table: String) -> MultiRowInsert<(id: Int64, text: String)> {
+                MultiRowInsert(into: table, columns: ["id", "text"], in: db) { bind, first, row in
+                    bind.bind(first, row.id)
+                    bind.bind(first + 1, text: row.text)
+                }
             }
+            var insert = rows(into: owner.table)
+            // A new token is also listed by id among those the prefix table's file lacks, when
+            // there is a file (without one, readers read the token table, and the first save
+            // starts the list empty).
+            let lists = try owner == .token && PrefixSnapshot.record(in: db) != nil
+            var listed = lists ? rows(into: owner.idTable) : nil
             for index in new {
                 try insert.add((next, texts[index]))
+                try listed?.add((next, texts[index]))
                 cache.added(keys[index], id: next)
                 ids[index] = next
                 next += 1
             }
             try insert.flush()
+            try listed?.flush()
+            if owner == .token, !lists { try Self.keepLargestTokenID(next - 1, in: db) }
         }
         return ids.map { $0! }
     }
@@ -116,7 +134,7 @@ struct SearchStoreWriter {
         return found
     }
 
-    /// The same, read by walking the table's index by text from the first of `wanted` on, each
+    /// The same, read by walking the table in text order from the first of `wanted` on, each
     /// row's text compared where SQLite holds it (``DirectColumns``), until the last is passed:
     /// when the wanted rows are a good part of those between, the walk costs less than a lookup
     /// each.
@@ -148,23 +166,39 @@ struct SearchStoreWriter {
         return found
     }
 
-    /// About how many rows `owner`'s table has: its largest id, which no fewer rows reach.
+    /// About how many rows `owner`'s table has: the largest id given, which no fewer rows reach.
     private static func rowsEstimate(of owner: PostingOwner, in db: Database) throws -> Int {
-        Int(try Int64.fetchOne(db.cachedStatement(sql: "SELECT coalesce(max(id), 0) FROM \(owner.table)")) ?? 0)
+        Int(try largestID(of: owner, in: db))
     }
 
-    /// The id the next new row of `owner`'s table takes: past every id the table ever used
-    /// (`sqlite_sequence` keeps the largest of an AUTOINCREMENT table; an id given explicitly
-    /// moves it on too), so that a removed token's id is never another's.
+    /// The id the next new row of `owner`'s table takes: past every id ever given, so that a
+    /// removed token's id is never another's.
     private static func nextID(of owner: PostingOwner, in db: Database) throws -> Int64 {
-        let used = try Int64.fetchOne(
+        try largestID(of: owner, in: db) + 1
+    }
+
+    /// The largest id `owner`'s rows were ever given: `sqlite_sequence` keeps the largest of an
+    /// AUTOINCREMENT table (``PostingOwner/idTable``), and an id given explicitly moves it on too.
+    static func largestID(of owner: PostingOwner, in db: Database) throws -> Int64 {
+        try Int64.fetchOne(
             db.cachedStatement(
                 sql: """
                     SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = ?1), 0),
-                               coalesce((SELECT max(id) FROM \(owner.table)), 0))
+                               coalesce((SELECT max(id) FROM \(owner.idTable)), 0))
                     """),
-            arguments: [owner.table])
-        return (used ?? 0) + 1
+            arguments: [owner.idTable]) ?? 0
+    }
+
+    /// Records `id` as the largest token id given, where no row inserted into the list of tokens
+    /// added (an AUTOINCREMENT table) moved its `sqlite_sequence` row on.
+    private static func keepLargestTokenID(_ id: Int64, in db: Database) throws {
+        let table = PostingOwner.token.idTable
+        try db.cachedStatement(sql: "UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = ?")
+            .execute(arguments: [id, table])
+        if db.changesCount == 0 {
+            try db.cachedStatement(sql: "INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)")
+                .execute(arguments: [table, id])
+        }
     }
 
     /// Rows of an id and a text read back as ``ExactText``, by the text's code points.
@@ -213,10 +247,7 @@ struct SearchStoreWriter {
         for id in previous where !current.contains(id) {
             removing[.token, default: [:]][id, default: []].append(number)
         }
-        let currentKeys = Set(Tokens.prefixKeys(of: tokens()).map(CodePointKey.init))
-        for key in try prefixKeyIDs(ofTokens: previous) where !currentKeys.contains(CodePointKey(key.text)) {
-            removing[.prefixKey, default: [:]][key.id, default: []].append(number)
-        }
+        keysToRemove.append((number, previous, Set(Tokens.prefixKeys(of: tokens()).map(CodePointKey.init))))
     }
 
     /// Adds the documents of entries numbered above every document of the store
@@ -260,34 +291,37 @@ struct SearchStoreWriter {
             totals.documents -= 1
             totals.words -= row[3] as Int
             lengths.set(number, length: 0)
-            var keys = Set<Int64>()
-            for id in DeltaList.decode(row[1]) {
-                removing[.token, default: [:]][id, default: []].append(number)
-                keys.formUnion(try prefixKeyIDs(ofToken: id))
-            }
-            for key in keys { removing[.prefixKey, default: [:]][key, default: []].append(number) }
+            let tokens = DeltaList.decode(row[1])
+            for id in tokens { removing[.token, default: [:]][id, default: []].append(number) }
+            keysToRemove.append((number, tokens, []))
         }
         try db.execute(
             sql: "DELETE FROM document WHERE id BETWEEN ? AND ?", arguments: [range.lowerBound, range.upperBound])
     }
 
-    /// The ids of the prefix keys of the token `id`: read once a batch, however many of the
-    /// documents it removes hold the token (a word of every entry, in every one of them).
-    private mutating func prefixKeyIDs(ofToken id: Int64) throws -> [Int64] {
-        if let known = keysOfToken[id] { return known }
-        let keys = try prefixKeyIDs(ofTokens: [id]).map(\.id)
-        keysOfToken[id] = keys
-        return keys
-    }
-
-    /// The prefix keys (with their ids) of the tokens with these ids.
-    private func prefixKeyIDs(ofTokens ids: [Int64]) throws -> [(id: Int64, text: String)] {
-        let text = try db.cachedStatement(sql: "SELECT text FROM token WHERE id = ?")
-        let tokens = try ids.compactMap { try String.fetchOne(text, arguments: [$0]) }
+    /// Marks for removal the prefix keys the documents of ``keysToRemove`` no longer have: the
+    /// texts of all their tokens are read in one pass over the token table (kept by text, it
+    /// has no index by id), then each token's keys are made once a batch, however many of the
+    /// documents hold it (a word of every entry, in every one of them).
+    private mutating func markRemovedKeys() throws {
+        guard !keysToRemove.isEmpty else { return }
+        let unread = Set(keysToRemove.lazy.flatMap(\.tokens)).filter { removedTokenTexts[$0] == nil }
+        removedTokenTexts.merge(try SearchStore.tokenTexts(of: unread.sorted(), in: db)) { old, _ in old }
         let find = try db.cachedStatement(sql: "SELECT id FROM prefix_key WHERE text = ?")
-        return try Tokens.prefixKeys(of: tokens).compactMap { key in
-            try Int64.fetchOne(find, arguments: [key]).map { ($0, key) }
+        for document in keysToRemove {
+            var keys = Set<Int64>()
+            for token in document.tokens {
+                if keysOfToken[token] == nil {
+                    let texts = Tokens.prefixKeys(of: removedTokenTexts[token].map { [$0] } ?? [])
+                    keysOfToken[token] = try texts.compactMap { key in
+                        try Int64.fetchOne(find, arguments: [key]).map { ($0, CodePointKey(key)) }
+                    }
+                }
+                for key in keysOfToken[token]! where !document.kept.contains(key.key) { keys.insert(key.id) }
+            }
+            for key in keys { removing[.prefixKey, default: [:]][key, default: []].append(document.number) }
         }
+        keysToRemove = []
     }
 
     /// Writes the new documents' rows, and rewrites the day buckets and the length blocks of
@@ -306,7 +340,9 @@ struct SearchStoreWriter {
     /// Stages the postings the batch adds (as ``finish(_:adding:ids:tails:)`` takes them) as run
     /// `run` of ``PostingRuns``, for a later merge: only for new documents that readers don't see.
     func stage(_ owner: PostingOwner, adding: BatchPostings, ids: [Int64], run: Int64) throws {
-        precondition(!replacesDocuments && (removing[owner] ?? [:]).isEmpty, "staged postings must be new ones")
+        precondition(
+            !replacesDocuments && (removing[owner] ?? [:]).isEmpty && keysToRemove.isEmpty,
+            "staged postings must be new ones")
         try owner.runs.stage(adding, ids: ids, run: run, in: db)
     }
 
@@ -318,6 +354,7 @@ struct SearchStoreWriter {
     mutating func finish(
         _ owner: PostingOwner, adding: BatchPostings, ids: [Int64], tails: inout PostingTails
     ) throws -> Bool {
+        try markRemovedKeys()
         var removals = removing[owner] ?? [:]
         removing[owner] = [:]
         var removed = false
@@ -332,7 +369,7 @@ struct SearchStoreWriter {
                 owner: id, adding: added, removing: removing, tails: &tails, isNew: isNew,
                 aboveEveryEntry: aboveEveryEntry, recent: recent, in: db)
             if !stillUsed {
-                try db.cachedStatement(sql: "DELETE FROM \(owner.table) WHERE id = ?").execute(arguments: [id])
+                try delete(owner, id: id)
                 removed = true
             }
         }
@@ -377,6 +414,21 @@ struct SearchStoreWriter {
         try added.flush()
         for id in removals.keys.sorted() { try apply(id, PostingSegments.Added()) }
         return removed
+    }
+
+    /// Deletes the row of the token or key `id`, which no document has any more: a token by its
+    /// text (a removed document's, so read; none when the table had lost it), from the token
+    /// table and from those the prefix table's file lacks.
+    private func delete(_ owner: PostingOwner, id: Int64) throws {
+        switch owner {
+        case .token:
+            if let text = removedTokenTexts[id] {
+                try db.cachedStatement(sql: "DELETE FROM token WHERE text = ?").execute(arguments: [text])
+            }
+            try db.cachedStatement(sql: "DELETE FROM token_added WHERE id = ?").execute(arguments: [id])
+        case .prefixKey:
+            try db.cachedStatement(sql: "DELETE FROM prefix_key WHERE id = ?").execute(arguments: [id])
+        }
     }
 
     /// After a batch that wrote recent segments, counts its documents as recent ones, and once

@@ -34,11 +34,15 @@ extension SearchStore {
         }
     }
 
-    /// The texts of the tokens `ids` (those there are), by id.
+    /// The texts of the tokens `ids` (those there are), by id: one pass over the token table,
+    /// which is kept by text and has no index by id, taking the rows whose id is in the set.
     static func tokenTexts(of ids: [Int64], in db: Database) throws -> [Int64: String] {
-        let statement = try db.cachedStatement(sql: "SELECT text FROM token WHERE id = ?")
+        guard !ids.isEmpty else { return [:] }
+        let wanted = "[" + ids.map(String.init).joined(separator: ",") + "]"
+        let statement = try db.cachedStatement(
+            sql: "SELECT id, text FROM token WHERE id IN (SELECT value FROM json_each(?))")
         var texts: [Int64: String] = [:]
-        for id in ids { texts[id] = try String.fetchOne(statement, arguments: [id]) }
+        for row in try Row.fetchAll(statement, arguments: [wanted]) { texts[row[0]] = row[1] }
         return texts
     }
 

@@ -1,7 +1,7 @@
 import GRDB
 
 /// Finding the search store's tokens that start with a word: a range scan of the token
-/// table's unique index, `text >= 'the' AND text < 'thf'`.
+/// table, kept by text, `text >= 'the' AND text < 'thf'`.
 enum TokenRange {
     /// The ids of the tokens that start with `word` (by code points), only those after
     /// `minimumID` when given.

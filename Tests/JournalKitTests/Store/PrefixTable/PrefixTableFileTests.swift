@@ -156,6 +156,53 @@ import Testing
         #expect(!mapped.search.pool.hasWriter)
     }
 
+    /// The tokens added since the file was saved are listed by id (what a reader adds to the
+    /// file's); deleting or editing the entries that hold them takes them off the list; saving
+    /// the file again empties it, and a journal that loaded its table before that save still
+    /// finds the tokens added between.
+    @Test func theTokensAddedSinceTheFileAreListedUntilItIsSavedAgain() throws {
+        let store = try journal()
+        let kept = try Journal(directory: store.directory, create: false, use: .kept)
+        func listed() throws -> [String] {
+            try store.journal.search.pool.read { db in
+                try String.fetchAll(db, sql: "SELECT text FROM token_added ORDER BY id")
+            }
+        }
+        func found(_ word: String, in journal: Journal) throws -> Int {
+            try journal.search(word, strategy: SearchStrategies[.prefix], page: PageRequest(limit: 0)).total
+        }
+        let added = try listed()
+        #expect(added.contains("zygomorphic7") && added.contains("theatrophone29") && added.count >= 60)
+        #expect(try found("zygomorphic", in: kept) == 30)
+
+        let entries = try store.journal.search("zygomorphic7", page: PageRequest(limit: 10)).entries
+        try #require(entries.count == 1)
+        try store.journal.delete(entries[0].id)
+        let other = try store.journal.search("zygomorphic8", page: PageRequest(limit: 10)).entries
+        try #require(other.count == 1)
+        try store.journal.edit(other[0].id, text: "zygomorphic8 rewritten")
+        #expect(try !listed().contains("zygomorphic7") && !listed().contains("theatrophone8"))
+        #expect(try listed().contains("rewritten") && listed().contains("zygomorphic8"))
+        #expect(try found("zygomorphic", in: kept) == 29)
+        #expect(try store.journal.verify().isConsistent)
+
+        // Enough new tokens that the catch-up saves the file again (past 1,000 since the last
+        // save, the second entry): the list empties.
+        let recordBefore = try store.journal.search.pool.read(PrefixSnapshot.record(in:))
+        for batch in 0..<2 {
+            let words = (0..<600).map { "quagga\(batch)x\($0)" }.joined(separator: " ")
+            try store.journal.add(NewEntry(text: words))
+        }
+        let recordAfter = try store.journal.search.pool.read(PrefixSnapshot.record(in:))
+        #expect(recordAfter?.tag != recordBefore?.tag)
+        #expect(try listed().isEmpty)
+        #expect(try found("quagga1x4", in: kept) == 1)
+        #expect(try found("quagga", in: kept) == 2)
+        #expect(try found("zygomorphic", in: kept) == 29)
+        let report = try store.journal.verify()
+        #expect(report.isConsistent, "\(report.problems)")
+    }
+
     @Test func aDamagedFileIsReportedAndAMissingOneSavedAgain() throws {
         let store = try journal()
         let url = PrefixSnapshot.fileURL(besides: store.directory.searchStoreURL)

@@ -8,21 +8,19 @@ import Testing
 /// A search store written by the version before the current format is emptied when the journal
 /// opens, rebuilt from the entries with progress, and answers as before.
 @Suite struct SearchStoreFormatTests {
-    /// Puts the search store back as the previous version (`v10-recent-segments`) left it: each
-    /// document row holding its URI whole, no `document_uri` view, the newer migration not
-    /// applied, a file that keeps its free pages.
+    /// Puts the search store back as the previous version (`v11-uri-once`) left it: each token's
+    /// text twice, in a table by id and in its unique index, no list of the tokens added since
+    /// the prefix table's file, the newer migration not applied.
     private func downgradeToPreviousFormat(_ store: TemporaryJournal) throws {
-        let storeID = store.journal.storeID
         try store.journal.search.pool.writeWithoutTransaction { db in
             try db.execute(
                 sql: """
-                    DROP VIEW document_uri;
-                    ALTER TABLE document ADD COLUMN uri TEXT NOT NULL DEFAULT '';
-                    UPDATE document SET uri = ? || id;
-                    DELETE FROM grdb_migrations WHERE identifier = 'v11-uri-once';
-                    """,
-                arguments: [EntryID.uriPrefix(storeID)])
-            try db.execute(sql: "PRAGMA auto_vacuum = NONE; VACUUM")
+                    CREATE TABLE token_by_id (id INTEGER PRIMARY KEY AUTOINCREMENT, text TEXT NOT NULL UNIQUE);
+                    INSERT INTO token_by_id (id, text) SELECT id, text FROM token ORDER BY id;
+                    DROP TABLE token; DROP TABLE token_added;
+                    ALTER TABLE token_by_id RENAME TO token;
+                    DELETE FROM grdb_migrations WHERE identifier = 'v12-token-text-once';
+                    """)
         }
     }
 
@@ -37,9 +35,10 @@ import Testing
         let phases = ProgressLog()
         try store.reopen(progress: phases.handler)
         #expect(phases.indexed == 300, "the rebuild reported \(phases.indexed) entries")
-        let columns = try store.journal.search.pool.read { db in try db.columns(in: "document").map(\.name) }
-        #expect(!columns.contains("uri"))
-        #expect(try store.journal.search.pool.read { try Int.fetchOne($0, sql: "PRAGMA auto_vacuum") } == 2)
+        let tokenTable = try store.journal.search.pool.read { db in
+            try String.fetchOne(db, sql: "SELECT sql FROM sqlite_schema WHERE name = 'token'")
+        }
+        #expect(tokenTable?.hasSuffix("WITHOUT ROWID") == true, "\(tokenTable ?? "no token table")")
         for (query, earlier) in zip(queries, before) {
             let now = try store.journal.search(query, page: PageRequest(limit: 500))
             #expect(now.total == earlier.total, "\(query)")

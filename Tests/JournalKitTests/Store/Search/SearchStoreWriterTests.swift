@@ -12,7 +12,12 @@ import Testing
                 sql: """
                     CREATE TABLE store_info (key TEXT PRIMARY KEY NOT NULL, value ANY NOT NULL) WITHOUT ROWID;
                     CREATE TABLE document (id INTEGER PRIMARY KEY, uri TEXT NOT NULL, date INTEGER NOT NULL, tokens BLOB NOT NULL);
-                    CREATE TABLE token (id INTEGER PRIMARY KEY AUTOINCREMENT, text TEXT NOT NULL UNIQUE);
+                    CREATE TABLE token (text TEXT NOT NULL PRIMARY KEY, id INTEGER NOT NULL) WITHOUT ROWID;
+                    CREATE TABLE token_added (id INTEGER PRIMARY KEY AUTOINCREMENT, text TEXT NOT NULL);
+                    CREATE TABLE prefix_snapshot (
+                        id INTEGER PRIMARY KEY CHECK (id = 1), max_token_id INTEGER NOT NULL,
+                        token_count INTEGER NOT NULL, file_tag TEXT NOT NULL
+                    );
                     """)
         }
         return queue
@@ -144,23 +149,33 @@ import Testing
     }
 
     /// A new text's id is past every id the table ever gave, those of removed rows too (the
-    /// prefix table refers to tokens by id): the writer chooses the ids it inserts.
-    @Test func neverGivesARemovedIDAgain() throws {
+    /// prefix table refers to tokens by id): the writer chooses the ids it inserts, whether it
+    /// lists the new tokens for a saved prefix table's file or, with none saved, does not.
+    @Test(arguments: [false, true]) func neverGivesARemovedIDAgain(withSavedFile: Bool) throws {
         let queue = try makeDatabase()
+        if withSavedFile {
+            try queue.write { db in
+                try db.execute(
+                    sql: "INSERT INTO prefix_snapshot VALUES (1, 0, 0, ?)", arguments: [UUID().uuidString])
+            }
+        }
         let (removed, next) = try queue.write { db in
             var writer = try SearchStoreWriter(db: db, rows: RowProducer())
             var cache = OwnerIDCache(.token)
             let ids = try writer.resolve(["alpha", "beta", "gamma"], cache: &cache)
             try db.execute(sql: "DELETE FROM token WHERE id >= ?", arguments: [ids[1]])
+            try db.execute(sql: "DELETE FROM token_added WHERE id >= ?", arguments: [ids[1]])
             var fresh = OwnerIDCache(.token)
             return (ids[2], try writer.resolve(["alpha", "delta"], cache: &fresh))
         }
         #expect(next[1] > removed)
         #expect(try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM token") } == 2)
+        let listed = try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM token_added") }
+        #expect(listed == (withSavedFile ? 2 : 0))
     }
 
-    /// New texts take ids in the order SQLite keeps their index (`BINARY`, the bytes'), not the
-    /// order the batch met them: the rows and the index by text then both grow at their ends.
+    /// New texts take ids in the order SQLite keeps the table (`BINARY`, the bytes'), not the
+    /// order the batch met them: the rows by text and the list by id then both grow at their ends.
     @Test func givesNewTextsIdsInTheirIndexOrder() throws {
         let queue = try makeDatabase()
         let texts = ["pear", "\u{1F600}", "apple", "\u{FFFF}", "caf\u{E9}", "cafe\u{301}", "app"]
@@ -171,7 +186,7 @@ import Testing
         }
         let byID = zip(ids, texts).sorted { $0.0 < $1.0 }.map(\.1)
         let byIndex = try queue.read { db in
-            try Row.fetchAll(db, sql: "SELECT CAST(text AS BLOB) FROM token INDEXED BY sqlite_autoindex_token_1")
+            try Row.fetchAll(db, sql: "SELECT CAST(text AS BLOB) FROM token")
                 .map { String(decoding: $0[0] as Data, as: UTF8.self) }
         }
         #expect(byID.map { Array($0.utf8) } == byIndex.map { Array($0.utf8) })
