@@ -428,7 +428,7 @@ struct SearchIndexer {
             tails[owner].keepsNone = isLast
         }
         let staged = try PostingRuns.staged(in: searchDB)
-        var writer = try SearchStoreWriter(db: searchDB, rows: RowProducer())
+        var writer = try SearchStoreWriter(db: searchDB, rows: RowProducer(), store: search)
         let addsOnly = span.removals.isEmpty && span.entries.allSatisfy { $0.number > writer.largestExisting }
         let plan = mergePolicy.plan(hidesInsert: span.hiddenFrom != nil, addsOnly: addsOnly, stagedRuns: staged.count)
         if plan.mergeFirst { try mergeRuns(tails: &tails, in: searchDB) }

@@ -67,6 +67,32 @@ enum PrefixSnapshot {
         }
     }
 
+    /// The texts of the tokens `ids` (those there are), by id, as a change that removes documents
+    /// needs them: from the saved file, which holds every token up to its last, and the list of
+    /// those added since; without a usable file, from a pass over the token table.
+    static func tokenTexts(of ids: Set<Int64>, in db: Database, searchStore: SearchStore) throws -> [Int64: String] {
+        guard !ids.isEmpty else { return [:] }
+        guard let record = try record(in: db), let file = try mapped(in: db, searchStore: searchStore) else {
+            return try SearchStore.tokenTexts(of: ids.sorted(), in: db)
+        }
+        var texts: [Int64: String] = [:]
+        let inFile = ids.filter { $0 <= record.maxTokenID }
+        if let largest = inFile.max() {
+            // Marked in an array by id: the file's every token is tested.
+            var wanted = [Bool](repeating: false, count: Int(largest) + 1)
+            for id in inFile { wanted[Int(id)] = true }
+            file.forEachToken { id, utf8 in
+                if id >= 0, id <= largest, wanted[Int(id)] { texts[id] = String(decoding: utf8, as: UTF8.self) }
+            }
+            if file.isDamaged { return try SearchStore.tokenTexts(of: ids.sorted(), in: db) }
+        }
+        let listed = try db.cachedStatement(sql: "SELECT text FROM token_added WHERE id = ?")
+        for id in ids where id > record.maxTokenID {
+            texts[id] = try String.fetchOne(listed, arguments: [id])
+        }
+        return texts
+    }
+
     /// The largest token id the search store ever gave: a table whose largest is below it may
     /// lack a token.
     static func maxTokenID(in db: Database) throws -> Int64 {

@@ -38,11 +38,16 @@ struct SearchStoreWriter {
     /// Whether the batch wrote recent segments.
     private var wroteRecent = false
 
-    /// Writes into the search store `db`; `rows` starts the threads that make rows beside this
-    /// one.
-    init(db: Database, rows: any RowThreads) throws {
+    /// The search store `db` is of, whose prefix table's file gives the texts of the tokens of
+    /// removed documents; without it, they come from a pass over the token table.
+    private let store: SearchStore?
+
+    /// Writes into the search store `db` (of `store`, when given); `rows` starts the threads
+    /// that make rows beside this one.
+    init(db: Database, rows: any RowThreads, store: SearchStore? = nil) throws {
         self.rows = rows
         self.db = db
+        self.store = store
         newDocuments = MultiRowInsert(into: "document", columns: ["id", "date", "tokens", "length"], in: db) {
             bind, first, document in
             bind.bind(first, document.number)
@@ -300,13 +305,17 @@ struct SearchStoreWriter {
     }
 
     /// Marks for removal the prefix keys the documents of ``keysToRemove`` no longer have: the
-    /// texts of all their tokens are read in one pass over the token table (kept by text, it
-    /// has no index by id), then each token's keys are made once a batch, however many of the
-    /// documents hold it (a word of every entry, in every one of them).
+    /// texts of all their tokens are read at once (the token table, kept by text, has no index
+    /// by id: from the prefix table's file, or one pass over the table), then each token's keys
+    /// are made once a batch, however many of the documents hold it (a word of every entry, in
+    /// every one of them).
     private mutating func markRemovedKeys() throws {
         guard !keysToRemove.isEmpty else { return }
         let unread = Set(keysToRemove.lazy.flatMap(\.tokens)).filter { removedTokenTexts[$0] == nil }
-        removedTokenTexts.merge(try SearchStore.tokenTexts(of: unread.sorted(), in: db)) { old, _ in old }
+        let texts =
+            try store.map { try PrefixSnapshot.tokenTexts(of: unread, in: db, searchStore: $0) }
+            ?? SearchStore.tokenTexts(of: unread.sorted(), in: db)
+        removedTokenTexts.merge(texts) { old, _ in old }
         let find = try db.cachedStatement(sql: "SELECT id FROM prefix_key WHERE text = ?")
         for document in keysToRemove {
             var keys = Set<Int64>()

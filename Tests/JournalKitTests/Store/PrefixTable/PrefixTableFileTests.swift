@@ -186,6 +186,20 @@ import Testing
         #expect(try found("zygomorphic", in: kept) == 29)
         #expect(try store.journal.verify().isConsistent)
 
+        // A token of the file's (one imported entry's only) goes with its entry: its text read
+        // from the file.
+        let since = Set(try listed())
+        let rare = try #require(
+            try store.journal.search.tokenFrequencies().last {
+                $0.documents == 1 && $0.text.unicodeScalars.count > 5 && !since.contains($0.text)
+            })
+        let holder = try store.journal.search(
+            rare.text, strategy: SearchStrategies[.token], page: PageRequest(limit: 1))
+        try store.journal.delete(try #require(holder.entries.first).id)
+        #expect(try !store.journal.search.tokenFrequencies().contains { $0.text == rare.text })
+        #expect(try store.journal.verify().isConsistent)
+        try store.expectConsistent()
+
         // Enough new tokens that the catch-up saves the file again (past 1,000 since the last
         // save, the second entry): the list empties.
         let recordBefore = try store.journal.search.pool.read(PrefixSnapshot.record(in:))
