@@ -51,14 +51,15 @@ enum PrefixSnapshot {
 
     /// Adds the tokens the search store gained after the table's last one: from the list of
     /// those the saved file lacks when the table holds the file's, else from a pass over the
-    /// token table (no file, or a table loaded before the file was saved again).
+    /// token table in its order, by text (no file, or a table loaded before the file was saved
+    /// again), which the table takes as it comes.
     static func appendNewTokens(from db: Database, to table: inout PrefixTable) throws {
         let listed = try record(in: db).map { table.maxTokenID >= $0.maxTokenID } ?? false
         let rows = try Row.fetchCursor(
             db.cachedStatement(
                 sql: listed
                     ? "SELECT id, CAST(text AS BLOB) FROM token_added WHERE id > ? ORDER BY id"
-                    : "SELECT id, CAST(text AS BLOB) FROM token WHERE id > ? ORDER BY id"),
+                    : "SELECT id, CAST(text AS BLOB) FROM token WHERE id > ?"),
             arguments: [table.maxTokenID])
         while let row = try rows.next() {
             let id: Int64 = row[0]
