@@ -20,8 +20,8 @@ public struct BenchmarkRun: Sendable {
     public let budgetSeconds: Double
     /// Whether the stores stay in `folder` after measuring.
     public let keepStores: Bool
-    /// Whether each generated input is deleted once imported (for lack of disk: ten million
-    /// entries are 11 GB of input), to be generated again by the next run.
+    /// Whether each generated input is deleted once imported (for lack of disk: the input of the
+    /// largest sizes is as large as their main store), to be generated again by the next run.
     public let discardInputs: Bool
     /// Whether each size is also imported into an encrypted journal and searched there
     /// (``EncryptionCost``).

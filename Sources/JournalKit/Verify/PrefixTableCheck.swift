@@ -8,14 +8,13 @@ enum PrefixTableCheck {
     static func run(
         tokenTexts: [Int64: String], search: SearchStore, in db: Database, problems: inout ProblemLog
     ) throws {
-        let rows = try Int.fetchOne(db, sql: "SELECT count(*) FROM token") ?? 0
+        let rows = try SearchStore.tokenCount(in: db)
         if rows != tokenTexts.count {
             problems.add("tokens", "\(rows - tokenTexts.count) tokens have the id of another")
         }
         if let record = try PrefixSnapshot.record(in: db) {
             var listed: Set<Int64> = []
-            for row in try Row.fetchAll(db, sql: "SELECT id, text FROM token_added") {
-                let (id, text): (Int64, String) = (row[0], row[1])
+            for (id, text) in try PrefixSnapshot.tokensAdded(in: db) {
                 listed.insert(id)
                 if id <= record.maxTokenID || tokenTexts[id] != text {
                     problems.add(

@@ -94,6 +94,11 @@ enum PrefixSnapshot {
         return texts
     }
 
+    /// The tokens listed as added since the file was saved (`token_added`), by id.
+    static func tokensAdded(in db: Database) throws -> [(id: Int64, text: String)] {
+        try Row.fetchAll(db, sql: "SELECT id, text FROM token_added").map { ($0[0], $0[1]) }
+    }
+
     /// The largest token id the search store ever gave: a table whose largest is below it may
     /// lack a token.
     static func maxTokenID(in db: Database) throws -> Int64 {

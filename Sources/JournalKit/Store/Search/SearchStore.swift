@@ -479,8 +479,13 @@ package final class SearchStore: StoreFile {
     /// How many distinct tokens the store holds.
     func tokenCount() throws(JournalError) -> Int {
         try StoreDatabase.guarded(url) {
-            try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM token") ?? 0 }
+            try pool.read(Self.tokenCount(in:))
         }
+    }
+
+    /// How many rows the token table has, read in `db`.
+    static func tokenCount(in db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM token") ?? 0
     }
 
     /// Every token with the number of entries holding it, most frequent first (ties by text).
