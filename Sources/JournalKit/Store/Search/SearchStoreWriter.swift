@@ -14,7 +14,7 @@ struct SearchStoreWriter {
     let largestExisting: Int64
     private var removing: [PostingOwner: [Int64: [Int64]]] = [.token: [:], .prefixKey: [:]]
     /// The documents whose prefix keys are still to be marked for removal: the tokens each
-    /// held, and for a document replaced, the keys it keeps. Marked by
+    /// no longer holds, and for a document replaced, the keys it keeps. Marked by
     /// ``markRemovedKeys()`` once the texts of all their tokens are read, in one pass.
     private var keysToRemove: [(number: Int64, tokens: [Int64], kept: Set<CodePointKey>)] = []
     /// The texts of the tokens the removed documents held, by id: what their prefix keys are
@@ -249,10 +249,13 @@ struct SearchStoreWriter {
             $0.bind(4, number)
         }.execute()
         let current = Set(ids)
-        for id in previous where !current.contains(id) {
-            removing[.token, default: [:]][id, default: []].append(number)
+        let dropped = previous.filter { !current.contains($0) }
+        for id in dropped { removing[.token, default: [:]][id, default: []].append(number) }
+        // Only a dropped token can take a key away (a kept token's keys are kept): an edit that
+        // drops no word reads no token's text.
+        if !dropped.isEmpty {
+            keysToRemove.append((number, dropped, Set(Tokens.prefixKeys(of: tokens()).map(CodePointKey.init))))
         }
-        keysToRemove.append((number, previous, Set(Tokens.prefixKeys(of: tokens()).map(CodePointKey.init))))
     }
 
     /// Adds the documents of entries numbered above every document of the store
