@@ -26,6 +26,10 @@ package struct SearchPlan: Sendable {
     /// The tags and stars anywhere in the plan: read from the main store, which alone keeps
     /// them, before the search store is.
     package let mainStoreConditions: Set<QueryCondition>
+    /// The words and phrases an entry's relevance is the sum of, each distinct one once: all
+    /// but those left out, inside a group or an `OR` too, a word that starts another word
+    /// among them (which ``words`` leaves out: its entries are the longer word's) included.
+    package let scoredTerms: [QueryCondition]
 
     /// Plans `query` for a strategy of `family`. `earliestDate` is the date of the journal's
     /// earliest entry, whose year is as far back as on this day looks (nil: the journal has no
@@ -50,6 +54,17 @@ package struct SearchPlan: Sendable {
             )
         }
         mainStoreConditions = simplified.mainStoreConditions
+        var distinct = Set<QueryCondition>()
+        scoredTerms = Self.scoredTerms(of: .all(conjuncts)).filter { distinct.insert($0).inserted }
+    }
+
+    /// The words and phrases of `condition` that score: all of them but those left out.
+    private static func scoredTerms(of condition: QueryCondition) -> [QueryCondition] {
+        switch condition {
+        case .word, .phrase: [condition]
+        case .all(let conditions), .any(let conditions): conditions.flatMap(scoredTerms(of:))
+        case .not, .tag, .exactTag, .starred, .dated: []
+        }
     }
 
     /// Every condition the plan answers, as one: the restriction and the words together (for a

@@ -4,8 +4,8 @@ import GRDB
 /// Orders a word-prefix search's matches most relevant first, by Okapi BM25 as Lucene and
 /// Tantivy define it, then newest first among equal scores, and cuts the page.
 ///
-/// An entry's score is the sum, over the query's words and phrases that are not left out
-/// (inside a group or an `OR` too), of `idf × tf × (k1 + 1) / (tf + k1 × (1 − b + b × dl / avgdl))`
+/// An entry's score is the sum, over the query's distinct words and phrases that are not left
+/// out (inside a group or an `OR` too, ``SearchPlan/scoredTerms``), of `idf × tf × (k1 + 1) / (tf + k1 × (1 − b + b × dl / avgdl))`
 /// with `idf = ln(1 + (N − n + 0.5) / (n + 0.5))`: N the entries of the journal, n those the
 /// term matches, tf how many of the entry's words the term matches (a word: the words it is a
 /// prefix of; a phrase: its occurrences), dl the entry's number of words and avgdl the average
@@ -19,18 +19,16 @@ enum RelevanceOrder {
     static let k1 = 1.2
     static let b = 0.75
 
-    /// The page of `matching` for the plan's `words`, with each entry's score. `restricted`
-    /// says that a filter took some of the words' matches away.
+    /// The page of `matching` for `plan`, with each entry's score.
     static func page(
-        of matching: DocumentSet, words: QueryCondition?, restricted: Bool, page: PageRequest,
-        visibility: SearchVisibility, terms: BoundTerms, order: DateOrder?
+        of matching: DocumentSet, plan: SearchPlan, page: PageRequest, visibility: SearchVisibility,
+        terms: BoundTerms, order: DateOrder?
     ) throws -> StrategyAnswer {
         let (db, maximum) = (terms.db, terms.maximum)
         let members = matching.members
         guard let range = matching.bounds else { return StrategyAnswer(total: 0, numbers: [], scores: []) }
         let scores = try self.scores(
-            of: members, in: matching, range: range, words: words, restricted: restricted, visibility: visibility,
-            terms: terms)
+            of: members, in: matching, range: range, plan: plan, visibility: visibility, terms: terms)
         let wanted = page.end(of: members.count)
         let ranked =
             wanted < members.count
@@ -52,12 +50,12 @@ enum RelevanceOrder {
 
     /// Each member's score, by its index in `members`.
     private static func scores(
-        of members: [Int64], in matching: DocumentSet, range: ClosedRange<Int64>, words: QueryCondition?,
-        restricted: Bool, visibility: SearchVisibility, terms: BoundTerms
+        of members: [Int64], in matching: DocumentSet, range: ClosedRange<Int64>, plan: SearchPlan,
+        visibility: SearchVisibility, terms: BoundTerms
     ) throws -> [Double] {
         let (db, maximum) = (terms.db, terms.maximum)
         var scores = [Double](repeating: 0, count: members.count)
-        let scored = scoredTerms(of: words)
+        let scored = plan.scoredTerms
         guard !scored.isEmpty else { return scores }
         let totals = visibility.totals
         let visible = visibility.visibleNumbers(maximum: maximum)
@@ -74,7 +72,7 @@ enum RelevanceOrder {
                 of: term, ranks: ranks, range: range, in: matching, to: &frequencies, terms: terms)
             // A query of one term unfiltered matched what the term matches in the journal.
             let matched: Int
-            if !restricted && words == term {
+            if plan.restriction == nil && plan.words == term {
                 matched = members.count
             } else {
                 var found = try journal.documents(term)
@@ -135,15 +133,6 @@ enum RelevanceOrder {
             siftDown(from: 0)
         }
         return heap[0]
-    }
-
-    /// The words and phrases of `condition` that score: all of them but those left out.
-    static func scoredTerms(of condition: QueryCondition?) -> [QueryCondition] {
-        switch condition {
-        case .word, .phrase: [condition!]
-        case .all(let conditions), .any(let conditions): conditions.flatMap(scoredTerms(of:))
-        case .not, .tag, .exactTag, .starred, .dated, nil: []
-        }
     }
 
     /// Adds how many of each matching entry's words `term` matches, by the entry's rank among

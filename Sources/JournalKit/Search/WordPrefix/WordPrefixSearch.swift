@@ -93,8 +93,7 @@ enum WordPrefixSearch {
         if let allowed { matching.formIntersection(allowed) }
         if page.order == .relevance {
             return try RelevanceOrder.page(
-                of: matching, words: plan.words, restricted: plan.restriction != nil, page: page,
-                visibility: visibility, terms: terms, order: order)
+                of: matching, plan: plan, page: page, visibility: visibility, terms: terms, order: order)
         }
         return try NewestFirst.page(
             of: matching, maximum: maximum, page: page, dated: dated,

@@ -12,7 +12,7 @@ import Testing
     /// A query as the reference sees it: the terms that score, and the text to search.
     private struct Query {
         var text: String
-        /// Each scoring term: a word (a prefix of the entry's words) or a phrase.
+        /// Each scoring term, once: a word (a prefix of the entry's words) or a phrase.
         var scored: [[String]]
     }
 
@@ -33,17 +33,22 @@ import Testing
         var queries: [Query] = [
             Query(text: "coffee", scored: [["coffee"]]), Query(text: "the", scored: [["the"]]),
             Query(text: "th", scored: [["th"]]), Query(text: "\"the the\"", scored: [["the", "the"]]),
+            // A word that starts another scores too, though the longer one alone decides the
+            // matches; a word twice scores once.
+            Query(text: "th the", scored: [["th"], ["the"]]), Query(text: "the th the", scored: [["the"], ["th"]]),
         ]
         while queries.count < 60 {
             let (a, b) = (randomWord(), randomWord())
             switch queries.count % 5 {
             case 0: queries.append(Query(text: a, scored: [[a]]))
-            case 1: queries.append(Query(text: "\(a) \(b)", scored: [[a], [b]]))
-            case 2: queries.append(Query(text: "\(a) OR \(b)", scored: [[a], [b]]))
+            case 1: queries.append(Query(text: "\(a) \(b)", scored: a == b ? [[a]] : [[a], [b]]))
+            case 2: queries.append(Query(text: "\(a) OR \(b)", scored: a == b ? [[a]] : [[a], [b]]))
             case 3: queries.append(Query(text: "\(a) -\(b)", scored: [[a]]))
             default:
                 let prefix = String(String.UnicodeScalarView(a.unicodeScalars.prefix(2)))
-                queries.append(Query(text: "(\(prefix) OR \(b)) the", scored: [[prefix], [b], ["the"]]))
+                var distinct = Set<[String]>()
+                let scored = [[prefix], [b], ["the"]].filter { distinct.insert($0).inserted }
+                queries.append(Query(text: "(\(prefix) OR \(b)) the", scored: scored))
             }
         }
         for query in queries {
