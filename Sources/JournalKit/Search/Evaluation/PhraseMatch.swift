@@ -7,9 +7,11 @@ import GRDB
 /// start `p` with word `i` at `p + i`, as FTS5 matches a phrase. No document row is read.
 ///
 /// The last word may start many tokens (a prefix typed so far, or a short word): up to
-/// ``cursorLimit`` get a reader each; of more, the word itself (often the most frequent) gets
-/// one and the others are read one after another into the candidates' lists. Its tokens' lists
-/// stay apart (a word is one token), so a position is looked up in each rather than merged.
+/// ``cursorLimit`` get a reader each, and their lists stay apart (a word is one token), so a
+/// position is looked up in each rather than merged. Of more, the candidates are first narrowed
+/// to those with the exact words side by side, each keeping the places the last word would
+/// stand there; then every token's lists are read in one pass, and only those of the narrowed
+/// candidates decoded, each position looked up among its candidate's places.
 enum PhraseMatch {
     /// Tokens of the last word up to which each gets a reader of its own.
     static let cursorLimit = 16
@@ -39,9 +41,7 @@ enum PhraseMatch {
         _ candidates: DocumentSet, _ phrase: Tokens, maximum: Int64, in db: Database
     ) throws -> DocumentSet {
         var holding = DocumentSet(maximum: maximum)
-        try forEachCandidate(candidates, phrase, in: db) { number, positions in
-            if positions.occurrences(stoppingAtFirst: true) > 0 { holding.insert(number) }
-        }
+        try forEachHolding(candidates, phrase, stoppingAtFirst: true, in: db) { number, _ in holding.insert(number) }
         return holding
     }
 
@@ -50,10 +50,7 @@ enum PhraseMatch {
     static func forEachOccurrenceCount(
         in candidates: DocumentSet, _ phrase: Tokens, in db: Database, _ body: (Int64, Int) -> Void
     ) throws {
-        try forEachCandidate(candidates, phrase, in: db) { number, positions in
-            let count = positions.occurrences(stoppingAtFirst: false)
-            if count > 0 { body(number, count) }
-        }
+        try forEachHolding(candidates, phrase, stoppingAtFirst: false, in: db, body)
     }
 
     /// One candidate's positions of each word, in flat buffers reused from one to the next: the
@@ -78,47 +75,51 @@ enum PhraseMatch {
             lastStarts.append(0)
         }
 
-        /// How many starts `p` of the first word have word `i` at `p + i`, the last word's
-        /// in one of its tokens' lists; with `stoppingAtFirst`, 0 or 1. Each list is read
-        /// once, front to back, as the starts ascend.
-        func occurrences(stoppingAtFirst: Bool) -> Int {
+        /// Appends to `places`, ascending, where the last word would stand: `p + w` for each
+        /// start `p` of the first of the `w` exact words that has word `i` at `p + i`. Each list
+        /// is read once, front to back, as the starts ascend.
+        func lastWordPlaces(appendingTo places: inout [UInt32]) {
             let words = wordToken.count
-            let lists = lastStarts.count - 1
-            return withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * (words + lists)) { cursors in
-                // Word w reads exact[next[w]..<end[w]]; the last word's token t reads
-                // last[next[words + t]..<end[words + t]].
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * words) { cursors in
+                // Word w reads exact[cursors[w]..<cursors[words + w]].
                 for (word, token) in wordToken.enumerated() {
                     cursors[word] = exactStarts[token]
-                    cursors[words + lists + word] = exactStarts[token + 1]
+                    cursors[words + word] = exactStarts[token + 1]
                 }
-                for token in 0..<lists {
-                    cursors[words + token] = lastStarts[token]
-                    cursors[2 * words + lists + token] = lastStarts[token + 1]
-                }
-                let end = words + lists
-                var count = 0
                 exact.withUnsafeBufferPointer { exact in
-                    last.withUnsafeBufferPointer { last in
-                        candidate: for index in cursors[0]..<cursors[end] {
-                            let start = exact[index]
-                            for word in 1..<words {
-                                let wanted = start + UInt32(word)
-                                while cursors[word] < cursors[end + word], exact[cursors[word]] < wanted {
-                                    cursors[word] += 1
-                                }
-                                guard cursors[word] < cursors[end + word] else { return }
-                                if exact[cursors[word]] != wanted { continue candidate }
+                    start: for index in cursors[0]..<cursors[words] {
+                        let start = exact[index]
+                        for word in 1..<words {
+                            let wanted = start + UInt32(word)
+                            while cursors[word] < cursors[words + word], exact[cursors[word]] < wanted {
+                                cursors[word] += 1
                             }
-                            let wanted = start + UInt32(words)
-                            for token in words..<end {
-                                while cursors[token] < cursors[end + token], last[cursors[token]] < wanted {
-                                    cursors[token] += 1
-                                }
-                                if cursors[token] < cursors[end + token], last[cursors[token]] == wanted {
-                                    count += 1
-                                    if stoppingAtFirst { return }
-                                    continue candidate
-                                }
+                            guard cursors[word] < cursors[words + word] else { return }
+                            if exact[cursors[word]] != wanted { continue start }
+                        }
+                        places.append(start + UInt32(words))
+                    }
+                }
+            }
+        }
+
+        /// How many of `places` (ascending) hold one of the last word's tokens; with
+        /// `stoppingAtFirst`, 0 or 1. Each token's list is read once, front to back.
+        func occurrences(at places: [UInt32], stoppingAtFirst: Bool) -> Int {
+            let lists = lastStarts.count - 1
+            return withUnsafeTemporaryAllocation(of: Int.self, capacity: lists) { cursors in
+                for token in 0..<lists { cursors[token] = lastStarts[token] }
+                var count = 0
+                last.withUnsafeBufferPointer { last in
+                    place: for wanted in places {
+                        for token in 0..<lists {
+                            while cursors[token] < lastStarts[token + 1], last[cursors[token]] < wanted {
+                                cursors[token] += 1
+                            }
+                            if cursors[token] < lastStarts[token + 1], last[cursors[token]] == wanted {
+                                count += 1
+                                if stoppingAtFirst { return }
+                                continue place
                             }
                         }
                     }
@@ -128,28 +129,49 @@ enum PhraseMatch {
         }
     }
 
-    /// Calls `body` with each candidate holding every word, and the positions of each there.
-    /// A token is read once however many words are it.
-    private static func forEachCandidate(
-        _ candidates: DocumentSet, _ phrase: Tokens, in db: Database, _ body: (Int64, CandidatePositions) -> Void
+    /// Calls `body` with each candidate that holds the phrase, in ascending order, and how many
+    /// times (with `stoppingAtFirst`, 1). A token is read once however many words are it.
+    private static func forEachHolding(
+        _ candidates: DocumentSet, _ phrase: Tokens, stoppingAtFirst: Bool, in db: Database,
+        _ body: (Int64, Int) -> Void
     ) throws {
         guard let range = candidates.bounds, !phrase.exact.isEmpty, !phrase.last.isEmpty else { return }
         let (distinct, wordToken) = phrase.distinctExact
         var readers = try distinct.enumerated().map { reader, token in
             try PositionCursor(token: token, within: range, reader: reader, in: db)
         }
-        var last = try LastWord(
-            tokens: SearchStore.tokens(phrase.last, heldByAnyOf: candidates, in: db), whole: phrase.lastWhole,
-            exact: distinct, candidates: candidates, within: range, in: db)
+        let lastTokens = try SearchStore.tokens(phrase.last, heldByAnyOf: candidates, in: db)
         var positions = CandidatePositions(wordToken: wordToken)
-        next: for number in candidates.members {
+        var places: [UInt32] = []
+        /// Reads the exact words' positions in candidate `number` into `positions`; false when
+        /// one of them is not there.
+        func readExact(at number: Int64) throws -> Bool {
             positions.removeAll()
             for index in readers.indices {
-                guard try readers[index].positions(at: number, appendingTo: &positions.exact) else { continue next }
+                guard try readers[index].positions(at: number, appendingTo: &positions.exact) else { return false }
                 positions.exactStarts.append(positions.exact.count)
             }
-            guard try last.positions(at: number, into: &positions) else { continue }
-            body(number, positions)
+            return true
+        }
+        guard
+            var lastWord = try LastWord(
+                tokens: lastTokens, whole: phrase.lastWhole, exact: distinct, within: range, in: db)
+        else {
+            var waiting = PlacesToFill(maximum: range.upperBound)
+            for number in candidates.members where try readExact(at: number) {
+                places.removeAll(keepingCapacity: true)
+                positions.lastWordPlaces(appendingTo: &places)
+                waiting.add(number, places: places)
+            }
+            try waiting.fill(from: lastTokens, in: db, body)
+            return
+        }
+        for number in candidates.members where try readExact(at: number) {
+            guard try lastWord.positions(at: number, into: &positions) else { continue }
+            places.removeAll(keepingCapacity: true)
+            positions.lastWordPlaces(appendingTo: &places)
+            let count = positions.occurrences(at: places, stoppingAtFirst: stoppingAtFirst)
+            if count > 0 { body(number, count) }
         }
     }
 
@@ -215,32 +237,24 @@ enum PhraseMatch {
         }
     }
 
-    /// The positions of each of the last word's tokens in each candidate: its own token, when
-    /// it is also one of the exact words, from theirs; up to ``cursorLimit`` others through a
-    /// reader each; of more, all but its own read beforehand into one list per candidate.
+    /// The positions of each of the last word's tokens in each candidate, when they are few: its
+    /// own token, when it is also one of the exact words, from theirs; up to ``cursorLimit``
+    /// others through a reader each.
     private struct LastWord {
         /// The index among the exact words' distinct tokens of the word's own token, if there.
-        private var shared: Int?
-        private var readers: [PositionCursor] = []
-        private var collected: CollectedPositions?
+        private let shared: Int?
+        private var readers: [PositionCursor]
 
-        init(
-            tokens: [Int64], whole: Int64?, exact: [Int64], candidates: DocumentSet, within range: ClosedRange<Int64>,
-            in db: Database
-        ) throws {
-            shared = whole.flatMap { whole in tokens.contains(whole) ? exact.firstIndex(of: whole) : nil }
+        /// Nil when the word starts more than ``cursorLimit`` tokens besides a shared one.
+        init?(tokens: [Int64], whole: Int64?, exact: [Int64], within range: ClosedRange<Int64>, in db: Database) throws
+        {
+            let shared = whole.flatMap { whole in tokens.contains(whole) ? exact.firstIndex(of: whole) : nil }
             let others = tokens.filter { shared == nil || $0 != whole }
-            if others.count <= PhraseMatch.cursorLimit {
-                readers = try others.enumerated().map { index, token in
-                    try PositionCursor(token: token, within: range, reader: exact.count + index, in: db)
-                }
-                return
+            guard others.count <= PhraseMatch.cursorLimit else { return nil }
+            self.shared = shared
+            readers = try others.enumerated().map { index, token in
+                try PositionCursor(token: token, within: range, reader: exact.count + index, in: db)
             }
-            if shared == nil, let whole, tokens.contains(whole) {
-                readers = [try PositionCursor(token: whole, within: range, reader: exact.count, in: db)]
-            }
-            collected = try CollectedPositions(
-                tokens: others.filter { $0 != whole }, candidates: candidates, within: range, in: db)
         }
 
         /// Appends the lists of the word's tokens in entry `number` to `positions` (whose exact
@@ -254,56 +268,54 @@ enum PhraseMatch {
             for index in readers.indices where try readers[index].positions(at: number, appendingTo: &positions.last) {
                 positions.lastStarts.append(positions.last.count)
             }
-            if let collected, collected.append(at: number, to: &positions.last) {
-                positions.lastStarts.append(positions.last.count)
-            }
             return positions.lastStarts.count > 1
         }
     }
 
-    /// The positions of many tokens in each candidate, merged into one ascending list per
-    /// candidate: every token's lists read in one pass, kept by the candidate's rank
-    /// (``DocumentSet/Ranks``) and then grouped by it (a counting sort), with no table keyed by
-    /// entry.
-    private struct CollectedPositions {
-        private let ranks: DocumentSet.Ranks
-        /// Candidate `r`'s positions are `positions[starts[r]..<starts[r + 1]]`, ascending.
-        private var starts: [Int]
-        private var positions: [UInt32]
+    /// The candidates with the exact words side by side, each with the places the last word
+    /// would stand there, filled from the lists of the last word's many tokens: read in one
+    /// pass, only the candidates' decoded, each position looked up among its candidate's places
+    /// (a position holds one token, so each place is filled once at most).
+    ///
+    /// Invariant: candidate `r` (the `r`th added, ascending) has places
+    /// `places[starts[r]..<starts[r + 1]]`, ascending, and `filled[i]` says whether a token of
+    /// the last word stands at `places[i]`.
+    private struct PlacesToFill {
+        private var numbers: DocumentSet
+        private var places: [UInt32] = []
+        private var starts: [Int] = [0]
 
-        init(tokens: [Int64], candidates: DocumentSet, within range: ClosedRange<Int64>, in db: Database) throws {
-            let ranks = DocumentSet.Ranks(candidates)
-            var owners: [Int32] = []
-            var found: [UInt32] = []
+        init(maximum: Int64) { numbers = DocumentSet(maximum: maximum) }
+
+        /// Adds candidate `number`, above every one added, with its places (none: left out).
+        mutating func add(_ number: Int64, places more: [UInt32]) {
+            guard !more.isEmpty else { return }
+            numbers.insert(number)
+            places += more
+            starts.append(places.count)
+        }
+
+        /// Calls `body` with each candidate a token of `tokens` fills a place of, ascending, and
+        /// how many of its places are filled.
+        func fill(from tokens: [Int64], in db: Database, _ body: (Int64, Int) -> Void) throws {
+            guard let range = numbers.bounds else { return }
+            let ranks = DocumentSet.Ranks(numbers)
+            var filled = [Bool](repeating: false, count: places.count)
             var list: [UInt32] = []
             try PostingSegments.tokens.forEachPositionList(owners: tokens, within: range, in: db) { number, encoded in
                 guard let rank = ranks.rank(of: number) else { return }
                 guard PositionLists.decode(encoded, into: &list) else { throw PositionLists.damaged }
-                found += list
-                owners += repeatElement(Int32(rank), count: list.count)
+                var index = starts[rank]
+                for position in list {
+                    while index < starts[rank + 1], places[index] < position { index += 1 }
+                    guard index < starts[rank + 1] else { break }
+                    if places[index] == position { filled[index] = true }
+                }
             }
-            var starts = [Int](repeating: 0, count: candidates.count + 1)
-            for owner in owners { starts[Int(owner) + 1] += 1 }
-            for index in 1..<starts.count { starts[index] += starts[index - 1] }
-            var next = starts
-            var positions = [UInt32](repeating: 0, count: found.count)
-            for (owner, position) in zip(owners, found) {
-                positions[next[Int(owner)]] = position
-                next[Int(owner)] += 1
+            for (rank, number) in numbers.members.enumerated() {
+                let count = filled[starts[rank]..<starts[rank + 1]].count { $0 }
+                if count > 0 { body(number, count) }
             }
-            for rank in 0..<(starts.count - 1) where starts[rank + 1] - starts[rank] > 1 {
-                positions[starts[rank]..<starts[rank + 1]].sort()
-            }
-            self.ranks = ranks
-            self.starts = starts
-            self.positions = positions
-        }
-
-        /// Appends the positions of candidate `number` to `list`; false when it has none.
-        func append(at number: Int64, to list: inout [UInt32]) -> Bool {
-            guard let rank = ranks.rank(of: number), starts[rank + 1] > starts[rank] else { return false }
-            list += positions[starts[rank]..<starts[rank + 1]]
-            return true
         }
     }
 }

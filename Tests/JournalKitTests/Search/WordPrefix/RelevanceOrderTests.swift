@@ -33,6 +33,10 @@ import Testing
         var queries: [Query] = [
             Query(text: "coffee", scored: [["coffee"]]), Query(text: "the", scored: [["the"]]),
             Query(text: "th", scored: [["th"]]), Query(text: "\"the the\"", scored: [["the", "the"]]),
+            // Phrases whose last word starts many tokens, counted side by side ("the the the the"
+            // holds "the th" three times).
+            Query(text: "\"the t\"", scored: [["the", "t"]]), Query(text: "\"the th\"", scored: [["the", "th"]]),
+            Query(text: "\"the the t\"", scored: [["the", "the", "t"]]),
             // A word that starts another scores too, though the longer one alone decides the
             // matches; a word twice scores once.
             Query(text: "th the", scored: [["th"], ["the"]]), Query(text: "the th the", scored: [["the"], ["th"]]),
