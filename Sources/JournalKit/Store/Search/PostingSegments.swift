@@ -479,28 +479,39 @@ struct PostingSegments: Sendable, Equatable {
                 table == self.table
                 ? "coalesce((SELECT max(id) FROM \(table) WHERE id BETWEEN owner.value << 32 AND owner.value << 32 | ?2), owner.value << 32)"
                 : "owner.value << 32"
-            let rows = try Row.fetchCursor(
-                db.cachedStatement(
-                    sql: """
-                        SELECT documents, positions FROM json_each(?1) AS owner JOIN \(table) ON \(table).id BETWEEN
-                            \(start) AND owner.value << 32 | ?3
-                        """),
-                arguments: [owners, low, high])
-            while let row = try rows.next() { try Self.forEachPositionList(in: row, body) }
+            let statement = try db.cachedStatement(
+                sql: """
+                    SELECT documents, positions FROM json_each(?1) AS owner JOIN \(table) ON \(table).id BETWEEN
+                        \(start) AND owner.value << 32 | ?3
+                    """)
+            // Each row's blobs read where SQLite holds them (``DirectColumns``): thousands of rows,
+            // where a copy of each blob and an array of its entries cost more than the reading.
+            let rows = try Row.fetchCursor(statement, arguments: [owners, low, high])
+            while try rows.next() != nil {
+                try statement.withBlob(atColumn: 0) { documents in
+                    try statement.withBlob(atColumn: 1) { positions in
+                        try Self.forEachPositionList(
+                            documents: documents.assumingMemoryBound(to: UInt8.self),
+                            positions: positions.assumingMemoryBound(to: UInt8.self),
+                            body)
+                    }
+                }
+            }
         }
     }
 
-    /// The entries of a segment's row (`documents`, `positions`) with their position lists.
+    /// The entries of a segment's row (its `documents` and `positions`) with their position lists.
     private static func forEachPositionList(
-        in row: Row, _ body: (_ entry: Int64, _ list: UnsafeBufferPointer<UInt8>) throws -> Void
+        documents: UnsafeBufferPointer<UInt8>, positions: UnsafeBufferPointer<UInt8>,
+        _ body: (_ entry: Int64, _ list: UnsafeBufferPointer<UInt8>) throws -> Void
     ) throws {
-        try (row[1] as Data).withUnsafeBytes { raw in
-            let positions = raw.bindMemory(to: UInt8.self)
-            var offset = 0
-            for entry in DeltaList.decode(row[0]) {
-                guard let list = PositionLists.nextList(in: positions, at: &offset) else { throw PositionLists.damaged }
-                try body(entry, list)
-            }
+        var (read, offset, entry) = (0, 0, Int64(0))
+        while read < documents.count {
+            guard let gap = Varint.read(documents, at: &read),
+                let list = PositionLists.nextList(in: positions, at: &offset)
+            else { throw PositionLists.damaged }
+            entry &+= Int64(bitPattern: gap)
+            try body(entry, list)
         }
     }
 
