@@ -66,6 +66,17 @@ enum PhraseMatch {
 
         init(wordToken: [Int]) { self.wordToken = wordToken }
 
+        /// Reads the exact words' positions in candidate `number` from their `readers` (one per
+        /// distinct token), after emptying every list; false when one of them is not there.
+        mutating func readExact(at number: Int64, from readers: inout [PositionCursor]) throws -> Bool {
+            removeAll()
+            for index in readers.indices {
+                guard try readers[index].positions(at: number, appendingTo: &exact) else { return false }
+                exactStarts.append(exact.count)
+            }
+            return true
+        }
+
         mutating func removeAll() {
             exact.removeAll(keepingCapacity: true)
             exactStarts.removeAll(keepingCapacity: true)
@@ -77,7 +88,9 @@ enum PhraseMatch {
 
         /// Appends to `places`, ascending, where the last word would stand: `p + w` for each
         /// start `p` of the first of the `w` exact words that has word `i` at `p + i`. Each list
-        /// is read once, front to back, as the starts ascend.
+        /// is read once, front to back, as the starts ascend. (``occurrences(stoppingAtFirst:)``
+        /// walks the starts the same way, checking the last word's lists as it goes, so that it
+        /// can stop at the first.)
         func lastWordPlaces(appendingTo places: inout [UInt32]) {
             let words = wordToken.count
             withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * words) { cursors in
@@ -103,23 +116,47 @@ enum PhraseMatch {
             }
         }
 
-        /// How many of `places` (ascending) hold one of the last word's tokens; with
-        /// `stoppingAtFirst`, 0 or 1. Each token's list is read once, front to back.
-        func occurrences(at places: [UInt32], stoppingAtFirst: Bool) -> Int {
+        /// How many starts `p` of the first word have word `i` at `p + i`, the last word's
+        /// in one of its tokens' lists; with `stoppingAtFirst`, 0 or 1. Each list is read
+        /// once, front to back, as the starts ascend.
+        func occurrences(stoppingAtFirst: Bool) -> Int {
+            let words = wordToken.count
             let lists = lastStarts.count - 1
-            return withUnsafeTemporaryAllocation(of: Int.self, capacity: lists) { cursors in
-                for token in 0..<lists { cursors[token] = lastStarts[token] }
+            return withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * (words + lists)) { cursors in
+                // Word w reads exact[next[w]..<end[w]]; the last word's token t reads
+                // last[next[words + t]..<end[words + t]].
+                for (word, token) in wordToken.enumerated() {
+                    cursors[word] = exactStarts[token]
+                    cursors[words + lists + word] = exactStarts[token + 1]
+                }
+                for token in 0..<lists {
+                    cursors[words + token] = lastStarts[token]
+                    cursors[2 * words + lists + token] = lastStarts[token + 1]
+                }
+                let end = words + lists
                 var count = 0
-                last.withUnsafeBufferPointer { last in
-                    place: for wanted in places {
-                        for token in 0..<lists {
-                            while cursors[token] < lastStarts[token + 1], last[cursors[token]] < wanted {
-                                cursors[token] += 1
+                exact.withUnsafeBufferPointer { exact in
+                    last.withUnsafeBufferPointer { last in
+                        candidate: for index in cursors[0]..<cursors[end] {
+                            let start = exact[index]
+                            for word in 1..<words {
+                                let wanted = start + UInt32(word)
+                                while cursors[word] < cursors[end + word], exact[cursors[word]] < wanted {
+                                    cursors[word] += 1
+                                }
+                                guard cursors[word] < cursors[end + word] else { return }
+                                if exact[cursors[word]] != wanted { continue candidate }
                             }
-                            if cursors[token] < lastStarts[token + 1], last[cursors[token]] == wanted {
-                                count += 1
-                                if stoppingAtFirst { return }
-                                continue place
+                            let wanted = start + UInt32(words)
+                            for token in words..<end {
+                                while cursors[token] < cursors[end + token], last[cursors[token]] < wanted {
+                                    cursors[token] += 1
+                                }
+                                if cursors[token] < cursors[end + token], last[cursors[token]] == wanted {
+                                    count += 1
+                                    if stoppingAtFirst { return }
+                                    continue candidate
+                                }
                             }
                         }
                     }
@@ -143,22 +180,12 @@ enum PhraseMatch {
         let lastTokens = try SearchStore.tokens(phrase.last, heldByAnyOf: candidates, in: db)
         var positions = CandidatePositions(wordToken: wordToken)
         var places: [UInt32] = []
-        /// Reads the exact words' positions in candidate `number` into `positions`; false when
-        /// one of them is not there.
-        func readExact(at number: Int64) throws -> Bool {
-            positions.removeAll()
-            for index in readers.indices {
-                guard try readers[index].positions(at: number, appendingTo: &positions.exact) else { return false }
-                positions.exactStarts.append(positions.exact.count)
-            }
-            return true
-        }
         guard
             var lastWord = try LastWord(
                 tokens: lastTokens, whole: phrase.lastWhole, exact: distinct, within: range, in: db)
         else {
             var waiting = PlacesToFill(maximum: range.upperBound)
-            for number in candidates.members where try readExact(at: number) {
+            for number in candidates.members where try positions.readExact(at: number, from: &readers) {
                 places.removeAll(keepingCapacity: true)
                 positions.lastWordPlaces(appendingTo: &places)
                 waiting.add(number, places: places)
@@ -166,11 +193,9 @@ enum PhraseMatch {
             try waiting.fill(from: lastTokens, in: db, body)
             return
         }
-        for number in candidates.members where try readExact(at: number) {
+        for number in candidates.members where try positions.readExact(at: number, from: &readers) {
             guard try lastWord.positions(at: number, into: &positions) else { continue }
-            places.removeAll(keepingCapacity: true)
-            positions.lastWordPlaces(appendingTo: &places)
-            let count = positions.occurrences(at: places, stoppingAtFirst: stoppingAtFirst)
+            let count = positions.occurrences(stoppingAtFirst: stoppingAtFirst)
             if count > 0 { body(number, count) }
         }
     }
