@@ -465,6 +465,11 @@ struct PostingSegments: Sendable, Equatable {
     /// recent segments up to the range's end: one statement for them all in each table, the ids
     /// bound as one JSON array, where a statement each costs more than its rows for the
     /// thousands of tokens a letter or two start. Entries outside `range` may come too.
+    ///
+    /// Tokens whose ids run on without a gap are read by one walk along their rows instead
+    /// (every segment up to the range's end), when the tokens are many and the runs few: a
+    /// batch numbers its new tokens in text order, so the tokens a letter starts are a few
+    /// runs of ids, and a walk costs a row where a lookup costs a descent of the table.
     func forEachPositionList(
         owners tokens: [Int64], within range: ClosedRange<Int64>, in db: Database,
         _ body: (_ entry: Int64, _ list: UnsafeBufferPointer<UInt8>) throws -> Void
@@ -472,6 +477,21 @@ struct PostingSegments: Sendable, Equatable {
         guard !tokens.isEmpty else { return }
         let low = max(0, min(range.lowerBound, Self.maximumEntryNumber))
         let high = max(0, min(range.upperBound, Self.maximumEntryNumber))
+        let runs = Self.idRuns(of: tokens)
+        if tokens.count >= Self.tokensForRuns, runs.count * Self.tokensPerRun <= tokens.count {
+            for table in try tables(in: db) {
+                let statement = try db.cachedStatement(
+                    sql: """
+                        SELECT documents, positions FROM \(table)
+                        WHERE id BETWEEN ?1 << 32 AND ?2 << 32 | ?3 AND id & 0xFFFFFFFF <= ?3
+                        """)
+                for run in runs {
+                    try Self.forEachPositionList(
+                        in: statement, arguments: [run.lowerBound, run.upperBound, high], body)
+                }
+            }
+            return
+        }
         let owners = "[" + tokens.map(String.init).joined(separator: ",") + "]"
         for table in try tables(in: db) {
             // A token's recent segments are few: each read whole, one seek, not two.
@@ -484,17 +504,44 @@ struct PostingSegments: Sendable, Equatable {
                     SELECT documents, positions FROM json_each(?1) AS owner JOIN \(table) ON \(table).id BETWEEN
                         \(start) AND owner.value << 32 | ?3
                     """)
-            // Each row's blobs read where SQLite holds them (``DirectColumns``): thousands of rows,
-            // where a copy of each blob and an array of its entries cost more than the reading.
-            let rows = try Row.fetchCursor(statement, arguments: [owners, low, high])
-            while try rows.next() != nil {
-                try statement.withBlob(atColumn: 0) { documents in
-                    try statement.withBlob(atColumn: 1) { positions in
-                        try Self.forEachPositionList(
-                            documents: documents.assumingMemoryBound(to: UInt8.self),
-                            positions: positions.assumingMemoryBound(to: UInt8.self),
-                            body)
-                    }
+            try Self.forEachPositionList(in: statement, arguments: [owners, low, high], body)
+        }
+    }
+
+    /// Tokens at least, and tokens per run of ids at least, for ``forEachPositionList(owners:within:in:_:)``
+    /// to walk runs of ids.
+    static let tokensForRuns = 256
+    static let tokensPerRun = 8
+
+    /// `tokens`' ids, ascending, as runs without a gap.
+    static func idRuns(of tokens: [Int64]) -> [ClosedRange<Int64>] {
+        var runs: [ClosedRange<Int64>] = []
+        for id in tokens.sorted() {
+            if let last = runs.last, id <= last.upperBound + 1 {
+                runs[runs.count - 1] = last.lowerBound...max(last.upperBound, id)
+            } else {
+                runs.append(id...id)
+            }
+        }
+        return runs
+    }
+
+    /// The entries of the rows of `statement` (columns `documents`, `positions`) with their
+    /// position lists. Each row's blobs read where SQLite holds them (``DirectColumns``):
+    /// thousands of rows, where a copy of each blob and an array of its entries cost more than
+    /// the reading.
+    private static func forEachPositionList(
+        in statement: Statement, arguments: StatementArguments,
+        _ body: (_ entry: Int64, _ list: UnsafeBufferPointer<UInt8>) throws -> Void
+    ) throws {
+        let rows = try Row.fetchCursor(statement, arguments: arguments)
+        while try rows.next() != nil {
+            try statement.withBlob(atColumn: 0) { documents in
+                try statement.withBlob(atColumn: 1) { positions in
+                    try forEachPositionList(
+                        documents: documents.assumingMemoryBound(to: UInt8.self),
+                        positions: positions.assumingMemoryBound(to: UInt8.self),
+                        body)
                 }
             }
         }

@@ -278,3 +278,67 @@ func storedPositions(_ db: Database, owner: Int64) throws -> [Int64: [UInt32]] {
         #expect(together.1 == oneByOne.1 && !together.1.contains(nil))
     }
 }
+
+@Suite struct PositionListsOfManyTokensTests {
+    /// Many tokens' entries in a range, read by walks along runs of ids (as a letter's tokens
+    /// are numbered) and by a lookup per token (tokens far apart), each against the entries
+    /// written: every entry in the range handed over once per token, with its positions.
+    @Test func runsOfIdsAndLookupsHandOverTheEntriesWritten() throws {
+        let queue = try DatabaseQueue()
+        var generator = SplitMix64(seed: 9)
+        var written: [Int64: [Int64]] = [:]
+        try queue.write { db in
+            try db.execute(
+                sql:
+                    "CREATE TABLE posting (id INTEGER PRIMARY KEY, count INTEGER NOT NULL, documents BLOB NOT NULL, positions BLOB NOT NULL)"
+            )
+            var tails = PostingTails(budget: .max)
+            for owner in Int64(1)...600 {
+                // Some tokens of thousands of entries, several segments each.
+                let count = owner.isMultiple(of: 97) ? 5_000 : 1 + Int(generator.next() % 20)
+                var number: Int64 = 0
+                let numbers = (0..<count).map { _ in
+                    number += 1 + Int64(generator.next() % 40)
+                    return number
+                }
+                written[owner] = numbers
+                _ = try PostingSegments.tokens.update(
+                    owner: owner, adding: postings(numbers), removing: [], tails: &tails, isNew: true, in: db)
+            }
+        }
+        func lists(of owners: [Int64], within range: ClosedRange<Int64>) throws -> [Int64: [[UInt32]]] {
+            var found: [Int64: [[UInt32]]] = [:]
+            try queue.read { db in
+                try PostingSegments.tokens.forEachPositionList(owners: owners, within: range, in: db) { entry, list in
+                    guard range.contains(entry) else { return }
+                    var positions: [UInt32] = []
+                    #expect(PositionLists.decode(list, into: &positions))
+                    found[entry, default: []].append(positions)
+                }
+            }
+            return found.mapValues { $0.sorted { $0.lexicographicallyPrecedes($1) } }
+        }
+        let together = Array(Int64(1)...600)
+        let apart = Array(stride(from: Int64(1), through: 600, by: 3))
+        #expect(together.count >= PostingSegments.tokensForRuns && apart.count < PostingSegments.tokensForRuns)
+        // Ranges that end at a segment's first entry, as well as inside segments.
+        let firsts = try queue.read { db in
+            try Int64.fetchAll(db, sql: "SELECT id & 0xFFFFFFFF FROM posting WHERE id >> 32 = 97 ORDER BY id")
+        }
+        #expect(firsts.count > 3)
+        for range: ClosedRange<Int64> in [1...1_000_000, 2_000...30_000, 1...firsts[1], firsts[1]...firsts[3]] {
+            for owners in [together, apart] {
+                var expected: [Int64: [[UInt32]]] = [:]
+                for owner in owners {
+                    for number in written[owner]! where range.contains(number) {
+                        expected[number, default: []].append(positions(of: number, version: 0))
+                    }
+                }
+                #expect(!expected.isEmpty)
+                #expect(
+                    try lists(of: owners, within: range)
+                        == expected.mapValues { $0.sorted { $0.lexicographicallyPrecedes($1) } })
+            }
+        }
+    }
+}
