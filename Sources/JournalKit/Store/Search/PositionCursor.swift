@@ -8,6 +8,7 @@ import GRDB
 /// Invariant: `documents` and `positions` are those of the segment read last, and `offset` is
 /// where the list of `documents[index]` starts in `positions`.
 struct PositionCursor {
+    private let statement: Statement
     private let rows: RowCursor
     private var documents: [Int64] = []
     private var positions: [UInt8] = []
@@ -17,7 +18,7 @@ struct PositionCursor {
     /// The postings of `token` in the entries numbered in `range`, read as reader number
     /// `reader`: readers alive at the same time need different numbers.
     init(token: Int64, within range: ClosedRange<Int64>, reader: Int, in db: Database) throws {
-        let statement = try PostingSegments.tokens.segments(
+        statement = try PostingSegments.tokens.segments(
             holding: range, owner: token, columns: "documents, positions", reader: reader, in: db)
         rows = try Row.fetchCursor(statement)
     }
@@ -31,10 +32,13 @@ struct PositionCursor {
                 index += 1
             }
             if index < documents.count { break }
-            guard let row = try rows.next() else { return false }
+            guard try rows.next() != nil else { return false }
+            // The row's blobs read where SQLite holds them (``DirectColumns``), into the arrays
+            // the last segment left.
             documents.removeAll(keepingCapacity: true)
-            DeltaList.forEach(in: row[1] as Data) { documents.append($0) }
-            positions = [UInt8](row[2] as Data)
+            statement.withBlob(atColumn: 1) { DeltaList.forEach(in: $0) { documents.append($0) } }
+            positions.removeAll(keepingCapacity: true)
+            statement.withBlob(atColumn: 2) { positions.append(contentsOf: $0) }
             (index, offset) = (0, 0)
         }
         guard documents[index] == number else { return false }
