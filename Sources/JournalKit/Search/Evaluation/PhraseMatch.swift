@@ -303,8 +303,7 @@ enum PhraseMatch {
     /// (a position holds one token, so each place is filled once at most).
     ///
     /// Invariant: candidate `r` (the `r`th added, ascending) has places
-    /// `places[starts[r]..<starts[r + 1]]`, ascending, and `filled[i]` says whether a token of
-    /// the last word stands at `places[i]`.
+    /// `places[starts[r]..<starts[r + 1]]`, ascending.
     private struct PlacesToFill {
         private var numbers: DocumentSet
         private var places: [UInt32] = []
@@ -321,7 +320,7 @@ enum PhraseMatch {
         }
 
         /// Calls `body` with each candidate a token of `tokens` fills a place of, ascending, and
-        /// how many of its places are filled.
+        /// how many of its places are filled (`filled[i]`: a token stands at `places[i]`).
         func fill(from tokens: [Int64], in db: Database, _ body: (Int64, Int) -> Void) throws {
             guard let range = numbers.bounds else { return }
             let ranks = DocumentSet.Ranks(numbers)
