@@ -60,10 +60,10 @@ enum RelevanceOrder {
         let totals = visibility.totals
         let visible = visibility.visibleNumbers(maximum: maximum)
         let average = totals.documents > 0 ? Double(totals.words) / Double(totals.documents) : 1
-        let lengths = try DocumentLengths.lengths(in: range, in: db)
+        let lengths = try DocumentLengths.lengths(of: members, in: db)
         let ranks = DocumentSet.Ranks(matching)
         // BM25's length part of each member, the same for every term.
-        let norms = members.map { k1 * (1 - b + b * Double(lengths[Int($0 - range.lowerBound)]) / average) }
+        let norms = lengths.map { k1 * (1 - b + b * Double($0) / average) }
         var journal = ConditionEvaluation(terms: terms, fromMain: [:])
         var frequencies = [UInt32](repeating: 0, count: members.count)
         for term in scored {

@@ -58,30 +58,45 @@ enum DocumentLengths {
         try apply(changes, in: db)
     }
 
-    /// The lengths of the documents numbered in `range`, the `i`th that of `range.lowerBound + i`
-    /// (0 for numbers that are no document). A store from before the blocks that could not be
-    /// written since (a read-only file system) has them read from its documents' rows.
-    static func lengths(in range: ClosedRange<Int64>, in db: Database) throws -> [UInt32] {
-        let perBlock = Int64(perBlock)
-        var lengths = [UInt32](repeating: 0, count: Int(range.upperBound - range.lowerBound + 1))
+    /// The lengths of `members` (ascending), the `i`th that of `members[i]` (0 for a number that
+    /// is no document): only the blocks that hold a member read, and from each only the
+    /// members' counts, so that a few matches spread over a large journal cost a few blocks. A
+    /// store from before the blocks that could not be written since (a read-only file system)
+    /// has them read from its documents' rows.
+    static func lengths(of members: [Int64], in db: Database) throws -> [UInt32] {
+        var lengths = [UInt32](repeating: 0, count: members.count)
+        guard let first = members.first, let last = members.last else { return lengths }
         guard try exist(in: db) else {
+            var index = 0
             let rows = try Row.fetchCursor(
-                db.cachedStatement(sql: "SELECT id, length FROM document WHERE id BETWEEN ? AND ?"),
-                arguments: [range.lowerBound, range.upperBound])
-            while let row = try rows.next() { lengths[Int((row[0] as Int64) - range.lowerBound)] = row[1] }
+                db.cachedStatement(sql: "SELECT id, length FROM document WHERE id BETWEEN ? AND ? ORDER BY id"),
+                arguments: [first, last])
+            while let row = try rows.next() {
+                let number: Int64 = row[0]
+                while index < members.count, members[index] < number { index += 1 }
+                guard index < members.count else { break }
+                if members[index] == number { lengths[index] = row[1] }
+            }
             return lengths
         }
-        let rows = try Row.fetchCursor(
-            db.cachedStatement(sql: "SELECT block, lengths FROM document_length WHERE block BETWEEN ? AND ?"),
-            arguments: [range.lowerBound / perBlock, range.upperBound / perBlock])
-        var block = [UInt32](repeating: 0, count: Int(perBlock))
-        while let row = try rows.next() {
-            let start = (row[0] as Int64) * perBlock
-            decode(row[1], into: &block)
-            let low = max(start, range.lowerBound)
-            let high = min(start + perBlock - 1, range.upperBound)
-            guard low <= high else { continue }
-            for number in low...high { lengths[Int(number - range.lowerBound)] = block[Int(number - start)] }
+        let perBlock = Int64(perBlock)
+        let read = try db.cachedStatement(sql: "SELECT lengths FROM document_length WHERE block = ?")
+        var index = 0
+        while index < members.count {
+            let block = members[index] / perBlock
+            var end = index + 1
+            while end < members.count, members[end] / perBlock == block { end += 1 }
+            defer { index = end }
+            // The block's blob read where SQLite holds it (``DirectColumns``): a few counts of it.
+            let row = try Row.fetchCursor(read, arguments: [block])
+            guard try row.next() != nil else { continue }
+            read.withBlob(atColumn: 0) { bytes in
+                for member in index..<end {
+                    let offset = Int(members[member] - block * perBlock) * 4
+                    guard offset + 4 <= bytes.count else { continue }
+                    lengths[member] = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+                }
+            }
         }
         return lengths
     }
