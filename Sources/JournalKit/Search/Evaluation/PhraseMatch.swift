@@ -86,11 +86,28 @@ enum PhraseMatch {
             lastStarts.append(0)
         }
 
+        /// Whether the exact words after the first stand side by side after `start` (word `i` at
+        /// `start + i`), word `w` read from `exact[cursors[w]..<cursors[ends + w]]` and its
+        /// cursor moved to the first position not below the one wanted; nil when a word's list
+        /// runs out first, so that no later start can hold them either. Shared by the two walks
+        /// of the starts below.
+        @inline(__always)
+        private static func exactWordsFollow(
+            _ start: UInt32, words: Int, in exact: UnsafeBufferPointer<UInt32>,
+            cursors: UnsafeMutableBufferPointer<Int>, ends: Int
+        ) -> Bool? {
+            for word in 1..<words {
+                let wanted = start + UInt32(word)
+                while cursors[word] < cursors[ends + word], exact[cursors[word]] < wanted { cursors[word] += 1 }
+                guard cursors[word] < cursors[ends + word] else { return nil }
+                if exact[cursors[word]] != wanted { return false }
+            }
+            return true
+        }
+
         /// Appends to `places`, ascending, where the last word would stand: `p + w` for each
         /// start `p` of the first of the `w` exact words that has word `i` at `p + i`. Each list
-        /// is read once, front to back, as the starts ascend. (``occurrences(stoppingAtFirst:)``
-        /// walks the starts the same way, checking the last word's lists as it goes, so that it
-        /// can stop at the first.)
+        /// is read once, front to back, as the starts ascend.
         func lastWordPlaces(appendingTo places: inout [UInt32]) {
             let words = wordToken.count
             withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * words) { cursors in
@@ -100,17 +117,13 @@ enum PhraseMatch {
                     cursors[words + word] = exactStarts[token + 1]
                 }
                 exact.withUnsafeBufferPointer { exact in
-                    start: for index in cursors[0]..<cursors[words] {
+                    for index in cursors[0]..<cursors[words] {
                         let start = exact[index]
-                        for word in 1..<words {
-                            let wanted = start + UInt32(word)
-                            while cursors[word] < cursors[words + word], exact[cursors[word]] < wanted {
-                                cursors[word] += 1
-                            }
-                            guard cursors[word] < cursors[words + word] else { return }
-                            if exact[cursors[word]] != wanted { continue start }
-                        }
-                        places.append(start + UInt32(words))
+                        guard
+                            let follow = Self.exactWordsFollow(
+                                start, words: words, in: exact, cursors: cursors, ends: words)
+                        else { return }
+                        if follow { places.append(start + UInt32(words)) }
                     }
                 }
             }
@@ -139,14 +152,11 @@ enum PhraseMatch {
                     last.withUnsafeBufferPointer { last in
                         candidate: for index in cursors[0]..<cursors[end] {
                             let start = exact[index]
-                            for word in 1..<words {
-                                let wanted = start + UInt32(word)
-                                while cursors[word] < cursors[end + word], exact[cursors[word]] < wanted {
-                                    cursors[word] += 1
-                                }
-                                guard cursors[word] < cursors[end + word] else { return }
-                                if exact[cursors[word]] != wanted { continue candidate }
-                            }
+                            guard
+                                let follow = Self.exactWordsFollow(
+                                    start, words: words, in: exact, cursors: cursors, ends: end)
+                            else { return }
+                            guard follow else { continue candidate }
                             let wanted = start + UInt32(words)
                             for token in words..<end {
                                 while cursors[token] < cursors[end + token], last[cursors[token]] < wanted {
