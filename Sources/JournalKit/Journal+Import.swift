@@ -97,7 +97,7 @@ extension Journal {
     }
 
     /// How much input an import takes in one step (one main-store transaction), so that the
-    /// main store's WAL stays some tens of megabytes whatever the import's size.
+    /// main store's WAL stays bounded by the step, whatever the import's size.
     package static let importStepBytes = 16 << 20
 
     /// How much input the reading thread analyses at a time (on every core) before handing it to

@@ -19,8 +19,8 @@ package enum JSONValue {
         return String(decoding: output, as: UTF8.self)
     }
 
-    /// Written as UTF-8 bytes, appended in runs: an answer of twenty entries is a few kilobytes,
-    /// built for every search `journal serve` answers.
+    /// Written as UTF-8 bytes, appended in runs: an answer is built for every search
+    /// `journal serve` answers.
     private func write(to output: inout [UInt8]) {
         switch self {
         case .string(let string): Self.writeString(string, to: &output)

@@ -72,7 +72,7 @@ public struct StrategyComparison: Sendable {
                     continue
                 }
                 // One untimed run warms the strategy; the whole result set is collected only when
-                // agreement is checked (at ten million entries it costs seconds a query).
+                // agreement is checked (its cost grows with the journal).
                 let total: Int
                 do {
                     if checksAgreement {
