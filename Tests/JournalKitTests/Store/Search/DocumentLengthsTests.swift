@@ -39,6 +39,23 @@ import Testing
         }
     }
 
+    /// Without the blocks (a store from before them that could not be written since), the
+    /// lengths of a few numbers come from the documents' rows, 0 for a number that is none.
+    @Test func lengthsWithoutBlocksComeFromTheDocuments() throws {
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE document (id INTEGER PRIMARY KEY, length INTEGER NOT NULL)")
+            for number in stride(from: Int64(3), through: 9_000, by: 7) {
+                try db.execute(
+                    sql: "INSERT INTO document (id, length) VALUES (?, ?)", arguments: [number, number % 100 + 1])
+            }
+            let members: [Int64] = [3, 4, 10, 4_099, 4_100, 8_998, 9_001]
+            let expected = members.map { $0 % 7 == 3 && $0 <= 9_000 ? UInt32($0 % 100 + 1) : 0 }
+            #expect(expected.contains(0) && expected.contains { $0 > 0 })
+            #expect(try DocumentLengths.lengths(of: members, in: db) == expected)
+        }
+    }
+
     /// A store from before the blocks gets them from its documents when opened, and ranks as
     /// it did.
     @Test func aStoreFromBeforeTheBlocksFillsThem() throws {
