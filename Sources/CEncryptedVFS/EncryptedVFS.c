@@ -48,6 +48,14 @@
 // A page that lies past the end of a store that is not empty is missing, and an error: SQLite
 // reads past the end only of a new, empty store (its first page, to find it empty).
 //
+// One read is spared the error: SQLite's look at a store's header (the first 100 bytes of page
+// 1, for its page size) before it opens the log. A checkpoint cut by a crash leaves the pages it
+// was writing torn, their first sectors new and the rest old, and page 1 among them when the
+// store grew; the log still holds each whole, and SQLite reads them from it. So when page 1
+// fails to authenticate, that look reads zeros (no header: SQLite then takes the page size
+// from page 1 as it reads it, through the log); page 1 read whole, as SQLite reads a page the
+// log doesn't hold, is still an error.
+//
 // Not detected here: a unit replaced by an older copy of itself from the same place of the same
 // file (it authenticates), and the write-ahead log cut short or altered in its last transaction
 // (or in the frame that commits the one before): it reads as the end of the log, as after a
@@ -76,6 +84,7 @@
 #define KEY ENCRYPTED_VFS_KEY_BYTES
 #define HEADER_MAC_KEY crypto_shorthash_KEYBYTES
 #define HEADER_SEALED 24
+#define DATABASE_HEADER 100
 
 _Static_assert(NONCE + TAG == TRAILER, "the reserved space holds exactly a nonce and a tag");
 _Static_assert(KEY == crypto_aead_xchacha20poly1305_ietf_KEYBYTES, "one key size");
@@ -258,6 +267,8 @@ static int store_unit(encrypted_file *f, sqlite3_int64 index) {
     return f->real->pMethods->xWrite(f->real, f->unit, (int)size, units_start(f) + index * size);
 }
 
+static const char *const fails_authentication = "fails authentication: the file was altered, damaged, or belongs elsewhere";
+
 /// Reads unit `index` into f->unit and decrypts it, its reserved space read as zeros.
 /// SQLITE_IOERR_SHORT_READ (f->unit zeroed) when the unit lies past the end of a log, or is the
 /// first page of an empty store; SQLITE_IOERR_DATA when it is missing from a store that is not
@@ -281,7 +292,7 @@ static int read_unit(encrypted_file *f, sqlite3_int64 index, const char **why) {
     associated_data(f, index, ad);
     if (crypto_aead_xchacha20poly1305_ietf_decrypt_detached(f->unit, NULL, f->unit, (unsigned long long)(size - TRAILER), f->unit + size - TAG,
                                                             ad, AD_BYTES, f->unit + size - TRAILER, f->key) != 0) {
-        *why = "fails authentication: the file was altered, damaged, or belongs elsewhere";
+        *why = fails_authentication;
         return SQLITE_IOERR_DATA;
     }
     memset(f->unit + size - TRAILER, 0, TRAILER);
@@ -458,6 +469,10 @@ static int file_read(sqlite3_file *file, void *buffer, int amount, sqlite3_int64
                 return SQLITE_IOERR_DATA;
             }
             memset(f->unit, 0, (size_t)size);
+        } else if (rc == SQLITE_IOERR_DATA && f->kind == KIND_PAGES && offset == 0 && amount <= DATABASE_HEADER &&
+                   why == fails_authentication) {
+            memset(out, 0, (size_t)amount);
+            return SQLITE_IOERR_SHORT_READ;
         } else if (rc != SQLITE_OK) {
             if (why) note_failure(f, index, why);
             return rc;

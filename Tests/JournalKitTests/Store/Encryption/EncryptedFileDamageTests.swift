@@ -98,6 +98,51 @@ import Testing
         #expect(error?.message.contains("journal.sqlite: page \(last) is missing") == true, "\(error?.message ?? "")")
     }
 
+    /// A checkpoint cut by a power cut leaves store pages torn (their first sectors new, the
+    /// rest old) that the log still holds whole, page 1 among them, whose header SQLite reads
+    /// from the store before it opens the log: the journal opens and reads them from the log.
+    /// Page 1 damaged when no log holds it is still an error.
+    @Test func pagesTornByACutCheckpointAreReadFromTheLog() throws {
+        let journal = try TemporaryJournal(passphrase: "torn beneath the log")
+        try journal.importTexts((0..<200).map { "entry \($0) before the checkpoint" })
+        journal.close()
+        let opened = try journal.reopen()
+        let added = (0..<20).map { "added \($0): " + String(repeating: "words that grow the store ", count: 60) }
+        for text in added { try opened.add(NewEntry(text: text)) }
+        let before = try Data(contentsOf: journal.directory.mainStoreURL)
+        let copy = try copy(journal)
+        defer { try? FileManager.default.removeItem(at: copy.url) }
+        try opened.main.pool.writeWithoutTransaction { db in try db.checkpoint(.full) }
+        let after = try Data(contentsOf: journal.directory.mainStoreURL)
+        journal.close()
+        #expect(after.count > before.count, "the checkpoint grew the store")
+        var torn = before
+        var tornPages: [Int] = []
+        for page in 0..<before.count / Self.page {
+            let start = page * Self.page
+            guard before[start..<start + Self.page] != after[start..<start + Self.page] else { continue }
+            torn.replaceSubrange(start..<start + Self.page / 2, with: after[start..<start + Self.page / 2])
+            tornPages.append(page + 1)
+        }
+        #expect(tornPages.first == 1, "page 1 torn among \(tornPages)")
+        try torn.write(to: copy.mainStoreURL)
+        let texts = try readEverything(copy, journal.passphrase).map(\.text)
+        #expect(texts.count == 220 && added.allSatisfy(texts.contains))
+        #expect(try readEverything(copy, journal.passphrase).count == 220, "again, after the checkpoint at close")
+
+        let emptying = try Journal(directory: copy, create: false, passphrase: journal.passphrase)
+        try emptying.main.checkpoint()
+        try emptying.close()
+        let log = StoreDirectory.fileSize(atPath: copy.mainStoreURL.path + "-wal") ?? 0
+        #expect(log == 0, "no log holds page 1")
+        var damaged = try Data(contentsOf: copy.mainStoreURL)
+        damaged[50] ^= 0x01
+        try damaged.write(to: copy.mainStoreURL)
+        let error = #expect(throws: JournalError.self) { try readEverything(copy, journal.passphrase) }
+        #expect(
+            error?.message.contains("journal.sqlite: page 1 fails authentication") == true, "\(error?.message ?? "")")
+    }
+
     /// A journal of 50 entries whose main store's log holds three more commits, one entry each,
     /// copied as a crash would leave it (the logs, not their index): the copy, the log's bytes,
     /// where each commit's frames end, and the three texts.
