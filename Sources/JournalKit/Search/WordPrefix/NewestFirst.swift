@@ -5,7 +5,8 @@ import GRDB
 /// requested page, choosing the cheaper of two plans: walk the documents from the newest (of
 /// the filter's dates) until the page is full (when matches are dense), or find the date of
 /// every match and sort (when they are few). With a ``DateOrder`` in memory both plans read
-/// nothing; without, the walk reads the date index and the sort a row per match.
+/// nothing; without, the walk reads the days' documents a run at a time and the sort a row per
+/// match.
 enum NewestFirst {
     /// The page of `matching`. `dated` bounds the dates of every match (a filter's `from` and
     /// `until`), and `candidates` is about how many documents those dates hold.
@@ -30,8 +31,8 @@ enum NewestFirst {
                 : order.newest(wanted, of: matching.members)
         } else {
             // A lookup descends the document table to a page of its own: in memory a few steps'
-            // worth, from disk a random read where the walk reads the date index in order.
-            // Counted as 16 steps: a random read from disk against steps along an index in order.
+            // worth, from disk a random read where the walk reads a day's rows in order.
+            // Counted as 16 steps: a random read from disk against steps along rows in order.
             numbers =
                 walk < 16 * Double(total)
                 ? try SearchStore.newestDocuments(

@@ -3,8 +3,10 @@ import GRDB
 
 /// The search store's documents by day: for each UTC day, the numbers of the documents dated
 /// in it, kept as runs of consecutive numbers. The documents of a date range are then a few
-/// runs to set in a bitmap, not a row each to read from the date index, so that a date filter
-/// makes a word-prefix search cheaper, never dearer.
+/// runs to set in a bitmap, not a row each to read, so that a date filter makes a word-prefix
+/// search cheaper, never dearer. They are also the store's only order by date: the documents
+/// newest first are the days newest first, each day's documents read through its runs and put
+/// in order by their dates (the dates are kept once, in the documents' rows, with no index).
 ///
 /// A journal is mostly written day by day, so its entries are numbered in the order of their
 /// dates and a day holds one run or a few; a backdated entry adds a run of one to its day.
@@ -134,14 +136,14 @@ enum DateBuckets {
 
     /// The documents dated at or after `from` and before `until` (either open), as a set for
     /// numbers up to `maximum`: whole days from their runs, the parts of days at either end
-    /// from the date index.
+    /// from their documents' dates.
     static func documents(from: Int64?, until: Int64?, maximum: Int64, in db: Database) throws -> DocumentSet {
         var set = DocumentSet(maximum: maximum)
         // Whole days: from the first day starting at or after `from` to the last ending at or before `until`.
         let firstWhole = from.map { day(of: $0 - 1) + 1 }
         let endWhole = until.map { day(of: $0) }
         if let firstWhole, let endWhole, firstWhole >= endWhole {
-            try addThroughIndex(from: from, until: until, to: &set, in: db)
+            try addDated(from: from, until: until, maximum: maximum, to: &set, in: db)
             return set
         }
         let runs = try Data.fetchCursor(
@@ -149,20 +151,57 @@ enum DateBuckets {
             arguments: [firstWhole ?? Int64.min, endWhole ?? Int64.max])
         while let data = try runs.next() { forEachRun(in: data) { set.insert(range: $0) } }
         if let from, let firstWhole {
-            try addThroughIndex(from: from, until: firstWhole * microsecondsPerDay, to: &set, in: db)
+            try addDated(from: from, until: firstWhole * microsecondsPerDay, maximum: maximum, to: &set, in: db)
         }
         if let until, let endWhole {
-            try addThroughIndex(from: endWhole * microsecondsPerDay, until: until, to: &set, in: db)
+            try addDated(from: endWhole * microsecondsPerDay, until: until, maximum: maximum, to: &set, in: db)
         }
         return set
     }
 
-    private static func addThroughIndex(from: Int64?, until: Int64?, to set: inout DocumentSet, in db: Database) throws
-    {
-        let numbers = try Int64.fetchCursor(
-            db.cachedStatement(sql: "SELECT id FROM document WHERE date >= ? AND date < ?"),
-            arguments: [from ?? Int64.min, until ?? Int64.max])
-        while let number = try numbers.next() { set.insert(number) }
+    private static func addDated(
+        from: Int64?, until: Int64?, maximum: Int64, to set: inout DocumentSet, in db: Database
+    ) throws {
+        try forEachDay(from: from, until: until, maximum: maximum, in: db) { documents in
+            for document in documents { set.insert(document.number) }
+            return true
+        }
+    }
+
+    /// A document's number and date, as a day's walk reads them.
+    typealias Dated = (number: Int64, date: Int64)
+
+    /// Whether `a` comes before `b` newest first: by date, then by number.
+    static func isNewer(_ a: Dated, than b: Dated) -> Bool {
+        a.date != b.date ? a.date > b.date : a.number > b.number
+    }
+
+    /// Calls `body` with the documents dated at or after `from` and before `until` (either
+    /// open) and numbered `maximum` or below, a day at a time, the newest day first, until it
+    /// returns false. Each day's documents come in number order, read through its runs (a
+    /// range of rows each).
+    static func forEachDay(
+        from: Int64?, until: Int64?, maximum: Int64, in db: Database, _ body: ([Dated]) throws -> Bool
+    ) throws {
+        guard until != Int64.min else { return }
+        let days = try Data.fetchCursor(
+            db, sql: "SELECT runs FROM date_bucket WHERE day BETWEEN ? AND ? ORDER BY day DESC",
+            arguments: [from.map(day(of:)) ?? Int64.min, until.map { day(of: $0 - 1) } ?? Int64.max])
+        let read = try db.cachedStatement(sql: "SELECT id, date FROM document WHERE id BETWEEN ? AND ?")
+        var documents: [Dated] = []
+        while let runs = try days.next() {
+            documents.removeAll(keepingCapacity: true)
+            var ranges: [ClosedRange<Int64>] = []
+            forEachRun(in: runs) { if $0.lowerBound <= maximum { ranges.append($0) } }
+            for range in ranges {
+                let rows = try Row.fetchCursor(read, arguments: [range.lowerBound, min(range.upperBound, maximum)])
+                while let row = try rows.next() {
+                    let date: Int64 = row[1]
+                    if date >= from ?? Int64.min, date < until ?? Int64.max { documents.append((row[0], date)) }
+                }
+            }
+            if !documents.isEmpty, try !body(documents) { return }
+        }
     }
 
     /// Every bucket as its runs, for verification.

@@ -18,7 +18,7 @@ struct DateOrder: Sendable {
 
     static let absent = UInt32.max
 
-    /// Reads the order from the date index of `db` (one scan of it, no table row).
+    /// Reads the order from the days of `db`, each put in order by its documents' dates.
     init(in db: Database) throws {
         position = try SearchStore.position(in: db)
         let maximum = try Int64.fetchOne(db, sql: "SELECT max(id) FROM document") ?? 0
@@ -27,8 +27,10 @@ struct DateOrder: Sendable {
         }
         var numbers: [UInt32] = []
         numbers.reserveCapacity(Int(maximum))
-        let rows = try Int64.fetchCursor(db, sql: "SELECT id FROM document ORDER BY date DESC, id DESC")
-        while let number = try rows.next() { numbers.append(UInt32(number)) }
+        try DateBuckets.forEachDay(from: nil, until: nil, maximum: maximum, in: db) { documents in
+            numbers += documents.sorted(by: DateBuckets.isNewer).map { UInt32($0.number) }
+            return true
+        }
         var place = [UInt32](repeating: Self.absent, count: Int(maximum) + 1)
         for (index, number) in numbers.enumerated() { place[Int(number)] = UInt32(index) }
         newestFirst = numbers
@@ -51,26 +53,29 @@ struct DateOrder: Sendable {
         return found
     }
 
-    /// Where the documents dated at or after `from` and before `until` stand in the order: the
-    /// newest and the oldest of them, found in the date index.
+    /// Where the documents dated at or after `from` and before `until` stand in the order: from
+    /// the first dated before `until` to the first dated before `from`, each found by a binary
+    /// search of the order that reads a date a step.
     func places(dated: (from: Int64?, until: Int64?), in db: Database) throws -> Range<Int> {
-        var start = 0
-        var end = newestFirst.count
-        if let until = dated.until {
-            let newest = try Int64.fetchOne(
-                db.cachedStatement(sql: "SELECT id FROM document WHERE date < ? ORDER BY date DESC, id DESC LIMIT 1"),
-                arguments: [until])
-            guard let newest, let place = place(of: newest) else { return 0..<0 }
-            start = place
-        }
-        if let from = dated.from {
-            let oldest = try Int64.fetchOne(
-                db.cachedStatement(sql: "SELECT id FROM document WHERE date >= ? ORDER BY date, id LIMIT 1"),
-                arguments: [from])
-            guard let oldest, let place = place(of: oldest) else { return 0..<0 }
-            end = place + 1
-        }
+        let start = try dated.until.map { try firstPlace(datedBefore: $0, in: db) } ?? 0
+        let end = try dated.from.map { try firstPlace(datedBefore: $0, in: db) } ?? newestFirst.count
         return start..<max(start, end)
+    }
+
+    /// The first place in the order whose document is dated before `date` (the count when
+    /// none is).
+    private func firstPlace(datedBefore date: Int64, in db: Database) throws -> Int {
+        let read = try db.cachedStatement(sql: "SELECT date FROM document WHERE id = ?")
+        var low = 0
+        var high = newestFirst.count
+        while low < high {
+            let middle = (low + high) / 2
+            guard let dated = try Int64.fetchOne(read, arguments: [Int64(newestFirst[middle])]) else {
+                throw JournalError(.store, "p\(newestFirst[middle]) is in the date order but not a document")
+            }
+            if dated < date { high = middle } else { low = middle + 1 }
+        }
+        return low
     }
 
     private func place(of number: Int64) -> Int? {

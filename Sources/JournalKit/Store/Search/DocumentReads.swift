@@ -47,20 +47,24 @@ extension SearchStore {
     }
 
     /// The first `wanted` documents numbered `maximum` or below, newest first, that `contains`
-    /// accepts among those dated at or after `from` and before `until`: a walk down the date
-    /// index, as long as it takes. The documents above `maximum` (those of an import still
-    /// hidden, newer than the rest when it brings recent entries) are passed over in the index
-    /// itself, not handed one by one to `contains`.
+    /// accepts among those dated at or after `from` and before `until`: a walk down the days
+    /// (``DateBuckets/forEachDay(from:until:maximum:in:_:)``), as long as it takes. The
+    /// documents above `maximum` (those of an import still hidden, newer than the rest when it
+    /// brings recent entries) are passed over in the days' runs, not handed one by one to
+    /// `contains`.
     static func newestDocuments(
         _ wanted: Int, through maximum: Int64, dated: (from: Int64?, until: Int64?),
         where contains: (Int64) throws -> Bool, in db: Database
     ) throws -> [Int64] {
         var found: [Int64] = []
-        let rows = try Int64.fetchCursor(
-            db, sql: "SELECT id FROM document WHERE date >= ? AND date < ? AND id <= ? ORDER BY date DESC, id DESC",
-            arguments: [dated.from ?? Int64.min, dated.until ?? Int64.max, maximum])
-        while found.count < wanted, let number = try rows.next() {
-            if try contains(number) { found.append(number) }
+        guard wanted > 0 else { return found }
+        try DateBuckets.forEachDay(from: dated.from, until: dated.until, maximum: maximum, in: db) { documents in
+            for document in documents.sorted(by: DateBuckets.isNewer) {
+                guard try contains(document.number) else { continue }
+                found.append(document.number)
+                if found.count == wanted { return false }
+            }
+            return true
         }
         return found
     }

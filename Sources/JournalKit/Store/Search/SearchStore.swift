@@ -91,7 +91,9 @@ package final class SearchStore: StoreFile {
                 readOnly: readOnly, readers: opening.readers, givesPagesBack: true)
             let migrated = try pool.migrate(
                 with: migrator, applied: facts.appliedMigrations,
-                optional: ["v5-prefix-posting-counts", "v8-document-lengths", "v9-posting-runs"])
+                optional: [
+                    "v5-prefix-posting-counts", "v8-document-lengths", "v9-posting-runs", "v13-date-index-dropped",
+                ])
             // A store made before stores gave free pages back does so once a migration empties it,
             // unless another process reads it then: its file then keeps free pages for later writes.
             if migrated, !readOnly {
@@ -290,6 +292,12 @@ package final class SearchStore: StoreFile {
                     CREATE TABLE token_added (id INTEGER PRIMARY KEY AUTOINCREMENT, text TEXT NOT NULL);
                     CREATE TABLE token (text TEXT NOT NULL PRIMARY KEY, id INTEGER NOT NULL) WITHOUT ROWID;
                     """)
+        }
+        // Dates kept once, in the documents' rows: the order by date is the days' runs
+        // (DateBuckets), each day put in order by its documents' dates, so the index on the date
+        // goes. Optional: a store that can't be written keeps it, unread.
+        migrator.registerMigration("v13-date-index-dropped") { db in
+            try db.execute(sql: "DROP INDEX IF EXISTS document_by_date")
         }
         return migrator
     }

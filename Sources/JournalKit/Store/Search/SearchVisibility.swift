@@ -53,7 +53,11 @@ struct SearchVisibility: Sendable {
             return
         }
         let totals = try SearchStore.totals(in: db)
-        let newest = try Int64.fetchOne(db, sql: "SELECT max(date) FROM document")
+        var newest: Int64?
+        try DateBuckets.forEachDay(from: nil, until: nil, maximum: Int64.max, in: db) { documents in
+            newest = documents.map(\.date).max()
+            return false
+        }
         let insert = try db.cachedStatement(sql: "INSERT INTO store_info (key, value) VALUES (?, ?)")
         for (key, value) in zip(keys, [first, Int64(totals.documents), Int64(totals.words), newest])
         where value != nil {
