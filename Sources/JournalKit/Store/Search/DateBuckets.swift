@@ -195,9 +195,11 @@ enum DateBuckets {
             forEachRun(in: runs) { if $0.lowerBound <= maximum { ranges.append($0) } }
             for range in ranges {
                 let rows = try Row.fetchCursor(read, arguments: [range.lowerBound, min(range.upperBound, maximum)])
-                while let row = try rows.next() {
-                    let date: Int64 = row[1]
-                    if date >= from ?? Int64.min, date < until ?? Int64.max { documents.append((row[0], date)) }
+                while try rows.next() != nil {
+                    let date = read.int64(atColumn: 1)
+                    if date >= from ?? Int64.min, date < until ?? Int64.max {
+                        documents.append((read.int64(atColumn: 0), date))
+                    }
                 }
             }
             if !documents.isEmpty, try !body(documents) { return }

@@ -18,19 +18,21 @@ struct DateOrder: Sendable {
 
     static let absent = UInt32.max
 
-    /// Reads the order from the days of `db`, each put in order by its documents' dates.
+    /// Reads every document's date from `db` in one scan of their rows and sorts them (a
+    /// journal's numbers mostly follow its dates, so the sort finds long runs in order).
     init(in db: Database) throws {
         position = try SearchStore.position(in: db)
         let maximum = try Int64.fetchOne(db, sql: "SELECT max(id) FROM document") ?? 0
         guard maximum <= PostingSegments.maximumEntryNumber else {
             throw JournalError(.store, "entry number \(maximum) is beyond what the search store can hold")
         }
-        var numbers: [UInt32] = []
-        numbers.reserveCapacity(Int(maximum))
-        try DateBuckets.forEachDay(from: nil, until: nil, maximum: maximum, in: db) { documents in
-            numbers += documents.sorted(by: DateBuckets.isNewer).map { UInt32($0.number) }
-            return true
-        }
+        var dated: [(date: Int64, number: UInt32)] = []
+        dated.reserveCapacity(Int(maximum))
+        let read = try db.makeStatement(sql: "SELECT id, date FROM document")
+        let rows = try Row.fetchCursor(read)
+        while try rows.next() != nil { dated.append((read.int64(atColumn: 1), UInt32(read.int64(atColumn: 0)))) }
+        dated.sort { $0.date != $1.date ? $0.date < $1.date : $0.number < $1.number }
+        let numbers = dated.reversed().map(\.number)
         var place = [UInt32](repeating: Self.absent, count: Int(maximum) + 1)
         for (index, number) in numbers.enumerated() { place[Int(number)] = UInt32(index) }
         newestFirst = numbers
