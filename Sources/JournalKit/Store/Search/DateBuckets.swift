@@ -194,11 +194,16 @@ enum DateBuckets {
             var ranges: [ClosedRange<Int64>] = []
             forEachRun(in: runs) { if $0.lowerBound <= maximum { ranges.append($0) } }
             for range in ranges {
-                let rows = try Row.fetchCursor(read, arguments: [range.lowerBound, min(range.upperBound, maximum)])
-                while try rows.next() != nil {
-                    let date = read.int64(atColumn: 1)
+                try read.run(
+                    in: db,
+                    bind: {
+                        $0.bind(1, range.lowerBound)
+                        $0.bind(2, min(range.upperBound, maximum))
+                    }
+                ) { row in
+                    let date = row.int64(atColumn: 1)
                     if date >= from ?? Int64.min, date < until ?? Int64.max {
-                        documents.append((read.int64(atColumn: 0), date))
+                        documents.append((row.int64(atColumn: 0), date))
                     }
                 }
             }

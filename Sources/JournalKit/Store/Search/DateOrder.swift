@@ -28,9 +28,9 @@ struct DateOrder: Sendable {
         }
         var dated: [(date: Int64, number: UInt32)] = []
         dated.reserveCapacity(Int(maximum))
-        let read = try db.makeStatement(sql: "SELECT id, date FROM document")
-        let rows = try Row.fetchCursor(read)
-        while try rows.next() != nil { dated.append((read.int64(atColumn: 1), UInt32(read.int64(atColumn: 0)))) }
+        try db.makeStatement(sql: "SELECT id, date FROM document").run(in: db, bind: { _ in }) { row in
+            dated.append((row.int64(atColumn: 1), UInt32(row.int64(atColumn: 0))))
+        }
         dated.sort { $0.date != $1.date ? $0.date < $1.date : $0.number < $1.number }
         let numbers = dated.reversed().map(\.number)
         var place = [UInt32](repeating: Self.absent, count: Int(maximum) + 1)
