@@ -18,21 +18,19 @@ struct DateOrder: Sendable {
 
     static let absent = UInt32.max
 
-    /// Reads every document's date from `db` in one scan of their rows and sorts them (a
-    /// journal's numbers mostly follow its dates, so the sort finds long runs in order).
+    /// Reads the order from the days of `db`, each in its order already: no document's row.
     init(in db: Database) throws {
         position = try SearchStore.position(in: db)
         let maximum = try Int64.fetchOne(db, sql: "SELECT max(id) FROM document") ?? 0
         guard maximum <= PostingSegments.maximumEntryNumber else {
             throw JournalError(.store, "entry number \(maximum) is beyond what the search store can hold")
         }
-        var dated: [(date: Int64, number: UInt32)] = []
-        dated.reserveCapacity(Int(maximum))
-        try db.makeStatement(sql: "SELECT id, date FROM document").run(in: db, bind: { _ in }) { row in
-            dated.append((row.int64(atColumn: 1), UInt32(row.int64(atColumn: 0))))
+        var numbers: [UInt32] = []
+        numbers.reserveCapacity(Int(maximum))
+        try DateBuckets.forEachDay(from: nil, until: nil, maximum: maximum, in: db) { day in
+            numbers += day.lazy.map { UInt32($0) }
+            return true
         }
-        dated.sort { $0.date != $1.date ? $0.date < $1.date : $0.number < $1.number }
-        let numbers = dated.reversed().map(\.number)
         var place = [UInt32](repeating: Self.absent, count: Int(maximum) + 1)
         for (index, number) in numbers.enumerated() { place[Int(number)] = UInt32(index) }
         newestFirst = numbers

@@ -58,10 +58,9 @@ extension SearchStore {
     ) throws -> [Int64] {
         var found: [Int64] = []
         guard wanted > 0 else { return found }
-        try DateBuckets.forEachDay(from: dated.from, until: dated.until, maximum: maximum, in: db) { documents in
-            for document in documents.sorted(by: DateBuckets.isNewer) {
-                guard try contains(document.number) else { continue }
-                found.append(document.number)
+        try DateBuckets.forEachDay(from: dated.from, until: dated.until, maximum: maximum, in: db) { numbers in
+            for number in numbers where try contains(number) {
+                found.append(number)
                 if found.count == wanted { return false }
             }
             return true

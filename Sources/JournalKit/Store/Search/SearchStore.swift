@@ -92,7 +92,7 @@ package final class SearchStore: StoreFile {
             let migrated = try pool.migrate(
                 with: migrator, applied: facts.appliedMigrations,
                 optional: [
-                    "v5-prefix-posting-counts", "v8-document-lengths", "v9-posting-runs", "v13-date-index-dropped",
+                    "v5-prefix-posting-counts", "v8-document-lengths", "v9-posting-runs",
                 ])
             // A store made before stores gave free pages back does so once a migration empties it,
             // unless another process reads it then: its file then keeps free pages for later writes.
@@ -293,11 +293,12 @@ package final class SearchStore: StoreFile {
                     CREATE TABLE token (text TEXT NOT NULL PRIMARY KEY, id INTEGER NOT NULL) WITHOUT ROWID;
                     """)
         }
-        // Dates kept once, in the documents' rows: the order by date is the days' runs
-        // (DateBuckets), each day put in order by its documents' dates, so the index on the date
-        // goes. Optional: a store that can't be written keeps it, unread.
-        migrator.registerMigration("v13-date-index-dropped") { db in
+        // Dates kept once, in the documents' rows: each day's documents kept in the order of
+        // their dates (DateBuckets), which is then the order by date, so the index on the date
+        // goes. The days are written again from the documents.
+        migrator.registerMigration("v13-days-in-date-order") { db in
             try db.execute(sql: "DROP INDEX IF EXISTS document_by_date")
+            try DateBuckets.fill(in: db)
         }
         return migrator
     }

@@ -234,7 +234,7 @@ struct SearchStoreWriter {
         totals.documents += row == nil ? 1 : 0
         totals.words += length - (row?[2] as Int? ?? 0)
         lengths.set(number, length: length)
-        if row.map({ DateBuckets.day(of: $0[0]) }) != DateBuckets.day(of: date.microseconds) {
+        if row.map({ $0[0] as Int64 }) != date.microseconds {
             if let row { days.remove(number, date: row[0]) }
             days.add(number, date: date.microseconds)
         }

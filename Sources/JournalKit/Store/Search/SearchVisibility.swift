@@ -53,10 +53,13 @@ struct SearchVisibility: Sendable {
             return
         }
         let totals = try SearchStore.totals(in: db)
-        var newest: Int64?
-        try DateBuckets.forEachDay(from: nil, until: nil, maximum: Int64.max, in: db) { documents in
-            newest = documents.map(\.date).max()
+        var newestDocument: Int64?
+        try DateBuckets.forEachDay(from: nil, until: nil, maximum: Int64.max, in: db) { numbers in
+            newestDocument = numbers.first
             return false
+        }
+        let newest = try newestDocument.flatMap {
+            try Int64.fetchOne(db, sql: "SELECT date FROM document WHERE id = ?", arguments: [$0])
         }
         let insert = try db.cachedStatement(sql: "INSERT INTO store_info (key, value) VALUES (?, ?)")
         for (key, value) in zip(keys, [first, Int64(totals.documents), Int64(totals.words), newest])

@@ -48,8 +48,9 @@ import Testing
         let start: Int64 = 19_000
         // Day d holds entries 3d+1...3d+3.
         #expect(runs[start] == [1...3])
-        // Day 3: 10 moved away, 11 moved within the day, 61 backdated into it.
-        #expect(runs[start + 3] == [11...12, 61...61])
+        // Day 3: 10 moved away, 11 moved within the day (to 23 h), 61 backdated into it (1 h):
+        // by date, 61, 12 (10 h), 11.
+        #expect(runs[start + 3] == [61...61, 12...12, 11...11])
         #expect(runs[start + 6] == [19...19, 21...21], "20 was deleted")
         #expect(runs[start + 15] == [10...10, 46...48], "10 moved here")
         #expect(runs[-2] == [62...62] && runs[-1] == [63...63])
@@ -72,6 +73,17 @@ import Testing
             }
             let expected = dates.filter { ($0.value >= (low ?? .min)) && ($0.value < (high ?? .max)) }.keys.sorted()
             #expect(set.members == expected, "from \(String(describing: low)) until \(String(describing: high))")
+            // Newest first, by date then by number, as the days give them a day at a time.
+            let newestFirst = try store.journal.search.pool.read { db in
+                var numbers: [Int64] = []
+                try DateBuckets.forEachDay(from: low, until: high, maximum: maximum, in: db) { day in
+                    numbers += day
+                    return true
+                }
+                return numbers
+            }
+            let byDate = expected.sorted { dates[$0]! != dates[$1]! ? dates[$0]! > dates[$1]! : $0 > $1 }
+            #expect(newestFirst == byDate, "from \(String(describing: low)) until \(String(describing: high))")
         }
     }
 
