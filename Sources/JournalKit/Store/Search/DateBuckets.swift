@@ -216,9 +216,10 @@ enum DateBuckets {
         var numbers: [Int64] = []
         while let row = try days.next() {
             let day: Int64 = row[0]
+            // A bound inside the day, not at its start, cuts it.
             let cut =
-                (from.map { $0 > day * microsecondsPerDay } ?? false)
-                || (until.map { $0 < (day + 1) * microsecondsPerDay } ?? false)
+                (from.map { Self.day(of: $0) == day && $0 > day * microsecondsPerDay } ?? false)
+                || (until.map { Self.day(of: $0) == day && $0 > day * microsecondsPerDay } ?? false)
             numbers.removeAll(keepingCapacity: true)
             try forEachRun(in: row[1]) { run in
                 for number in run where number <= maximum {
