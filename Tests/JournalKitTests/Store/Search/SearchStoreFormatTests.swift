@@ -5,12 +5,13 @@ import Testing
 @testable import JournalBench
 @testable import JournalKit
 
-/// A search store written by the version before the current format is emptied when the journal
-/// opens, rebuilt from the entries with progress, and answers as before.
+/// A search store written by an earlier format is brought to the current one when the journal
+/// opens (emptied and rebuilt from the entries with progress, or changed in place) and answers
+/// as before.
 @Suite struct SearchStoreFormatTests {
-    /// Puts the search store back as the previous version (`v11-uri-once`) left it: each token's
-    /// text twice, in a table by id and in its unique index, no list of the tokens added since
-    /// the prefix table's file, the newer migration not applied.
+    /// Puts the search store back as format v11 (`v11-uri-once`) left it: each token's text
+    /// twice, in a table by id and in its unique index, no list of the tokens added since the
+    /// prefix table's file, the newer migration not applied.
     private func downgradeToPreviousFormat(_ store: TemporaryJournal) throws {
         try store.journal.search.pool.writeWithoutTransaction { db in
             try db.execute(
@@ -43,6 +44,68 @@ import Testing
             let now = try store.journal.search(query, page: PageRequest(limit: 500))
             #expect(now.total == earlier.total, "\(query)")
             #expect(now.entries.map(\.id) == earlier.entries.map(\.id), "\(query)")
+        }
+        let report = try store.journal.verify()
+        #expect(report.isConsistent, "\(report.problems)")
+    }
+
+    /// Puts the search store back as format v12 (`v12-token-text-once`) left it: each day's
+    /// documents in number order (its runs' bounds as a DeltaList), and an index on the date.
+    private func downgradeToFormat12(_ store: TemporaryJournal) throws {
+        try store.journal.search.pool.writeWithoutTransaction { db in
+            let days = try Row.fetchAll(db, sql: "SELECT day, runs FROM date_bucket")
+            for day in days {
+                var numbers: [Int64] = []
+                DateBuckets.forEachRun(in: day["runs"]) { numbers += $0 }
+                var bounds: [Int64] = []
+                for number in numbers.sorted() {
+                    if bounds.last == number {
+                        bounds[bounds.count - 1] = number + 1
+                    } else {
+                        bounds += [number, number + 1]
+                    }
+                }
+                try db.execute(
+                    sql: "UPDATE date_bucket SET runs = ? WHERE day = ?",
+                    arguments: [DeltaList.encode(bounds), day["day"] as Int64])
+            }
+            try db.execute(
+                sql: """
+                    CREATE INDEX document_by_date ON document(date);
+                    DELETE FROM grdb_migrations WHERE identifier = 'v13-days-in-date-order';
+                    """)
+        }
+    }
+
+    /// A store of format v12 is changed in place, not rebuilt: the days put in date order and
+    /// the date index dropped; searches newest first, with and without dates, answer the same.
+    @Test(arguments: [nil, "correct horse"])
+    func aStoreOfFormat12KeepsItsDocumentsAndAnswersTheSame(passphrase: String?) throws {
+        let store = try TemporaryJournal(passphrase: passphrase)
+        for entry in SyntheticJournal(count: 300, seed: 62) { try store.journal.add(entry) }
+        let instant = { (text: String) in JournalDate(iso8601: text)! }
+        let queries = try [
+            SearchQuery("the"), SearchQuery("\"on the\""), SearchQuery("a OR b"), SearchQuery("de*"),
+            SearchQuery("the", filter: EntryFilter(from: instant("2010-02-10T12:00:00Z"))),
+            SearchQuery(
+                "a",
+                filter: EntryFilter(from: instant("2008-01-20T05:00:00Z"), until: instant("2015-03-02T18:00:00Z"))),
+        ]
+        let before = try queries.map { try store.journal.search($0, page: PageRequest(limit: 500)) }
+        #expect(before.allSatisfy { $0.total > 0 })
+        try downgradeToFormat12(store)
+
+        let phases = ProgressLog()
+        try store.reopen(progress: phases.handler)
+        #expect(phases.indexed == 0, "no rebuild: \(phases.indexed) entries indexed")
+        let index = try store.journal.search.pool.read { db in
+            try String.fetchOne(db, sql: "SELECT name FROM sqlite_schema WHERE name = 'document_by_date'")
+        }
+        #expect(index == nil)
+        for (query, earlier) in zip(queries, before) {
+            let now = try store.journal.search(query, page: PageRequest(limit: 500))
+            #expect(now.total == earlier.total, "\(query.text)")
+            #expect(now.entries.map(\.id) == earlier.entries.map(\.id), "\(query.text)")
         }
         let report = try store.journal.verify()
         #expect(report.isConsistent, "\(report.problems)")
