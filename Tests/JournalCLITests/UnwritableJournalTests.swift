@@ -95,6 +95,27 @@ struct UnwritableJournalTests {
         #expect(try journal.run(["verify"]).status == 0)
     }
 
+    /// A search store of an earlier format, which this version changes when it opens it, on a
+    /// read-only file system: an error that names the file and says what to do, not one about
+    /// a write, and nothing changed.
+    @Test func aStoreOfAnEarlierFormatOnAReadOnlyFileSystemSaysSo() throws {
+        let sample = try Self.sampleJournal()
+        defer { sample.removeStore() }
+        let search = try DatabaseQueue(path: sample.store.appendingPathComponent("search.sqlite").path)
+        try search.write { db in
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v13-days-in-date-order'")
+        }
+        try search.close()
+        let disk = try SmallFileSystem(kilobytes: 2048)
+        defer { disk.remove() }
+        let journal = try disk.copy(sample)
+        try disk.makeReadOnly()
+        let found = try journal.run(["search", "t", "--limit", "3", "--json"])
+        #expect(found.status != 0)
+        #expect(found.error.contains("search.sqlite is in an earlier format"), "\(found.error)")
+        #expect(found.error.contains("open it once where it can be written"), "\(found.error)")
+    }
+
     @Test(arguments: [false, true]) func readsAnswerWhenTheDiskIsFull(encrypted: Bool) throws {
         let sample = try Self.sampleJournal(encrypted: encrypted)
         defer { sample.removeStore() }

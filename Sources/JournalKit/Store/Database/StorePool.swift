@@ -189,8 +189,14 @@ package final class StorePool: @unchecked Sendable {
     /// name), so that opening an up-to-date store neither writes nor waits for another process's
     /// write lock; says whether it wrote. A store that can't be written and lacks only migrations
     /// named in `optional` (ones that add what makes reads faster, never what they need) is used
-    /// as it is.
+    /// as it is; one that lacks others is an error that says so.
     func migrate(with migrator: DatabaseMigrator, applied: Set<String>, optional: Set<String> = []) throws -> Bool {
+        if openWriter == nil, !Set(migrator.migrations).subtracting(applied).isSubset(of: optional) {
+            throw JournalError.store(
+                "\(file?.path ?? "a store") is in an earlier format, which this version brings up to date when it opens "
+                    + "the journal, and the journal can't be written here: open it once where it can be written",
+                file: file?.path)
+        }
         let missing = Set(migrator.migrations).subtracting(applied)
         guard !missing.isEmpty, openWriter != nil || !missing.isSubset(of: optional) else { return false }
         let writer = try currentWriter()

@@ -89,11 +89,17 @@ package final class SearchStore: StoreFile {
                 url, applicationID: applicationID, durability: .mayLag, encryption: opening.encryption,
                 identity: opening.identity,
                 readOnly: readOnly, readers: opening.readers, givesPagesBack: true)
-            let migrated = try pool.migrate(
-                with: migrator, applied: facts.appliedMigrations,
-                optional: [
-                    "v5-prefix-posting-counts", "v8-document-lengths", "v9-posting-runs",
-                ])
+            let migrated: Bool
+            // Read-only, a store of an earlier format is an error to report, not a file to replace.
+            do {
+                migrated = try pool.migrate(
+                    with: migrator, applied: facts.appliedMigrations,
+                    optional: [
+                        "v5-prefix-posting-counts", "v8-document-lengths", "v9-posting-runs",
+                    ])
+            } catch let error as JournalError where readOnly {
+                return .failure(.fatal(error))
+            }
             // A store made before stores gave free pages back does so once a migration empties it,
             // unless another process reads it then: its file then keeps free pages for later writes.
             if migrated, !readOnly {
