@@ -67,6 +67,33 @@ import Testing
         try store.expectConsistent()
     }
 
+    /// A day whose documents are out of the order of their dates (which searches list them in)
+    /// is reported, and a reindex puts it in order.
+    @Test func findsADayOutOfOrder() throws {
+        let store = try journal()
+        let day = JournalDate(microseconds: 20_000 * DateBuckets.microsecondsPerDay)
+        for hour in [9, 12, 18] {
+            try store.journal.add(
+                NewEntry(
+                    date: JournalDate(microseconds: day.microseconds + Int64(hour) * 3_600_000_000), text: "at \(hour)")
+            )
+        }
+        try store.journal.search.pool.write { db in
+            let runs = try #require(try Data.fetchOne(db, sql: "SELECT runs FROM date_bucket WHERE day = 20000"))
+            var numbers: [Int64] = []
+            DateBuckets.forEachRun(in: runs) { numbers += $0 }
+            #expect(numbers.count == 3)
+            try db.execute(
+                sql: "UPDATE date_bucket SET runs = ? WHERE day = 20000",
+                arguments: [DateBuckets.encode(numbers.reversed())])
+        }
+        let report = try store.journal.verify()
+        #expect(report.problems.contains { $0.contains("not in the order of their dates") }, "\(report.problems)")
+        #expect(report.problems.count == 1, "\(report.problems)")
+        try store.journal.reindex()
+        #expect(try store.journal.verify().isConsistent)
+    }
+
     /// A damaged page of an index no other check reads (the entries by date) is found and
     /// reported with the store it is in, and the checks that would read it are not run.
     @Test func findsADamagedPageOfAnIndex() throws {
