@@ -52,6 +52,12 @@ import Testing
         ("search", "UPDATE document SET date = date + 1 WHERE id = 7", "another date"),
         ("search", "UPDATE document SET length = length + 1 WHERE id = 6", "words in it"),
         ("search", "DELETE FROM date_bucket WHERE day = (SELECT min(day) FROM date_bucket)", "documents by day"),
+        // A run of more numbers than any document can have.
+        (
+            "search",
+            "UPDATE date_bucket SET runs = x'02ffffffffffffffff7f' WHERE day = (SELECT min(day) FROM date_bucket)",
+            "documents by day"
+        ),
         ("search", "UPDATE document_length SET lengths = zeroblob(16384) WHERE block = 0", "blocks of lengths"),
     ])
     func reportsDamageAndReindexRepairsIt(store target: String, damage: String, expected: String) throws {

@@ -152,15 +152,18 @@ enum DateBuckets {
     }
 
     /// Calls `body` with each run of an encoded bucket, in the day's order (each run's numbers
-    /// ascending, as they stand in it).
+    /// ascending, as they stand in it). A damaged bucket ends at its first run that holds a
+    /// number no document can have (verify then finds its documents missing from their day).
     static func forEachRun(in data: Data, _ body: (ClosedRange<Int64>) throws -> Void) rethrows {
         try data.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
+            let numbers = 1...PostingSegments.maximumEntryNumber
             var position = 0
             var end: Int64 = 0
             while let zigzag = Varint.read(bytes, at: &position), let length = Varint.read(bytes, at: &position) {
-                let first = end + (Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1))
-                let last = first + Int64(bitPattern: length)
+                let first = end &+ (Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1))
+                guard numbers.contains(first), length < UInt64(numbers.upperBound - first + 1) else { return }
+                let last = first + Int64(length)
                 try body(first...last)
                 end = last + 1
             }
@@ -222,7 +225,8 @@ enum DateBuckets {
                 || (until.map { Self.day(of: $0) == day && $0 > day * microsecondsPerDay } ?? false)
             numbers.removeAll(keepingCapacity: true)
             try forEachRun(in: row[1]) { run in
-                for number in run where number <= maximum {
+                guard run.lowerBound <= maximum else { return }
+                for number in run.lowerBound...min(run.upperBound, maximum) {
                     if cut {
                         guard let date = try Int64.fetchOne(readDate, arguments: [number]),
                             date >= from ?? Int64.min, date < until ?? Int64.max
