@@ -45,8 +45,12 @@
 // state of this process, copied by fork() or a restored snapshot, can make two seals share one:
 // a repeat needs two draws of the same 192 random bits.
 //
-// A page that lies past the end of a store that is not empty is missing, and an error: SQLite
-// reads past the end only of a new, empty store (its first page, to find it empty).
+// A page that lies past the end of a store that is not empty is missing, and an error, when the
+// store's own first page counts it (the database size in its header): the file was cut short.
+// A page past that count reads as zeros, as SQLite's own VFS reads past the end: SQLite adds
+// pages to a store in its log, and reads a page it adds before it writes it. (So does it the
+// first page of a new, empty store, to find it empty.) A first page that fails to authenticate
+// counts every page.
 //
 // One read is spared the error: SQLite's look at a store's header (the first 100 bytes of page
 // 1, for its page size) before it opens the log. A checkpoint cut by a crash leaves the pages it
@@ -69,6 +73,7 @@
 #include <pthread.h>
 #include <sodium.h>
 #include <sqlite3.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/random.h>
@@ -269,6 +274,18 @@ static int store_unit(encrypted_file *f, sqlite3_int64 index) {
 
 static const char *const fails_authentication = "fails authentication: the file was altered, damaged, or belongs elsewhere";
 
+static int read_unit(encrypted_file *f, sqlite3_int64 index, const char **why);
+
+/// How many pages the store's file says it holds: the database size in the header of its own
+/// first page (SQLite writes it whenever the size changes), or INT64_MAX when that
+/// page can't be read or doesn't authenticate (every page then counts as one the file must
+/// hold). f->unit is used as scratch.
+static sqlite3_int64 pages_counted(encrypted_file *f) {
+    const char *why = NULL;
+    if (read_unit(f, 0, &why) != SQLITE_OK) return INT64_MAX;
+    return get32(f->unit + 28);
+}
+
 /// Reads unit `index` into f->unit and decrypts it, its reserved space read as zeros.
 /// SQLITE_IOERR_SHORT_READ (f->unit zeroed) when the unit lies past the end of a log, or is the
 /// first page of an empty store; SQLITE_IOERR_DATA when it is missing from a store that is not
@@ -281,6 +298,10 @@ static int read_unit(encrypted_file *f, sqlite3_int64 index, const char **why) {
         if (f->real->pMethods->xFileSize(f->real, &file_size) == SQLITE_OK && file_size <= offset) {
             memset(f->unit, 0, (size_t)size);
             if (f->kind == KIND_FRAMES || (file_size == 0 && index == 0)) return SQLITE_IOERR_SHORT_READ;
+            if (index >= pages_counted(f)) {
+                memset(f->unit, 0, (size_t)size);
+                return SQLITE_IOERR_SHORT_READ;
+            }
             *why = "is missing: the file was cut short";
             return SQLITE_IOERR_DATA;
         }

@@ -286,9 +286,8 @@ package final class SearchStore: StoreFile {
         // the tokens added since the prefix table's file was saved listed by id beside it, for
         // readers to add to the file's. That list's AUTOINCREMENT keeps the largest id ever given
         // (the token table's, moved over), so that no id is given twice. The store holds derived
-        // data only: it is emptied and rebuilt. The old table is dropped before the new ones are
-        // made: dropped after them, in a store being made (every page still in its log), SQLite
-        // read a page the encrypting VFS found missing.
+        // data only: it is emptied and rebuilt; the old table is dropped before the new ones are
+        // made.
         migrator.registerMigration("v12-token-text-once") { db in
             try emptyForFormatChange(in: db)
             try db.execute(

@@ -143,6 +143,38 @@ import Testing
             error?.message.contains("journal.sqlite: page 1 fails authentication") == true, "\(error?.message ?? "")")
     }
 
+    /// A store whose pages are in its log, past its file's end (a new store, or one grown since
+    /// its last checkpoint): SQLite reads a page it adds before it writes it, as when it makes a
+    /// table in a store that gives pages back, and expects what SQLite's own VFS gives past the
+    /// end of a file, zeros. Made, filled, dropped and remade in one transaction, then read again.
+    @Test func pagesAddedPastTheFilesEndAreReadAsNew() throws {
+        let journal = try TemporaryJournal(passphrase: "past the end")
+        let url = journal.journal.search.url
+        #expect(StoreDirectory.fileSize(atPath: url.path) == Self.page, "the new store's pages are in its log")
+        try journal.journal.search.pool.writeWithoutTransaction { db in
+            try db.inTransaction {
+                try db.execute(sql: "CREATE TABLE scratch (id INTEGER PRIMARY KEY, text TEXT NOT NULL UNIQUE)")
+                for index in 0..<3_000 {
+                    try db.execute(
+                        sql: "INSERT INTO scratch (text) VALUES (?)",
+                        arguments: [String(repeating: "w\(index) ", count: 20)])
+                }
+                try db.execute(
+                    sql: "CREATE TABLE scratch_by_text (text TEXT NOT NULL PRIMARY KEY, id INTEGER) WITHOUT ROWID")
+                try db.execute(sql: "INSERT INTO scratch_by_text SELECT text, id FROM scratch")
+                try db.execute(sql: "DROP TABLE scratch")
+                try db.execute(sql: "ALTER TABLE scratch_by_text RENAME TO scratch")
+                return .commit
+            }
+        }
+        journal.close()
+        let count = try journal.reopen().search.pool.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM scratch")
+        }
+        #expect(count == 3_000)
+        try journal.expectConsistent()
+    }
+
     /// A journal of 50 entries whose main store's log holds three more commits, one entry each,
     /// copied as a crash would leave it (the logs, not their index): the copy, the log's bytes,
     /// where each commit's frames end, and the three texts.
