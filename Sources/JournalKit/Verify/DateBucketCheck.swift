@@ -6,14 +6,13 @@ enum DateBucketCheck {
     static func run(expected: LinkTally, in db: Database, problems: inout ProblemLog) throws {
         var found = LinkTally()
         var unordered: [Int64] = []
-        let readDate = try db.cachedStatement(sql: "SELECT date FROM document WHERE id = ?")
         for (day, runs) in try DateBuckets.all(in: db).sorted(by: { $0.key < $1.key }) {
             var previous: DateBuckets.Dated?
             var ordered = true
             try DateBuckets.forEachRun(in: runs) { run in
                 for number in run {
                     found.add(owner: day, entry: number)
-                    guard ordered, let date = try Int64.fetchOne(readDate, arguments: [number]) else { continue }
+                    guard ordered, let date = try SearchStore.date(of: number, in: db) else { continue }
                     if let previous, !DateBuckets.isOlder(previous, than: (number, date)) { ordered = false }
                     previous = (number, date)
                 }

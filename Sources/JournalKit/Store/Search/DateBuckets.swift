@@ -62,7 +62,6 @@ enum DateBuckets {
             sql: "INSERT INTO date_bucket (day, runs) VALUES (?, ?) ON CONFLICT(day) DO UPDATE SET runs = excluded.runs"
         )
         let delete = try db.cachedStatement(sql: "DELETE FROM date_bucket WHERE day = ?")
-        let readDate = try db.cachedStatement(sql: "SELECT date FROM document WHERE id = ?")
         var new = MultiRowInsert<(day: Int64, runs: Data)>(into: "date_bucket", columns: ["day", "runs"], in: db) {
             bind, first, row in
             bind.bind(first, row.day)
@@ -75,7 +74,7 @@ enum DateBuckets {
                 var kept: [Int64] = []
                 forEachRun(in: data) { run in kept += run.filter { !removed.contains($0) } }
                 for number in kept {
-                    guard let date = try Int64.fetchOne(readDate, arguments: [number]) else {
+                    guard let date = try SearchStore.date(of: number, in: db) else {
                         throw JournalError.store("p\(number) is in the documents of day \(day) but not a document")
                     }
                     dates[number] = date
@@ -215,7 +214,6 @@ enum DateBuckets {
         let days = try Row.fetchCursor(
             db, sql: "SELECT day, runs FROM date_bucket WHERE day BETWEEN ? AND ? ORDER BY day DESC",
             arguments: [from.map(day(of:)) ?? Int64.min, until.map { day(of: $0 - 1) } ?? Int64.max])
-        let readDate = try db.cachedStatement(sql: "SELECT date FROM document WHERE id = ?")
         var numbers: [Int64] = []
         while let row = try days.next() {
             let day: Int64 = row[0]
@@ -228,7 +226,7 @@ enum DateBuckets {
                 guard run.lowerBound <= maximum else { return }
                 for number in run.lowerBound...min(run.upperBound, maximum) {
                     if cut {
-                        guard let date = try Int64.fetchOne(readDate, arguments: [number]),
+                        guard let date = try SearchStore.date(of: number, in: db),
                             date >= from ?? Int64.min, date < until ?? Int64.max
                         else { continue }
                     }

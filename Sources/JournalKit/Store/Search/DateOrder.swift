@@ -65,12 +65,11 @@ struct DateOrder: Sendable {
     /// The first place in the order whose document is dated before `date` (the count when
     /// none is).
     private func firstPlace(datedBefore date: Int64, in db: Database) throws -> Int {
-        let read = try db.cachedStatement(sql: "SELECT date FROM document WHERE id = ?")
         var low = 0
         var high = newestFirst.count
         while low < high {
             let middle = (low + high) / 2
-            guard let dated = try Int64.fetchOne(read, arguments: [Int64(newestFirst[middle])]) else {
+            guard let dated = try SearchStore.date(of: Int64(newestFirst[middle]), in: db) else {
                 throw JournalError(.store, "p\(newestFirst[middle]) is in the date order but not a document")
             }
             if dated < date { high = middle } else { low = middle + 1 }

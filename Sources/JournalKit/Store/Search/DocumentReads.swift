@@ -4,7 +4,7 @@ import GRDB
 /// The search store's reads a word-prefix search makes in its read transaction, besides the
 /// postings (``PostingSegments``), the days (``DateBuckets``) and a phrase's check
 /// (``PhraseMatch``): the largest entry number, a token's or a prefix key's id, the tokens a
-/// document or a few hold, and the documents newest first.
+/// document or a few hold, a document's date, and the documents newest first.
 ///
 /// Invariant: every statement binds its values; none is left stepping once a read returns.
 extension SearchStore {
@@ -68,14 +68,19 @@ extension SearchStore {
         return found
     }
 
+    /// The date of document `number` (microseconds since 1970 UTC), read from its row; nil when
+    /// it is no document.
+    static func date(of number: Int64, in db: Database) throws -> Int64? {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT date FROM document WHERE id = ?"), arguments: [number])
+    }
+
     /// `numbers` newest first, each document's date read through its row (numbers that are
     /// no document left out).
     static func newestFirst(_ numbers: [Int64], in db: Database) throws -> [Int64] {
         var dated: [(date: Int64, number: Int64)] = []
         dated.reserveCapacity(numbers.count)
-        let lookup = try db.cachedStatement(sql: "SELECT date FROM document WHERE id = ?")
         for number in numbers {
-            if let date = try Int64.fetchOne(lookup, arguments: [number]) { dated.append((date, number)) }
+            if let date = try date(of: number, in: db) { dated.append((date, number)) }
         }
         dated.sort { $0.date != $1.date ? $0.date > $1.date : $0.number > $1.number }
         return dated.map(\.number)

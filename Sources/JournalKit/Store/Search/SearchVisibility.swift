@@ -58,9 +58,7 @@ struct SearchVisibility: Sendable {
             newestDocument = numbers.first
             return false
         }
-        let newest = try newestDocument.flatMap {
-            try Int64.fetchOne(db, sql: "SELECT date FROM document WHERE id = ?", arguments: [$0])
-        }
+        let newest = try newestDocument.flatMap { try SearchStore.date(of: $0, in: db) }
         let insert = try db.cachedStatement(sql: "INSERT INTO store_info (key, value) VALUES (?, ?)")
         for (key, value) in zip(keys, [first, Int64(totals.documents), Int64(totals.words), newest])
         where value != nil {
