@@ -29,8 +29,8 @@ import Testing
     func aStoreOfThePreviousFormatIsRebuiltWithProgressAndAnswersTheSame(passphrase: String?) throws {
         let store = try TemporaryJournal(passphrase: passphrase)
         for entry in SyntheticJournal(count: 300, seed: 60) { try store.journal.add(entry) }
-        let queries = ["the", "\"on the\"", "a OR b", "NOT the", "de*"]
-        let before = try queries.map { try store.journal.search($0, page: PageRequest(limit: 500)) }
+        let queries = try ["the", "\"on the\"", "a OR b", "NOT the", "de*"].map { try SearchQuery($0) }
+        let before = try answers(queries, in: store)
         try downgradeToPreviousFormat(store)
 
         let phases = ProgressLog()
@@ -40,13 +40,26 @@ import Testing
             try String.fetchOne(db, sql: "SELECT sql FROM sqlite_schema WHERE name = 'token'")
         }
         #expect(tokenTable?.hasSuffix("WITHOUT ROWID") == true, "\(tokenTable ?? "no token table")")
-        for (query, earlier) in zip(queries, before) {
-            let now = try store.journal.search(query, page: PageRequest(limit: 500))
-            #expect(now.total == earlier.total, "\(query)")
-            #expect(now.entries.map(\.id) == earlier.entries.map(\.id), "\(query)")
+        try expectAnswers(queries, as: before, in: store)
+    }
+
+    /// Each of `queries` answered now, up to 500 entries.
+    private func answers(_ queries: [SearchQuery], in store: TemporaryJournal) throws -> [SearchResults] {
+        try queries.map { try store.journal.search($0, page: PageRequest(limit: 500)) }
+    }
+
+    /// Each of `queries` answers as `before` did (its total and entries, in order), and the
+    /// journal verifies.
+    private func expectAnswers(
+        _ queries: [SearchQuery], as before: [SearchResults], in store: TemporaryJournal,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        for (query, (now, earlier)) in zip(queries, zip(try answers(queries, in: store), before)) {
+            #expect(now.total == earlier.total, "\(query.text)", sourceLocation: sourceLocation)
+            #expect(now.entries.map(\.id) == earlier.entries.map(\.id), "\(query.text)", sourceLocation: sourceLocation)
         }
         let report = try store.journal.verify()
-        #expect(report.isConsistent, "\(report.problems)")
+        #expect(report.isConsistent, "\(report.problems)", sourceLocation: sourceLocation)
     }
 
     /// Puts the search store back as format v12 (`v12-token-text-once`) left it: each day's
@@ -91,7 +104,7 @@ import Testing
                 "a",
                 filter: EntryFilter(from: instant("2008-01-20T05:00:00Z"), until: instant("2015-03-02T18:00:00Z"))),
         ]
-        let before = try queries.map { try store.journal.search($0, page: PageRequest(limit: 500)) }
+        let before = try answers(queries, in: store)
         #expect(before.allSatisfy { $0.total > 0 })
         try downgradeToFormat12(store)
 
@@ -102,13 +115,7 @@ import Testing
             try String.fetchOne(db, sql: "SELECT name FROM sqlite_schema WHERE name = 'document_by_date'")
         }
         #expect(index == nil)
-        for (query, earlier) in zip(queries, before) {
-            let now = try store.journal.search(query, page: PageRequest(limit: 500))
-            #expect(now.total == earlier.total, "\(query.text)")
-            #expect(now.entries.map(\.id) == earlier.entries.map(\.id), "\(query.text)")
-        }
-        let report = try store.journal.verify()
-        #expect(report.isConsistent, "\(report.problems)")
+        try expectAnswers(queries, as: before, in: store)
     }
 
     /// The URI of every document, as the store's `document_uri` view gives it, is the entry's.
