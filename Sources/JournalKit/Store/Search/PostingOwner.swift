@@ -3,12 +3,14 @@
 enum PostingOwner: Sendable, CaseIterable {
     case token, prefixKey
 
-    /// The table of the owners' texts and ids, which a lookup by text reads.
+    /// The table of the owners' texts and ids, keyed by text (each text kept once), which a
+    /// lookup by text reads.
     var table: String { self == .token ? "token" : "prefix_key" }
-    /// The AUTOINCREMENT table whose `sqlite_sequence` row keeps the largest id ever given, and
-    /// whose rowids are ids: the prefix keys' own table; for tokens, keyed by text, the list of
-    /// those added since the prefix table's file was saved (``PrefixSnapshot``).
-    var idTable: String { self == .token ? "token_added" : "prefix_key" }
+    /// The name of the `sqlite_sequence` row that keeps the largest id ever given, so that no id
+    /// is given twice: for tokens, that of the AUTOINCREMENT list of those added since the prefix
+    /// table's file was saved (``PrefixSnapshot``), whose rowids are ids; for prefix keys, a row
+    /// of their own, which the writer moves on.
+    var sequenceName: String { self == .token ? "token_added" : "prefix_key" }
     var segments: PostingSegments { self == .token ? .tokens : .prefixKeys }
     var runs: PostingRuns { self == .token ? .tokens : .prefixKeys }
 }

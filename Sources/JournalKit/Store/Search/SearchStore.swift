@@ -305,6 +305,28 @@ package final class SearchStore: StoreFile {
             try db.execute(sql: "DROP INDEX IF EXISTS document_by_date")
             try DateBuckets.fill(in: db)
         }
+        // Each prefix key's text kept once, as each token's is: the table keyed by its text,
+        // without a second copy of every text in a unique index. The largest id ever given stays
+        // in the `sqlite_sequence` row of the old AUTOINCREMENT table's name, which the writer
+        // moves on (``PostingOwner/sequenceName``). Ids are kept: changed in place.
+        migrator.registerMigration("v14-prefix-key-text-once") { db in
+            let largest =
+                try Int64.fetchOne(
+                    db,
+                    sql: """
+                        SELECT max(coalesce((SELECT max(seq) FROM sqlite_sequence WHERE name = 'prefix_key'), 0),
+                                   coalesce((SELECT max(id) FROM prefix_key), 0))
+                        """) ?? 0
+            try db.execute(
+                sql: """
+                    CREATE TABLE prefix_key_by_text (text TEXT NOT NULL PRIMARY KEY, id INTEGER NOT NULL) WITHOUT ROWID;
+                    INSERT INTO prefix_key_by_text (text, id) SELECT text, id FROM prefix_key ORDER BY text;
+                    DROP TABLE prefix_key;
+                    ALTER TABLE prefix_key_by_text RENAME TO prefix_key;
+                    DELETE FROM sqlite_sequence WHERE name = 'prefix_key';
+                    """)
+            try SearchStoreWriter.keepLargestID(largest, of: .prefixKey, in: db)
+        }
         return migrator
     }
 

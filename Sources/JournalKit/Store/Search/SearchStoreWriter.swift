@@ -23,6 +23,8 @@ struct SearchStoreWriter {
     /// The prefix keys (ids and texts) of the tokens the removed documents held, each token's
     /// made once.
     private var keysOfToken: [Int64: [(id: Int64, key: CodePointKey)]] = [:]
+    /// The texts of those keys, by id: how a key no document has any more is deleted.
+    private var removedKeyTexts: [Int64: String] = [:]
     private var days = DateBuckets.Changes()
     private var lengths = DocumentLengths.Changes()
     /// How the batch changes the store's counts of documents and of their words.
@@ -106,7 +108,7 @@ struct SearchStoreWriter {
             // there is a file (without one, readers read the token table, and the first save
             // starts the list empty).
             let lists = try owner == .token && PrefixSnapshot.record(in: db) != nil
-            var listed = lists ? rows(into: owner.idTable) : nil
+            var listed = lists ? rows(into: owner.sequenceName) : nil
             for index in new {
                 try insert.add((next, texts[index]))
                 try listed?.add((next, texts[index]))
@@ -116,7 +118,7 @@ struct SearchStoreWriter {
             }
             try insert.flush()
             try listed?.flush()
-            if owner == .token, !lists { try Self.keepLargestTokenID(next - 1, in: db) }
+            if owner == .prefixKey || !lists { try Self.keepLargestID(next - 1, of: owner, in: db) }
         }
         return ids.map { $0! }
     }
@@ -182,27 +184,27 @@ struct SearchStoreWriter {
         try largestID(of: owner, in: db) + 1
     }
 
-    /// The largest id `owner`'s rows were ever given: `sqlite_sequence` keeps the largest of an
-    /// AUTOINCREMENT table (``PostingOwner/idTable``), and an id given explicitly moves it on too.
+    /// The largest id `owner`'s rows were ever given: its `sqlite_sequence` row
+    /// (``PostingOwner/sequenceName``), which an id inserted into the list of tokens added (an
+    /// AUTOINCREMENT table) moves on too, or the largest id of that list.
     static func largestID(of owner: PostingOwner, in db: Database) throws -> Int64 {
-        try Int64.fetchOne(
-            db.cachedStatement(
-                sql: """
-                    SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = ?1), 0),
-                               coalesce((SELECT max(id) FROM \(owner.idTable)), 0))
-                    """),
-            arguments: [owner.idTable]) ?? 0
+        let recorded =
+            try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT seq FROM sqlite_sequence WHERE name = ?"),
+                arguments: [owner.sequenceName]) ?? 0
+        guard owner == .token else { return recorded }
+        return max(recorded, try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(id) FROM token_added")) ?? 0)
     }
 
-    /// Records `id` as the largest token id given, where no row inserted into the list of tokens
-    /// added (an AUTOINCREMENT table) moved its `sqlite_sequence` row on.
-    private static func keepLargestTokenID(_ id: Int64, in db: Database) throws {
-        let table = PostingOwner.token.idTable
+    /// Records `id` as the largest id given to `owner`'s rows, where no row inserted into an
+    /// AUTOINCREMENT table moved its `sqlite_sequence` row on: the prefix keys', always; the
+    /// tokens', when they are not listed as added.
+    static func keepLargestID(_ id: Int64, of owner: PostingOwner, in db: Database) throws {
         try db.cachedStatement(sql: "UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = ?")
-            .execute(arguments: [id, table])
+            .execute(arguments: [id, owner.sequenceName])
         if db.changesCount == 0 {
             try db.cachedStatement(sql: "INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)")
-                .execute(arguments: [table, id])
+                .execute(arguments: [owner.sequenceName, id])
         }
     }
 
@@ -326,7 +328,9 @@ struct SearchStoreWriter {
                 if keysOfToken[token] == nil {
                     let texts = Tokens.prefixKeys(of: removedTokenTexts[token].map { [$0] } ?? [])
                     keysOfToken[token] = try texts.compactMap { key in
-                        try Int64.fetchOne(find, arguments: [key]).map { ($0, CodePointKey(key)) }
+                        guard let id = try Int64.fetchOne(find, arguments: [key]) else { return nil }
+                        removedKeyTexts[id] = key
+                        return (id, CodePointKey(key))
                     }
                 }
                 for key in keysOfToken[token]! where !document.kept.contains(key.key) { keys.insert(key.id) }
@@ -428,9 +432,9 @@ struct SearchStoreWriter {
         return removed
     }
 
-    /// Deletes the row of the token or key `id`, which no document has any more: a token by its
-    /// text (a removed document's, so read; none when the table had lost it), from the token
-    /// table and from those the prefix table's file lacks.
+    /// Deletes the row of the token or key `id`, which no document has any more, by its text
+    /// (a removed document's token or key, so read; none when the table had lost it): a token
+    /// from the token table and from those the prefix table's file lacks.
     private func delete(_ owner: PostingOwner, id: Int64) throws {
         switch owner {
         case .token:
@@ -439,7 +443,9 @@ struct SearchStoreWriter {
             }
             try db.cachedStatement(sql: "DELETE FROM token_added WHERE id = ?").execute(arguments: [id])
         case .prefixKey:
-            try db.cachedStatement(sql: "DELETE FROM prefix_key WHERE id = ?").execute(arguments: [id])
+            if let text = removedKeyTexts[id] {
+                try db.cachedStatement(sql: "DELETE FROM prefix_key WHERE text = ?").execute(arguments: [text])
+            }
         }
     }
 

@@ -118,6 +118,67 @@ import Testing
         try expectAnswers(queries, as: before, in: store)
     }
 
+    /// Puts the search store back as format v13 (`v13-days-in-date-order`) left it: the prefix
+    /// keys in a table by id with an AUTOINCREMENT, each text again in a unique index.
+    private func downgradeToFormat13(_ store: TemporaryJournal) throws {
+        try store.journal.search.pool.writeWithoutTransaction { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE prefix_key_by_id (id INTEGER PRIMARY KEY AUTOINCREMENT, text TEXT NOT NULL UNIQUE);
+                    INSERT INTO prefix_key_by_id (id, text) SELECT id, text FROM prefix_key ORDER BY id;
+                    DROP TABLE prefix_key;
+                    DELETE FROM sqlite_sequence WHERE name = 'prefix_key';
+                    ALTER TABLE prefix_key_by_id RENAME TO prefix_key;
+                    DELETE FROM grdb_migrations WHERE identifier = 'v14-prefix-key-text-once';
+                    """)
+        }
+    }
+
+    /// A store of format v13 is changed in place, not rebuilt: its prefix keys keep their ids
+    /// in a table keyed by their texts, a key added after takes an id never given, and a key no
+    /// entry has any more goes.
+    @Test(arguments: [nil, "correct horse"])
+    func aStoreOfFormat13KeepsItsPrefixKeysAndAnswersTheSame(passphrase: String?) throws {
+        let store = try TemporaryJournal(passphrase: passphrase)
+        for entry in SyntheticJournal(count: 300, seed: 63) { try store.journal.add(entry) }
+        let queries = try ["the", "\"on the\"", "a OR b", "de", "t", "zyq"].map { try SearchQuery($0) }
+        let keys = { () throws -> [String: Int64] in
+            try store.journal.search.pool.read { db in
+                Dictionary(
+                    uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT text, id FROM prefix_key").map {
+                        ($0[0] as String, $0[1] as Int64)
+                    })
+            }
+        }
+        let before = try answers(queries, in: store)
+        let keysBefore = try keys()
+        try downgradeToFormat13(store)
+
+        let phases = ProgressLog()
+        try store.reopen(progress: phases.handler)
+        #expect(phases.indexed == 0, "no rebuild: \(phases.indexed) entries indexed")
+        let table = try store.journal.search.pool.read { db in
+            try String.fetchOne(db, sql: "SELECT sql FROM sqlite_schema WHERE name = 'prefix_key'")
+        }
+        #expect(table?.hasSuffix("WITHOUT ROWID") == true, "\(table ?? "no prefix_key table")")
+        #expect(try keys() == keysBefore)
+        try expectAnswers(queries, as: before, in: store)
+
+        let added = try store.journal.add(NewEntry(text: "zyqqa"))
+        let keysAfter = try keys()
+        let largestBefore = keysBefore.values.max() ?? 0
+        for key in ["zyq", "zy", "z"] where keysBefore[key] == nil {
+            #expect((keysAfter[key] ?? 0) > largestBefore, "\(key)")
+        }
+        #expect(Set(keysAfter.values).count == keysAfter.count, "an id given twice")
+        #expect(try store.journal.search(SearchQuery("zyq")).total == 1)
+        try store.journal.delete(added.id)
+        #expect(try keys()["zyq"] == nil)
+        #expect(try store.journal.search(SearchQuery("zyq")).total == 0)
+        let report = try store.journal.verify()
+        #expect(report.isConsistent, "\(report.problems)")
+    }
+
     /// The URI of every document, as the store's `document_uri` view gives it, is the entry's.
     @Test func everyDocumentsURIIsItsEntrysURI() throws {
         let store = try TemporaryJournal()
