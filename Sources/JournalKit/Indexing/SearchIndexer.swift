@@ -154,6 +154,8 @@ struct SearchIndexer {
         let entryTokens: [[Int32]]
         /// Each entry's number of words.
         let entryLengths: [Int]
+        /// Each token's prefix keys, as indexes into `texts.prefixKey`.
+        let keys: TokenKeys
         /// Each token's and each prefix key's entries (a token's with its positions), listed on a
         /// thread of their own while the writer resolves the batch's texts and writes its documents.
         let postings: Deferred<ByOwner<BatchPostings>>
@@ -365,7 +367,8 @@ struct SearchIndexer {
         }
         let texts = ByOwner { owner in owner == .token ? tokens : keys.texts }
         return PreparedBatch(
-            span: broken.span, texts: texts, entryTokens: entryTokens, entryLengths: entryLengths, postings: postings)
+            span: broken.span, texts: texts, entryTokens: entryTokens, entryLengths: entryLengths, keys: keys,
+            postings: postings)
     }
 
     /// Each token's entries with its position lists there: token `t` is `entryTokens[e][i]`
@@ -468,7 +471,11 @@ struct SearchIndexer {
     ) throws -> ByOwner<[Int64]> {
         let span = batch.span
         for range in span.removals { try writer.removeDocuments(in: range) }
-        let ids = try ByOwner { owner in try writer.resolve(batch.texts[owner], cache: &caches[owner]) }
+        let tokenIDs = try writer.resolve(batch.texts.token, cache: &caches.token)
+        let keyIDs = try writer.resolveKeys(
+            batch.texts.prefixKey, tokenIDs: tokenIDs, tokenKeys: batch.keys.tokenKeys,
+            tokenKeyStarts: batch.keys.tokenKeyStarts, cache: &caches.prefixKey)
+        let ids = ByOwner { owner in owner == .token ? tokenIDs : keyIDs }
         // Entries come in number order: those past every document of the store are new ones.
         let firstNew = span.entries.firstIndex { $0.number > writer.largestExisting } ?? span.entries.endIndex
         for (index, entry) in span.entries[..<firstNew].enumerated() {

@@ -23,6 +23,9 @@ struct EntryDocumentCheck {
     let storeID: UUID
     let tokenTexts: [Int64: String]
     let prefixKeyIDs: [CodePointKey: Int64]
+    /// The prefix keys that two tokens or more start with: those that must have a row (a key
+    /// of one token may go without, its token's postings being its).
+    let keysOfSeveralTokens: Set<CodePointKey>
     /// Entries the main store lost (``LostEntries``), reported as such rather than as
     /// documents of no entry.
     var lost: Set<Int64> = []
@@ -121,9 +124,21 @@ struct EntryDocumentCheck {
         for key in Tokens.prefixKeys(of: indexed) {
             if let id = prefixKeyIDs[CodePointKey(key)] {
                 tallies.prefixKeys.add(owner: id, entry: number)
-            } else {
+            } else if keysOfSeveralTokens.contains(CodePointKey(key)) {
                 problems.add("keys", "p\(number): its prefix key \"\(key)\" is missing")
             }
         }
+    }
+
+    /// The prefix keys that two or more of `tokens` start with.
+    static func keysOfSeveralTokens(_ tokens: some Sequence<String>) -> Set<CodePointKey> {
+        var seen = Set<CodePointKey>()
+        var several = Set<CodePointKey>()
+        for token in tokens {
+            for key in Tokens.prefixKeys(of: [token]) where !seen.insert(CodePointKey(key)).inserted {
+                several.insert(CodePointKey(key))
+            }
+        }
+        return several
     }
 }

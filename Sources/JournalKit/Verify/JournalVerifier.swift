@@ -38,6 +38,7 @@ struct JournalVerifier {
             )
             let entries = EntryDocumentCheck(
                 storeID: stores.main.storeID, tokenTexts: tokenTexts, prefixKeyIDs: prefixKeyIDs,
+                keysOfSeveralTokens: EntryDocumentCheck.keysOfSeveralTokens(tokenTexts.values),
                 lost: Set(lost?.entries.map(\.number) ?? []))
             let (checked, tallies) = try entries.run(
                 main: mainDB, search: searchDB, progress: progress, problems: &problems)

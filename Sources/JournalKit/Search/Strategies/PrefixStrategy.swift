@@ -1,7 +1,8 @@
 /// `prefix`: a word of up to three code points is a key of the prefix table, whose entries the
-/// search store keeps precomputed (one list, however many tokens start with it); a longer word
-/// finds its tokens in the prefix table (in memory: no index descent, no disk; or mapped from
-/// its file: one bucket read), then their entries.
+/// search store keeps precomputed (one list, however many tokens start with it), or, when no
+/// more than one token starts with it, that token's; a longer word finds its tokens in the
+/// prefix table (in memory: no index descent, no disk; or mapped from its file: one bucket
+/// read), then their entries.
 struct PrefixStrategy: StrategyImplementation {
     let id = StrategyID.prefix
     let family = SearchFamily.wordPrefix
@@ -23,7 +24,9 @@ struct PrefixStrategy: StrategyImplementation {
                             try stores.prefixTables.tokenIDs(withPrefix: word, in: db, searchStore: stores.search)
                         )
                     }
-                    return (.prefixKeys, try SearchStore.prefixKeyID(word, in: db).map { [$0] } ?? [])
+                    if let key = try SearchStore.prefixKeyID(word, in: db) { return (.prefixKeys, [key]) }
+                    // A key without a list of its own: no more than one token starts with it.
+                    return (.tokens, try TokenRange.ids(startingWith: word, in: db))
                 },
                 tokens: { word, db in
                     word.unicodeScalars.count > 3

@@ -1,7 +1,12 @@
 /// What postings belong to: tokens, or the prefix keys (first one to three code points) of tokens.
 /// The two are laid out, written and merged alike; each names its tables.
 enum PostingOwner: Sendable, CaseIterable {
-    case token, prefixKey
+    case token
+    /// Invariant: a prefix key that two tokens or more start with has a row and postings (the
+    /// entries of all its tokens); one that a single token starts with has none of its own
+    /// (that token's postings are its), until a second token comes; a row, once made, stays
+    /// while an entry has the key.
+    case prefixKey
 
     /// The table of the owners' texts and ids, keyed by text (each text kept once), which a
     /// lookup by text reads.

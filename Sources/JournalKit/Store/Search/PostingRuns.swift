@@ -60,8 +60,21 @@ struct PostingRuns: Sendable {
         return first...last
     }
 
-    /// Stages `adding` as run `run`: owner `i`'s postings under the id `ids[i]`.
-    func stage(_ adding: BatchPostings, ids: [Int64], run: Int64, in db: Database) throws {
+    /// Hands `body` the entries of `owner` in every staged run, ascending (the runs are in
+    /// entry order).
+    func forEachDocument(of owner: Int64, in db: Database, _ body: (Int64) -> Void) throws {
+        guard let runs = try runBounds(in: db) else { return }
+        let read = try db.cachedStatement(sql: "SELECT documents FROM \(table) WHERE id = ?")
+        for run in runs {
+            if let documents = try Data.fetchOne(read, arguments: [run << 32 | owner]) {
+                DeltaList.forEach(in: documents, body)
+            }
+        }
+    }
+
+    /// Stages `adding` as run `run`: the postings `adding(i)` of owner `ids[i]`, none for an
+    /// id of 0 (a prefix key left without a row).
+    func stage(_ adding: (Int) -> PostingSegments.Added, ids: [Int64], run: Int64, in db: Database) throws {
         let hasPositions = segments.hasPositions
         var insert = MultiRowInsert<(id: Int64, added: PostingSegments.Added)>(
             into: table, columns: hasPositions ? ["id", "documents", "positions"] : ["id", "documents"], in: db
@@ -70,8 +83,8 @@ struct PostingRuns: Sendable {
             bind.bind(first + 1, DeltaList.bytes(row.added.documents))
             if hasPositions { bind.bind(first + 2, row.added.positions) }
         }
-        for index in ids.indices.sorted(by: { ids[$0] < ids[$1] }) {
-            let added = adding[index]
+        for index in ids.indices.sorted(by: { ids[$0] < ids[$1] }) where ids[index] != 0 {
+            let added = adding(index)
             guard !added.documents.isEmpty else { continue }
             try insert.add((run << 32 | ids[index], added))
         }

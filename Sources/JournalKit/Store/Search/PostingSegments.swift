@@ -361,16 +361,7 @@ struct PostingSegments: Sendable, Equatable {
         owner token: Int64, into set: inout DocumentSet, within window: ClosedRange<Int64>? = nil, in db: Database
     ) throws {
         guard let window else {
-            for table in try tables(in: db) {
-                let rows = try Row.fetchCursor(
-                    db.cachedStatement(sql: "SELECT documents FROM \(table) WHERE id BETWEEN ? AND ?"),
-                    arguments: [
-                        Self.key(owner: token, entry: 0), Self.key(owner: token, entry: Self.maximumEntryNumber),
-                    ])
-                while let row = try rows.next() {
-                    DeltaList.forEach(in: row[0] as Data) { set.insert($0) }
-                }
-            }
+            try forEachDocument(of: token, in: db) { set.insert($0) }
             return
         }
         let rows = try Row.fetchCursor(segments(holding: window, owner: token, columns: "documents", in: db))
@@ -378,6 +369,18 @@ struct PostingSegments: Sendable, Equatable {
             DeltaList.forEach(in: row[1] as Data) { number in
                 if window.contains(number) { set.insert(number) }
             }
+        }
+    }
+
+    /// Hands `body` every entry of `owner`, ascending (the recent segments' after the others').
+    func forEachDocument(of owner: Int64, in db: Database, _ body: (Int64) -> Void) throws {
+        for table in try tables(in: db) {
+            let rows = try Row.fetchCursor(
+                db.cachedStatement(sql: "SELECT documents FROM \(table) WHERE id BETWEEN ? AND ?"),
+                arguments: [
+                    Self.key(owner: owner, entry: 0), Self.key(owner: owner, entry: Self.maximumEntryNumber),
+                ])
+            while let row = try rows.next() { DeltaList.forEach(in: row[0] as Data, body) }
         }
     }
 

@@ -96,6 +96,7 @@ package final class SearchStore: StoreFile {
                     with: migrator, applied: facts.appliedMigrations,
                     optional: [
                         "v5-prefix-posting-counts", "v8-document-lengths", "v9-posting-runs",
+                        "v14-prefix-key-text-once", "v15-keys-of-one-token-unlisted",
                     ])
             } catch let error as JournalError where readOnly {
                 return .failure(.fatal(error))
@@ -308,7 +309,8 @@ package final class SearchStore: StoreFile {
         // Each prefix key's text kept once, as each token's is: the table keyed by its text,
         // without a second copy of every text in a unique index. The largest id ever given stays
         // in the `sqlite_sequence` row of the old AUTOINCREMENT table's name, which the writer
-        // moves on (``PostingOwner/sequenceName``). Ids are kept: changed in place.
+        // moves on (``PostingOwner/sequenceName``). Ids are kept: changed in place. Optional:
+        // readers look keys up by text in either table.
         migrator.registerMigration("v14-prefix-key-text-once") { db in
             let largest =
                 try Int64.fetchOne(
@@ -326,6 +328,27 @@ package final class SearchStore: StoreFile {
                     DELETE FROM sqlite_sequence WHERE name = 'prefix_key';
                     """)
             try SearchStoreWriter.keepLargestID(largest, of: .prefixKey, in: db)
+        }
+        // A prefix key that no more than one token starts with has no row or postings of its
+        // own: that token's are its (``PostingOwner/prefixKey``). Those rows and postings go, in
+        // place. Optional: a key that keeps them is still answered from them.
+        migrator.registerMigration("v15-keys-of-one-token-unlisted") { db in
+            try db.execute(sql: "CREATE TEMP TABLE unlisted_key (id INTEGER PRIMARY KEY)")
+            let keys = try Row.fetchAll(db, sql: "SELECT text, id FROM prefix_key")
+            let unlist = try db.cachedStatement(sql: "INSERT INTO unlisted_key (id) VALUES (?)")
+            for key in keys where try TokenRange.ids(startingWith: key[0], below: .max, limit: 2, in: db).count < 2 {
+                try unlist.execute(arguments: [key[1] as Int64])
+            }
+            for table in [PostingSegments.prefixKeys.table, PostingSegments.prefixKeys.recentTable] {
+                try db.execute(sql: "DELETE FROM \(table) WHERE id >> 32 IN (SELECT id FROM unlisted_key)")
+            }
+            try db.execute(
+                sql: """
+                    DELETE FROM \(PostingRuns.prefixKeys.table) WHERE id & 4294967295 IN (SELECT id FROM unlisted_key);
+                    DELETE FROM prefix_key WHERE id IN (SELECT id FROM unlisted_key);
+                    DROP TABLE unlisted_key;
+                    """)
+            try bumpTokenGeneration(in: db)
         }
         return migrator
     }

@@ -25,6 +25,13 @@ struct SearchStoreWriter {
     private var keysOfToken: [Int64: [(id: Int64, key: CodePointKey)]] = [:]
     /// The texts of those keys, by id: how a key no document has any more is deleted.
     private var removedKeyTexts: [Int64: String] = [:]
+    /// The id the batch's first new token took (nil while it has added none): those below
+    /// were the store's before the batch.
+    private var firstNewToken: Int64?
+    /// The keys the batch gave a row that tokens the store held before start, by id: those
+    /// tokens, whose entries the keys' first postings take
+    /// (``resolveKeys(_:tokenIDs:tokenKeys:tokenKeyStarts:cache:)``).
+    private var keyTokensHeldBefore: [Int64: [Int64]] = [:]
     private var days = DateBuckets.Changes()
     private var lengths = DocumentLengths.Changes()
     /// How the batch changes the store's counts of documents and of their words.
@@ -72,8 +79,18 @@ struct SearchStoreWriter {
     /// an `INSERT … RETURNING`, or a table of the rows by text, each of which keeps the writing
     /// thread longer.
     mutating func resolve(_ texts: [String], cache: inout OwnerIDCache) throws -> [Int64] {
-        let owner = cache.owner
         let keys = texts.map(CodePointKey.init)
+        var (ids, missing) = try find(texts, keys: keys, cache: &cache)
+        try add(missing, of: texts, keys: keys, to: &ids, cache: &cache)
+        return ids.map { $0! }
+    }
+
+    /// The ids the store (or `cache`) has for `texts`, nil for those it lacks, looked up as
+    /// ``resolve(_:cache:)`` says; and the indexes of those it lacks, in text order.
+    private func find(
+        _ texts: [String], keys: [CodePointKey], cache: inout OwnerIDCache
+    ) throws -> (ids: [Int64?], missing: [Int]) {
+        let owner = cache.owner
         var ids = keys.map { cache.ids[$0] }
         // In text order: lookups go forward through the table's order by text, and new rows take
         // ids in that order, where the order the batch met them scattered the rows by text and
@@ -94,8 +111,19 @@ struct SearchStoreWriter {
                 return false
             }
         }
+        return (ids, new)
+    }
+
+    /// Adds the rows of `texts` at `new` (indexes of texts the store lacks, in text order),
+    /// giving each the next id, and sets their ids in `ids`.
+    private mutating func add(
+        _ new: [Int], of texts: [String], keys: [CodePointKey], to ids: inout [Int64?],
+        cache: inout OwnerIDCache
+    ) throws {
+        let owner = cache.owner
         if !new.isEmpty {
             var next = try Self.nextID(of: owner, in: db)
+            if owner == .token { firstNewToken = next }
             cache.reserve(new.count)
             func rows(into table: String) -> MultiRowInsert<(id: Int64, text: String)> {
                 MultiRowInsert(into: table, columns: ["id", "text"], in: db) { bind, first, row in
@@ -120,7 +148,47 @@ struct SearchStoreWriter {
             try listed?.flush()
             if owner == .prefixKey || !lists { try Self.keepLargestID(next - 1, of: owner, in: db) }
         }
-        return ids.map { $0! }
+    }
+
+    /// The ids of the batch's prefix keys `texts`, as ``resolve(_:cache:)`` gives them, but a
+    /// key the store has no row for gets one only when two tokens or more start with it (the
+    /// invariant of ``PostingOwner/prefixKey``): 0 for one that stays without. The batch's
+    /// tokens with key `k` are `tokenIDs[t]` for each `t` such that `k` is among
+    /// `tokenKeys[tokenKeyStarts[t]..<tokenKeyStarts[t + 1]]` (indexes into `texts`); the
+    /// tokens must be resolved first. A key given a row for a token the store held before
+    /// the batch takes that token's entries (``finish(_:adding:ids:tails:)``).
+    mutating func resolveKeys(
+        _ texts: [String], tokenIDs: [Int64], tokenKeys: [Int32], tokenKeyStarts: [Int], cache: inout OwnerIDCache
+    ) throws -> [Int64] {
+        precondition(cache.owner == .prefixKey)
+        let keys = texts.map(CodePointKey.init)
+        var (ids, missing) = try find(texts, keys: keys, cache: &cache)
+        // Each key without a row: how many of the batch's new tokens start with it, and the
+        // tokens the store held before the batch that do (at most one, by the invariant).
+        let firstNew = firstNewToken ?? Int64.max
+        var newTokens = [Int](repeating: 0, count: texts.count)
+        var earlierTokens: [Int: Set<Int64>] = [:]
+        for (token, id) in tokenIDs.enumerated() {
+            for key in tokenKeys[tokenKeyStarts[token]..<tokenKeyStarts[token + 1]] where ids[Int(key)] == nil {
+                if id >= firstNew { newTokens[Int(key)] += 1 } else { earlierTokens[Int(key), default: []].insert(id) }
+            }
+        }
+        let storeHadTokens = firstNew > 1
+        var listed: [Int] = []
+        var heldBefore: [(index: Int, tokens: Set<Int64>)] = []
+        for index in missing where newTokens[index] > 0 {
+            var earlier = earlierTokens[index] ?? []
+            // A token of the store that the batch doesn't hold may start with it too.
+            if earlier.isEmpty, storeHadTokens {
+                earlier.formUnion(try TokenRange.ids(startingWith: texts[index], below: firstNew, limit: 2, in: db))
+            }
+            guard newTokens[index] + earlier.count >= 2 else { continue }
+            listed.append(index)
+            if !earlier.isEmpty { heldBefore.append((index, earlier)) }
+        }
+        try add(listed, of: texts, keys: keys, to: &ids, cache: &cache)
+        for (index, tokens) in heldBefore { keyTokensHeldBefore[ids[index]!] = tokens.sorted() }
+        return ids.map { $0 ?? 0 }
     }
 
     /// The ids the table has for `wanted` (indexes into `keys`, in text order), by index:
@@ -359,7 +427,28 @@ struct SearchStoreWriter {
         precondition(
             !replacesDocuments && (removing[owner] ?? [:]).isEmpty && keysToRemove.isEmpty,
             "staged postings must be new ones")
-        try owner.runs.stage(adding, ids: ids, run: run, in: db)
+        let postings = try postings(owner, adding, ids: ids)
+        try owner.runs.stage({ postings[$0] }, ids: ids, run: run, in: db)
+    }
+
+    /// The postings the batch adds to each of `owner`'s `ids`: `adding`'s, but for a key given
+    /// a row here for tokens the store held before the batch (``keyTokensHeldBefore``), those
+    /// tokens' entries, as the batch's own tokens' postings left them (written or staged
+    /// first), joined to the batch's.
+    private func postings(_ owner: PostingOwner, _ adding: BatchPostings, ids: [Int64]) throws -> OwnerPostings {
+        var seeded: [Int: PostingSegments.Added] = [:]
+        if owner == .prefixKey, !keyTokensHeldBefore.isEmpty {
+            for (index, id) in ids.enumerated() {
+                guard let tokens = keyTokensHeldBefore[id] else { continue }
+                var documents = Set(adding[index].documents)
+                for token in tokens {
+                    try PostingSegments.tokens.forEachDocument(of: token, in: db) { documents.insert($0) }
+                    try PostingRuns.tokens.forEachDocument(of: token, in: db) { documents.insert($0) }
+                }
+                seeded[index] = PostingSegments.Added(documents: documents.sorted()[...])
+            }
+        }
+        return OwnerPostings(adding: adding, seeded: seeded)
     }
 
     /// Rewrites the postings of every token or key the batch touched: `adding` gives, for each
@@ -368,9 +457,10 @@ struct SearchStoreWriter {
     /// only adds entries above every entry of the store appends them to the recent segments of
     /// the owners that have segments.
     mutating func finish(
-        _ owner: PostingOwner, adding: BatchPostings, ids: [Int64], tails: inout PostingTails
+        _ owner: PostingOwner, adding batch: BatchPostings, ids: [Int64], tails: inout PostingTails
     ) throws -> Bool {
         try markRemovedKeys()
+        let adding = try postings(owner, batch, ids: ids)
         var removals = removing[owner] ?? [:]
         removing[owner] = [:]
         var removed = false
@@ -391,7 +481,7 @@ struct SearchStoreWriter {
         }
         tails.reserve(ids.count)
         var (new, recentOnly) = ([Int](), [Int]())
-        for index in ids.indices.sorted(by: { ids[$0] < ids[$1] }) {
+        for index in ids.indices.sorted(by: { ids[$0] < ids[$1] }) where ids[index] != 0 {
             let id = ids[index]
             if id > lastWithSegments, removals[id] == nil {
                 new.append(index)
@@ -467,4 +557,13 @@ struct SearchStoreWriter {
         for owner in PostingOwner.allCases { try owner.segments.mergeAllRecent(tails: &tails[owner], in: db) }
         try SearchStore.forgetRecentDocuments(in: db)
     }
+}
+
+/// The postings a batch adds to each owner it names, by the owner's index in the batch: the
+/// batch's own, or those a key given its row in the batch starts with.
+private struct OwnerPostings: Sendable {
+    let adding: BatchPostings
+    let seeded: [Int: PostingSegments.Added]
+
+    subscript(index: Int) -> PostingSegments.Added { seeded[index] ?? adding[index] }
 }

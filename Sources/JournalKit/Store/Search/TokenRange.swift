@@ -14,6 +14,18 @@ enum TokenRange {
         return try Int64.fetchAll(
             db.cachedStatement(sql: "SELECT id FROM token WHERE text >= ? AND id > ?"), arguments: [word, minimumID])
     }
+
+    /// The ids of at most `limit` tokens that start with `word` and are numbered below `bound`.
+    static func ids(startingWith word: String, below bound: Int64, limit: Int, in db: Database) throws -> [Int64] {
+        guard let upper = PrefixRange.upperBound(of: word) else {
+            return try Int64.fetchAll(
+                db.cachedStatement(sql: "SELECT id FROM token WHERE text >= ? AND id < ? LIMIT ?"),
+                arguments: [word, bound, limit])
+        }
+        return try Int64.fetchAll(
+            db.cachedStatement(sql: "SELECT id FROM token WHERE text >= ? AND text < ? AND id < ? LIMIT ?"),
+            arguments: [word, upper, bound, limit])
+    }
 }
 
 /// Bounds for finding, with a range scan on an index, every string that starts with a prefix.

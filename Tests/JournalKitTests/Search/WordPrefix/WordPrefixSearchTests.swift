@@ -11,10 +11,11 @@ import Testing
     @Test func aShortWordOfMostEntriesIsCountedAndPagedFromItsSegments() throws {
         let store = try TemporaryJournal()
         let day: Int64 = 86_400_000_000
-        // Entry n is dated day n, but every 50th is backdated 30 days; two in three hold `alpha`.
+        // Entry n is dated day n, but every 50th is backdated 30 days; two in three hold `alpha`
+        // and `apple`, two tokens, so that their key `a` has postings of its own.
         let dated: [(number: Int64, date: Int64, text: String)] = (Int64(1)...9_000).map { number in
             let date = number * day - (number % 50 == 0 ? 30 * day : 0)
-            return (number, date, number % 3 == 0 ? "gamma" : "alpha beta")
+            return (number, date, number % 3 == 0 ? "gamma" : "alpha apple beta")
         }
         let lines = dated.map { entry in
             #"{"date":"\#(JournalDate(microseconds: entry.date).iso8601)","text":"\#(entry.text)"}"#
@@ -24,7 +25,8 @@ import Testing
         _ = try store.journal.importJSONLines(from: JSONLinesReader(path: file.path))
         #expect(
             try store.journal.search.pool.read { db in
-                try PostingSegments.prefixKeys.segmentCounts(owner: 1, in: db).count
+                let key = try SearchStore.prefixKeyID("a", in: db) ?? 0
+                return try PostingSegments.prefixKeys.segmentCounts(owner: key, in: db).count
             } >= 3)
         let typing = try Journal(directory: store.directory)
         try typing.prepareForTyping()

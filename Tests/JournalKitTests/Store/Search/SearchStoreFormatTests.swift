@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import JournalText
 import Testing
 
 @testable import JournalBench
@@ -164,7 +165,8 @@ import Testing
         #expect(try keys() == keysBefore)
         try expectAnswers(queries, as: before, in: store)
 
-        let added = try store.journal.add(NewEntry(text: "zyqqa"))
+        // Two tokens that start alike: their keys have rows (one token's would not).
+        let added = try store.journal.add(NewEntry(text: "zyqqa zyqqb"))
         let keysAfter = try keys()
         let largestBefore = keysBefore.values.max() ?? 0
         for key in ["zyq", "zy", "z"] where keysBefore[key] == nil {
@@ -177,6 +179,57 @@ import Testing
         #expect(try store.journal.search(SearchQuery("zyq")).total == 0)
         let report = try store.journal.verify()
         #expect(report.isConsistent, "\(report.problems)")
+    }
+
+    /// Puts the search store back as format v14 (`v14-prefix-key-text-once`) left it: a row and
+    /// postings for every prefix key, those of a key of one token copied from the token's.
+    /// Returns how many keys it gave a row.
+    private func downgradeToFormat14(_ store: TemporaryJournal) throws -> Int {
+        try store.journal.search.pool.writeWithoutTransaction { db in
+            let keys = Set(try String.fetchAll(db, sql: "SELECT text FROM prefix_key"))
+            var next = try SearchStoreWriter.largestID(of: .prefixKey, in: db) + 1
+            var added = 0
+            for row in try Row.fetchAll(db, sql: "SELECT text, id FROM token ORDER BY text") {
+                for key in Tokens.prefixKeys(of: [row[0]]) where !keys.contains(key) {
+                    try db.execute(sql: "INSERT INTO prefix_key (text, id) VALUES (?, ?)", arguments: [key, next])
+                    try db.execute(
+                        sql: """
+                            INSERT INTO prefix_posting (id, count, documents)
+                            SELECT (?1 << 32) | (id & 4294967295), count, documents FROM posting WHERE id >> 32 = ?2
+                            """,
+                        arguments: [next, row[1] as Int64])
+                    try SearchStoreWriter.keepLargestID(next, of: .prefixKey, in: db)
+                    (next, added) = (next + 1, added + 1)
+                }
+            }
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v15-keys-of-one-token-unlisted'")
+            return added
+        }
+    }
+
+    /// A store of format v14 loses the rows and postings of the prefix keys that one token
+    /// starts with, in place, and answers the same from the tokens'.
+    @Test func aStoreOfFormat14LosesTheListsOfKeysOfOneTokenAndAnswersTheSame() throws {
+        let store = try TemporaryJournal()
+        for entry in SyntheticJournal(count: 300, seed: 64) { try store.journal.add(entry) }
+        try store.journal.add(NewEntry(text: "zyqqa quixotry"))
+        let queries = try ["zyq", "zy", "z", "qui", "quix", "\"zyqqa q\"", "the", "de"].map { try SearchQuery($0) }
+        let before = try answers(queries, in: store)
+        #expect(before[0].total == 1)
+        let count = { () throws -> Int in
+            try store.journal.search.pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM prefix_key") ?? 0
+            }
+        }
+        let keys = try count()
+        let added = try downgradeToFormat14(store)
+        #expect(added > 0)
+        #expect(try count() == keys + added)
+
+        let phases = ProgressLog()
+        try store.reopen(progress: phases.handler)
+        #expect(phases.indexed == 0, "no rebuild: \(phases.indexed) entries indexed")
+        #expect(try count() == keys)
+        try expectAnswers(queries, as: before, in: store)
     }
 
     /// The URI of every document, as the store's `document_uri` view gives it, is the entry's.

@@ -215,4 +215,61 @@ import Testing
         #expect(stored[ids[0]] == Array(texts[0].utf8))
         #expect(stored[ids[1]] == Array(texts[1].utf8))
     }
+
+    /// The prefix keys that have a row, each with the entries its postings hold.
+    private func keyRows(_ journal: Journal) throws -> [String: [Int64]] {
+        try journal.search.pool.read { db in
+            var rows: [String: [Int64]] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT text, id FROM prefix_key") {
+                var documents: [Int64] = []
+                try PostingSegments.prefixKeys.forEachDocument(of: row[1], in: db) { documents.append($0) }
+                rows[row[0]] = documents
+            }
+            return rows
+        }
+    }
+
+    /// A prefix key that one token starts with has no row: the token's postings answer it. The
+    /// batch that brings a second token gives it one, with the entries of the token the store
+    /// held, whether written by an earlier catch-up or staged by an earlier batch of the same
+    /// insert; once no entry has the key, the row goes.
+    @Test(arguments: [1, 20]) func aKeyOfOneTokenHasARowOnceASecondTokenStartsWithIt(runsPerMerge: Int) throws {
+        let store = try TemporaryJournal()
+        try store.importTexts(["zebra alpha", "zebra beta"])
+        #expect(try keyRows(store.journal) == [:])
+        for word in ["z", "ze", "zeb", "zebra", "al"] { #expect(try store.journal.search(SearchQuery(word)).total > 0) }
+        _ = try store.journal.main.insert(MainStore.WriteHooks(pruningThrough: 0)) { insert in
+            for text in ["zygote one", "filler two", "filler three", "zymurgy four", "filler five", "zeal six"] {
+                try insert(PreparedEntry(text: text))
+            }
+        }
+        try SearchIndexer(
+            main: store.journal.main, search: store.journal.search, batchSize: 2,
+            mergePolicy: MergePolicy(runsPerMerge: runsPerMerge)
+        ).catchUp()
+        let entries = try store.allEntries().sorted { $0.id.number < $1.id.number }.map(\.id.number)
+        let rows = try keyRows(store.journal)
+        // "z": zebra's two entries (written before), with zygote's, zymurgy's and zeal's.
+        #expect(rows["z"] == [entries[0], entries[1], entries[2], entries[5], entries[7]])
+        // "zy": zygote's entry, staged (or written) a batch before zymurgy came.
+        #expect(rows["zy"] == [entries[2], entries[5]])
+        #expect(rows["ze"] == [entries[0], entries[1], entries[7]])
+        #expect(rows["f"] == [entries[3], entries[4], entries[5], entries[6]])
+        #expect(rows["fi"] == [entries[3], entries[4], entries[6]])
+        for key in ["zyg", "zym", "zeb", "zea", "fil", "fo", "o", "a"] { #expect(rows[key] == nil, "\(key)") }
+        let totals = try ["z", "zy", "zyg", "ze", "zea", "fi", "o"].map {
+            try store.journal.search(SearchQuery($0)).total
+        }
+        #expect(totals == [5, 2, 1, 3, 1, 3, 1])
+        try store.expectConsistent()
+
+        let ids = try store.allEntries().sorted { $0.id.number < $1.id.number }.map(\.id)
+        try store.journal.delete(ids[2])
+        #expect(try keyRows(store.journal)["zy"] == [entries[5]])
+        #expect(try store.journal.search(SearchQuery("zy")).total == 1)
+        try store.journal.delete(ids[5])
+        #expect(try keyRows(store.journal)["zy"] == nil)
+        #expect(try store.journal.search(SearchQuery("zy")).total == 0)
+        try store.expectConsistent()
+    }
 }
