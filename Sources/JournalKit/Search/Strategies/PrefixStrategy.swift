@@ -24,9 +24,8 @@ struct PrefixStrategy: StrategyImplementation {
                             try stores.prefixTables.tokenIDs(withPrefix: word, in: db, searchStore: stores.search)
                         )
                     }
-                    if let key = try SearchStore.prefixKeyID(word, in: db) { return (.prefixKeys, [key]) }
-                    // A key without a list of its own: no more than one token starts with it.
-                    return (.tokens, try TokenRange.ids(startingWith: word, in: db))
+                    let owner = try SearchStore.shortWordOwner(word, in: db)
+                    return owner.map { ($0.owner.segments, [$0.id]) } ?? (.prefixKeys, [])
                 },
                 tokens: { word, db in
                     word.unicodeScalars.count > 3

@@ -3,9 +3,11 @@
 enum PostingOwner: Sendable, CaseIterable {
     case token
     /// Invariant: a prefix key that two tokens or more start with has a row and postings (the
-    /// entries of all its tokens); one that a single token starts with has none of its own
-    /// (that token's postings are its), until a second token comes; a row, once made, stays
-    /// while an entry has the key.
+    /// entries of all its tokens); one that a single token starts with may have none of its
+    /// own, that token's postings being its. Such a key is given its row by the batch that
+    /// brings a second token, or by the first batch that uses it once its token has more than
+    /// ``SearchStoreWriter/entriesOfAKeyOfOneToken`` entries; a row, once made, stays while an
+    /// entry has the key.
     case prefixKey
 
     /// The table of the owners' texts and ids, keyed by text (each text kept once), which a

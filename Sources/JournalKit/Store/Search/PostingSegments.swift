@@ -361,7 +361,7 @@ struct PostingSegments: Sendable, Equatable {
         owner token: Int64, into set: inout DocumentSet, within window: ClosedRange<Int64>? = nil, in db: Database
     ) throws {
         guard let window else {
-            try forEachDocument(of: token, in: db) { set.insert($0) }
+            try forEachList(of: token, in: db) { list in DeltaList.forEach(in: list) { set.insert($0) } }
             return
         }
         let rows = try Row.fetchCursor(segments(holding: window, owner: token, columns: "documents", in: db))
@@ -372,15 +372,17 @@ struct PostingSegments: Sendable, Equatable {
         }
     }
 
-    /// Hands `body` every entry of `owner`, ascending (the recent segments' after the others').
-    func forEachDocument(of owner: Int64, in db: Database, _ body: (Int64) -> Void) throws {
+    /// Hands `body` the entry numbers of each segment of `owner` (a ``DeltaList``), in order:
+    /// every entry of the owner, ascending (the recent segments' after the others'). A list at
+    /// a time, so that a caller's work for each number is not a call through a closure.
+    func forEachList(of owner: Int64, in db: Database, _ body: (Data) -> Void) throws {
         for table in try tables(in: db) {
             let rows = try Row.fetchCursor(
                 db.cachedStatement(sql: "SELECT documents FROM \(table) WHERE id BETWEEN ? AND ?"),
                 arguments: [
                     Self.key(owner: owner, entry: 0), Self.key(owner: owner, entry: Self.maximumEntryNumber),
                 ])
-            while let row = try rows.next() { DeltaList.forEach(in: row[0] as Data, body) }
+            while let row = try rows.next() { body(row[0]) }
         }
     }
 

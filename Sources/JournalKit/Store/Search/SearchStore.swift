@@ -329,15 +329,20 @@ package final class SearchStore: StoreFile {
                     """)
             try SearchStoreWriter.keepLargestID(largest, of: .prefixKey, in: db)
         }
-        // A prefix key that no more than one token starts with has no row or postings of its
-        // own: that token's are its (``PostingOwner/prefixKey``). Those rows and postings go, in
-        // place. Optional: a key that keeps them is still answered from them.
+        // A prefix key that no more than one token starts with, one with few entries, has no row
+        // or postings of its own: that token's are its (``PostingOwner/prefixKey``). Those rows
+        // and postings go, in place. Optional: a key that keeps them is still answered from them.
         migrator.registerMigration("v15-keys-of-one-token-unlisted") { db in
             try db.execute(sql: "CREATE TEMP TABLE unlisted_key (id INTEGER PRIMARY KEY)")
             let keys = try Row.fetchAll(db, sql: "SELECT text, id FROM prefix_key")
             let unlist = try db.cachedStatement(sql: "INSERT INTO unlisted_key (id) VALUES (?)")
-            for key in keys where try TokenRange.ids(startingWith: key[0], below: .max, limit: 2, in: db).count < 2 {
-                try unlist.execute(arguments: [key[1] as Int64])
+            for key in keys {
+                let tokens = try TokenRange.ids(startingWith: key[0], below: .max, limit: 2, in: db)
+                let isLarge =
+                    try tokens.count == 1
+                    && PostingSegments.tokens.haveMoreEntries(
+                        than: SearchStoreWriter.entriesOfAKeyOfOneToken, owners: tokens, in: db)
+                if tokens.count < 2, !isLarge { try unlist.execute(arguments: [key[1] as Int64]) }
             }
             for table in [PostingSegments.prefixKeys.table, PostingSegments.prefixKeys.recentTable] {
                 try db.execute(sql: "DELETE FROM \(table) WHERE id >> 32 IN (SELECT id FROM unlisted_key)")

@@ -150,6 +150,20 @@ struct SearchStoreWriter {
         }
     }
 
+    /// How many entries the one token of a prefix key without a row may have: past these, the
+    /// next batch that uses the key gives it a row and postings of its own after all, so that a
+    /// short word that many entries hold (`and`, the only token starting with it) is counted
+    /// from its key's segment counts, not by reading a token's list with its positions. Lists
+    /// this short take a few segments.
+    static let entriesOfAKeyOfOneToken = 2_048
+
+    /// Whether the one token of `tokens` (a key's, the store's before the batch) has more than
+    /// ``entriesOfAKeyOfOneToken`` entries.
+    private static func isLarge(keyOfOneToken tokens: Set<Int64>, in db: Database) throws -> Bool {
+        guard tokens.count == 1, let token = tokens.first else { return false }
+        return try PostingSegments.tokens.haveMoreEntries(than: entriesOfAKeyOfOneToken, owners: [token], in: db)
+    }
+
     /// The ids of the batch's prefix keys `texts`, as ``resolve(_:cache:)`` gives them, but a
     /// key the store has no row for gets one only when two tokens or more start with it (the
     /// invariant of ``PostingOwner/prefixKey``): 0 for one that stays without. The batch's
@@ -176,13 +190,16 @@ struct SearchStoreWriter {
         let storeHadTokens = firstNew > 1
         var listed: [Int] = []
         var heldBefore: [(index: Int, tokens: Set<Int64>)] = []
-        for index in missing where newTokens[index] > 0 {
+        for index in missing where newTokens[index] > 0 || earlierTokens[index] != nil {
             var earlier = earlierTokens[index] ?? []
             // A token of the store that the batch doesn't hold may start with it too.
             if earlier.isEmpty, storeHadTokens {
                 earlier.formUnion(try TokenRange.ids(startingWith: texts[index], below: firstNew, limit: 2, in: db))
             }
-            guard newTokens[index] + earlier.count >= 2 else { continue }
+            let listsOwn =
+                try newTokens[index] + earlier.count >= 2
+                || (newTokens[index] == 0 && Self.isLarge(keyOfOneToken: earlier, in: db))
+            guard listsOwn else { continue }
             listed.append(index)
             if !earlier.isEmpty { heldBefore.append((index, earlier)) }
         }
@@ -442,7 +459,9 @@ struct SearchStoreWriter {
                 guard let tokens = keyTokensHeldBefore[id] else { continue }
                 var documents = Set(adding[index].documents)
                 for token in tokens {
-                    try PostingSegments.tokens.forEachDocument(of: token, in: db) { documents.insert($0) }
+                    try PostingSegments.tokens.forEachList(of: token, in: db) { list in
+                        DeltaList.forEach(in: list) { documents.insert($0) }
+                    }
                     try PostingRuns.tokens.forEachDocument(of: token, in: db) { documents.insert($0) }
                 }
                 seeded[index] = PostingSegments.Added(documents: documents.sorted()[...])

@@ -222,7 +222,9 @@ import Testing
             var rows: [String: [Int64]] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT text, id FROM prefix_key") {
                 var documents: [Int64] = []
-                try PostingSegments.prefixKeys.forEachDocument(of: row[1], in: db) { documents.append($0) }
+                try PostingSegments.prefixKeys.forEachList(of: row[1], in: db) { list in
+                    documents += DeltaList.decode(list)
+                }
                 rows[row[0]] = documents
             }
             return rows
@@ -270,6 +272,22 @@ import Testing
         try store.journal.delete(ids[5])
         #expect(try keyRows(store.journal)["zy"] == nil)
         #expect(try store.journal.search(SearchQuery("zy")).total == 0)
+        try store.expectConsistent()
+    }
+
+    /// A key whose one token comes to hold more entries than a key of one token goes without
+    /// a row for is given its row, with all of them, by the next batch that uses it.
+    @Test func aKeyOfOneTokenOfManyEntriesHasARowFromTheNextBatchOn() throws {
+        let store = try TemporaryJournal()
+        let many = SearchStoreWriter.entriesOfAKeyOfOneToken + 1
+        try store.importTexts(Array(repeating: "solo", count: many))
+        #expect(try keyRows(store.journal)["sol"] == nil)
+        try store.journal.add(NewEntry(text: "solo again"))
+        let rows = try keyRows(store.journal)
+        #expect(rows["sol"]?.count == many + 1)
+        #expect(rows["s"] == rows["sol"])
+        #expect(rows["aga"] == nil)
+        #expect(try store.journal.search(SearchQuery("sol")).total == many + 1)
         try store.expectConsistent()
     }
 }
