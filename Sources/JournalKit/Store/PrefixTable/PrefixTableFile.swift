@@ -11,13 +11,14 @@ import Foundation
 /// whatever the vocabulary's size.
 ///
 /// Layout (little-endian):
-/// - header, 64 bytes: magic `JRNLPFX2`, the 16-byte tag the search store names the file by,
+/// - header, 64 bytes: magic `JRNLPFX3`, the 16-byte tag the search store names the file by,
 ///   the largest token id in the file, the token count, the slot count (a power of two) and the
 ///   bytes of the bucket area;
-/// - buckets: each token as its id (8 bytes), its UTF-8 length (4 bytes) and its UTF-8 bytes,
-///   a key's tokens back to back;
-/// - slots, 24 bytes each, an open-addressing hash table (linear probing, at most half full):
-///   a prefix table key (0: empty), the bucket's offset in the bucket area, its token count.
+/// - buckets: each token as its id and its UTF-8 length (varints, ``Varint``), then its UTF-8
+///   bytes, a key's tokens back to back;
+/// - slots, 16 bytes each, an open-addressing hash table (linear probing, at most half full):
+///   a prefix table key (0: empty, 8 bytes), the bucket's offset in the bucket area and its
+///   token count (4 bytes each: the bucket area is kept under 4 GiB).
 ///
 /// An encrypted journal's file holds the same layout sealed in chunks (``ChunkSealing``): a
 /// lookup then decrypts the few chunks it reads.
@@ -28,9 +29,11 @@ import Foundation
 /// file answers wrongly at worst (``JournalVerifier`` finds that), never crashes. Writing streams
 /// the tokens in text order (each key's tokens are then contiguous), holding only the slots.
 final class PrefixTableFile: @unchecked Sendable {
-    static let magic = Array("JRNLPFX2".utf8)
+    static let magic = Array("JRNLPFX3".utf8)
     private static let headerBytes = 64
-    private static let slotBytes = 24
+    private static let slotBytes = 16
+    /// The most bytes a token's id and length take before its text.
+    private static let recordHeadBytes = 15
 
     /// The tag the search store names this file by.
     let tag: UUID
@@ -156,8 +159,8 @@ final class PrefixTableFile: @unchecked Sendable {
         guard let slot = bytes(at: slotsStart + index * Self.slotBytes, count: Self.slotBytes) else { return (0, 0, 0) }
         return (
             UInt64(littleEndian: slot.loadUnaligned(fromByteOffset: 0, as: UInt64.self)),
-            UInt64(littleEndian: slot.loadUnaligned(fromByteOffset: 8, as: UInt64.self)),
-            UInt32(littleEndian: slot.loadUnaligned(fromByteOffset: 16, as: UInt32.self))
+            UInt64(UInt32(littleEndian: slot.loadUnaligned(fromByteOffset: 8, as: UInt32.self))),
+            UInt32(littleEndian: slot.loadUnaligned(fromByteOffset: 12, as: UInt32.self))
         )
     }
 
@@ -167,14 +170,17 @@ final class PrefixTableFile: @unchecked Sendable {
         guard bucket.offset < UInt64(slotsStart - Self.bucketsStart) else { return }
         var position = Self.bucketsStart + Int(bucket.offset)
         for _ in 0..<bucket.count {
-            guard position + 12 <= slotsStart, let record = bytes(at: position, count: 12) else { return }
-            let id = Int64(littleEndian: record.loadUnaligned(fromByteOffset: 0, as: Int64.self))
-            let length = Int(UInt32(littleEndian: record.loadUnaligned(fromByteOffset: 8, as: UInt32.self)))
-            guard length <= slotsStart - position - 12, let utf8 = bytes(at: position + 12, count: length) else {
-                return
-            }
-            body(id, utf8)
-            position += 12 + length
+            // The id and the length, read from a window that holds both at their longest.
+            let window = min(Self.recordHeadBytes, slotsStart - position)
+            guard window > 0, let head = bytes(at: position, count: window) else { return }
+            var read = 0
+            let varints = head.assumingMemoryBound(to: UInt8.self)
+            guard let id = Varint.read(varints, at: &read), let length = Varint.read(varints, at: &read),
+                length <= UInt64(slotsStart - position - read),
+                let utf8 = bytes(at: position + read, count: Int(length))
+            else { return }
+            body(Int64(bitPattern: id), utf8)
+            position += read + Int(length)
         }
     }
 
@@ -223,10 +229,13 @@ final class PrefixTableFile: @unchecked Sendable {
             }
             entries[entries.count - 1].count += 1
             let start = buffer.count
-            append(UInt64(bitPattern: id), to: &buffer)
-            append(UInt32(utf8.count), to: &buffer)
+            Varint.append(UInt64(bitPattern: id), to: &buffer)
+            Varint.append(UInt64(utf8.count), to: &buffer)
             buffer.append(contentsOf: utf8)
             bucketBytes += UInt64(buffer.count - start)
+            guard bucketBytes <= UInt64(UInt32.max) else {
+                throw JournalError.store("the prefix table's tokens take more than its file's 4 GiB of buckets")
+            }
             if buffer.count >= 1 << 20 { try flush() }
             (maxTokenID, tokenCount) = (max(maxTokenID, id), tokenCount + 1)
         }
@@ -240,7 +249,7 @@ final class PrefixTableFile: @unchecked Sendable {
             taken[slot] = true
             var bytes: [UInt8] = []
             append(entry.key, to: &bytes)
-            append(entry.offset, to: &bytes)
+            append(UInt32(entry.offset), to: &bytes)
             append(entry.count, to: &bytes)
             slots.replaceSubrange(slot * slotBytes..<slot * slotBytes + bytes.count, with: bytes)
         }

@@ -233,4 +233,21 @@ import Testing
         let repaired = try store.journal.verify()
         #expect(repaired.isConsistent, "\(repaired.problems)")
     }
+
+    /// A file of an earlier layout (another magic) is not read: searches answer from the token
+    /// table until the next catch-up saves the file again in the current one.
+    @Test func aFileOfAnEarlierLayoutIsSavedAgain() throws {
+        let store = try journal()
+        let url = PrefixSnapshot.fileURL(besides: store.directory.searchStoreURL)
+        var bytes = try Data(contentsOf: url)
+        bytes.replaceSubrange(0..<8, with: Array("JRNLPFX2".utf8))
+        try bytes.write(to: url)
+        let words = try store.journal.search.tokenFrequencies().map(\.text).filter { $0.unicodeScalars.count > 4 }
+        let expected = try words.prefix(20).map { try store.journal.search(SearchQuery($0)).total }
+        try store.reopen()
+        #expect(try Data(contentsOf: url).prefix(8) == Data(PrefixTableFile.magic))
+        #expect(try words.prefix(20).map { try store.journal.search(SearchQuery($0)).total } == expected)
+        let report = try store.journal.verify()
+        #expect(report.isConsistent, "\(report.problems)")
+    }
 }
