@@ -1,7 +1,9 @@
 import Foundation
 import GRDB
+import JournalText
 import Testing
 
+@testable import JournalBench
 @testable import JournalKit
 
 @Suite struct SearchStoreWriterTests {
@@ -289,5 +291,58 @@ import Testing
         #expect(rows["aga"] == nil)
         #expect(try store.journal.search(SearchQuery("sol")).total == many + 1)
         try store.expectConsistent()
+    }
+
+    /// Random rounds of adds, edits, deletes and inserts indexed in small batches (written, or
+    /// staged in runs and merged) over words that share their first code points, so that keys
+    /// come and go between one token and several: after each, every key of one to three code
+    /// points finds the entries that have a token starting with it, and the store holds the
+    /// keys' invariant; `verify` agrees every few rounds.
+    @Test func keysFollowTheirTokensThroughRandomChanges() throws {
+        let words = [
+            "zebra", "zeal", "zest", "zygote", "zymurgy", "able", "abbey", "abacus", "lone", "solo", "sol", "s",
+            "кто", "когда", "кот", "καλός", "και", "東京", "東", "ǆ", "ßa",
+        ]
+        let keys = Set(
+            words.flatMap { word in (1...3).map { String(word.unicodeScalars.prefix($0).map(Character.init)) } })
+        var generator = SplitMix64(seed: 40)
+        func text() -> String {
+            (0..<(1 + Int(generator.next() % 4))).map { _ in words[Int(generator.next() % UInt64(words.count))] }
+                .joined(separator: " ")
+        }
+        let store = try TemporaryJournal()
+        for round in 0..<36 {
+            let entries = try store.allEntries()
+            switch generator.next() % 5 {
+            case 0 where !entries.isEmpty:
+                let entry = entries[Int(generator.next() % UInt64(entries.count))]
+                _ = try store.journal.edit(entry.id, text: text())
+            case 1 where entries.count > 3:
+                try store.journal.delete(entries[Int(generator.next() % UInt64(entries.count))].id)
+            case 2:
+                _ = try store.journal.main.insert(MainStore.WriteHooks(pruningThrough: 0)) { insert in
+                    for _ in 0..<(3 + Int(generator.next() % 6)) { try insert(PreparedEntry(text: text())) }
+                }
+                try SearchIndexer(
+                    main: store.journal.main, search: store.journal.search, batchSize: 1 + Int(generator.next() % 3),
+                    mergePolicy: MergePolicy(runsPerMerge: generator.next() % 2 == 0 ? 1 : 20)
+                ).catchUp()
+            default:
+                _ = try store.journal.add(NewEntry(text: text()))
+            }
+            let now = try store.allEntries()
+            let tokens = Dictionary(uniqueKeysWithValues: now.map { ($0.id, Tokens.of(text: $0.text)) })
+            for key in keys.sorted() {
+                // The key as a query reads it: folded (`ß` is `ss`).
+                let folded = Fold.canonical(key)
+                let expected = tokens.values.filter {
+                    $0.contains { $0.unicodeScalars.starts(with: folded.unicodeScalars) }
+                }
+                let found = try store.journal.search(
+                    key, strategy: SearchStrategies[.prefix], page: PageRequest(limit: 0))
+                #expect(found.total == expected.count, "round \(round): \(key)")
+            }
+            if round % 6 == 5 { try store.expectConsistent() }
+        }
     }
 }
