@@ -14,15 +14,32 @@ import Testing
     /// twice, in a table by id and in its unique index, no list of the tokens added since the
     /// prefix table's file, the newer migration not applied.
     private func downgradeToPreviousFormat(_ store: TemporaryJournal) throws {
+        try putBackInIDOrder("token", dropping: "DROP TABLE token_added", undoing: "v12-token-text-once", in: store)
+    }
+
+    /// Makes `table` (of texts and ids, keyed by text) a table by id with an AUTOINCREMENT and
+    /// a unique index on the text, as formats before `migration` kept it, runs `dropping` and
+    /// marks `migration` not applied.
+    private func putBackInIDOrder(
+        _ table: String, dropping: String, undoing migration: String, in store: TemporaryJournal
+    ) throws {
         try store.journal.search.pool.writeWithoutTransaction { db in
             try db.execute(
                 sql: """
-                    CREATE TABLE token_by_id (id INTEGER PRIMARY KEY AUTOINCREMENT, text TEXT NOT NULL UNIQUE);
-                    INSERT INTO token_by_id (id, text) SELECT id, text FROM token ORDER BY id;
-                    DROP TABLE token; DROP TABLE token_added;
-                    ALTER TABLE token_by_id RENAME TO token;
-                    DELETE FROM grdb_migrations WHERE identifier = 'v12-token-text-once';
-                    """)
+                    CREATE TABLE \(table)_by_id (id INTEGER PRIMARY KEY AUTOINCREMENT, text TEXT NOT NULL UNIQUE);
+                    INSERT INTO \(table)_by_id (id, text) SELECT id, text FROM \(table) ORDER BY id;
+                    DROP TABLE \(table); \(dropping);
+                    ALTER TABLE \(table)_by_id RENAME TO \(table);
+                    DELETE FROM grdb_migrations WHERE identifier = ?;
+                    """,
+                arguments: [migration])
+        }
+    }
+
+    /// The statement that made `table`.
+    private func schema(of table: String, in store: TemporaryJournal) throws -> String? {
+        try store.journal.search.pool.read { db in
+            try String.fetchOne(db, sql: "SELECT sql FROM sqlite_schema WHERE name = ?", arguments: [table])
         }
     }
 
@@ -37,9 +54,7 @@ import Testing
         let phases = ProgressLog()
         try store.reopen(progress: phases.handler)
         #expect(phases.indexed == 300, "the rebuild reported \(phases.indexed) entries")
-        let tokenTable = try store.journal.search.pool.read { db in
-            try String.fetchOne(db, sql: "SELECT sql FROM sqlite_schema WHERE name = 'token'")
-        }
+        let tokenTable = try schema(of: "token", in: store)
         #expect(tokenTable?.hasSuffix("WITHOUT ROWID") == true, "\(tokenTable ?? "no token table")")
         try expectAnswers(queries, as: before, in: store)
     }
@@ -122,17 +137,9 @@ import Testing
     /// Puts the search store back as format v13 (`v13-days-in-date-order`) left it: the prefix
     /// keys in a table by id with an AUTOINCREMENT, each text again in a unique index.
     private func downgradeToFormat13(_ store: TemporaryJournal) throws {
-        try store.journal.search.pool.writeWithoutTransaction { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE prefix_key_by_id (id INTEGER PRIMARY KEY AUTOINCREMENT, text TEXT NOT NULL UNIQUE);
-                    INSERT INTO prefix_key_by_id (id, text) SELECT id, text FROM prefix_key ORDER BY id;
-                    DROP TABLE prefix_key;
-                    DELETE FROM sqlite_sequence WHERE name = 'prefix_key';
-                    ALTER TABLE prefix_key_by_id RENAME TO prefix_key;
-                    DELETE FROM grdb_migrations WHERE identifier = 'v14-prefix-key-text-once';
-                    """)
-        }
+        try putBackInIDOrder(
+            "prefix_key", dropping: "DELETE FROM sqlite_sequence WHERE name = 'prefix_key'",
+            undoing: "v14-prefix-key-text-once", in: store)
     }
 
     /// A store of format v13 is changed in place, not rebuilt: its prefix keys keep their ids
@@ -158,9 +165,7 @@ import Testing
         let phases = ProgressLog()
         try store.reopen(progress: phases.handler)
         #expect(phases.indexed == 0, "no rebuild: \(phases.indexed) entries indexed")
-        let table = try store.journal.search.pool.read { db in
-            try String.fetchOne(db, sql: "SELECT sql FROM sqlite_schema WHERE name = 'prefix_key'")
-        }
+        let table = try schema(of: "prefix_key", in: store)
         #expect(table?.hasSuffix("WITHOUT ROWID") == true, "\(table ?? "no prefix_key table")")
         #expect(try keys() == keysBefore)
         try expectAnswers(queries, as: before, in: store)
