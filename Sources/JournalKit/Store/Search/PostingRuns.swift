@@ -60,15 +60,14 @@ struct PostingRuns: Sendable {
         return first...last
     }
 
-    /// Hands `body` the entries of `owner` in every staged run, ascending (the runs are in
-    /// entry order).
-    func forEachDocument(of owner: Int64, in db: Database, _ body: (Int64) -> Void) throws {
+    /// Hands `body` the entry numbers of `owner` in each staged run (a ``DeltaList``), in order:
+    /// its entries in every run, ascending (the runs are in entry order), as
+    /// ``PostingSegments/forEachList(of:in:_:)`` hands those of its segments.
+    func forEachList(of owner: Int64, in db: Database, _ body: (Data) -> Void) throws {
         guard let runs = try runBounds(in: db) else { return }
         let read = try db.cachedStatement(sql: "SELECT documents FROM \(table) WHERE id = ?")
         for run in runs {
-            if let documents = try Data.fetchOne(read, arguments: [run << 32 | owner]) {
-                DeltaList.forEach(in: documents, body)
-            }
+            if let documents = try Data.fetchOne(read, arguments: [run << 32 | owner]) { body(documents) }
         }
     }
 

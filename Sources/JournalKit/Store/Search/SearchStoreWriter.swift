@@ -458,11 +458,10 @@ struct SearchStoreWriter {
             for (index, id) in ids.enumerated() {
                 guard let tokens = keyTokensHeldBefore[id] else { continue }
                 var documents = Set(adding[index].documents)
+                let take = { (list: Data) in DeltaList.forEach(in: list) { documents.insert($0) } }
                 for token in tokens {
-                    try PostingSegments.tokens.forEachList(of: token, in: db) { list in
-                        DeltaList.forEach(in: list) { documents.insert($0) }
-                    }
-                    try PostingRuns.tokens.forEachDocument(of: token, in: db) { documents.insert($0) }
+                    try PostingSegments.tokens.forEachList(of: token, in: db, take)
+                    try PostingRuns.tokens.forEachList(of: token, in: db, take)
                 }
                 seeded[index] = PostingSegments.Added(documents: documents.sorted()[...])
             }
