@@ -42,7 +42,9 @@ enum PrefixTableCheck {
                         problems.add("prefix table", "\(path) doesn't find the token \"\(text)\"")
                     }
                 }
-            } else {
+            } else if try PrefixSnapshot.refusal(in: db, searchStore: search) != .earlierLayout {
+                // A file of an earlier layout, left where the store can't be written, is no damage:
+                // searches read the token table instead, and a catch-up that can write saves it anew.
                 problems.add("prefix table", "\(path) is missing, damaged, or not the file the search store names")
             }
         }

@@ -37,6 +37,14 @@ enum PrefixSnapshot {
             mapping: fileURL(besides: searchStore.url), expectedTag: record.tag, sealing: searchStore.prefixSealing)
     }
 
+    /// Why the file the search store names can't be mapped (``PrefixTableFile/refusal(mapping:expectedTag:sealing:)``);
+    /// nil when it can, or when no file is named.
+    static func refusal(in db: Database, searchStore: SearchStore) throws -> PrefixTableFile.Refusal? {
+        guard let record = try record(in: db) else { return nil }
+        return PrefixTableFile.refusal(
+            mapping: fileURL(besides: searchStore.url), expectedTag: record.tag, sealing: searchStore.prefixSealing)
+    }
+
     /// The whole table in memory, as the search store has it now: the saved file's tokens, plus
     /// the tokens added since (every token when there is no usable file); `fromFile` says which.
     static func load(from db: Database, searchStore: SearchStore) throws -> (table: PrefixTable, fromFile: Bool) {

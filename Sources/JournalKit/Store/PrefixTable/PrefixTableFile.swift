@@ -48,17 +48,41 @@ final class PrefixTableFile: @unchecked Sendable {
     private let slotsStart: Int
     private static let bucketsStart = headerBytes
 
+    /// Why a file was not mapped.
+    enum Refusal: Error {
+        /// Missing, unreadable, damaged, or another tag than the one expected.
+        case unusable
+        /// A prefix table of an earlier layout (another version's magic): not damage, but a file
+        /// for the next catch-up to save again.
+        case earlierLayout
+    }
+
     /// Maps the file at `url`, sealed with `sealing` when given; nil when it is missing,
-    /// unreadable, damaged or has another tag than `expectedTag`.
-    init?(mapping url: URL, expectedTag: UUID, sealing: ChunkSealing? = nil) {
+    /// unreadable, damaged, of an earlier layout or has another tag than `expectedTag`.
+    convenience init?(mapping url: URL, expectedTag: UUID, sealing: ChunkSealing? = nil) {
+        do { try self.init(opening: url, expectedTag: expectedTag, sealing: sealing) } catch { return nil }
+    }
+
+    /// Why the file at `url` can't be mapped as ``init(mapping:expectedTag:sealing:)`` maps it;
+    /// nil when it can.
+    static func refusal(mapping url: URL, expectedTag: UUID, sealing: ChunkSealing? = nil) -> Refusal? {
+        do {
+            _ = try PrefixTableFile(opening: url, expectedTag: expectedTag, sealing: sealing)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    private init(opening url: URL, expectedTag: UUID, sealing: ChunkSealing?) throws(Refusal) {
         let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
+        guard descriptor >= 0 else { throw .unusable }
         defer { close(descriptor) }
         var status = stat()
-        guard fstat(descriptor, &status) == 0, Int(status.st_size) >= Self.headerBytes else { return nil }
+        guard fstat(descriptor, &status) == 0, Int(status.st_size) >= Self.headerBytes else { throw .unusable }
         let size = Int(status.st_size)
         guard let mapped = mmap(nil, size, PROT_READ, MAP_SHARED, descriptor, 0), mapped != MAP_FAILED else {
-            return nil
+            throw .unusable
         }
         let start = UnsafeRawPointer(mapped)
         base = start
@@ -70,7 +94,7 @@ final class PrefixTableFile: @unchecked Sendable {
             ?? UnsafeRawBufferPointer(start: start, count: Self.headerBytes)
         guard let header = read else {
             munmap(mapped, size)
-            return nil
+            throw .unusable
         }
         var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         withUnsafeMutableBytes(of: &uuid) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: header[8..<24])) }
@@ -87,8 +111,11 @@ final class PrefixTableFile: @unchecked Sendable {
                 ? contentSize == UInt64(size)
                 : UInt64(ChunkSealing.storedBytes(ofContent: Int(contentSize))) == UInt64(size))
         guard header.starts(with: Self.magic), tag == expectedTag, fits else {
+            // Read before the header's pages go with the mapping.
+            let earlier =
+                header.starts(with: Self.magic.dropLast()) && !header.starts(with: Self.magic) && tag == expectedTag
             munmap(mapped, size)
-            return nil
+            throw earlier ? .earlierLayout : .unusable
         }
         tokenCount = Int(tokens)
         slotCount = Int(slots)
