@@ -36,11 +36,20 @@ import Testing
         }
     }
 
-    /// The statement that made `table`.
-    private func schema(of table: String, in store: TemporaryJournal) throws -> String? {
+    /// Whether `table` is kept in the order of its key (`WITHOUT ROWID`), as the statement that
+    /// made it says.
+    private func isKeyedByText(_ table: String, in store: TemporaryJournal) throws -> Bool {
         try store.journal.search.pool.read { db in
             try String.fetchOne(db, sql: "SELECT sql FROM sqlite_schema WHERE name = ?", arguments: [table])
-        }
+        }?.hasSuffix("WITHOUT ROWID") == true
+    }
+
+    /// Opens the journal again, as a command would; returns how many entries the indexing its
+    /// progress reported (0 when the store was changed in place, not rebuilt).
+    private func reopenCountingIndexed(_ store: TemporaryJournal) throws -> Int {
+        let phases = ProgressLog()
+        try store.reopen(progress: phases.handler)
+        return phases.indexed
     }
 
     @Test(arguments: [nil, "correct horse"])
@@ -51,11 +60,8 @@ import Testing
         let before = try answers(queries, in: store)
         try downgradeToPreviousFormat(store)
 
-        let phases = ProgressLog()
-        try store.reopen(progress: phases.handler)
-        #expect(phases.indexed == 300, "the rebuild reported \(phases.indexed) entries")
-        let tokenTable = try schema(of: "token", in: store)
-        #expect(tokenTable?.hasSuffix("WITHOUT ROWID") == true, "\(tokenTable ?? "no token table")")
+        #expect(try reopenCountingIndexed(store) == 300, "the rebuild reports every entry")
+        #expect(try isKeyedByText("token", in: store))
         try expectAnswers(queries, as: before, in: store)
     }
 
@@ -124,9 +130,7 @@ import Testing
         #expect(before.allSatisfy { $0.total > 0 })
         try downgradeToFormat12(store)
 
-        let phases = ProgressLog()
-        try store.reopen(progress: phases.handler)
-        #expect(phases.indexed == 0, "no rebuild: \(phases.indexed) entries indexed")
+        #expect(try reopenCountingIndexed(store) == 0, "no rebuild")
         let index = try store.journal.search.pool.read { db in
             try String.fetchOne(db, sql: "SELECT name FROM sqlite_schema WHERE name = 'document_by_date'")
         }
@@ -162,11 +166,8 @@ import Testing
         let keysBefore = try keys()
         try downgradeToFormat13(store)
 
-        let phases = ProgressLog()
-        try store.reopen(progress: phases.handler)
-        #expect(phases.indexed == 0, "no rebuild: \(phases.indexed) entries indexed")
-        let table = try schema(of: "prefix_key", in: store)
-        #expect(table?.hasSuffix("WITHOUT ROWID") == true, "\(table ?? "no prefix_key table")")
+        #expect(try reopenCountingIndexed(store) == 0, "no rebuild")
+        #expect(try isKeyedByText("prefix_key", in: store))
         #expect(try keys() == keysBefore)
         try expectAnswers(queries, as: before, in: store)
 
@@ -230,9 +231,7 @@ import Testing
         #expect(added > 0)
         #expect(try count() == keys + added)
 
-        let phases = ProgressLog()
-        try store.reopen(progress: phases.handler)
-        #expect(phases.indexed == 0, "no rebuild: \(phases.indexed) entries indexed")
+        #expect(try reopenCountingIndexed(store) == 0, "no rebuild")
         #expect(try count() == keys)
         try expectAnswers(queries, as: before, in: store)
     }
