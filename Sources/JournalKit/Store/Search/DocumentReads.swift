@@ -27,7 +27,8 @@ extension SearchStore {
 
     /// Whose postings answer a word of one to three code points: its prefix key's, or, for a key
     /// without a row of its own (``PostingOwner/prefixKey``), its one token's; nil when no token
-    /// starts with it. One statement, so that a process's first short word compiles just one.
+    /// starts with it. One statement, so that a process's first short word compiles just one; its
+    /// token is looked for only when the key has no row (the union stops at its first row).
     static func shortWordOwner(_ word: String, in db: Database) throws -> (owner: PostingOwner, id: Int64)? {
         guard let upper = PrefixRange.upperBound(of: word) else {
             return try prefixKeyID(word, in: db).map { (.prefixKey, $0) }
@@ -35,12 +36,14 @@ extension SearchStore {
         let row = try Row.fetchOne(
             db.cachedStatement(
                 sql: """
-                    SELECT (SELECT id FROM prefix_key WHERE text = ?1),
-                           (SELECT id FROM token WHERE text >= ?1 AND text < ?2 ORDER BY text LIMIT 1)
+                    SELECT 1, id FROM prefix_key WHERE text = ?1
+                    UNION ALL
+                    SELECT 0, id FROM (SELECT id FROM token WHERE text >= ?1 AND text < ?2 ORDER BY text LIMIT 1)
+                    LIMIT 1
                     """),
             arguments: [word, upper])
-        if let key = row?[0] as Int64? { return (.prefixKey, key) }
-        return (row?[1] as Int64?).map { (.token, $0) }
+        guard let row else { return nil }
+        return (row[0] as Bool ? .prefixKey : .token, row[1])
     }
 
     /// Up to how many documents a word of many tokens is narrowed through their rows
