@@ -361,7 +361,9 @@ struct SearchIndexer {
                 case .token:
                     Self.tokenPostings(
                         owners: tokenCount, entries: entries, entryTokens: entryTokens, entryPositions: entryPositions)
-                case .prefixKey: Self.keyPostings(entries: entries, entryTokens: entryTokens, keys: keys)
+                case .prefixKey:
+                    Self.keyPostings(
+                        entries: entries, entryTokens: entryTokens, entryPositions: entryPositions, keys: keys)
                 }
             }
         }
@@ -391,25 +393,90 @@ struct SearchIndexer {
     }
 
     /// Each prefix key's entries: an entry's keys are the union of its tokens' keys (``TokenKeys``),
-    /// marked off in an array.
+    /// marked off in an array; a key that keeps positions (``PostingOwner/keepsPositions(key:)``)
+    /// has, in each entry, its lists from ``keyPositionLists(entryTokens:entryPositions:keys:keepsPositions:)``.
     private static func keyPostings(
-        entries: [(number: Int64, date: JournalDate)], entryTokens: [[Int32]], keys: TokenKeys
+        entries: [(number: Int64, date: JournalDate)], entryTokens: [[Int32]], entryPositions: [[UInt8]],
+        keys: TokenKeys
     ) -> BatchPostings {
         let (owners, tokenKeys, tokenKeyStarts) = (keys.texts.count, keys.tokenKeys, keys.tokenKeyStarts)
+        let keepsPositions = keys.texts.map { PostingOwner.keepsPositions(key: $0) }
+        // Made once: the links are asked for twice.
+        let lists = keyPositionLists(
+            entryTokens: entryTokens, entryPositions: entryPositions, keys: keys, keepsPositions: keepsPositions)
         return BatchPostings(owners: owners) { link in
             var lastEntryOfKey = [Int](repeating: -1, count: owners)
-            lastEntryOfKey.withUnsafeMutableBufferPointer { lastEntryOfKey in
+            var next = 0
+            lists.bytes.withUnsafeBufferPointer { bytes in
                 for (index, tokens) in entryTokens.enumerated() {
+                    let number = entries[index].number
                     for token in tokens {
                         for key in tokenKeys[tokenKeyStarts[Int(token)]..<tokenKeyStarts[Int(token) + 1]]
-                        where lastEntryOfKey[Int(key)] != index {
+                        where !keepsPositions[Int(key)] && lastEntryOfKey[Int(key)] != index {
                             lastEntryOfKey[Int(key)] = index
-                            link(key, entries[index].number, UnsafeBufferPointer(start: nil, count: 0))
+                            link(key, number, UnsafeBufferPointer(start: nil, count: 0))
                         }
+                    }
+                    while next < lists.keys.count, lists.entries[next] == index {
+                        link(
+                            lists.keys[next], number,
+                            UnsafeBufferPointer(rebasing: bytes[lists.ends[next]..<lists.ends[next + 1]]))
+                        next += 1
                     }
                 }
             }
         }
+    }
+
+    /// The lists of the keys that keep positions, entry after entry: key `keys[i]` in entry
+    /// `entries[i]` (an index into `entryTokens`) has the list `bytes[ends[i]..<ends[i + 1]]`,
+    /// length first, as a segment stores it. A key that one token of the entry starts with has
+    /// that token's list, copied; one that several do, their lists merged (a position holds one
+    /// token).
+    private static func keyPositionLists(
+        entryTokens: [[Int32]], entryPositions: [[UInt8]], keys: TokenKeys, keepsPositions: [Bool]
+    ) -> (keys: [Int32], entries: [Int], ends: [Int], bytes: [UInt8]) {
+        let (tokenKeys, tokenKeyStarts) = (keys.tokenKeys, keys.tokenKeyStarts)
+        var result: (keys: [Int32], entries: [Int], ends: [Int], bytes: [UInt8]) = ([], [], [0], [])
+        // The entry's (key, token's list) pairs; a token has one key of each length at most.
+        var pairs: [(key: Int32, list: Range<Int>)] = []
+        var merged: [UInt32] = []
+        for (index, tokens) in entryTokens.enumerated() {
+            pairs.removeAll(keepingCapacity: true)
+            entryPositions[index].withUnsafeBufferPointer { bytes in
+                var offset = 0
+                for token in tokens {
+                    let start = offset
+                    _ = PositionLists.nextList(in: bytes, at: &offset)!
+                    for key in tokenKeys[tokenKeyStarts[Int(token)]..<tokenKeyStarts[Int(token) + 1]]
+                    where keepsPositions[Int(key)] {
+                        pairs.append((key, start..<offset))
+                    }
+                }
+                pairs.sort { $0.key < $1.key }
+                var first = 0
+                while first < pairs.count {
+                    var end = first + 1
+                    while end < pairs.count, pairs[end].key == pairs[first].key { end += 1 }
+                    if end == first + 1 {
+                        result.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[pairs[first].list]))
+                    } else {
+                        merged.removeAll(keepingCapacity: true)
+                        for pair in pairs[first..<end] {
+                            var at = pair.list.lowerBound
+                            _ = PositionLists.decode(PositionLists.nextList(in: bytes, at: &at)!, appendingTo: &merged)
+                        }
+                        merged.sort()
+                        PositionLists.append(merged, to: &result.bytes)
+                    }
+                    result.keys.append(pairs[first].key)
+                    result.entries.append(index)
+                    result.ends.append(result.bytes.count)
+                    first = end
+                }
+            }
+        }
+        return result
     }
 
     /// Writes one batch; false (and nothing written) when the store is not where the batch

@@ -117,13 +117,19 @@ struct EntryDocumentCheck {
         let expectedIndex = Dictionary(
             expected.enumerated().map { (CodePointKey($0.element), $0.offset) }, uniquingKeysWith: { first, _ in first }
         )
+        // A key with positions has, in the entry, the union of its tokens' lists.
+        var keyPositions: [CodePointKey: [UInt32]] = [:]
         for (id, text) in zip(ids, indexed) {
             let list = expectedIndex[CodePointKey(text)].map { positions[$0] }
             tallies.tokens.add(owner: id, entry: number, detail: LinkTally.positionsDigest(list ?? []))
+            for key in Tokens.prefixKeys(of: [text]) where PostingOwner.keepsPositions(key: key) {
+                keyPositions[CodePointKey(key), default: []] += list ?? []
+            }
         }
         for key in Tokens.prefixKeys(of: indexed) {
             if let id = prefixKeyIDs[CodePointKey(key)] {
-                tallies.prefixKeys.add(owner: id, entry: number)
+                let detail = keyPositions[CodePointKey(key)].map { LinkTally.positionsDigest($0.sorted()) } ?? 0
+                tallies.prefixKeys.add(owner: id, entry: number, detail: detail)
             } else if keysOfSeveralTokens.contains(CodePointKey(key)) {
                 problems.add("keys", "p\(number): its prefix key \"\(key)\" is missing")
             }

@@ -1,6 +1,7 @@
 import GRDB
 
-/// The postings of tokens (with their positions) and of prefix keys, in their segments, recent
+/// The postings of tokens (with their positions) and of prefix keys (a key of two code points
+/// with its tokens' positions), in their segments, recent
 /// segments and staged runs (``PostingRuns``), against the links the entries imply, recent
 /// segments after the others, and no token or prefix key left that no entry holds.
 enum PostingCheck {
@@ -16,7 +17,8 @@ enum PostingCheck {
         func tally(owner: Int64, entry: Int64, list: UnsafeBufferPointer<UInt8>) {
             used.insert(owner)
             var detail: UInt64 = 0
-            if segments.hasPositions {
+            // A prefix key without positions keeps no list (an empty one); a token always has one.
+            if segments == .tokens || !list.isEmpty {
                 detail = LinkTally.positionsDigest(PositionLists.decode(list, into: &positions) ? positions : nil)
             }
             found.add(owner: owner, entry: entry, detail: detail)

@@ -13,7 +13,7 @@ struct BatchPostings: Sendable {
     private var positionStarts: [Int]
 
     /// One link: `owner` is in entry `document`; `list` is its position list there as a segment
-    /// stores it, length first (empty for prefix keys).
+    /// stores it, length first (empty for an owner without positions).
     typealias Sink = (_ owner: Int32, _ document: Int64, _ list: UnsafeBufferPointer<UInt8>) -> Void
 
     /// Postings for `owners` owners from `links`, which must hand its sink every link in

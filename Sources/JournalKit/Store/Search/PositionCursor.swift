@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// A reader of one token's postings in entry order: moved forward to an entry, it gives the
+/// A reader of one token's postings (or a prefix key's that keeps positions) in entry order: moved forward to an entry, it gives the
 /// token's positions there (``PositionLists``), stepping over the lists of the entries between
 /// by their lengths, without decoding them.
 ///
@@ -18,8 +18,15 @@ struct PositionCursor {
     /// The postings of `token` in the entries numbered in `range`, read as reader number
     /// `reader`: readers alive at the same time need different numbers.
     init(token: Int64, within range: ClosedRange<Int64>, reader: Int, in db: Database) throws {
-        statement = try PostingSegments.tokens.segments(
-            holding: range, owner: token, columns: "documents, positions", reader: reader, in: db)
+        try self.init(.tokens, owner: token, within: range, reader: reader, in: db)
+    }
+
+    /// The same for the postings of `owner` in `segments`, which must keep positions.
+    init(
+        _ segments: PostingSegments, owner: Int64, within range: ClosedRange<Int64>, reader: Int, in db: Database
+    ) throws {
+        statement = try segments.segments(
+            holding: range, owner: owner, columns: "documents, positions", reader: reader, in: db)
         rows = try Row.fetchCursor(statement)
     }
 

@@ -82,7 +82,7 @@ struct PostingMembership {
         let tables = try segments.tables(in: db)
         var found: (id: Int64, numbers: [Int64], positions: Data)?
         var nextID: Int64?
-        let positions = keepsPositions ? segments.positionsColumn : "x''"
+        let positions = keepsPositions ? "positions" : "x''"
         for table in tables {
             if let row = try Row.fetchOne(
                 db.cachedStatement(

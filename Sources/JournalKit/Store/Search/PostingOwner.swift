@@ -8,7 +8,22 @@ enum PostingOwner: Sendable, CaseIterable {
     /// brings a second token, or by the first batch that uses it once its token has more than
     /// ``SearchStoreWriter/entriesOfAKeyOfOneToken`` entries; a row, once made, stays while an
     /// entry has the key.
+    ///
+    /// A key of ``keyLengthWithPositions`` code points keeps, in each of its entries, where its
+    /// tokens stand (the union of their position lists), so that a phrase's last word that
+    /// short is matched from one list; keys of other lengths keep their entries alone.
     case prefixKey
+
+    /// The length, in code points, of the prefix keys whose postings keep positions: two, the
+    /// shortest that parts the tokens of a letter into lists a phrase can afford to read.
+    static let keyLengthWithPositions = 2
+
+    /// Whether the postings of prefix key `key` keep positions.
+    static func keepsPositions(key: some StringProtocol) -> Bool {
+        var scalars = key.unicodeScalars.makeIterator()
+        for _ in 0..<keyLengthWithPositions { guard scalars.next() != nil else { return false } }
+        return scalars.next() == nil
+    }
 
     /// The table of the owners' texts and ids, keyed by text (each text kept once), which a
     /// lookup by text reads.

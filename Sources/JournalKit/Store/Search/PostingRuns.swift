@@ -27,7 +27,8 @@ struct PostingRuns: Sendable {
     /// The table: `posting_run` (tokens) or `prefix_posting_run` (prefix keys).
     var table: String { segments.table + "_run" }
 
-    /// The tables' definitions.
+    /// The tables' definitions, as the migration that made them has them: the store's format
+    /// v16 adds the prefix keys' table a column of positions (``SearchStore``).
     static let schema = """
         CREATE TABLE posting_run (id INTEGER PRIMARY KEY, documents BLOB NOT NULL, positions BLOB NOT NULL);
         CREATE TABLE prefix_posting_run (id INTEGER PRIMARY KEY, documents BLOB NOT NULL);
@@ -71,16 +72,37 @@ struct PostingRuns: Sendable {
         }
     }
 
+    /// Hands `body` each entry of `owner` in the staged runs with its position list there,
+    /// undecoded, in order, as ``PostingSegments/forEachPositionList(owners:within:in:_:)`` hands
+    /// those of segments.
+    func forEachPositionList(
+        of owner: Int64, in db: Database, _ body: (_ entry: Int64, _ list: UnsafeBufferPointer<UInt8>) throws -> Void
+    ) throws {
+        guard let runs = try runBounds(in: db) else { return }
+        let read = try db.cachedStatement(sql: "SELECT documents, positions FROM \(table) WHERE id = ?")
+        for run in runs {
+            let rows = try Row.fetchCursor(read, arguments: [run << 32 | owner])
+            while try rows.next() != nil {
+                try read.withBlob(atColumn: 0) { documents in
+                    try read.withBlob(atColumn: 1) { positions in
+                        try PostingSegments.forEachPositionList(
+                            documents: documents.assumingMemoryBound(to: UInt8.self),
+                            positions: positions.assumingMemoryBound(to: UInt8.self), body)
+                    }
+                }
+            }
+        }
+    }
+
     /// Stages `adding` as run `run`: the postings `adding(i)` of owner `ids[i]`, none for an
     /// id of 0 (a prefix key left without a row).
     func stage(_ adding: (Int) -> PostingSegments.Added, ids: [Int64], run: Int64, in db: Database) throws {
-        let hasPositions = segments.hasPositions
         var insert = MultiRowInsert<(id: Int64, added: PostingSegments.Added)>(
-            into: table, columns: hasPositions ? ["id", "documents", "positions"] : ["id", "documents"], in: db
+            into: table, columns: ["id", "documents", "positions"], in: db
         ) { bind, first, row in
             bind.bind(first, row.id)
             bind.bind(first + 1, DeltaList.bytes(row.added.documents))
-            if hasPositions { bind.bind(first + 2, row.added.positions) }
+            bind.bind(first + 2, row.added.positions)
         }
         for index in ids.indices.sorted(by: { ids[$0] < ids[$1] }) where ids[index] != 0 {
             let added = adding(index)
@@ -144,6 +166,6 @@ struct PostingRuns: Sendable {
 
     /// Reads the staged rows as (owner, documents, positions), as segments are read.
     private var selectLinks: String {
-        "SELECT id & \(Self.ownerMask), documents, \(segments.positionsColumn) FROM \(table)"
+        "SELECT id & \(Self.ownerMask), documents, positions FROM \(table)"
     }
 }

@@ -28,7 +28,8 @@ extension PostingSegments {
     /// The recent segments' table: `posting_recent` (tokens) or `prefix_posting_recent` (prefix keys).
     var recentTable: String { table + "_recent" }
 
-    /// The tables' definitions.
+    /// The tables' definitions, as the migration that made them has them: the store's format
+    /// v16 adds the prefix keys' table a column of positions (``SearchStore``).
     static let recentSchema = """
         CREATE TABLE posting_recent (
             id INTEGER PRIMARY KEY, count INTEGER NOT NULL, documents BLOB NOT NULL, positions BLOB NOT NULL
@@ -90,7 +91,7 @@ extension PostingSegments {
     private func mergeRecent(ids: ClosedRange<Int64>, tails: inout PostingTails, in db: Database) throws {
         let statement = try db.cachedStatement(
             sql:
-                "SELECT id >> 32, documents, \(positionsColumn) FROM \(recentTable) WHERE id BETWEEN ? AND ? ORDER BY id"
+                "SELECT id >> 32, documents, positions FROM \(recentTable) WHERE id BETWEEN ? AND ? ORDER BY id"
         )
         let rows = try Row.fetchCursor(statement, arguments: [ids.lowerBound, ids.upperBound])
         var added = (documents: [Int64](), positions: [UInt8]())

@@ -18,18 +18,23 @@ import GRDB
 /// id order (one order: the ids), reads the owner's entries in ascending order.
 struct PostingSegments: Sendable, Equatable {
     /// The table: `posting` (tokens) or `prefix_posting` (prefix keys).
+    ///
+    /// Beside its entries, a segment has a column of positions: every token keeps its positions
+    /// there, and a prefix key of ``PostingOwner/keyLengthWithPositions`` code points those of
+    /// its tokens; other keys leave it empty. Invariant: an owner's segments all keep positions,
+    /// one list per entry, or all keep none; a list is never empty, so an owner's postings keep
+    /// positions exactly when their position bytes are not empty.
     let table: String
-    /// Whether each segment keeps the positions of its entries (tokens do, prefix keys don't).
-    let hasPositions: Bool
 
     /// Each token's entries, with its positions in each.
-    static let tokens = PostingSegments(table: "posting", hasPositions: true)
-    /// Each prefix key's entries: those with a token starting with the key.
-    static let prefixKeys = PostingSegments(table: "prefix_posting", hasPositions: false)
+    static let tokens = PostingSegments(table: "posting")
+    /// Each prefix key's entries: those with a token starting with the key; with positions
+    /// (``PostingOwner/keepsPositions(key:)``), where those tokens stand in each.
+    static let prefixKeys = PostingSegments(table: "prefix_posting")
 
-    /// Entries added to an owner's postings: their numbers, ascending, and for a token their
-    /// position lists, one after the other (``PositionLists``). Slices, so that a batch's are
-    /// views of its flat arrays (``BatchPostings``).
+    /// Entries added to an owner's postings: their numbers, ascending, and, for an owner that
+    /// keeps positions, their position lists, one after the other (``PositionLists``). Slices,
+    /// so that a batch's are views of its flat arrays (``BatchPostings``).
     struct Added: Sendable {
         var documents: ArraySlice<Int64> = []
         var positions: ArraySlice<UInt8> = []
@@ -140,16 +145,12 @@ struct PostingSegments: Sendable, Equatable {
     /// Segments inserted many to a statement into `table` (the segments by default): those of
     /// tokens no segment of which exists yet there.
     func newSegments(in db: Database, table: String? = nil) -> MultiRowInsert<PostingTails.Tail> {
-        let hasPositions = hasPositions
-        return MultiRowInsert(
-            into: table ?? self.table,
-            columns: hasPositions ? ["id", "count", "documents", "positions"] : ["id", "count", "documents"],
-            in: db
-        ) { bind, first, segment in
+        MultiRowInsert(into: table ?? self.table, columns: ["id", "count", "documents", "positions"], in: db) {
+            bind, first, segment in
             bind.bind(first, segment.id)
             bind.bind(first + 1, segment.count)
             bind.bind(first + 2, segment.bytes)
-            if hasPositions { bind.bind(first + 3, segment.positions) }
+            bind.bind(first + 3, segment.positions)
         }
     }
 
@@ -208,7 +209,7 @@ struct PostingSegments: Sendable, Equatable {
             for document in documents {
                 guard count + taken < Self.capacity else { return true }
                 var (entrySize, end) = (Varint.size(UInt64(document - previous)), listsEnd)
-                if hasPositions {
+                if !lists.isEmpty {
                     guard let next = PositionLists.offset(after: 1, in: lists, from: listsEnd) else { return false }
                     (entrySize, end) = (entrySize + next - listsEnd, next)
                 }
@@ -226,17 +227,10 @@ struct PostingSegments: Sendable, Equatable {
     private func write(
         id: Int64, count: Int, documents: [UInt8], positions: [UInt8], into table: String, in db: Database
     ) throws {
-        if hasPositions {
-            try db.cachedStatement(
-                sql: "INSERT OR REPLACE INTO \(table) (id, count, documents, positions) VALUES (?, ?, ?, ?)"
-            ).run(in: db) {
-                $0.bind(1, id); $0.bind(2, count); $0.bind(3, documents); $0.bind(4, positions)
-            }
-        } else {
-            try db.cachedStatement(sql: "INSERT OR REPLACE INTO \(table) (id, count, documents) VALUES (?, ?, ?)")
-                .run(in: db) {
-                    $0.bind(1, id); $0.bind(2, count); $0.bind(3, documents)
-                }
+        try db.cachedStatement(
+            sql: "INSERT OR REPLACE INTO \(table) (id, count, documents, positions) VALUES (?, ?, ?, ?)"
+        ).run(in: db) {
+            $0.bind(1, id); $0.bind(2, count); $0.bind(3, documents); $0.bind(4, positions)
         }
     }
 
@@ -247,7 +241,7 @@ struct PostingSegments: Sendable, Equatable {
         var tail: PostingTails.Tail?
         try db.cachedStatement(
             sql:
-                "SELECT id, count, documents, \(positionsColumn) FROM \(table) WHERE id BETWEEN ? AND ? ORDER BY id DESC LIMIT 1"
+                "SELECT id, count, documents, positions FROM \(table) WHERE id BETWEEN ? AND ? ORDER BY id DESC LIMIT 1"
         ).run(in: db) {
             $0.bind(1, Self.key(owner: token, entry: 0))
             $0.bind(2, Self.key(owner: token, entry: Self.maximumEntryNumber))
@@ -264,9 +258,6 @@ struct PostingSegments: Sendable, Equatable {
         return tail
     }
 
-    /// The positions column as a read selects it: empty for a table without one.
-    var positionsColumn: String { hasPositions ? "positions" : "x''" }
-
     /// Adds and removes entry numbers (each sorted ascending) in the segments of `token`, an
     /// added entry's positions replacing those it had: for a token without recent segments, or
     /// after they are merged (``mergeRecent(owner:tails:in:)``). Returns whether the token still
@@ -278,7 +269,7 @@ struct PostingSegments: Sendable, Equatable {
         else { return true }
         let tokenStart = Self.key(owner: token, entry: 0)
         let rows = try Row.fetchAll(
-            segments(holding: low...high, owner: token, columns: "documents, \(positionsColumn)", in: [table], db))
+            segments(holding: low...high, owner: token, columns: "documents, positions", in: [table], db))
         var current = Merging()
         for row in rows {
             DeltaList.forEach(in: row[1] as Data) { current.documents.append($0) }
@@ -312,6 +303,9 @@ struct PostingSegments: Sendable, Equatable {
     private func merge(_ current: Merging, adding: Merging, removing: [Int64]) throws -> Merging {
         let currentLists = try listRanges(current)
         let addedLists = try listRanges(adding)
+        // An owner keeps positions in all its postings or in none.
+        guard current.documents.isEmpty || adding.documents.isEmpty || (currentLists == nil) == (addedLists == nil)
+        else { throw PositionLists.damaged }
         var result = Merging()
         result.documents.reserveCapacity(current.documents.count + adding.documents.count)
         var i = 0, j = 0, k = 0
@@ -338,7 +332,7 @@ struct PostingSegments: Sendable, Equatable {
     /// Where each entry's position list (with its length) lies in `postings.positions`; nil for
     /// an owner without positions.
     private func listRanges(_ postings: Merging) throws -> [Range<Int>]? {
-        guard hasPositions else { return nil }
+        guard !postings.positions.isEmpty else { return nil }
         var ranges: [Range<Int>] = []
         ranges.reserveCapacity(postings.documents.count)
         let whole = postings.positions.withUnsafeBufferPointer { bytes in
@@ -552,8 +546,9 @@ struct PostingSegments: Sendable, Equatable {
         }
     }
 
-    /// The entries of a segment's row (its `documents` and `positions`) with their position lists.
-    private static func forEachPositionList(
+    /// The entries of a segment's row (its `documents` and `positions`) with their position lists
+    /// (a staged run's row too, ``PostingRuns``).
+    static func forEachPositionList(
         documents: UnsafeBufferPointer<UInt8>, positions: UnsafeBufferPointer<UInt8>,
         _ body: (_ entry: Int64, _ list: UnsafeBufferPointer<UInt8>) throws -> Void
     ) throws {
@@ -568,14 +563,14 @@ struct PostingSegments: Sendable, Equatable {
     }
 
     /// Hands `body` every (owner, entry) link of the segments and recent ones, segment by segment, with the
-    /// owner's position list in the entry as stored (empty for prefix keys, and for an entry
-    /// past the lists its segment holds).
+    /// owner's position list in the entry as stored (empty for an owner without positions, and
+    /// for an entry past the lists its segment holds).
     func forEachLink(
         in db: Database, _ body: (_ owner: Int64, _ entry: Int64, _ positions: UnsafeBufferPointer<UInt8>) -> Void
     ) throws {
         for table in try tables(in: db) {
             try forEachLink(
-                in: try Row.fetchCursor(db, sql: "SELECT id >> 32, documents, \(positionsColumn) FROM \(table)"), body)
+                in: try Row.fetchCursor(db, sql: "SELECT id >> 32, documents, positions FROM \(table)"), body)
         }
     }
 

@@ -355,6 +355,20 @@ package final class SearchStore: StoreFile {
                     """)
             try bumpTokenGeneration(in: db)
         }
+        // A prefix key of two code points keeps where its tokens stand in each of its entries
+        // (``PostingOwner/keyLengthWithPositions``), so that a phrase's last word is matched from
+        // one list. The positions column is added to the three tables of prefix-key postings;
+        // keys of other lengths leave it empty. The store holds derived data only: it is emptied
+        // and rebuilt.
+        migrator.registerMigration("v16-prefix-key-positions") { db in
+            try emptyForFormatChange(in: db)
+            try db.execute(
+                sql: """
+                    ALTER TABLE prefix_posting ADD COLUMN positions BLOB NOT NULL DEFAULT x'';
+                    ALTER TABLE prefix_posting_recent ADD COLUMN positions BLOB NOT NULL DEFAULT x'';
+                    ALTER TABLE prefix_posting_run ADD COLUMN positions BLOB NOT NULL DEFAULT x'';
+                    """)
+        }
         return migrator
     }
 

@@ -457,16 +457,61 @@ struct SearchStoreWriter {
         if owner == .prefixKey, !keyTokensHeldBefore.isEmpty {
             for (index, id) in ids.enumerated() {
                 guard let tokens = keyTokensHeldBefore[id] else { continue }
-                var documents = Set(adding[index].documents)
-                let take = { (list: Data) in DeltaList.forEach(in: list) { documents.insert($0) } }
-                for token in tokens {
-                    try PostingSegments.tokens.forEachList(of: token, in: db, take)
-                    try PostingRuns.tokens.forEachList(of: token, in: db, take)
-                }
-                seeded[index] = PostingSegments.Added(documents: documents.sorted()[...])
+                seeded[index] = try Self.seed(adding[index], from: tokens, in: db)
             }
         }
         return OwnerPostings(adding: adding, seeded: seeded)
+    }
+
+    /// A key's first postings: `batch`, the batch's own (a key the batch uses is in one of its
+    /// entries at least), joined to the entries of `tokens` outside it; with positions when the
+    /// batch's have them, an entry's being the union of those tokens' lists there (the batch's
+    /// entries keep the batch's lists, which hold every token of theirs with the key).
+    private static func seed(
+        _ batch: PostingSegments.Added, from tokens: [Int64], in db: Database
+    ) throws -> PostingSegments.Added {
+        guard !batch.positions.isEmpty else {
+            var documents = Set(batch.documents)
+            let take = { (list: Data) in DeltaList.forEach(in: list) { documents.insert($0) } }
+            for token in tokens {
+                try PostingSegments.tokens.forEachList(of: token, in: db, take)
+                try PostingRuns.tokens.forEachList(of: token, in: db, take)
+            }
+            return PostingSegments.Added(documents: documents.sorted()[...])
+        }
+        let inBatch = Set(batch.documents)
+        var held: [Int64: [UInt32]] = [:]
+        let take = { (entry: Int64, list: UnsafeBufferPointer<UInt8>) throws in
+            guard !inBatch.contains(entry) else { return }
+            guard PositionLists.decode(list, appendingTo: &held[entry, default: []]) else {
+                throw PositionLists.damaged
+            }
+        }
+        try PostingSegments.tokens.forEachPositionList(
+            owners: tokens, within: 0...PostingSegments.maximumEntryNumber, in: db, take)
+        for token in tokens { try PostingRuns.tokens.forEachPositionList(of: token, in: db, take) }
+        // The batch's lists, each with its length, one after the other in its entries' order.
+        var batchLists = batch.positions.withUnsafeBufferPointer { bytes in
+            var (offset, ranges) = (0, [Range<Int>]())
+            while offset < bytes.count, let end = PositionLists.offset(after: 1, in: bytes, from: offset) {
+                ranges.append(offset..<end)
+                offset = end
+            }
+            return ranges.makeIterator()
+        }
+        var result = (documents: [Int64](), positions: [UInt8]())
+        let documents = Set(batch.documents).union(held.keys).sorted()
+        let base = batch.positions.startIndex
+        for entry in documents {
+            result.documents.append(entry)
+            if inBatch.contains(entry) {
+                guard let range = batchLists.next() else { throw PositionLists.damaged }
+                result.positions += batch.positions[(base + range.lowerBound)..<(base + range.upperBound)]
+            } else {
+                PositionLists.append(held[entry]!.sorted(), to: &result.positions)
+            }
+        }
+        return PostingSegments.Added(documents: result.documents[...], positions: result.positions[...])
     }
 
     /// Rewrites the postings of every token or key the batch touched: `adding` gives, for each

@@ -17,8 +17,11 @@ import Testing
                     CREATE TABLE posting (
                         id INTEGER PRIMARY KEY, count INTEGER NOT NULL, documents BLOB NOT NULL, positions BLOB NOT NULL
                     );
-                    CREATE TABLE prefix_posting (id INTEGER PRIMARY KEY, count INTEGER NOT NULL, documents BLOB NOT NULL);
-                    """ + PostingSegments.recentSchema)
+                    CREATE TABLE prefix_posting (
+                        id INTEGER PRIMARY KEY, count INTEGER NOT NULL, documents BLOB NOT NULL, positions BLOB NOT NULL
+                    );
+                    """ + PostingSegments.recentSchema
+                        + "ALTER TABLE prefix_posting_recent ADD COLUMN positions BLOB NOT NULL DEFAULT x'';")
         }
         return queue
     }

@@ -231,9 +231,10 @@ func storedPositions(_ db: Database, owner: Int64) throws -> [Int64: [UInt32]] {
     /// New tokens' segments written many to a statement are the rows, and leave the tails, that
     /// writing each token's through ``PostingSegments/update(owner:adding:removing:tails:isNew:in:)``
     /// gives: tokens of one entry and tokens of thousands (several segments each), more rows than
-    /// one statement takes, for tokens (with positions) and prefix keys (without).
-    @Test(arguments: [PostingSegments.tokens, .prefixKeys])
-    func writeWhatUpdatesWouldWrite(segments: PostingSegments) throws {
+    /// one statement takes, for tokens (with positions) and prefix keys (with positions, and
+    /// without: an empty column).
+    @Test(arguments: [(PostingSegments.tokens, true), (.prefixKeys, true), (.prefixKeys, false)])
+    func writeWhatUpdatesWouldWrite(segments: PostingSegments, keepsPositions: Bool) throws {
         var generator = SplitMix64(seed: 5)
         let added: [(owner: Int64, postings: PostingSegments.Added)] = (1...260).map { owner in
             let count = owner % 50 == 0 ? 5_000 : 1 + Int(generator.next() % 40)
@@ -243,16 +244,15 @@ func storedPositions(_ db: Database, owner: Int64) throws -> [Int64: [UInt32]] {
                 return number
             }
             var postings = postings(numbers)
-            if !segments.hasPositions { postings.positions = [] }
+            if !keepsPositions { postings.positions = [] }
             return (Int64(owner), postings)
         }
         func written(_ write: (Database, inout PostingTails) throws -> Void) throws -> ([Row], [Int64?]) {
             let queue = try DatabaseQueue()
             return try queue.write { db in
                 try db.execute(
-                    sql: segments.hasPositions
-                        ? "CREATE TABLE posting (id INTEGER PRIMARY KEY, count INTEGER NOT NULL, documents BLOB NOT NULL, positions BLOB NOT NULL)"
-                        : "CREATE TABLE prefix_posting (id INTEGER PRIMARY KEY, count INTEGER NOT NULL, documents BLOB NOT NULL)"
+                    sql:
+                        "CREATE TABLE \(segments.table) (id INTEGER PRIMARY KEY, count INTEGER NOT NULL, documents BLOB NOT NULL, positions BLOB NOT NULL)"
                 )
                 var tails = PostingTails(budget: .max)
                 try write(db, &tails)

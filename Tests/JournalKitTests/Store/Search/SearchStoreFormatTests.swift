@@ -236,6 +236,54 @@ import Testing
         try expectAnswers(queries, as: before, in: store)
     }
 
+    /// A store of format v15, whose prefix keys keep no positions, is rebuilt with progress:
+    /// its keys of two code points then keep them, and phrases whose last word is such a key
+    /// (one that more tokens start with than get a reader each) answer as before.
+    @Test(arguments: [nil, "correct horse"])
+    func aStoreOfFormat15IsRebuiltWithPositionsForKeysOfTwoCodePoints(passphrase: String?) throws {
+        let store = try TemporaryJournal(passphrase: passphrase)
+        let entries = Array(SyntheticJournal(count: 300, seed: 65))
+        for entry in entries { try store.journal.add(entry) }
+        let keyTexts = Set(
+            try store.journal.search.pool.read { db in
+                try String.fetchAll(db, sql: "SELECT text FROM prefix_key").filter {
+                    try PostingOwner.keepsPositions(key: $0)
+                        && TokenRange.ids(startingWith: $0, in: db).count > PhraseMatch.cursorLimit
+                }
+            })
+        // Two words of an entry side by side, the second cut to such a key: one phrase a key.
+        var phrases: [String: String] = [:]
+        for words in entries.map({ WordsReference.words(of: $0.text) }) where words.count > 1 {
+            for (word, next) in zip(words, words.dropFirst()) {
+                let key = String(String.UnicodeScalarView(next.unicodeScalars.prefix(2)))
+                if keyTexts.contains(key), phrases[key] == nil { phrases[key] = "\"\(word) \(key)\"" }
+            }
+        }
+        #expect(phrases.count >= 4)
+        let queries = try (["\"on the\"", "the"] + phrases.values.sorted().prefix(8)).map { try SearchQuery($0) }
+        let before = try answers(queries, in: store)
+        #expect(before.allSatisfy { $0.total > 0 })
+        let positionBytes = {
+            try store.journal.search.pool.read { db in
+                try Int.fetchOne(db, sql: "SELECT sum(length(positions)) FROM prefix_posting") ?? 0
+            }
+        }
+        #expect(try positionBytes() > 0)
+        try store.journal.search.pool.writeWithoutTransaction { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE prefix_posting DROP COLUMN positions;
+                    ALTER TABLE prefix_posting_recent DROP COLUMN positions;
+                    ALTER TABLE prefix_posting_run DROP COLUMN positions;
+                    DELETE FROM grdb_migrations WHERE identifier = 'v16-prefix-key-positions';
+                    """)
+        }
+
+        #expect(try reopenCountingIndexed(store) == 300, "the rebuild reports every entry")
+        #expect(try positionBytes() > 0)
+        try expectAnswers(queries, as: before, in: store)
+    }
+
     /// The URI of every document, as the store's `document_uri` view gives it, is the entry's.
     @Test func everyDocumentsURIIsItsEntrysURI() throws {
         let store = try TemporaryJournal()
