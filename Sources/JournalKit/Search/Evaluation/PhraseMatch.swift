@@ -8,10 +8,12 @@ import GRDB
 ///
 /// The last word may start many tokens (a prefix typed so far, or a short word): up to
 /// ``cursorLimit`` get a reader each, and their lists stay apart (a word is one token), so a
-/// position is looked up in each rather than merged. Of more, the candidates are first narrowed
-/// to those with the exact words side by side, each keeping the places the last word would
-/// stand there; then every token's lists are read in one pass, and only those of the narrowed
-/// candidates decoded, each position looked up among its candidate's places.
+/// position is looked up in each rather than merged. A word of two code points that starts more
+/// is read as one list, its prefix key's (``PostingOwner/keyLengthWithPositions``). Of more
+/// otherwise, the candidates are first narrowed to those with the exact words side by side,
+/// each keeping the places the last word would stand there; then every token's lists are read
+/// in one pass, and only those of the narrowed candidates decoded, each position looked up among
+/// its candidate's places.
 enum PhraseMatch {
     /// Tokens of the last word up to which each gets a reader of its own.
     static let cursorLimit = 16
@@ -22,6 +24,10 @@ enum PhraseMatch {
         let exact: [Int64]
         let last: [Int64]
         let lastWhole: Int64?
+        /// The prefix key with positions (``PostingOwner/keepsPositions(key:)``) that the last
+        /// word is, when it has a row and the word starts many tokens: its positions are the
+        /// word's, in one list.
+        var lastKey: Int64?
 
         /// The exact words' distinct tokens, each read once however many words are it, and
         /// which of them each word is.
@@ -183,17 +189,56 @@ enum PhraseMatch {
         _ body: (Int64, Int) -> Void
     ) throws {
         guard let range = candidates.bounds, !phrase.exact.isEmpty, !phrase.last.isEmpty else { return }
-        let (distinct, wordToken) = phrase.distinctExact
-        var readers = try distinct.enumerated().map { reader, token in
+        guard let key = phrase.lastKey else {
+            try forEachHoldingByTokens(candidates, phrase, stoppingAtFirst: stoppingAtFirst, in: db, body)
+            return
+        }
+        // One list for the many tokens of the last word: its key's, which stands wherever one of
+        // them does.
+        var keyWord = try LastWord(key: key, after: phrase.distinctExact.tokens.count, within: range, in: db)
+        try forEachHolding(candidates, phrase, lastWord: &keyWord, stoppingAtFirst: stoppingAtFirst, in: db, body)
+    }
+
+    /// The exact words' readers, one per distinct token.
+    private static func exactReaders(
+        _ distinct: [Int64], within range: ClosedRange<Int64>, in db: Database
+    ) throws -> [PositionCursor] {
+        try distinct.enumerated().map { reader, token in
             try PositionCursor(token: token, within: range, reader: reader, in: db)
         }
-        let lastTokens = try SearchStore.tokens(phrase.last, heldByAnyOf: candidates, in: db)
+    }
+
+    /// ``forEachHolding(_:_:stoppingAtFirst:in:_:)`` with the last word's positions from `lastWord`.
+    private static func forEachHolding(
+        _ candidates: DocumentSet, _ phrase: Tokens, lastWord: inout LastWord, stoppingAtFirst: Bool,
+        in db: Database, _ body: (Int64, Int) -> Void
+    ) throws {
+        guard let range = candidates.bounds else { return }
+        let (distinct, wordToken) = phrase.distinctExact
+        var readers = try exactReaders(distinct, within: range, in: db)
         var positions = CandidatePositions(wordToken: wordToken)
-        var places: [UInt32] = []
+        for number in candidates.members where try positions.readExact(at: number, from: &readers) {
+            guard try lastWord.positions(at: number, into: &positions) else { continue }
+            let count = positions.occurrences(stoppingAtFirst: stoppingAtFirst)
+            if count > 0 { body(number, count) }
+        }
+    }
+
+    /// The same, the last word's positions read from its tokens.
+    private static func forEachHoldingByTokens(
+        _ candidates: DocumentSet, _ phrase: Tokens, stoppingAtFirst: Bool, in db: Database,
+        _ body: (Int64, Int) -> Void
+    ) throws {
+        guard let range = candidates.bounds else { return }
+        let (distinct, wordToken) = phrase.distinctExact
+        let lastTokens = try SearchStore.tokens(phrase.last, heldByAnyOf: candidates, in: db)
         guard
             var lastWord = try LastWord(
                 tokens: lastTokens, whole: phrase.lastWhole, exact: distinct, within: range, in: db)
         else {
+            var readers = try exactReaders(distinct, within: range, in: db)
+            var positions = CandidatePositions(wordToken: wordToken)
+            var places: [UInt32] = []
             var waiting = PlacesToFill(maximum: range.upperBound)
             for number in candidates.members where try positions.readExact(at: number, from: &readers) {
                 places.removeAll(keepingCapacity: true)
@@ -203,11 +248,7 @@ enum PhraseMatch {
             try waiting.fill(from: lastTokens, in: db, body)
             return
         }
-        for number in candidates.members where try positions.readExact(at: number, from: &readers) {
-            guard try lastWord.positions(at: number, into: &positions) else { continue }
-            let count = positions.occurrences(stoppingAtFirst: stoppingAtFirst)
-            if count > 0 { body(number, count) }
-        }
+        try forEachHolding(candidates, phrase, lastWord: &lastWord, stoppingAtFirst: stoppingAtFirst, in: db, body)
     }
 
     /// A phrase checked one entry at a time, in any order: the entry's positions of the exact
@@ -290,6 +331,13 @@ enum PhraseMatch {
             readers = try others.enumerated().map { index, token in
                 try PositionCursor(token: token, within: range, reader: exact.count + index, in: db)
             }
+        }
+
+        /// The word read through prefix key `key`'s positions, its reader numbered after the
+        /// `exactReaders` of the exact words.
+        init(key: Int64, after exactReaders: Int, within range: ClosedRange<Int64>, in db: Database) throws {
+            shared = nil
+            readers = [try PositionCursor(.prefixKeys, owner: key, within: range, reader: exactReaders, in: db)]
         }
 
         /// Appends the lists of the word's tokens in entry `number` to `positions` (whose exact

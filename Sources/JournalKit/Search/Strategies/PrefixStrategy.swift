@@ -31,6 +31,7 @@ struct PrefixStrategy: StrategyImplementation {
                     word.unicodeScalars.count > 3
                         ? try stores.prefixTables.tokenIDs(withPrefix: word, in: db, searchStore: stores.search)
                         : try TokenRange.ids(startingWith: word, in: db)
-                }))
+                },
+                keyPositions: true))
     }
 }

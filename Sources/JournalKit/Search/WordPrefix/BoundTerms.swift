@@ -69,10 +69,13 @@ final class BoundTerms {
         let exact = try words.dropLast().compactMap { try SearchStore.tokenID($0, in: db) }
         let last = words[words.count - 1]
         let lastTokens = try tokens(of: last)
-        let found =
+        var found =
             exact.count == words.count - 1 && !lastTokens.isEmpty
             ? PhraseMatch.Tokens(exact: exact, last: lastTokens, lastWhole: try SearchStore.tokenID(last, in: db))
             : nil
+        if lookup.keyPositions, lastTokens.count > PhraseMatch.cursorLimit, PostingOwner.keepsPositions(key: last) {
+            found?.lastKey = try SearchStore.prefixKeyID(last, in: db)
+        }
         phrases[words] = found
         return found
     }

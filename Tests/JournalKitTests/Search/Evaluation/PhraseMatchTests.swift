@@ -85,4 +85,89 @@ import Testing
         let greekWords = Set(greek.flatMap(WordsReference.words(of:)))
         #expect(phrases.contains { $0.count == 2 && $0[1].count == 1 && greekWords.contains($0[0]) })
     }
+
+    /// A phrase's last word that starts more tokens than get a reader each is matched through
+    /// the positions its prefix key of two code points keeps: the word that key, or longer (the
+    /// key then narrowing the candidates), or shorter, in Latin with accents, Cyrillic, Greek
+    /// and Hangul, against the reference, by every word-prefix strategy; again after edits and
+    /// deletes have moved the keys' positions.
+    @Test func lastWordsOfManyTokensAgreeThroughTheirKeyPositions() throws {
+        let scripts: [(stem: String, letters: [String], fillers: [String])] = [
+            ("ré", ["a", "é", "o", "ü", "n"], ["le", "la", "de"]),
+            ("ко", ["а", "б", "в", "г", "д"], ["и", "не", "на"]),
+            ("κα", ["ά", "β", "γ", "δ", "ε"], ["και", "το", "η"]),
+            ("한국", ["가", "나", "다", "라", "마"], ["그", "이", "저"]),
+        ]
+        // Per script, 50 words of the stem: 25 of each of two first letters after it, so that
+        // both the stem and the stem with one letter more start more tokens than get a reader.
+        let vocabulary = scripts.map { script in
+            script.letters.prefix(2).flatMap { first in
+                script.letters.flatMap { second in script.letters.map { script.stem + first + second + $0 } }
+            }.prefix(50)
+        }
+        var generator = SplitMix64(seed: 61)
+        func pick<T>(_ items: some Collection<T>) -> T {
+            items[items.index(items.startIndex, offsetBy: Int(generator.next() % UInt64(items.count)))]
+        }
+        func text() -> String {
+            let script = Int(generator.next() % UInt64(scripts.count))
+            return (0..<8).map { _ in
+                generator.next() % 2 == 0 ? pick(scripts[script].fillers) : pick(vocabulary[script])
+            }.joined(separator: " ")
+        }
+        let store = try TemporaryJournal()
+        try store.importTexts((0..<400).map { _ in text() })
+        let strategies = SearchStrategies.all.filter { $0.equivalence == SearchFamily.wordPrefix.rawValue }
+        func check(round: String) throws {
+            let entries = try store.allEntries()
+            let words = entries.map { WordsReference.words(of: $0.text) }
+            var phrases: [[String]] = []
+            for (index, entry) in words.enumerated() where index.isMultiple(of: 9) {
+                for at in 1..<entry.count where entry[at].unicodeScalars.count > 3 {
+                    for kept in [1, 2, 3, 4] {
+                        var last = String.UnicodeScalarView()
+                        last.append(contentsOf: entry[at].unicodeScalars.prefix(kept))
+                        phrases.append([entry[at - 1], String(last)])
+                    }
+                    break
+                }
+            }
+            #expect(phrases.count > 100)
+            for sample in phrases {
+                let query = "\"" + sample.joined(separator: " ") + "\""
+                let expected = Set(
+                    words.indices.filter { WordsReference.frequency(of: sample, in: words[$0]) > 0 }.map {
+                        entries[$0].id
+                    })
+                for strategy in strategies {
+                    let results = try store.journal.search(query, strategy: strategy, page: PageRequest(limit: 0))
+                    #expect(Set(results.entries.map(\.id)) == expected, "\(round) \(strategy.name) \(query)")
+                    #expect(results.total == expected.count, "\(round) \(strategy.name) \(query)")
+                }
+            }
+        }
+        // Each stem, and each stem with the letter after it, starts more tokens than get a reader.
+        try store.journal.search.pool.read { db in
+            for (script, words) in zip(scripts, vocabulary) {
+                let stem = Fold.canonical(script.stem)
+                let longer = Fold.canonical(words.first!).unicodeScalars.prefix(stem.unicodeScalars.count + 1)
+                for prefix in [stem, String(String.UnicodeScalarView(longer))] {
+                    let tokens = try TokenRange.ids(startingWith: prefix, in: db)
+                    #expect(tokens.count > PhraseMatch.cursorLimit, "\(prefix)")
+                }
+            }
+        }
+        try check(round: "imported")
+        for _ in 0..<40 {
+            let entries = try store.allEntries()
+            let entry = pick(entries)
+            if generator.next() % 4 == 0 {
+                try store.journal.delete(entry.id)
+            } else {
+                _ = try store.journal.edit(entry.id, text: text())
+            }
+        }
+        try check(round: "edited")
+        try store.expectConsistent()
+    }
 }
