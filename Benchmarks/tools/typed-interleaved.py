@@ -10,7 +10,9 @@ then its slowest keys.
 
     Benchmarks/tools/typed-interleaved.py ROUNDS QUERIES-FILE STORE JOURNAL ...
 
-QUERIES-FILE holds one query a line, as typed (quotes and all).
+QUERIES-FILE holds one query a line, as typed (quotes and all). A JOURNAL written
+JOURNAL@STORE searches that store instead: builds of two store formats each on its own copy
+of the same journal (imported from the same file), whose totals must still agree.
 """
 import fcntl
 import os
@@ -86,7 +88,7 @@ def main():
     rounds, queries, store, journals = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4:]
     with open(queries, encoding="utf8") as file:
         queries = [line.rstrip("\n") for line in file if line.strip()]
-    screens = [Screen(journal, store) for journal in journals]
+    screens = [Screen(*journal.split("@", 1)) if "@" in journal else Screen(journal, store) for journal in journals]
     keys = [[[] for _ in range(rounds)] for _ in journals]
     for round in range(rounds):
         for number, query in enumerate(queries):
