@@ -256,13 +256,15 @@ enum PhraseMatch {
     /// after it there, ``PostingMembership``), and only where those stand side by side, the
     /// positions of the last word's tokens that the entry's document lists, until one stands
     /// next. A few entries then cost a few reads each, however many tokens the last word starts;
-    /// many cost more than ``filter(_:_:maximum:in:)`` does in one pass.
+    /// many cost more than ``filter(_:_:maximum:in:)`` does in one pass. A last word read through
+    /// its key (``Tokens/lastKey``) is read from the key's segments, as the exact words are.
     struct EntryCheck {
         /// The exact words' distinct tokens, and which of them each word is.
         private let distinct: [Int64]
         private let wordToken: [Int]
         private let lastTokens: Set<Int64>
         private var exact: [PostingMembership]
+        private var lastKey: PostingMembership?
         private var lists: [[UInt32]]
         private var list: [UInt32] = []
 
@@ -270,6 +272,7 @@ enum PhraseMatch {
             (distinct, wordToken) = phrase.distinctExact
             lastTokens = Set(phrase.last)
             exact = distinct.map { PostingMembership(.tokens, owner: $0, positions: true, in: db) }
+            lastKey = phrase.lastKey.map { PostingMembership(.prefixKeys, owner: $0, positions: true, in: db) }
             lists = Array(repeating: [], count: distinct.count)
         }
 
@@ -287,6 +290,11 @@ enum PhraseMatch {
                 let offset = UInt32(wordToken.count - word)
                 wanted = Self.common(wanted, lists[token], offset: offset)
                 if wanted.isEmpty { return false }
+            }
+            if lastKey != nil {
+                list.removeAll(keepingCapacity: true)
+                return try lastKey!.positions(at: number, appendingTo: &list)
+                    && !Self.common(wanted, list, offset: 0).isEmpty
             }
             for token in try SearchStore.tokens(heldBy: number, in: db) where lastTokens.contains(token) {
                 if let shared = distinct.firstIndex(of: token) {

@@ -28,8 +28,8 @@ struct PostingMembership {
     /// The first number of each segment read, ascending.
     private var firsts: [Int64] = []
 
-    /// Membership in `owner`'s postings; with `positions` (a token's, in ``PostingSegments/tokens``),
-    /// its positions too.
+    /// Membership in `owner`'s postings; with `positions` (an owner that keeps them), its
+    /// positions too.
     init(_ segments: PostingSegments, owner: Int64, positions: Bool = false, in db: Database) {
         self.segments = segments
         self.owner = owner
@@ -41,7 +41,7 @@ struct PostingMembership {
         try index(of: number) != nil
     }
 
-    /// The token's positions in entry `number`, appended to `list`; false when the token is not
+    /// The owner's positions in entry `number`, appended to `list`; false when the owner is not
     /// in that entry.
     mutating func positions(at number: Int64, appendingTo list: inout [UInt32]) throws -> Bool {
         precondition(keepsPositions, "positions are kept only when asked for")
