@@ -9,8 +9,9 @@ import GRDB
 /// The last word may start many tokens (a prefix typed so far, or a short word): up to
 /// ``cursorLimit`` get a reader each, and their lists stay apart (a word is one token), so a
 /// position is looked up in each rather than merged. A word of two code points that starts more
-/// is read as one list, its prefix key's (``PostingOwner/keyLengthWithPositions``). Of more
-/// otherwise, the candidates are first narrowed to those with the exact words side by side,
+/// is read as one list, its prefix key's (``PostingOwner/keyLengthWithPositions``), and one of
+/// one code point as the lists of its keys of two and of the tokens they don't cover, when
+/// those are few. Of more otherwise, the candidates are first narrowed to those with the exact words side by side,
 /// each keeping the places the last word would stand there; then every token's lists are read
 /// in one pass, and only those of the narrowed candidates decoded, each position looked up among
 /// its candidate's places.
@@ -24,10 +25,12 @@ enum PhraseMatch {
         let exact: [Int64]
         let last: [Int64]
         let lastWhole: Int64?
-        /// The prefix key with positions (``PostingOwner/keepsPositions(key:)``) that the last
-        /// word is, when it has a row and the word starts many tokens: its positions are the
-        /// word's, in one list.
-        var lastKey: Int64?
+        /// The postings whose positions, together, are the last word's, when it starts more
+        /// tokens than get a reader each and a few lists hold them: the prefix key with
+        /// positions (``PostingOwner/keepsPositions(key:)``) that the word is, or for a word of
+        /// one code point, the keys of two that start with it and the tokens none of them covers
+        /// (``TokenRange/keyCover(of:limit:in:)``).
+        var lastLists: [(owner: PostingOwner, id: Int64)]?
 
         /// The exact words' distinct tokens, each read once however many words are it, and
         /// which of them each word is.
@@ -189,14 +192,16 @@ enum PhraseMatch {
         _ body: (Int64, Int) -> Void
     ) throws {
         guard let range = candidates.bounds, !phrase.exact.isEmpty, !phrase.last.isEmpty else { return }
-        guard let key = phrase.lastKey else {
+        // A few lists for the many tokens of the last word: its keys', which stand wherever one
+        // of their tokens does.
+        guard let lists = phrase.lastLists,
+            var lastWord = try LastWord(
+                lists: lists, whole: phrase.lastWhole, exact: phrase.distinctExact.tokens, within: range, in: db)
+        else {
             try forEachHoldingByTokens(candidates, phrase, stoppingAtFirst: stoppingAtFirst, in: db, body)
             return
         }
-        // One list for the many tokens of the last word: its key's, which stands wherever one of
-        // them does.
-        var keyWord = try LastWord(key: key, after: phrase.distinctExact.tokens.count, within: range, in: db)
-        try forEachHolding(candidates, phrase, lastWord: &keyWord, stoppingAtFirst: stoppingAtFirst, in: db, body)
+        try forEachHolding(candidates, phrase, lastWord: &lastWord, stoppingAtFirst: stoppingAtFirst, in: db, body)
     }
 
     /// The exact words' readers, one per distinct token.
@@ -257,14 +262,15 @@ enum PhraseMatch {
     /// positions of the last word's tokens that the entry's document lists, until one stands
     /// next. A few entries then cost a few reads each, however many tokens the last word starts;
     /// many cost more than ``filter(_:_:maximum:in:)`` does in one pass. A last word read through
-    /// its key (``Tokens/lastKey``) is read from the key's segments, as the exact words are.
+    /// its keys (``Tokens/lastLists``) is read from their segments, as the exact words are.
     struct EntryCheck {
         /// The exact words' distinct tokens, and which of them each word is.
         private let distinct: [Int64]
         private let wordToken: [Int]
         private let lastTokens: Set<Int64>
         private var exact: [PostingMembership]
-        private var lastKey: PostingMembership?
+        /// The last word's lists, when it is read through its keys.
+        private var lastLists: [PostingMembership]
         private var lists: [[UInt32]]
         private var list: [UInt32] = []
 
@@ -272,7 +278,9 @@ enum PhraseMatch {
             (distinct, wordToken) = phrase.distinctExact
             lastTokens = Set(phrase.last)
             exact = distinct.map { PostingMembership(.tokens, owner: $0, positions: true, in: db) }
-            lastKey = phrase.lastKey.map { PostingMembership(.prefixKeys, owner: $0, positions: true, in: db) }
+            lastLists = (phrase.lastLists ?? []).map {
+                PostingMembership($0.owner.segments, owner: $0.id, positions: true, in: db)
+            }
             lists = Array(repeating: [], count: distinct.count)
         }
 
@@ -291,10 +299,16 @@ enum PhraseMatch {
                 wanted = Self.common(wanted, lists[token], offset: offset)
                 if wanted.isEmpty { return false }
             }
-            if lastKey != nil {
-                list.removeAll(keepingCapacity: true)
-                return try lastKey!.positions(at: number, appendingTo: &list)
-                    && !Self.common(wanted, list, offset: 0).isEmpty
+            if !lastLists.isEmpty {
+                for index in lastLists.indices {
+                    list.removeAll(keepingCapacity: true)
+                    if try lastLists[index].positions(at: number, appendingTo: &list),
+                        !Self.common(wanted, list, offset: 0).isEmpty
+                    {
+                        return true
+                    }
+                }
+                return false
             }
             for token in try SearchStore.tokens(heldBy: number, in: db) where lastTokens.contains(token) {
                 if let shared = distinct.firstIndex(of: token) {
@@ -332,20 +346,27 @@ enum PhraseMatch {
         /// Nil when the word starts more than ``cursorLimit`` tokens besides a shared one.
         init?(tokens: [Int64], whole: Int64?, exact: [Int64], within range: ClosedRange<Int64>, in db: Database) throws
         {
-            let shared = whole.flatMap { whole in tokens.contains(whole) ? exact.firstIndex(of: whole) : nil }
-            let others = tokens.filter { shared == nil || $0 != whole }
-            guard others.count <= PhraseMatch.cursorLimit else { return nil }
-            self.shared = shared
-            readers = try others.enumerated().map { index, token in
-                try PositionCursor(token: token, within: range, reader: exact.count + index, in: db)
-            }
+            try self.init(lists: tokens.map { (.token, $0) }, whole: whole, exact: exact, within: range, in: db)
         }
 
-        /// The word read through prefix key `key`'s positions, its reader numbered after the
-        /// `exactReaders` of the exact words.
-        init(key: Int64, after exactReaders: Int, within range: ClosedRange<Int64>, in db: Database) throws {
-            shared = nil
-            readers = [try PositionCursor(.prefixKeys, owner: key, within: range, reader: exactReaders, in: db)]
+        /// The word read from the positions of `lists` (tokens, or prefix keys that keep
+        /// positions), a reader each after those of the `exact` words; nil when they are more
+        /// than ``cursorLimit`` besides the word's own token, when it is one of them and an
+        /// exact word too.
+        init?(
+            lists: [(owner: PostingOwner, id: Int64)], whole: Int64?, exact: [Int64], within range: ClosedRange<Int64>,
+            in db: Database
+        ) throws {
+            let shared = whole.flatMap { whole in
+                lists.contains { $0 == (.token, whole) } ? exact.firstIndex(of: whole) : nil
+            }
+            let others = lists.filter { shared == nil || !($0 == (.token, whole!)) }
+            guard others.count <= PhraseMatch.cursorLimit else { return nil }
+            self.shared = shared
+            readers = try others.enumerated().map { index, list in
+                try PositionCursor(
+                    list.owner.segments, owner: list.id, within: range, reader: exact.count + index, in: db)
+            }
         }
 
         /// Appends the lists of the word's tokens in entry `number` to `positions` (whose exact

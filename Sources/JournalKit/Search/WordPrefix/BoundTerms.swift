@@ -73,8 +73,12 @@ final class BoundTerms {
             exact.count == words.count - 1 && !lastTokens.isEmpty
             ? PhraseMatch.Tokens(exact: exact, last: lastTokens, lastWhole: try SearchStore.tokenID(last, in: db))
             : nil
-        if lookup.keyPositions, lastTokens.count > PhraseMatch.cursorLimit, PostingOwner.keepsPositions(key: last) {
-            found?.lastKey = try SearchStore.prefixKeyID(last, in: db)
+        if lookup.keyPositions, found != nil, lastTokens.count > PhraseMatch.cursorLimit {
+            if PostingOwner.keepsPositions(key: last) {
+                found?.lastLists = try SearchStore.prefixKeyID(last, in: db).map { [(.prefixKey, $0)] }
+            } else {
+                found?.lastLists = try TokenRange.keyCover(of: last, limit: PhraseMatch.cursorLimit, in: db)
+            }
         }
         phrases[words] = found
         return found

@@ -26,9 +26,10 @@ enum WordPrefixSearch {
         /// The ids of the tokens a word starts (the last word of a phrase, a word relevance
         /// counts), asked only when its postings are not those tokens.
         let tokens: (String, Database) throws -> [Int64]
-        /// Whether a phrase's last word of two code points that starts many tokens is matched
-        /// through the positions its prefix key keeps (``PostingOwner/keyLengthWithPositions``):
-        /// one list, where its tokens are many.
+        /// Whether a phrase's last word of one or two code points that starts many tokens is
+        /// matched through the positions the prefix keys of two code points keep
+        /// (``PostingOwner/keyLengthWithPositions``): one list or a few, where its tokens are
+        /// many.
         var keyPositions = false
     }
 

@@ -11,7 +11,8 @@ enum PostingOwner: Sendable, CaseIterable {
     ///
     /// A key of ``keyLengthWithPositions`` code points keeps, in each of its entries, where its
     /// tokens stand (the union of their position lists), so that a phrase's last word that
-    /// short is matched from one list; keys of other lengths keep their entries alone.
+    /// short is matched from one list, and one of one code point from a few; keys of other
+    /// lengths keep their entries alone.
     case prefixKey
 
     /// The length, in code points, of the prefix keys whose postings keep positions: two, the

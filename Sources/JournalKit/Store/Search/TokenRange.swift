@@ -26,6 +26,38 @@ enum TokenRange {
             db.cachedStatement(sql: "SELECT id FROM token WHERE text >= ? AND text < ? AND id < ? LIMIT ?"),
             arguments: [word, upper, bound, limit])
     }
+
+    /// The postings whose positions, together, are those of every token that a word of one
+    /// code point starts: each prefix key of two code points after it that has a row (which
+    /// keeps its tokens' positions), and each token that none of them covers (the word itself,
+    /// and the one token of a key without a row, ``PostingOwner/prefixKey``). Found by skipping
+    /// through the token table a key at a time, one seek each; nil when they are more than
+    /// `limit`.
+    static func keyCover(of word: String, limit: Int, in db: Database) throws -> [(owner: PostingOwner, id: Int64)]? {
+        guard word.unicodeScalars.count == 1, let end = PrefixRange.upperBound(of: word) else { return nil }
+        let from = try db.cachedStatement(
+            sql: "SELECT CAST(text AS BLOB), id FROM token WHERE text >= ? AND text < ? ORDER BY text LIMIT 1")
+        let after = try db.cachedStatement(
+            sql: "SELECT CAST(text AS BLOB), id FROM token WHERE text > ? AND text < ? ORDER BY text LIMIT 1")
+        var cover: [(owner: PostingOwner, id: Int64)] = []
+        var row = try Row.fetchOne(from, arguments: [word, end])
+        while let found = row {
+            guard cover.count < limit else { return nil }
+            let text = (found[0] as ExactText).string
+            var key = String.UnicodeScalarView()
+            key.append(contentsOf: text.unicodeScalars.prefix(PostingOwner.keyLengthWithPositions))
+            let keyText = String(key)
+            if PostingOwner.keepsPositions(key: keyText), let id = try SearchStore.prefixKeyID(keyText, in: db) {
+                cover.append((.prefixKey, id))
+                guard let keyEnd = PrefixRange.upperBound(of: keyText) else { break }
+                row = try Row.fetchOne(from, arguments: [keyEnd, end])
+            } else {
+                cover.append((.token, found[1]))
+                row = try Row.fetchOne(after, arguments: [text, end])
+            }
+        }
+        return cover
+    }
 }
 
 /// Bounds for finding, with a range scan on an index, every string that starts with a prefix.
