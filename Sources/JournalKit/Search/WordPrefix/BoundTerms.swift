@@ -75,7 +75,11 @@ final class BoundTerms {
             : nil
         if lookup.keyPositions, found != nil, lastTokens.count > PhraseMatch.cursorLimit {
             if PostingOwner.keepsPositions(key: last) {
-                found?.lastLists = try SearchStore.prefixKeyID(last, in: db).map { [(.prefixKey, $0)] }
+                // The word's postings, looked up once already, are its key's when it has a row.
+                let postings = try postings(of: last)
+                if postings.segments == .prefixKeys, postings.owners.count == 1 {
+                    found?.lastLists = [(.prefixKey, postings.owners[0])]
+                }
             } else {
                 found?.lastLists = try TokenRange.keyCover(of: last, limit: PhraseMatch.cursorLimit, in: db)
             }
