@@ -50,7 +50,7 @@ enum PrefixSnapshot {
     static func load(from db: Database, searchStore: SearchStore) throws -> (table: PrefixTable, fromFile: Bool) {
         var table = PrefixTable()
         let file = try mapped(in: db, searchStore: searchStore)
-        file?.forEachToken { id, utf8 in table.insert(id: id, utf8: utf8) }
+        file?.load(into: &table)
         // A sealed file found damaged half-way gives nothing: every token comes from the table.
         if file?.isDamaged == true { table = PrefixTable() }
         try appendNewTokens(from: db, to: &table)

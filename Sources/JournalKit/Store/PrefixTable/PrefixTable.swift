@@ -24,14 +24,23 @@ package struct PrefixTable: Sendable {
         return utf8.capacity + ends.capacity * 4 + ids.capacity * 8 + bucketBytes + shortBytes
     }
 
-    /// Adds a token; ids may come in any order (a token is added once).
-    mutating func insert(id: Int64, utf8 token: some Collection<UInt8>) {
+    /// Makes room for `tokens` more tokens of `bytes` in all, under `keys` more keys.
+    mutating func reserveCapacity(tokens: Int, keys: Int, bytes: Int) {
+        utf8.reserveCapacity(utf8.count + bytes)
+        ends.reserveCapacity(ends.count + tokens)
+        ids.reserveCapacity(ids.count + tokens)
+        buckets.reserveCapacity(buckets.count + keys)
+    }
+
+    /// Adds a token; ids may come in any order (a token is added once). `key`, when the caller
+    /// knows it (a file's bucket), is the token's key (``key(of:)``).
+    mutating func insert(id: Int64, utf8 token: some Collection<UInt8>, key known: UInt64? = nil) {
         let index = UInt32(ids.count)
         utf8.append(contentsOf: token)
         ends.append(UInt32(utf8.count))
         ids.append(id)
         maxTokenID = max(maxTokenID, id)
-        let key = Self.key(of: token)
+        let key = known ?? Self.key(of: token)
         if buckets[key]?.append(index) == nil {
             buckets[key] = [index]
             keysByShortPrefix[key & Self.firstScalarMask, default: []].append(key)
@@ -73,6 +82,17 @@ package struct PrefixTable: Sendable {
     private static let secondScalarMask: UInt64 = 0x1F_FFFF << 21
     private static let thirdScalarMask: UInt64 = 0x1F_FFFF
     private static let firstTwoScalarsMask = firstScalarMask | secondScalarMask
+
+    /// The UTF-8 of the code points `key` packs: what every token of its bucket starts with.
+    static func utf8(ofKey key: UInt64) -> [UInt8] {
+        var utf8: [UInt8] = []
+        for shift: UInt64 in [42, 21, 0] {
+            guard let scalar = Unicode.Scalar(UInt32(truncatingIfNeeded: (key >> shift) & 0x1F_FFFF)), scalar != "\0"
+            else { break }
+            utf8.append(contentsOf: Character(scalar).utf8)
+        }
+        return utf8
+    }
 
     static func key(of utf8: some Collection<UInt8>) -> UInt64 {
         var key: UInt64 = 0

@@ -11,14 +11,16 @@ import Foundation
 /// whatever the vocabulary's size.
 ///
 /// Layout (little-endian):
-/// - header, 64 bytes: magic `JRNLPFX3`, the 16-byte tag the search store names the file by,
-///   the largest token id in the file, the token count, the slot count (a power of two) and the
-///   bytes of the bucket area;
-/// - buckets: each token as its id and its UTF-8 length (varints, ``Varint``), then its UTF-8
-///   bytes, a key's tokens back to back;
-/// - slots, 16 bytes each, an open-addressing hash table (linear probing, at most half full):
-///   a prefix table key (0: empty, 8 bytes), the bucket's offset in the bucket area and its
-///   token count (4 bytes each: the bucket area is kept under 4 GiB).
+/// - header, 64 bytes: magic `JRNLPFX4`, the 16-byte tag the search store names the file by,
+///   the largest token id in the file, the token count, the slot count and the bytes of the
+///   bucket area;
+/// - buckets: each key's tokens back to back in text order, after their count. A token is
+///   stored without its key's code points, which every token of the bucket starts with, and
+///   front-coded: its id, the bytes it shares with the token before it (both without the key)
+///   and the length of the rest (varints, ``Varint``), then the rest's UTF-8 bytes;
+/// - slots, 12 bytes each, an open-addressing hash table (linear probing, at most two thirds
+///   full): a prefix table key (0: empty, 8 bytes) and the bucket's offset in the bucket area
+///   (4 bytes: the bucket area is kept under 4 GiB).
 ///
 /// An encrypted journal's file holds the same layout sealed in chunks (``ChunkSealing``): a
 /// lookup then decrypts the few chunks it reads.
@@ -29,11 +31,11 @@ import Foundation
 /// file answers wrongly at worst (``JournalVerifier`` finds that), never crashes. Writing streams
 /// the tokens in text order (each key's tokens are then contiguous), holding only the slots.
 final class PrefixTableFile: @unchecked Sendable {
-    static let magic = Array("JRNLPFX3".utf8)
+    static let magic = Array("JRNLPFX4".utf8)
     private static let headerBytes = 64
-    private static let slotBytes = 16
-    /// The most bytes a token's id and length take before its text.
-    private static let recordHeadBytes = 15
+    private static let slotBytes = 12
+    /// The most bytes a token's id, shared length and length take before its text.
+    private static let recordHeadBytes = 30
 
     /// The tag the search store names this file by.
     let tag: UUID
@@ -105,7 +107,7 @@ final class PrefixTableFile: @unchecked Sendable {
         let bucketBytes = UInt64(littleEndian: header.loadUnaligned(fromByteOffset: 48, as: UInt64.self))
         let contentSize = UInt64(Self.headerBytes) &+ slots &* UInt64(Self.slotBytes) &+ bucketBytes
         let fits =
-            slots > 0 && slots.nonzeroBitCount == 1 && slots <= UInt64(size / Self.slotBytes) && tokens <= UInt64(size)
+            slots > 0 && slots <= UInt64(size / Self.slotBytes) && tokens <= UInt64(size)
             && bucketBytes <= UInt64(size) && contentSize <= UInt64(size)
             && (sealing == nil
                 ? contentSize == UInt64(size)
@@ -129,18 +131,22 @@ final class PrefixTableFile: @unchecked Sendable {
     var isDamaged: Bool { sealed?.isDamaged ?? false }
 
     /// The ids of the file's tokens that start with `word` (by code points), nil when the file
-    /// turns out damaged. A word of three code points or more reads one bucket; a shorter one,
-    /// every bucket.
+    /// turns out damaged. A word of three code points or more reads one bucket, up to the end of
+    /// the tokens it starts (a bucket is in text order); a shorter one, every bucket.
     func tokenIDs(withPrefix word: String) -> [Int64]? {
         let prefix = Array(word.utf8)
         var ids: [Int64] = []
-        let collect = { (id: Int64, utf8: UnsafeRawBufferPointer) in
-            if utf8.count >= prefix.count, utf8.prefix(prefix.count).elementsEqual(prefix) { ids.append(id) }
+        let starts = { (utf8: UnsafeRawBufferPointer) in
+            utf8.count >= prefix.count && utf8.prefix(prefix.count).elementsEqual(prefix)
         }
         if word.unicodeScalars.count < 3 {
-            forEachToken(collect)
+            forEachToken { id, utf8 in if starts(utf8) { ids.append(id) } }
         } else if let bucket = bucket(for: PrefixTable.key(of: prefix)) {
-            forEachToken(in: bucket, collect)
+            forEachToken(in: bucket) { id, utf8 in
+                guard starts(utf8) else { return ids.isEmpty }
+                ids.append(id)
+                return true
+            }
         }
         return isDamaged ? nil : ids
     }
@@ -151,26 +157,44 @@ final class PrefixTableFile: @unchecked Sendable {
         guard let bucket = bucket(for: PrefixTable.key(of: token)) else { return false }
         var found = false
         forEachToken(in: bucket) { candidate, utf8 in
-            if candidate == id, utf8.elementsEqual(token) { found = true }
+            found = candidate == id && utf8.elementsEqual(token)
+            return !found
         }
         return found
     }
 
-    /// Every token of the file, bucket by bucket: to load the table into memory.
+    /// Every token of the file, bucket by bucket.
     func forEachToken(_ body: (Int64, UnsafeRawBufferPointer) -> Void) {
+        forEachToken { _, id, utf8 in body(id, utf8) }
+    }
+
+    /// Adds every token of the file to `table`, each with the key of its bucket.
+    func load(into table: inout PrefixTable) {
+        // The keys fill about two thirds of the slots; the texts, whole, about twice the buckets.
+        table.reserveCapacity(
+            tokens: tokenCount, keys: slotCount * 2 / 3, bytes: 2 * (slotsStart - Self.bucketsStart))
+        forEachToken { key, id, utf8 in table.insert(id: id, utf8: utf8.assumingMemoryBound(to: UInt8.self), key: key) }
+    }
+
+    private func forEachToken(_ body: (_ key: UInt64, _ id: Int64, _ utf8: UnsafeRawBufferPointer) -> Void) {
         for slot in 0..<slotCount {
-            let (key, offset, count) = self.slot(slot)
-            if key != 0 { forEachToken(in: (offset, count), body) }
+            let (key, offset) = self.slot(slot)
+            if key != 0 {
+                forEachToken(in: (key, offset)) { id, utf8 in
+                    body(key, id, utf8)
+                    return true
+                }
+            }
         }
     }
 
-    private func bucket(for key: UInt64) -> (offset: UInt64, count: UInt32)? {
+    private func bucket(for key: UInt64) -> (key: UInt64, offset: UInt64)? {
         var slot = Self.home(of: key, slotCount: slotCount)
         for _ in 0..<slotCount {
             let found = self.slot(slot)
-            if found.key == key { return (found.offset, found.count) }
+            if found.key == key { return found }
             if found.key == 0 { return nil }
-            slot = (slot + 1) & (slotCount - 1)
+            slot = slot + 1 == slotCount ? 0 : slot + 1
         }
         return nil
     }
@@ -182,38 +206,49 @@ final class PrefixTableFile: @unchecked Sendable {
         return UnsafeRawBufferPointer(start: base + offset, count: count)
     }
 
-    private func slot(_ index: Int) -> (key: UInt64, offset: UInt64, count: UInt32) {
-        guard let slot = bytes(at: slotsStart + index * Self.slotBytes, count: Self.slotBytes) else { return (0, 0, 0) }
+    private func slot(_ index: Int) -> (key: UInt64, offset: UInt64) {
+        guard let slot = bytes(at: slotsStart + index * Self.slotBytes, count: Self.slotBytes) else { return (0, 0) }
         return (
             UInt64(littleEndian: slot.loadUnaligned(fromByteOffset: 0, as: UInt64.self)),
-            UInt64(UInt32(littleEndian: slot.loadUnaligned(fromByteOffset: 8, as: UInt32.self))),
-            UInt32(littleEndian: slot.loadUnaligned(fromByteOffset: 12, as: UInt32.self))
+            UInt64(UInt32(littleEndian: slot.loadUnaligned(fromByteOffset: 8, as: UInt32.self)))
         )
     }
 
+    /// Hands `body` each token of a bucket, its text whole (the key's code points, then the
+    /// rest), while `body` returns true. Stops at the first record that doesn't fit the file.
     private func forEachToken(
-        in bucket: (offset: UInt64, count: UInt32), _ body: (Int64, UnsafeRawBufferPointer) -> Void
+        in bucket: (key: UInt64, offset: UInt64), _ body: (Int64, UnsafeRawBufferPointer) -> Bool
     ) {
         guard bucket.offset < UInt64(slotsStart - Self.bucketsStart) else { return }
         var position = Self.bucketsStart + Int(bucket.offset)
-        for _ in 0..<bucket.count {
-            // The id and the length, read from a window that holds both at their longest.
+        var read = 0
+        guard let head = bytes(at: position, count: min(Self.recordHeadBytes, slotsStart - position)),
+            let count = Varint.read(head.assumingMemoryBound(to: UInt8.self), at: &read)
+        else { return }
+        position += read
+        var text = PrefixTable.utf8(ofKey: bucket.key)
+        let keyBytes = text.count
+        for _ in 0..<count {
+            // The id and the lengths, read from a window that holds them at their longest.
             let window = min(Self.recordHeadBytes, slotsStart - position)
             guard window > 0, let head = bytes(at: position, count: window) else { return }
-            var read = 0
+            read = 0
             let varints = head.assumingMemoryBound(to: UInt8.self)
-            guard let id = Varint.read(varints, at: &read), let length = Varint.read(varints, at: &read),
+            guard let id = Varint.read(varints, at: &read), let shared = Varint.read(varints, at: &read),
+                shared <= UInt64(text.count - keyBytes), let length = Varint.read(varints, at: &read),
                 length <= UInt64(slotsStart - position - read),
-                let utf8 = bytes(at: position + read, count: Int(length))
+                let rest = bytes(at: position + read, count: Int(length))
             else { return }
-            body(Int64(bitPattern: id), utf8)
+            text.removeLast(text.count - keyBytes - Int(shared))
+            text.append(contentsOf: rest.assumingMemoryBound(to: UInt8.self))
+            guard text.withUnsafeBytes({ body(Int64(bitPattern: id), $0) }) else { return }
             position += read + Int(length)
         }
     }
 
+    /// The key's home slot: its hash scaled to the slot count, which need not be a power of two.
     private static func home(of key: UInt64, slotCount: Int) -> Int {
-        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - slotCount.trailingZeroBitCount))
-            & (slotCount - 1)
+        Int((key &* 0x9E37_79B9_7F4A_7C15).multipliedFullWidth(by: UInt64(slotCount)).high)
     }
 
     // MARK: Writing
@@ -242,42 +277,57 @@ final class PrefixTableFile: @unchecked Sendable {
             if buffer.count >= 1 << 20 { try flush() }
         }
         try output([UInt8](repeating: 0, count: headerBytes))
-        var entries: [(key: UInt64, offset: UInt64, count: UInt32)] = []
-        var seen = Set<UInt64>()
+        var buckets: [(key: UInt64, offset: UInt64)] = []
         var bucketBytes: UInt64 = 0
+        // The bucket being written: its key's UTF-8, its records and count, the suffix before.
+        var (keyUTF8, records, count, previous): ([UInt8], [UInt8], UInt64, [UInt8]) = ([], [], 0, [])
+        var last: [UInt8]?
         var (maxTokenID, tokenCount): (Int64, UInt64) = (0, 0)
-        try forEachToken { id, utf8 in
-            let key = PrefixTable.key(of: utf8)
-            if entries.last?.key != key {
-                guard seen.insert(key).inserted else {
-                    throw JournalError.store("the tokens to save are not in text order")
-                }
-                entries.append((key, bucketBytes, 0))
-            }
-            entries[entries.count - 1].count += 1
+        func endBucket() throws {
+            guard count > 0 else { return }
             let start = buffer.count
-            Varint.append(UInt64(bitPattern: id), to: &buffer)
-            Varint.append(UInt64(utf8.count), to: &buffer)
-            buffer.append(contentsOf: utf8)
+            Varint.append(count, to: &buffer)
+            buffer.append(contentsOf: records)
             bucketBytes += UInt64(buffer.count - start)
             guard bucketBytes <= UInt64(UInt32.max) else {
                 throw JournalError.store("the prefix table's tokens take more than its file's 4 GiB of buckets")
             }
             if buffer.count >= 1 << 20 { try flush() }
+            (records, count, previous) = ([], 0, [])
+        }
+        try forEachToken { id, utf8 in
+            guard last.map({ $0.lexicographicallyPrecedes(utf8) }) != false else {
+                throw JournalError.store("the tokens to save are not in text order")
+            }
+            last = Array(utf8)
+            let key = PrefixTable.key(of: utf8)
+            if buckets.last?.key != key {
+                try endBucket()
+                buckets.append((key, bucketBytes))
+                keyUTF8 = PrefixTable.utf8(ofKey: key)
+            }
+            guard utf8.starts(with: keyUTF8) else { throw JournalError.store("a token to save is not UTF-8") }
+            let suffix = utf8.dropFirst(keyUTF8.count)
+            let shared = zip(previous, suffix).prefix { $0 == $1 }.count
+            Varint.append(UInt64(bitPattern: id), to: &records)
+            Varint.append(UInt64(shared), to: &records)
+            Varint.append(UInt64(suffix.count - shared), to: &records)
+            records.append(contentsOf: suffix.dropFirst(shared))
+            previous = Array(suffix)
+            count += 1
             (maxTokenID, tokenCount) = (max(maxTokenID, id), tokenCount + 1)
         }
-        var slotCount = 1
-        while slotCount < entries.count * 2 { slotCount <<= 1 }
+        try endBucket()
+        let slotCount = buckets.count + buckets.count / 2 + 1
         var slots = [UInt8](repeating: 0, count: slotCount * slotBytes)
         var taken = [Bool](repeating: false, count: slotCount)
-        for entry in entries {
-            var slot = home(of: entry.key, slotCount: slotCount)
-            while taken[slot] { slot = (slot + 1) & (slotCount - 1) }
+        for bucket in buckets {
+            var slot = home(of: bucket.key, slotCount: slotCount)
+            while taken[slot] { slot = slot + 1 == slotCount ? 0 : slot + 1 }
             taken[slot] = true
             var bytes: [UInt8] = []
-            append(entry.key, to: &bytes)
-            append(UInt32(entry.offset), to: &bytes)
-            append(entry.count, to: &bytes)
+            append(bucket.key, to: &bytes)
+            append(UInt32(bucket.offset), to: &bytes)
             slots.replaceSubrange(slot * slotBytes..<slot * slotBytes + bytes.count, with: bytes)
         }
         try output(slots)

@@ -65,6 +65,43 @@ import Testing
         #expect(all[4] == "then")
     }
 
+    /// Many tokens of a few letters share their keys and most of their bytes, which the file
+    /// stores once (front-coded, without the key): every prefix still finds what the in-memory
+    /// table finds, and loading the file gives every token back whole.
+    @Test(arguments: [false, true]) func findsWhatTheInMemoryTableFindsAmongTokensSharingPrefixes(sealed: Bool) throws {
+        let sealing = try Self.sealing(sealed)
+        var generator = SplitMix64(seed: 60)
+        let letters = Array("aáeёж東😀").map(String.init)
+        var texts = Set<String>()
+        while texts.count < 3_000 {
+            let length = Int(generator.next() % 9) + 1
+            texts.insert((0..<length).map { _ in letters[Int(generator.next() % UInt64(letters.count))] }.joined())
+        }
+        var table = PrefixTable()
+        let ids = (1...Int64(texts.count)).map { $0 * 1_000 }.shuffled(using: &generator)
+        let tokens = zip(ids, texts.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }).map {
+            (id: $0, utf8: Data($1.utf8))
+        }
+        for token in tokens { table.insert(id: token.id, utf8: token.utf8) }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("prefix-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let tag = UUID()
+        try PrefixTableFile.save(tag: tag, to: url, sealing: sealing) { body in
+            for token in tokens { try token.utf8.withUnsafeBytes { try body(token.id, $0) } }
+        }
+        let file = try #require(PrefixTableFile(mapping: url, expectedTag: tag, sealing: sealing))
+        let prefixes = Set(
+            texts.flatMap { text in (1...text.unicodeScalars.count).map { String(text.unicodeScalars.prefix($0)) } })
+        for prefix in prefixes {
+            #expect(
+                file.tokenIDs(withPrefix: prefix)?.sorted() == table.tokenIDs(withPrefix: prefix).sorted(), "\(prefix)")
+        }
+        var loaded: [Int64: Data] = [:]
+        file.forEachToken { id, utf8 in loaded[id] = Data(utf8) }
+        #expect(loaded == Dictionary(uniqueKeysWithValues: tokens.map { ($0.id, $0.utf8) }))
+        #expect(tokens.allSatisfy { file.holds(id: $0.id, utf8: $0.utf8) })
+    }
+
     @Test(arguments: [false, true]) func refusesAnotherTagAMissingFileOrOneCutShort(sealed: Bool) throws {
         let sealing = try Self.sealing(sealed)
         let (_, url, tag) = try savedTable(sealing: sealing)
@@ -247,7 +284,7 @@ import Testing
         // The check alone, without the catch-up `verify` does first.
         let damaged = try JournalVerifier(stores: store.journal.stores).run(progress: nil)
         #expect(damaged.problems.contains { $0.contains(url.path) }, "\(damaged.problems)")
-        bytes.replaceSubrange(0..<8, with: Array("JRNLPFX2".utf8))
+        bytes.replaceSubrange(0..<8, with: Array("JRNLPFX3".utf8))
         try bytes.write(to: url)
         let earlier = try JournalVerifier(stores: store.journal.stores).run(progress: nil)
         #expect(earlier.isConsistent, "\(earlier.problems)")
