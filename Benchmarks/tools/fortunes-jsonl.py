@@ -6,6 +6,10 @@ under the folder, in path order), dated an hour apart from 2020-01-01 UTC.
     apt-get install fortunes fortunes-de
     Benchmarks/tools/fortunes-jsonl.py [--copies N] [/usr/share/games/fortunes] > fortunes.jsonl
 
+The 80,719 entries the benchmark's runs since 2026-11-29 call "the fortunes" are those of six
+packages, as Corpora/debian/build.py lists them: fortunes, fortunes-de, fortunes-es, fortunes-it,
+fortunes-ru and fortunes-zh.
+
 --copies N writes them N times, each copy dated 3,650 days after the one before, so that no
 entry repeats another (a journal of real text N times larger, its vocabulary that of one copy).
 """
