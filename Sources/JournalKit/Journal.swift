@@ -517,8 +517,8 @@ public final class Journal: Sendable {
         }
         let plan = try plan(query, family: strategy.family)
         guard query.text != nil else {
-            let numbers = try main.numbers(meeting: plan.restriction)
-            return StrategyAnswer(total: numbers.count, numbers: page.cut(everyNewestFirst: numbers))
+            let (total, numbers) = try main.numbers(page, meeting: plan.restriction)
+            return StrategyAnswer(total: total, numbers: numbers)
         }
         var context = searchContext(progress: progress, cancellation: cancellation)
         context.totalMayFollow = totalMayFollow

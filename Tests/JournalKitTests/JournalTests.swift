@@ -58,6 +58,15 @@ import Testing
             try store.journal.search("tie", page: PageRequest(limit: 2, offset: 1)).entries.map(\.id) == [b.id, a.id])
         #expect(try store.journal.search("tie", page: PageRequest(limit: 2, offset: 1)).total == 4)
         #expect(try store.journal.search("tie", page: PageRequest(limit: 9, offset: 9)).entries.isEmpty)
+        // With no words (the full-screen search's empty query), the page is read by date alone.
+        let every = SearchQuery(filter: .none)
+        #expect(try store.journal.search(every).entries.map(\.id) == expected)
+        let second = try store.journal.search(every, page: PageRequest(limit: 2, offset: 1))
+        #expect((second.total, second.entries.map(\.id)) == (4, [b.id, a.id]))
+        let oldest = try store.journal.search(every, page: PageRequest(limit: 2, offset: 1, order: .oldest))
+        #expect((oldest.total, oldest.entries.map(\.id)) == (4, [a.id, b.id]))
+        #expect(try store.journal.search(every, page: PageRequest(limit: 9, offset: 9)).entries.isEmpty)
+        #expect(try store.journal.search(every, page: PageRequest(limit: 0)).entries.count == 4)
     }
 
     @Test func refusesEmptyAndHugeTextAndBadQueries() throws {

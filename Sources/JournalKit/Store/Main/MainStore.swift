@@ -505,12 +505,27 @@ package final class MainStore: StoreFile {
         }
     }
 
-    /// The numbers of the entries that meet `restriction`, newest first.
-    func numbers(meeting restriction: QueryCondition?) throws(JournalError) -> [Int64] {
-        let (condition, arguments) = restriction.sql()
-        let sql = "SELECT n FROM entry WHERE \(condition) ORDER BY \(restriction.dateOrder()) DESC, n DESC"
-        return try guarded {
-            try pool.read { db in try Int64.fetchAll(db, sql: sql, arguments: arguments) }
+    /// The numbers of the entries that meet `restriction`, in the page's date order, with their
+    /// total count, both of one state of the store: the page read through the date index, not
+    /// every number.
+    func numbers(
+        _ page: PageRequest, meeting restriction: QueryCondition?
+    ) throws(JournalError) -> (total: Int, numbers: [Int64]) {
+        try guarded {
+            try pool.read { db in
+                let (condition, arguments) = restriction.sql()
+                let total =
+                    try Int.fetchOne(db, sql: "SELECT count(*) FROM entry WHERE \(condition)", arguments: arguments)
+                    ?? 0
+                let numbers = try Int64.fetchAll(
+                    db,
+                    sql: """
+                        SELECT n FROM entry WHERE \(condition)
+                        ORDER BY \(restriction.dateOrder()) \(page.sqlDirection), n \(page.sqlDirection) LIMIT ? OFFSET ?
+                        """,
+                    arguments: arguments + [page.sqlLimit, page.offset])
+                return (total, numbers)
+            }
         }
     }
 
