@@ -98,8 +98,9 @@ public final class LiveSearch: @unchecked Sendable {
     private var cancelled = 0
 
     /// A session on `journal`, which hands every answer to `onAnswer` on the session's own
-    /// queue, one at a time. The session starts loading the prefix table and the date order at
-    /// once, so that the first key doesn't wait for them.
+    /// queue, one at a time. Right after its first search the session loads the prefix table
+    /// and the date order, so that the screen's first answer doesn't wait for them and the keys
+    /// typed after it find them loaded.
     public convenience init(journal: Journal, onAnswer: @escaping @Sendable (Answer) -> Void) {
         self.init(journal: journal, onAnswer: onAnswer, onClose: nil)
     }
@@ -109,7 +110,6 @@ public final class LiveSearch: @unchecked Sendable {
         deliver = onAnswer
         finished = onClose
         queue.setSpecific(key: queueKey, value: ())
-        queue.async { try? journal.prepareForTyping() }
     }
 
     /// A session whose answers arrive as an async sequence that keeps only the newest answer
@@ -126,13 +126,14 @@ public final class LiveSearch: @unchecked Sendable {
     /// returns the request's generation at once. After ``close()`` nothing is searched.
     @discardableResult
     public func submit(_ request: Request) -> Int {
-        let generation = lock.withLock {
+        let (generation, first) = lock.withLock {
             self.generation += 1
             waiting = request
             running?.cancel()
-            return self.generation
+            return (self.generation, self.generation == 1)
         }
         queue.async { self.searchNewest() }
+        if first { queue.async { try? self.journal.prepareForTyping() } }
         return generation
     }
 

@@ -48,6 +48,21 @@ import Testing
         #expect(starred.entries.map(\.text) == ["day 4", "day 2"])
     }
 
+    /// The screen's first answer (an empty query lists the newest entries) is not held up by
+    /// loading the prefix table: the session loads it right after that answer, before the keys.
+    @Test func thePrefixTableIsLoadedAfterTheFirstAnswer() throws {
+        let store = try TemporaryJournal()
+        let journal: Journal = store.journal
+        try journal.add(NewEntry(text: "Crème brûlée au café"))
+        let answers = AnswerLog()
+        let session = LiveSearch(journal: journal, onAnswer: answers.append)
+        #expect(!journal.prefixTables.isLoaded)
+        let first = try answers.wait(for: session.submit(.init(query: .typed("")))).results.get()
+        #expect(first.total == 1)
+        session.close()
+        #expect(journal.prefixTables.isLoaded)
+    }
+
     @Test func aQueryAStrategyCannotSearchIsAnAnswerNotACrash() throws {
         let store = try TemporaryJournal()
         try store.journal.add(NewEntry(text: "?!"))

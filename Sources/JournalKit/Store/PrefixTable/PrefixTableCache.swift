@@ -41,6 +41,9 @@ package final class PrefixTableCache: @unchecked Sendable {
         }
     }
 
+    /// Whether the table is in memory (it is loaded on first use, or by ``prepare(in:searchStore:)``).
+    package var isLoaded: Bool { lock.withLock { table != nil } }
+
     /// Loads the table into memory ahead of the first long word that needs it (in memory only:
     /// a mapped table has nothing to load).
     func prepare(in db: Database, searchStore: SearchStore) throws {
