@@ -488,17 +488,7 @@ package final class MainStore: StoreFile {
     ) throws(JournalError) -> (total: Int, entries: [Entry]) {
         try guarded {
             try pool.read { db in
-                let (condition, arguments) = restriction.sql()
-                let total =
-                    try Int.fetchOne(db, sql: "SELECT count(*) FROM entry WHERE \(condition)", arguments: arguments)
-                    ?? 0
-                let rows = try Row.fetchAll(
-                    db,
-                    sql: """
-                        SELECT \(Self.entryColumns) FROM entry WHERE \(condition)
-                        ORDER BY \(restriction.dateOrder()) \(page.sqlDirection), n \(page.sqlDirection) LIMIT ? OFFSET ?
-                        """,
-                    arguments: arguments + [page.sqlLimit, page.offset])
+                let (total, rows) = try Self.page(page, of: Self.entryColumns, meeting: restriction, in: db)
                 let tags = try EntryTags.tags(of: rows.map { $0[0] as Int64 }, in: db)
                 return (total, rows.map { Self.entry(from: $0, tags: tags, storeID: storeID) })
             }
@@ -513,20 +503,27 @@ package final class MainStore: StoreFile {
     ) throws(JournalError) -> (total: Int, numbers: [Int64]) {
         try guarded {
             try pool.read { db in
-                let (condition, arguments) = restriction.sql()
-                let total =
-                    try Int.fetchOne(db, sql: "SELECT count(*) FROM entry WHERE \(condition)", arguments: arguments)
-                    ?? 0
-                let numbers = try Int64.fetchAll(
-                    db,
-                    sql: """
-                        SELECT n FROM entry WHERE \(condition)
-                        ORDER BY \(restriction.dateOrder()) \(page.sqlDirection), n \(page.sqlDirection) LIMIT ? OFFSET ?
-                        """,
-                    arguments: arguments + [page.sqlLimit, page.offset])
-                return (total, numbers)
+                let (total, rows) = try Self.page(page, of: "n", meeting: restriction, in: db)
+                return (total, rows.map { $0[0] as Int64 })
             }
         }
+    }
+
+    /// How many entries meet `restriction`, and the page's `columns` of them in its date order.
+    private static func page(
+        _ page: PageRequest, of columns: String, meeting restriction: QueryCondition?, in db: Database
+    ) throws -> (total: Int, rows: [Row]) {
+        let (condition, arguments) = restriction.sql()
+        let total =
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM entry WHERE \(condition)", arguments: arguments) ?? 0
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT \(columns) FROM entry WHERE \(condition)
+                ORDER BY \(restriction.dateOrder()) \(page.sqlDirection), n \(page.sqlDirection) LIMIT ? OFFSET ?
+                """,
+            arguments: arguments + [page.sqlLimit, page.offset])
+        return (total, rows)
     }
 
     /// The dates of the entries that meet `restriction`, in microseconds.
