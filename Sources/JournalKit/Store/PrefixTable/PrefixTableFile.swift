@@ -280,8 +280,10 @@ final class PrefixTableFile: @unchecked Sendable {
         var buckets: [(key: UInt64, offset: UInt64)] = []
         var bucketBytes: UInt64 = 0
         // The bucket being written: its key's UTF-8, its records and count, the suffix before.
-        var (keyUTF8, records, count, previous): ([UInt8], [UInt8], UInt64, [UInt8]) = ([], [], 0, [])
-        var last: [UInt8]?
+        // The bucket being written: its key's UTF-8, its records and their count; and the token
+        // before, whole (every token of a bucket starts with its key's bytes).
+        var (keyUTF8, records, count): ([UInt8], [UInt8], UInt64) = ([], [], 0)
+        var last: [UInt8] = []
         var (maxTokenID, tokenCount): (Int64, UInt64) = (0, 0)
         func endBucket() throws {
             guard count > 0 else { return }
@@ -293,13 +295,13 @@ final class PrefixTableFile: @unchecked Sendable {
                 throw JournalError.store("the prefix table's tokens take more than its file's 4 GiB of buckets")
             }
             if buffer.count >= 1 << 20 { try flush() }
-            (records, count, previous) = ([], 0, [])
+            records.removeAll(keepingCapacity: true)
+            count = 0
         }
         try forEachToken { id, utf8 in
-            guard last.map({ $0.lexicographicallyPrecedes(utf8) }) != false else {
+            guard tokenCount == 0 || last.lexicographicallyPrecedes(utf8) else {
                 throw JournalError.store("the tokens to save are not in text order")
             }
-            last = Array(utf8)
             let key = PrefixTable.key(of: utf8)
             if buckets.last?.key != key {
                 try endBucket()
@@ -307,13 +309,17 @@ final class PrefixTableFile: @unchecked Sendable {
                 keyUTF8 = PrefixTable.utf8(ofKey: key)
             }
             guard utf8.starts(with: keyUTF8) else { throw JournalError.store("a token to save is not UTF-8") }
-            let suffix = utf8.dropFirst(keyUTF8.count)
-            let shared = zip(previous, suffix).prefix { $0 == $1 }.count
+            // The bytes after the key this token shares with the one before in its bucket.
+            var shared = keyUTF8.count
+            if count > 0 {
+                while shared < min(last.count, utf8.count), last[shared] == utf8[shared] { shared += 1 }
+            }
             Varint.append(UInt64(bitPattern: id), to: &records)
-            Varint.append(UInt64(shared), to: &records)
-            Varint.append(UInt64(suffix.count - shared), to: &records)
-            records.append(contentsOf: suffix.dropFirst(shared))
-            previous = Array(suffix)
+            Varint.append(UInt64(shared - keyUTF8.count), to: &records)
+            Varint.append(UInt64(utf8.count - shared), to: &records)
+            records.append(contentsOf: utf8[shared...].assumingMemoryBound(to: UInt8.self))
+            last.removeAll(keepingCapacity: true)
+            last.append(contentsOf: utf8.assumingMemoryBound(to: UInt8.self))
             count += 1
             (maxTokenID, tokenCount) = (max(maxTokenID, id), tokenCount + 1)
         }
