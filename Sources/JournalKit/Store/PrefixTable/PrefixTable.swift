@@ -24,9 +24,8 @@ package struct PrefixTable: Sendable {
         return utf8.capacity + ends.capacity * 4 + ids.capacity * 8 + bucketBytes + shortBytes
     }
 
-    /// Makes room for `tokens` more tokens of `bytes` in all, under `keys` more keys.
-    mutating func reserveCapacity(tokens: Int, keys: Int, bytes: Int) {
-        utf8.reserveCapacity(utf8.count + bytes)
+    /// Makes room for `tokens` more tokens under `keys` more keys.
+    mutating func reserveCapacity(tokens: Int, keys: Int) {
         ends.reserveCapacity(ends.count + tokens)
         ids.reserveCapacity(ids.count + tokens)
         buckets.reserveCapacity(buckets.count + keys)

@@ -170,9 +170,8 @@ final class PrefixTableFile: @unchecked Sendable {
 
     /// Adds every token of the file to `table`, each with the key of its bucket.
     func load(into table: inout PrefixTable) {
-        // The keys fill about two thirds of the slots; the texts, whole, about twice the buckets.
-        table.reserveCapacity(
-            tokens: tokenCount, keys: slotCount * 2 / 3, bytes: 2 * (slotsStart - Self.bucketsStart))
+        // The writer makes half as many slots again as there are keys.
+        table.reserveCapacity(tokens: tokenCount, keys: slotCount * 2 / 3)
         forEachToken { key, id, utf8 in table.insert(id: id, utf8: utf8.assumingMemoryBound(to: UInt8.self), key: key) }
     }
 
