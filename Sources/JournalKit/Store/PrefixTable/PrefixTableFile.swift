@@ -278,7 +278,6 @@ final class PrefixTableFile: @unchecked Sendable {
         try output([UInt8](repeating: 0, count: headerBytes))
         var buckets: [(key: UInt64, offset: UInt64)] = []
         var bucketBytes: UInt64 = 0
-        // The bucket being written: its key's UTF-8, its records and count, the suffix before.
         // The bucket being written: its key's UTF-8, its records and their count; and the token
         // before, whole (every token of a bucket starts with its key's bytes).
         var (keyUTF8, records, count): ([UInt8], [UInt8], UInt64) = ([], [], 0)
