@@ -18,6 +18,9 @@ import GRDB
 enum PhraseMatch {
     /// Tokens of the last word up to which each gets a reader of its own.
     static let cursorLimit = 16
+    /// Tokens of a longer last word past which its prefix key narrows the candidates
+    /// (``Tokens/lastKey``): one list read where so many would each be looked up.
+    static let keyNarrowing = 1_024
 
     /// A phrase's words as tokens: each but the last exactly, the last as the tokens it starts,
     /// among which `lastWhole` is its own (when the store has it).
@@ -31,6 +34,11 @@ enum PhraseMatch {
         /// one code point, the keys of two that start with it and the tokens none of them covers
         /// (``TokenRange/keyCover(of:limit:in:)``).
         var lastLists: [(owner: PostingOwner, id: Int64)]?
+        /// For a last word longer than a key that keeps positions and starting more than
+        /// ``keyNarrowing`` tokens, the id of that key it starts with: the word stands only where the
+        /// key does, so the key's one list narrows the candidates before the word's tokens are
+        /// read.
+        var lastKey: Int64?
 
         /// The exact words' distinct tokens, each read once however many words are it, and
         /// which of them each word is.
@@ -192,6 +200,15 @@ enum PhraseMatch {
         _ body: (Int64, Int) -> Void
     ) throws {
         guard let range = candidates.bounds, !phrase.exact.isEmpty, !phrase.last.isEmpty else { return }
+        if phrase.lastLists == nil, let key = phrase.lastKey {
+            // The candidates with a token of the key where the word would stand, found from the
+            // key's one list; then the word's tokens read only where those few can hold them.
+            var keyed = phrase
+            (keyed.lastLists, keyed.lastKey) = ([(.prefixKey, key)], nil)
+            let narrowed = try filter(candidates, keyed, maximum: range.upperBound, in: db)
+            try forEachHoldingByTokens(narrowed, phrase, stoppingAtFirst: stoppingAtFirst, in: db, body)
+            return
+        }
         // A few lists for the many tokens of the last word: its keys', which stand wherever one
         // of their tokens does.
         guard let lists = phrase.lastLists,
@@ -250,7 +267,9 @@ enum PhraseMatch {
                 positions.lastWordPlaces(appendingTo: &places)
                 waiting.add(number, places: places)
             }
-            try waiting.fill(from: lastTokens, in: db, body)
+            // The word's tokens narrowed again, to those the candidates left can hold.
+            try waiting.fill(
+                from: SearchStore.tokens(lastTokens, heldByAnyOf: waiting.candidates, in: db), in: db, body)
             return
         }
         try forEachHolding(candidates, phrase, lastWord: &lastWord, stoppingAtFirst: stoppingAtFirst, in: db, body)
@@ -392,16 +411,16 @@ enum PhraseMatch {
     /// Invariant: candidate `r` (the `r`th added, ascending) has places
     /// `places[starts[r]..<starts[r + 1]]`, ascending.
     private struct PlacesToFill {
-        private var numbers: DocumentSet
+        private(set) var candidates: DocumentSet
         private var places: [UInt32] = []
         private var starts: [Int] = [0]
 
-        init(maximum: Int64) { numbers = DocumentSet(maximum: maximum) }
+        init(maximum: Int64) { candidates = DocumentSet(maximum: maximum) }
 
         /// Adds candidate `number`, above every one added, with its places (none: left out).
         mutating func add(_ number: Int64, places more: [UInt32]) {
             guard !more.isEmpty else { return }
-            numbers.insert(number)
+            candidates.insert(number)
             places += more
             starts.append(places.count)
         }
@@ -409,8 +428,8 @@ enum PhraseMatch {
         /// Calls `body` with each candidate a token of `tokens` fills a place of, ascending, and
         /// how many of its places are filled (`filled[i]`: a token stands at `places[i]`).
         func fill(from tokens: [Int64], in db: Database, _ body: (Int64, Int) -> Void) throws {
-            guard let range = numbers.bounds else { return }
-            let ranks = DocumentSet.Ranks(numbers)
+            guard let range = candidates.bounds else { return }
+            let ranks = DocumentSet.Ranks(candidates)
             var filled = [Bool](repeating: false, count: places.count)
             var list: [UInt32] = []
             try PostingSegments.tokens.forEachPositionList(owners: tokens, within: range, in: db) { number, encoded in
@@ -423,7 +442,7 @@ enum PhraseMatch {
                     if places[index] == position { filled[index] = true }
                 }
             }
-            for (rank, number) in numbers.members.enumerated() {
+            for (rank, number) in candidates.members.enumerated() {
                 let count = filled[starts[rank]..<starts[rank + 1]].count { $0 }
                 if count > 0 { body(number, count) }
             }

@@ -80,8 +80,12 @@ final class BoundTerms {
                 if postings.segments == .prefixKeys, postings.owners.count == 1 {
                     found?.lastLists = [(.prefixKey, postings.owners[0])]
                 }
-            } else {
+            } else if last.unicodeScalars.count < PostingOwner.keyLengthWithPositions {
                 found?.lastLists = try TokenRange.keyCover(of: last, limit: PhraseMatch.cursorLimit, in: db)
+            } else if lastTokens.count > PhraseMatch.keyNarrowing {
+                var key = String.UnicodeScalarView()
+                key.append(contentsOf: last.unicodeScalars.prefix(PostingOwner.keyLengthWithPositions))
+                found?.lastKey = try SearchStore.prefixKeyID(String(key), in: db)
             }
         }
         phrases[words] = found
@@ -115,7 +119,15 @@ final class BoundTerms {
             try PostingSegments.tokens.unite(owner: id, into: &entries, within: window, in: db)
             if matching == nil { matching = entries } else { matching!.formIntersection(entries) }
         }
-        var found = try documents(ofWord: words[words.count - 1], within: window)
+        var found: DocumentSet
+        if let key = phrase.lastKey {
+            // The key's one list rather than the word's many tokens' lists: the match checks
+            // the word.
+            found = DocumentSet(maximum: maximum)
+            try PostingSegments.prefixKeys.unite(owner: key, into: &found, within: window, in: db)
+        } else {
+            found = try documents(ofWord: words[words.count - 1], within: window)
+        }
         if let matching { found.formIntersection(matching) }
         let holding = try PhraseMatch.filter(found, phrase, maximum: maximum, in: db)
         if candidates == nil { documents[key] = holding }

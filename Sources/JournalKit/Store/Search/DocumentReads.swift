@@ -48,16 +48,21 @@ extension SearchStore {
 
     /// Up to how many documents a word of many tokens is narrowed through their rows
     /// (``tokens(_:heldByAnyOf:in:)``), a row read each, rather than through the postings of
-    /// every token a short prefix starts, which may be thousands.
+    /// every token a short prefix starts, which may be thousands: this many, or as many as the
+    /// word has tokens (a row read each way).
     static let fewDocuments = 256
 
     /// Those of `tokens` that the documents `numbers` hold, from the documents' own lists of
-    /// tokens, when there are at most ``fewDocuments`` of them; otherwise `tokens` as they are.
-    /// A word's tokens are then read only where the few documents that matter can have them.
+    /// tokens, when there are at most ``fewDocuments`` of them or no more than the tokens;
+    /// otherwise `tokens` as they are. A word's tokens are then read only where the few
+    /// documents that matter can have them.
     static func tokens(_ tokens: [Int64], heldByAnyOf numbers: DocumentSet, in db: Database) throws -> [Int64] {
-        guard tokens.count > 1, numbers.count <= fewDocuments else { return tokens }
+        guard tokens.count > 1, numbers.count <= max(fewDocuments, tokens.count) else { return tokens }
+        let wanted = Set(tokens)
         var held = Set<Int64>()
-        for number in numbers.members { held.formUnion(try self.tokens(heldBy: number, in: db)) }
+        for number in numbers.members {
+            for token in try self.tokens(heldBy: number, in: db) where wanted.contains(token) { held.insert(token) }
+        }
         return tokens.filter(held.contains)
     }
 

@@ -170,4 +170,50 @@ import Testing
         try check(round: "edited")
         try store.expectConsistent()
     }
+
+    /// A last word that starts more tokens than are looked up one by one is narrowed through its
+    /// prefix key of two code points: the entries where the key stands next, then the word's
+    /// tokens in those. The key also starts other words (`tac…` beside `tab…`), which must not
+    /// match; checked against the reference counted and as a first page, by every word-prefix
+    /// strategy.
+    @Test func lastWordsOfThousandsOfTokensAreNarrowedThroughTheirKey() throws {
+        let letters = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "k", "l", "m"]
+        let many = letters.flatMap { first in letters.flatMap { second in letters.map { "tab" + first + second + $0 } }
+        }
+        let others = letters.flatMap { first in letters.map { "tac" + first + $0 } }
+        let fillers = ["we", "saw", "the", "a"]
+        var generator = SplitMix64(seed: 17)
+        func pick(_ words: [String]) -> String { words[Int(generator.next() % UInt64(words.count))] }
+        let texts = (0..<1_500).map { _ in
+            (0..<8).map { index in
+                index.isMultiple(of: 2) ? pick(fillers) : generator.next() % 5 == 0 ? pick(others) : pick(many)
+            }.joined(separator: " ")
+        }
+        let store = try TemporaryJournal()
+        try store.importTexts(texts)
+        let tokens = try store.journal.search.pool.read { db in try TokenRange.ids(startingWith: "tab", in: db) }
+        #expect(tokens.count > PhraseMatch.keyNarrowing)
+        let words = texts.map(WordsReference.words(of:))
+        let phrases = [
+            ["the", "tab"], ["we", "taba"], ["saw", "tabab"], ["a", "tabcd"], ["the", "taca"], ["saw", "tab"],
+            ["we", "tabmmm"], ["the", "tabzz"],
+        ]
+        let strategies = SearchStrategies.all.filter { $0.equivalence == SearchFamily.wordPrefix.rawValue }
+        for sample in phrases {
+            let query = try SearchQuery("\"" + sample.joined(separator: " ") + "\"")
+            let expected = Set(
+                words.indices.filter { WordsReference.frequency(of: sample, in: words[$0]) > 0 }.map {
+                    EntryID(storeID: store.journal.storeID, number: Int64($0 + 1))
+                })
+            for strategy in strategies {
+                let counted = try store.journal.search(query, strategy: strategy, page: PageRequest(limit: 0))
+                #expect(Set(counted.entries.map(\.id)) == expected, "\(strategy.name) \(sample)")
+                let page = try PageRequest(limit: 20)
+                let exact = try store.journal.search(query, strategy: strategy, page: page)
+                let first = try store.journal.search(
+                    query, strategy: strategy, page: page, progress: nil, cancellation: nil, totalMayFollow: true)
+                #expect(first.results.entries.map(\.id) == exact.entries.map(\.id), "\(strategy.name) \(sample)")
+            }
+        }
+    }
 }
