@@ -127,6 +127,18 @@ import Testing
                 #expect(try cursor.positions(at: number, appendingTo: &found))
                 #expect(found == positions(of: number, version: entries[number]!))
             }
+            // A cursor asked for entries thousands apart, for one it doesn't have next to each,
+            // and for one past the last.
+            var sparse = try PositionCursor(token: owner, within: window, reader: 1, in: db)
+            for number in numbers.filter(window.contains).enumerated().filter({ $0.offset % 2_500 == 0 }).map(\.element)
+            {
+                var found: [UInt32] = []
+                #expect(try sparse.positions(at: number, appendingTo: &found))
+                #expect(found == positions(of: number, version: entries[number]!))
+                #expect(try entries[number + 1] != nil || !sparse.positions(at: number + 1, appendingTo: &found))
+            }
+            var past: [UInt32] = []
+            #expect(try !sparse.positions(at: window.upperBound + 1_000_000, appendingTo: &past))
         }
     }
 
