@@ -85,6 +85,20 @@ import Testing
         let beyond = try journal.run(["search", "walk", "--offset", "100", "--json"]).json()
         #expect((beyond["results"] as? [Any])?.count == 0)
         #expect(beyond["total"] as? Int == 25)
+        // An offset and a limit that add up past the largest integer, by every strategy and order.
+        let largest = String(Int.max)
+        for strategy in ["prefix", "token", "fts5", "contains[n]"] {
+            for sort in ["newest", "oldest", "relevance"]
+            where sort != "relevance" || ["prefix", "token"].contains(strategy) {
+                let far = try journal.run([
+                    "search", "walk", "--strategy", strategy, "--sort", sort, "--offset=\(largest)",
+                    "--limit=\(largest)",
+                    "--json",
+                ])
+                #expect(far.status == 0, "\(strategy) \(sort): \(far.error)")
+                #expect(try far.json()["total"] as? Int == 25, "\(strategy) \(sort)")
+            }
+        }
 
         let text = try journal.run(["search", "walk"])
         let lastLine = text.output.split(separator: "\n").last.map(String.init) ?? ""

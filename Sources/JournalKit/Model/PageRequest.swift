@@ -47,8 +47,10 @@ public struct PageRequest: Sendable, Equatable, Codable {
 
 extension PageRequest {
     /// How many of `total` results, newest first, the page needs: up to its end, or all of them
-    /// for a limit of 0.
-    package func end(of total: Int) -> Int { limit == 0 ? total : min(total, offset + limit) }
+    /// for a limit of 0 (an offset and a limit that add up past `Int.max`: all of them too).
+    package func end(of total: Int) -> Int {
+        limit == 0 || offset >= total ? total : offset + min(limit, total - offset)
+    }
 
     /// The page's part of `results`, which hold them in the page's order at least up to the
     /// page's end.

@@ -44,7 +44,7 @@ enum PageBeforeTotal {
         for term in postings where term.owners.count <= PhraseMatch.cursorLimit {
             if try !term.segments.haveMoreEntries(than: fewCandidates, owners: term.owners, in: db) { return nil }
         }
-        let wanted = page.offset + page.limit
+        let wanted = page.end(of: Int(terms.maximum) + 1)
         var windows = Windows(words: words, allowed: allowed, terms: terms, wanted: wanted)
         let found: [Int64]
         do {
@@ -103,7 +103,7 @@ enum PageBeforeTotal {
                 // The entries the matches still wanted take at the density found so far (one
                 // match, when none is found yet).
                 let needed = Double(max(wanted - matched, 1)) * Double(entries) / Double(max(matched, 1))
-                size = max(2 * size, Int64(min(needed, Double(terms.maximum) + 1)))
+                size = min(max(2 * size, Int64(min(needed, Double(terms.maximum) + 1))), terms.maximum + 1)
                 if entries > terms.maximum { throw EveryEntryEvaluated() }
             }
             return matches.contains(number)
