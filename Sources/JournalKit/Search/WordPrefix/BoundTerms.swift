@@ -98,9 +98,7 @@ final class BoundTerms {
         if let found = documents[key] { return found }
         let postings = try postings(of: word)
         var entries = DocumentSet(maximum: maximum)
-        for owner in postings.owners {
-            try postings.segments.unite(owner: owner, into: &entries, within: window, in: db)
-        }
+        try postings.segments.unite(owners: postings.owners, into: &entries, within: window, in: db)
         documents[key] = entries
         return entries
     }

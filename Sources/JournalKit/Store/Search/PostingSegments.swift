@@ -366,6 +366,35 @@ struct PostingSegments: Sendable, Equatable {
         }
     }
 
+    /// Adds every entry of `owners` to `set`, as ``unite(owner:into:within:in:)`` does for each:
+    /// one statement for them all in each table (the owners bound as one JSON array), where a
+    /// word that starts hundreds of tokens would run one a token.
+    func unite(
+        owners: [Int64], into set: inout DocumentSet, within window: ClosedRange<Int64>? = nil, in db: Database
+    ) throws {
+        guard owners.count > 1 else {
+            for owner in owners { try unite(owner: owner, into: &set, within: window, in: db) }
+            return
+        }
+        let range = window ?? 0...Self.maximumEntryNumber
+        let arguments: StatementArguments = [
+            "[" + owners.map(String.init).joined(separator: ",") + "]",
+            max(0, min(range.lowerBound, Self.maximumEntryNumber)),
+            max(0, min(range.upperBound, Self.maximumEntryNumber)),
+        ]
+        for table in try tables(in: db) {
+            let statement = try ownersSegments(columns: "documents", in: table, db)
+            let rows = try Row.fetchCursor(statement, arguments: arguments)
+            while try rows.next() != nil {
+                statement.withBlob(atColumn: 0) { list in
+                    DeltaList.forEach(in: list) { number in
+                        if range.contains(number) { set.insert(number) }
+                    }
+                }
+            }
+        }
+    }
+
     /// Hands `body` the entry numbers of each segment of `owner` (a ``DeltaList``), in order:
     /// every entry of the owner, ascending (the recent segments' after the others'). A list at
     /// a time, so that a caller's work for each number is not a call through a closure.
@@ -493,18 +522,25 @@ struct PostingSegments: Sendable, Equatable {
         }
         let owners = "[" + tokens.map(String.init).joined(separator: ",") + "]"
         for table in try tables(in: db) {
-            // A token's recent segments are few: each read whole, one seek, not two.
-            let start =
-                table == self.table
-                ? "coalesce((SELECT max(id) FROM \(table) WHERE id BETWEEN owner.value << 32 AND owner.value << 32 | ?2), owner.value << 32)"
-                : "owner.value << 32"
-            let statement = try db.cachedStatement(
-                sql: """
-                    SELECT documents, positions FROM json_each(?1) AS owner JOIN \(table) ON \(table).id BETWEEN
-                        \(start) AND owner.value << 32 | ?3
-                    """)
+            let statement = try ownersSegments(columns: "documents, positions", in: table, db)
             try Self.forEachPositionList(in: statement, arguments: [owners, low, high], body)
         }
+    }
+
+    /// The statement reading `columns` of the segments in `table` of the owners bound as a JSON
+    /// array (`?1`) that can hold numbers from `?2` to `?3`, owner after owner, each as
+    /// ``segments(holding:owner:columns:reader:in:)`` bounds them.
+    private func ownersSegments(columns: String, in table: String, _ db: Database) throws -> Statement {
+        // A token's recent segments are few: each read whole, one seek, not two.
+        let start =
+            table == self.table
+            ? "coalesce((SELECT max(id) FROM \(table) WHERE id BETWEEN owner.value << 32 AND owner.value << 32 | ?2), owner.value << 32)"
+            : "owner.value << 32"
+        return try db.cachedStatement(
+            sql: """
+                SELECT \(columns) FROM json_each(?1) AS owner JOIN \(table) ON \(table).id BETWEEN
+                    \(start) AND owner.value << 32 | ?3
+                """)
     }
 
     /// Tokens at least, and tokens per run of ids at least, for ``forEachPositionList(owners:within:in:_:)``

@@ -86,6 +86,18 @@ import Testing
     }
 
     private func expectModel(_ model: [Int64: [Int64: UInt32]], segments: PostingSegments, in db: Database) throws {
+        // Every owner's entries together, in one statement, whole and within windows.
+        let every = model.values.flatMap(\.keys)
+        let (first, last) = (every.min() ?? 0, every.max() ?? 0)
+        let windows: [ClosedRange<Int64>?] = [
+            nil, (first + (last - first) / 3)...(last - (last - first) / 4), 100...100,
+        ]
+        for window in windows {
+            var united = DocumentSet(maximum: 1 << 20)
+            try segments.unite(owners: model.keys.sorted(), into: &united, within: window, in: db)
+            let expected = Set(every.filter { window?.contains($0) ?? true }).sorted()
+            #expect(united.members == expected, "\(String(describing: window))")
+        }
         let counts = try segments.documentCounts(in: db)
         for (owner, entries) in model {
             let numbers = entries.keys.sorted()
