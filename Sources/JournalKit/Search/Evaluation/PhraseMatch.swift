@@ -4,17 +4,20 @@ import GRDB
 /// Which documents hold a phrase: its words side by side, each but the last equal to its word
 /// and the last a prefix. Answered from the positions the postings keep: a reader per word in
 /// entry order (``PositionCursor``), and per candidate a merge of position lists looking for a
-/// start `p` with word `i` at `p + i`, as FTS5 matches a phrase. No document row is read.
+/// start `p` with word `i` at `p + i`, as FTS5 matches a phrase.
 ///
 /// The last word may start many tokens (a prefix typed so far, or a short word): up to
 /// ``cursorLimit`` get a reader each, and their lists stay apart (a word is one token), so a
 /// position is looked up in each rather than merged. A word of two code points that starts more
 /// is read as one list, its prefix key's (``PostingOwner/keyLengthWithPositions``), and one of
 /// one code point as the lists of its keys of two and of the tokens they don't cover, when
-/// those are few. Of more otherwise, the candidates are first narrowed to those with the exact words side by side,
-/// each keeping the places the last word would stand there; then every token's lists are read
-/// in one pass, and only those of the narrowed candidates decoded, each position looked up among
-/// its candidate's places.
+/// those are few. Of more otherwise, the candidates are first narrowed to those with the exact
+/// words side by side, each keeping the places the last word would stand there; then the
+/// tokens those candidates hold (read from their documents' rows when they are few) have their
+/// lists read in one pass, and only those of the narrowed candidates decoded, each position
+/// looked up among its candidate's places. A longer word of more than ``keyNarrowing`` tokens
+/// is first matched as its key of two code points, one list, which leaves the candidates where
+/// the key stands next.
 enum PhraseMatch {
     /// Tokens of the last word up to which each gets a reader of its own.
     static let cursorLimit = 16
