@@ -108,6 +108,12 @@ enum SQLParameters {
     static func rows(_ rows: Int, columns: Int) -> String {
         Array(repeating: "(" + list(columns) + ")", count: rows).joined(separator: ", ")
     }
+
+    /// `[1,2,3]`: `numbers` as one JSON array, bound to one parameter that `json_each(?)` reads,
+    /// so that one cached statement serves any number of them.
+    static func jsonArray(_ numbers: some Sequence<Int64>) -> String {
+        "[" + numbers.map(String.init).joined(separator: ",") + "]"
+    }
 }
 
 extension Database {

@@ -1,4 +1,3 @@
-import Algorithms
 import GRDB
 import JournalText
 
@@ -111,13 +110,10 @@ enum EntryTags {
     /// form the journal shows it in (``shownForms(of:in:)``).
     static func tags(of numbers: some Collection<Int64>, in db: Database) throws -> [Int64: [Tag]] {
         var names: [Int64: Set<String>] = [:]
-        for chunk in numbers.chunks(ofCount: 500) {
-            let placeholders = SQLParameters.list(chunk.count)
-            let rows = try Row.fetchCursor(
-                db, sql: "SELECT entry, name FROM tag WHERE entry IN (\(placeholders))",
-                arguments: StatementArguments(Array(chunk)))
-            while let row = try rows.next() { names[row[0], default: []].insert(row[1]) }
-        }
+        let statement = try db.cachedStatement(
+            sql: "SELECT entry, name FROM tag WHERE entry IN (SELECT value FROM json_each(?))")
+        let rows = try Row.fetchCursor(statement, arguments: [SQLParameters.jsonArray(numbers)])
+        while let row = try rows.next() { names[row[0], default: []].insert(row[1]) }
         let forms = try shownForms(of: names.values.reduce(into: Set()) { $0.formUnion($1) }, in: db)
         return names.mapValues { $0.sorted().map { Tag(name: $0, written: forms[$0] ?? $0) } }
     }
@@ -173,13 +169,10 @@ enum EntryTags {
     /// by name), in the form each is shown in.
     static func counts(of numbers: [Int64], in db: Database) throws -> [(tag: Tag, entries: Int)] {
         var counts: [String: Int] = [:]
-        for chunk in numbers.chunks(ofCount: 500) {
-            let placeholders = SQLParameters.list(chunk.count)
-            let rows = try Row.fetchCursor(
-                db, sql: "SELECT DISTINCT entry, name FROM tag WHERE entry IN (\(placeholders))",
-                arguments: StatementArguments(Array(chunk)))
-            while let row = try rows.next() { counts[row[1], default: 0] += 1 }
-        }
+        let statement = try db.cachedStatement(
+            sql: "SELECT DISTINCT entry, name FROM tag WHERE entry IN (SELECT value FROM json_each(?))")
+        let rows = try Row.fetchCursor(statement, arguments: [SQLParameters.jsonArray(numbers)])
+        while let row = try rows.next() { counts[row[1], default: 0] += 1 }
         let forms = try shownForms(of: Set(counts.keys), in: db)
         return counts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map {
             (Tag(name: $0.key, written: forms[$0.key] ?? $0.key), $0.value)

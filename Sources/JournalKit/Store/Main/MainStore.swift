@@ -1,4 +1,3 @@
-import Algorithms
 import Foundation
 import GRDB
 import JournalText
@@ -440,15 +439,12 @@ package final class MainStore: StoreFile {
                 let extra = try alongside(db)
                 var found: [Int64: Entry] = [:]
                 let tags = try EntryTags.tags(of: numbers, in: db)
-                for chunk in numbers.chunks(ofCount: 500) {
-                    let placeholders = SQLParameters.list(chunk.count)
-                    let rows = try Row.fetchCursor(
-                        db, sql: "SELECT \(Self.entryColumns) FROM entry WHERE n IN (\(placeholders))",
-                        arguments: StatementArguments(chunk))
-                    while let row = try rows.next() {
-                        let entry = Self.entry(from: row, tags: tags, storeID: storeID)
-                        found[entry.id.number] = entry
-                    }
+                let statement = try db.cachedStatement(
+                    sql: "SELECT \(Self.entryColumns) FROM entry WHERE n IN (SELECT value FROM json_each(?))")
+                let rows = try Row.fetchCursor(statement, arguments: [SQLParameters.jsonArray(numbers)])
+                while let row = try rows.next() {
+                    let entry = Self.entry(from: row, tags: tags, storeID: storeID)
+                    found[entry.id.number] = entry
                 }
                 return (found, extra)
             }
@@ -540,15 +536,9 @@ package final class MainStore: StoreFile {
     func dates(of numbers: [Int64]) throws(JournalError) -> [Int64] {
         try guarded {
             try pool.read { db in
-                var dates: [Int64] = []
-                dates.reserveCapacity(numbers.count)
-                for chunk in numbers.chunks(ofCount: 500) {
-                    let placeholders = SQLParameters.list(chunk.count)
-                    dates += try Int64.fetchAll(
-                        db, sql: "SELECT date FROM entry WHERE n IN (\(placeholders))",
-                        arguments: StatementArguments(Array(chunk)))
-                }
-                return dates
+                let statement = try db.cachedStatement(
+                    sql: "SELECT date FROM entry WHERE n IN (SELECT value FROM json_each(?))")
+                return try Int64.fetchAll(statement, arguments: [SQLParameters.jsonArray(numbers)])
             }
         }
     }

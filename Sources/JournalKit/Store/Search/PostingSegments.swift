@@ -378,7 +378,7 @@ struct PostingSegments: Sendable, Equatable {
         }
         let range = window ?? 0...Self.maximumEntryNumber
         let arguments: StatementArguments = [
-            "[" + owners.map(String.init).joined(separator: ",") + "]",
+            SQLParameters.jsonArray(owners),
             max(0, min(range.lowerBound, Self.maximumEntryNumber)),
             max(0, min(range.upperBound, Self.maximumEntryNumber)),
         ]
@@ -520,7 +520,7 @@ struct PostingSegments: Sendable, Equatable {
             }
             return
         }
-        let owners = "[" + tokens.map(String.init).joined(separator: ",") + "]"
+        let owners = SQLParameters.jsonArray(tokens)
         for table in try tables(in: db) {
             let statement = try ownersSegments(columns: "documents, positions", in: table, db)
             try Self.forEachPositionList(in: statement, arguments: [owners, low, high], body)

@@ -38,11 +38,10 @@ extension SearchStore {
     /// which is kept by text and has no index by id, taking the rows whose id is in the set.
     static func tokenTexts(of ids: [Int64], in db: Database) throws -> [Int64: String] {
         guard !ids.isEmpty else { return [:] }
-        let wanted = "[" + ids.map(String.init).joined(separator: ",") + "]"
         let statement = try db.cachedStatement(
             sql: "SELECT id, text FROM token WHERE id IN (SELECT value FROM json_each(?))")
         var texts: [Int64: String] = [:]
-        for row in try Row.fetchAll(statement, arguments: [wanted]) { texts[row[0]] = row[1] }
+        for row in try Row.fetchAll(statement, arguments: [SQLParameters.jsonArray(ids)]) { texts[row[0]] = row[1] }
         return texts
     }
 
