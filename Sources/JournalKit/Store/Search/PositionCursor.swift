@@ -3,10 +3,13 @@ import GRDB
 
 /// A reader of one token's postings (or a prefix key's that keeps positions) in entry order: moved forward to an entry, it gives the
 /// token's positions there (``PositionLists``), stepping over the lists of the entries between
-/// by their lengths, without decoding them.
+/// by their lengths, without decoding them. A segment that ends before the entry asked for (the
+/// one after it starts no later) is passed over as it is stored, its numbers never decoded.
 ///
-/// Invariant: `documents` and `positions` are those of the segment read last, and `offset` is
-/// where the list of `documents[index]` starts in `positions`.
+/// Invariant: `documents` (decoded from `enteredDocuments`) and `positions` are those of the
+/// segment entered last, and `offset` is where the list of `documents[index]` starts in
+/// `positions`; `ahead` is the first number of the segment after it (from its id), read as
+/// stored into `aheadDocuments` and `aheadPositions` (nil once the segments are read out).
 struct PositionCursor {
     private let statement: Statement
     private let rows: RowCursor
@@ -14,6 +17,11 @@ struct PositionCursor {
     private var positions: [UInt8] = []
     private var index = 0
     private var offset = 0
+    private var started = false
+    private var ahead: Int64?
+    private var enteredDocuments: [UInt8] = []
+    private var aheadDocuments: [UInt8] = []
+    private var aheadPositions: [UInt8] = []
 
     /// The postings of `token` in the entries numbered in `range`, read as reader number
     /// `reader`: readers alive at the same time need different numbers.
@@ -39,14 +47,7 @@ struct PositionCursor {
                 index += 1
             }
             if index < documents.count { break }
-            guard try rows.next() != nil else { return false }
-            // The row's blobs read where SQLite holds them (``DirectColumns``), into the arrays
-            // the last segment left.
-            documents.removeAll(keepingCapacity: true)
-            statement.withBlob(atColumn: 1) { DeltaList.forEach(in: $0) { documents.append($0) } }
-            positions.removeAll(keepingCapacity: true)
-            statement.withBlob(atColumn: 2) { positions.append(contentsOf: $0) }
-            (index, offset) = (0, 0)
+            guard try enterSegment(holding: number) else { return false }
         }
         guard documents[index] == number else { return false }
         var start = offset
@@ -56,5 +57,39 @@ struct PositionCursor {
         }
         guard whole else { throw PositionLists.damaged }
         return true
+    }
+
+    /// Enters the first segment ahead that can hold `number`: those before it are passed over
+    /// undecoded. False when no segment is left.
+    private mutating func enterSegment(holding number: Int64) throws -> Bool {
+        if !started {
+            started = true
+            try stepAhead()
+        }
+        guard ahead != nil else { return false }
+        repeat {
+            swap(&positions, &aheadPositions)
+            swap(&enteredDocuments, &aheadDocuments)
+            try stepAhead()
+        } while ahead.map { $0 <= number } ?? false
+        documents.removeAll(keepingCapacity: true)
+        enteredDocuments.withUnsafeBytes { DeltaList.forEach(in: $0) { documents.append($0) } }
+        (index, offset) = (0, 0)
+        return true
+    }
+
+    /// Steps to the next segment, keeping its first number and its columns as stored.
+    private mutating func stepAhead() throws {
+        guard try rows.next() != nil else {
+            ahead = nil
+            return
+        }
+        // The row's blobs read where SQLite holds them (``DirectColumns``), into the arrays the
+        // segment before left.
+        ahead = statement.int64(atColumn: 0) & PostingSegments.maximumEntryNumber
+        aheadDocuments.removeAll(keepingCapacity: true)
+        statement.withBlob(atColumn: 1) { aheadDocuments.append(contentsOf: $0) }
+        aheadPositions.removeAll(keepingCapacity: true)
+        statement.withBlob(atColumn: 2) { aheadPositions.append(contentsOf: $0) }
     }
 }

@@ -151,6 +151,17 @@ import Testing
             }
             var past: [UInt32] = []
             #expect(try !sparse.positions(at: window.upperBound + 1_000_000, appendingTo: &past))
+            // A cursor asked only for the first number of every third segment and the number
+            // before it: the segments between are passed over undecoded, not lost.
+            let firsts = try segments.segmentCounts(owner: owner, within: window, in: db).map(\.first)
+            var jumping = try PositionCursor(token: owner, within: window, reader: 2, in: db)
+            for first in firsts.enumerated().filter({ $0.offset % 3 == 2 }).map(\.element) {
+                for number in [first - 1, first] {
+                    var found: [UInt32] = []
+                    #expect(try jumping.positions(at: number, appendingTo: &found) == (entries[number] != nil))
+                    #expect(found == (entries[number].map { positions(of: number, version: $0) } ?? []))
+                }
+            }
         }
     }
 
