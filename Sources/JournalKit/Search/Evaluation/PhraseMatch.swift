@@ -4,7 +4,10 @@ import GRDB
 /// Which documents hold a phrase: its words side by side, each but the last equal to its word
 /// and the last a prefix. Answered from the positions the postings keep: a reader per word in
 /// entry order (``PositionCursor``), and per candidate a merge of position lists looking for a
-/// start `p` with word `i` at `p + i`, as FTS5 matches a phrase.
+/// start `p` with word `i` at `p + i`, as FTS5 matches a phrase. Two exact words or more are
+/// matched first in every candidate; the last word's lists are then read only in the candidates
+/// where those stand side by side (unless the last word's own token is one of theirs), so that
+/// a dense last word's segments between them are passed over undecoded.
 ///
 /// The last word may start many tokens (a prefix typed so far, or a short word): up to
 /// ``cursorLimit`` get a reader each, and their lists stay apart (a word is one token), so a
@@ -149,6 +152,21 @@ enum PhraseMatch {
             }
         }
 
+        /// How many of `places` (ascending) the last word's lists hold: a position holds one
+        /// token, so each place is in one list at most.
+        func filledCount(of places: ArraySlice<UInt32>) -> Int {
+            var count = 0
+            for list in 0..<(lastStarts.count - 1) {
+                var index = places.startIndex
+                for position in last[lastStarts[list]..<lastStarts[list + 1]] {
+                    while index < places.endIndex, places[index] < position { index += 1 }
+                    guard index < places.endIndex else { break }
+                    if places[index] == position { count += 1 }
+                }
+            }
+            return count
+        }
+
         /// How many starts `p` of the first word have word `i` at `p + i`, the last word's
         /// in one of its tokens' lists; with `stoppingAtFirst`, 0 or 1. Each list is read
         /// once, front to back, as the starts ascend.
@@ -233,7 +251,10 @@ enum PhraseMatch {
         }
     }
 
-    /// ``forEachHolding(_:_:stoppingAtFirst:in:_:)`` with the last word's positions from `lastWord`.
+    /// ``forEachHolding(_:_:stoppingAtFirst:in:_:)`` with the last word's positions from `lastWord`:
+    /// when the exact words are two or more, read only in the candidates where they stand side by
+    /// side, found first (one exact word narrows nothing), unless the word's own token is an
+    /// exact word's (read with theirs).
     private static func forEachHolding(
         _ candidates: DocumentSet, _ phrase: Tokens, lastWord: inout LastWord, stoppingAtFirst: Bool,
         in db: Database, _ body: (Int64, Int) -> Void
@@ -242,11 +263,22 @@ enum PhraseMatch {
         let (distinct, wordToken) = phrase.distinctExact
         var readers = try exactReaders(distinct, within: range, in: db)
         var positions = CandidatePositions(wordToken: wordToken)
-        for number in candidates.members where try positions.readExact(at: number, from: &readers) {
-            guard try lastWord.positions(at: number, into: &positions) else { continue }
-            let count = positions.occurrences(stoppingAtFirst: stoppingAtFirst)
-            if count > 0 { body(number, count) }
+        guard wordToken.count > 1, !lastWord.isAnExactWord else {
+            for number in candidates.members where try positions.readExact(at: number, from: &readers) {
+                guard try lastWord.positions(at: number, into: &positions) else { continue }
+                let count = positions.occurrences(stoppingAtFirst: stoppingAtFirst)
+                if count > 0 { body(number, count) }
+            }
+            return
         }
+        var places: [UInt32] = []
+        var waiting = PlacesToFill(maximum: range.upperBound)
+        for number in candidates.members where try positions.readExact(at: number, from: &readers) {
+            places.removeAll(keepingCapacity: true)
+            positions.lastWordPlaces(appendingTo: &places)
+            waiting.add(number, places: places)
+        }
+        try waiting.fill(from: &lastWord, stoppingAtFirst: stoppingAtFirst, body)
     }
 
     /// The same, the last word's positions read from its tokens.
@@ -312,6 +344,9 @@ enum PhraseMatch {
             }
         }
 
+        /// Whether the word's own token is one of the exact words', read with theirs.
+        var isAnExactWord: Bool { shared != nil }
+
         /// Appends the lists of the word's tokens in entry `number` to `positions` (whose exact
         /// words' lists are read already); false when none is there. Entries must be asked for
         /// in ascending order.
@@ -328,9 +363,10 @@ enum PhraseMatch {
     }
 
     /// The candidates with the exact words side by side, each with the places the last word
-    /// would stand there, filled from the lists of the last word's many tokens: read in one
-    /// pass, only the candidates' decoded, each position looked up among its candidate's places
-    /// (a position holds one token, so each place is filled once at most).
+    /// would stand there, filled from the lists of the last word's many tokens (read in one
+    /// pass, only the candidates' decoded, each position looked up among its candidate's places;
+    /// a position holds one token, so each place is filled once at most), or from its readers
+    /// (``LastWord``), each moved only to those candidates.
     ///
     /// Invariant: candidate `r` (the `r`th added, ascending) has places
     /// `places[starts[r]..<starts[r + 1]]`, ascending.
@@ -369,6 +405,18 @@ enum PhraseMatch {
             for (rank, number) in candidates.members.enumerated() {
                 let count = filled[starts[rank]..<starts[rank + 1]].count { $0 }
                 if count > 0 { body(number, count) }
+            }
+        }
+
+        /// The same, filled from the lists of `lastWord` (whose own token is no exact word's),
+        /// read only in the candidates; with `stoppingAtFirst`, each counted once.
+        func fill(from lastWord: inout LastWord, stoppingAtFirst: Bool, _ body: (Int64, Int) -> Void) throws {
+            var positions = CandidatePositions(wordToken: [])
+            for (rank, number) in candidates.members.enumerated() {
+                positions.removeAll()
+                guard try lastWord.positions(at: number, into: &positions) else { continue }
+                let count = positions.filledCount(of: places[starts[rank]..<starts[rank + 1]])
+                if count > 0 { body(number, stoppingAtFirst ? 1 : count) }
             }
         }
     }
