@@ -55,21 +55,26 @@ extension SearchStore {
     /// Those of `tokens` that the documents `numbers` hold, from the documents' own lists of
     /// tokens, when there are at most ``fewDocuments`` of them or no more than the tokens;
     /// otherwise `tokens` as they are. A word's tokens are then read only where the few
-    /// documents that matter can have them.
+    /// documents that matter can have them. The rows are read by one statement, each list
+    /// where SQLite holds it (``DirectColumns``), until every token is found.
     static func tokens(_ tokens: [Int64], heldByAnyOf numbers: DocumentSet, in db: Database) throws -> [Int64] {
-        guard tokens.count > 1, numbers.count <= max(fewDocuments, tokens.count) else { return tokens }
+        guard tokens.count > 1, numbers.count <= max(fewDocuments, tokens.count),
+            let low = tokens.min(), let high = tokens.max()
+        else { return tokens }
         let wanted = Set(tokens)
         var held = Set<Int64>()
-        for number in numbers.members {
-            for token in try self.tokens(heldBy: number, in: db) where wanted.contains(token) { held.insert(token) }
+        let statement = try db.cachedStatement(
+            sql: "SELECT tokens FROM document WHERE id IN (SELECT value FROM json_each(?))")
+        let rows = try Row.fetchCursor(statement, arguments: [SQLParameters.jsonArray(numbers.members)])
+        while held.count < wanted.count, try rows.next() != nil {
+            statement.withBlob(atColumn: 0) { list in
+                // A word's tokens are a few runs of ids: most of a document's fall outside.
+                DeltaList.forEach(in: list) { token in
+                    if token >= low, token <= high, wanted.contains(token) { held.insert(token) }
+                }
+            }
         }
         return tokens.filter(held.contains)
-    }
-
-    /// The ids of the tokens entry `number` holds, ascending (none when it has no document).
-    static func tokens(heldBy number: Int64, in db: Database) throws -> [Int64] {
-        let read = try db.cachedStatement(sql: "SELECT tokens FROM document WHERE id = ?")
-        return try Data.fetchOne(read, arguments: [number]).map(DeltaList.decode) ?? []
     }
 
     /// The first `wanted` documents numbered `maximum` or below, newest first, that `contains`
