@@ -114,6 +114,9 @@ enum SQLParameters {
     static func jsonArray(_ numbers: some Sequence<Int64>) -> String {
         "[" + numbers.map(String.init).joined(separator: ",") + "]"
     }
+
+    /// `IN` the numbers of the array ``jsonArray(_:)`` makes, bound to its one parameter.
+    static let inJSONArray = "IN (SELECT value FROM json_each(?))"
 }
 
 extension Database {

@@ -111,7 +111,7 @@ enum EntryTags {
     static func tags(of numbers: some Collection<Int64>, in db: Database) throws -> [Int64: [Tag]] {
         var names: [Int64: Set<String>] = [:]
         let statement = try db.cachedStatement(
-            sql: "SELECT entry, name FROM tag WHERE entry IN (SELECT value FROM json_each(?))")
+            sql: "SELECT entry, name FROM tag WHERE entry \(SQLParameters.inJSONArray)")
         let rows = try Row.fetchCursor(statement, arguments: [SQLParameters.jsonArray(numbers)])
         while let row = try rows.next() { names[row[0], default: []].insert(row[1]) }
         let forms = try shownForms(of: names.values.reduce(into: Set()) { $0.formUnion($1) }, in: db)
@@ -170,7 +170,7 @@ enum EntryTags {
     static func counts(of numbers: [Int64], in db: Database) throws -> [(tag: Tag, entries: Int)] {
         var counts: [String: Int] = [:]
         let statement = try db.cachedStatement(
-            sql: "SELECT DISTINCT entry, name FROM tag WHERE entry IN (SELECT value FROM json_each(?))")
+            sql: "SELECT DISTINCT entry, name FROM tag WHERE entry \(SQLParameters.inJSONArray)")
         let rows = try Row.fetchCursor(statement, arguments: [SQLParameters.jsonArray(numbers)])
         while let row = try rows.next() { counts[row[1], default: 0] += 1 }
         let forms = try shownForms(of: Set(counts.keys), in: db)

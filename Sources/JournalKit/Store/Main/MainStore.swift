@@ -440,7 +440,7 @@ package final class MainStore: StoreFile {
                 var found: [Int64: Entry] = [:]
                 let tags = try EntryTags.tags(of: numbers, in: db)
                 let statement = try db.cachedStatement(
-                    sql: "SELECT \(Self.entryColumns) FROM entry WHERE n IN (SELECT value FROM json_each(?))")
+                    sql: "SELECT \(Self.entryColumns) FROM entry WHERE n \(SQLParameters.inJSONArray)")
                 let rows = try Row.fetchCursor(statement, arguments: [SQLParameters.jsonArray(numbers)])
                 while let row = try rows.next() {
                     let entry = Self.entry(from: row, tags: tags, storeID: storeID)
@@ -537,7 +537,7 @@ package final class MainStore: StoreFile {
         try guarded {
             try pool.read { db in
                 let statement = try db.cachedStatement(
-                    sql: "SELECT date FROM entry WHERE n IN (SELECT value FROM json_each(?))")
+                    sql: "SELECT date FROM entry WHERE n \(SQLParameters.inJSONArray)")
                 return try Int64.fetchAll(statement, arguments: [SQLParameters.jsonArray(numbers)])
             }
         }

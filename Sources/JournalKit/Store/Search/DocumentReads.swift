@@ -64,7 +64,7 @@ extension SearchStore {
         let wanted = Set(tokens)
         var held = Set<Int64>()
         let statement = try db.cachedStatement(
-            sql: "SELECT tokens FROM document WHERE id IN (SELECT value FROM json_each(?))")
+            sql: "SELECT tokens FROM document WHERE id \(SQLParameters.inJSONArray)")
         let rows = try Row.fetchCursor(statement, arguments: [SQLParameters.jsonArray(numbers.members)])
         while held.count < wanted.count, try rows.next() != nil {
             statement.withBlob(atColumn: 0) { list in

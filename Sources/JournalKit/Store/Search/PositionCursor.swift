@@ -17,7 +17,6 @@ struct PositionCursor {
     private var positions: [UInt8] = []
     private var index = 0
     private var offset = 0
-    private var started = false
     private var ahead: Int64?
     private var enteredDocuments: [UInt8] = []
     private var aheadDocuments: [UInt8] = []
@@ -36,6 +35,7 @@ struct PositionCursor {
         statement = try segments.segments(
             holding: range, owner: owner, columns: "documents, positions", reader: reader, in: db)
         rows = try Row.fetchCursor(statement)
+        try stepAhead()
     }
 
     /// The token's positions in entry `number`, appended to `list`; false when the token is not
@@ -62,10 +62,6 @@ struct PositionCursor {
     /// Enters the first segment ahead that can hold `number`: those before it are passed over
     /// undecoded. False when no segment is left.
     private mutating func enterSegment(holding number: Int64) throws -> Bool {
-        if !started {
-            started = true
-            try stepAhead()
-        }
         guard ahead != nil else { return false }
         repeat {
             swap(&positions, &aheadPositions)

@@ -39,7 +39,7 @@ extension SearchStore {
     static func tokenTexts(of ids: [Int64], in db: Database) throws -> [Int64: String] {
         guard !ids.isEmpty else { return [:] }
         let statement = try db.cachedStatement(
-            sql: "SELECT id, text FROM token WHERE id IN (SELECT value FROM json_each(?))")
+            sql: "SELECT id, text FROM token WHERE id \(SQLParameters.inJSONArray)")
         var texts: [Int64: String] = [:]
         for row in try Row.fetchAll(statement, arguments: [SQLParameters.jsonArray(ids)]) { texts[row[0]] = row[1] }
         return texts
