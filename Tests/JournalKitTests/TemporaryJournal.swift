@@ -109,11 +109,12 @@ final class TemporaryJournal {
             // The segments and the recent ones (PostingSegments+Recent) alike.
             for row in try Row.fetchAll(
                 db,
-                sql: "SELECT id >> 32, documents FROM posting UNION ALL SELECT id >> 32, documents FROM posting_recent")
-            {
+                sql:
+                    "SELECT id >> 32, documents, id FROM posting UNION ALL SELECT id >> 32, documents, id FROM posting_recent"
+            ) {
                 let token: Int64 = row[0]
                 used.insert(token)
-                for number in DeltaList.decode(row[1]) {
+                for number in DeltaList.decode(row[1], first: PostingSegments.first(ofSegment: row[2])) {
                     indexed[number, default: ("missing", [])].tokens.insert(texts[token] ?? "?")
                 }
             }
@@ -130,11 +131,13 @@ final class TemporaryJournal {
             for row in try Row.fetchAll(
                 db,
                 sql:
-                    "SELECT id >> 32, documents FROM prefix_posting UNION ALL SELECT id >> 32, documents FROM prefix_posting_recent"
+                    "SELECT id >> 32, documents, id FROM prefix_posting UNION ALL SELECT id >> 32, documents, id FROM prefix_posting_recent"
             ) {
                 let key: Int64 = row[0]
                 used.insert(key)
-                for number in DeltaList.decode(row[1]) { keyed[number, default: []].insert(texts[key] ?? "?") }
+                for number in DeltaList.decode(row[1], first: PostingSegments.first(ofSegment: row[2])) {
+                    keyed[number, default: []].insert(texts[key] ?? "?")
+                }
             }
             return (keyed, Set(texts.keys).subtracting(used).count, Set(texts.values))
         }

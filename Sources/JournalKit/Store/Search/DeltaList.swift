@@ -3,6 +3,10 @@ import Foundation
 /// A sorted list of distinct integers as the search store keeps it (a document's token ids,
 /// a posting segment's entry numbers): the gaps between them, varint-encoded, so that dense
 /// lists take about a byte a number.
+///
+/// A list whose reader knows its first value already (a posting segment's first entry number
+/// is in its id) is kept without it: the gaps after it (``bytes(afterFirst:)``), read back with
+/// that first value given (``forEach(in:first:_:)``).
 enum DeltaList {
     /// Encodes `values`, which must be sorted ascending without repeats.
     static func encode(_ values: some Collection<Int64>) -> Data {
@@ -13,6 +17,13 @@ enum DeltaList {
     static func bytes(_ values: some Collection<Int64>) -> [UInt8] {
         var bytes: [UInt8] = []
         append(values, after: 0, to: &bytes)
+        return bytes
+    }
+
+    /// `values` encoded without their first: the gaps after it (none for a single value).
+    static func bytes(afterFirst values: some Collection<Int64>) -> [UInt8] {
+        var bytes: [UInt8] = []
+        if let first = values.first { append(values.dropFirst(), after: first, to: &bytes) }
         return bytes
     }
 
@@ -27,9 +38,10 @@ enum DeltaList {
         }
     }
 
-    static func decode(_ data: Data) -> [Int64] {
+    /// The values of a list; with `first`, of one kept without it (``bytes(afterFirst:)``).
+    static func decode(_ data: Data, first: Int64? = nil) -> [Int64] {
         var values: [Int64] = []
-        forEach(in: data) { values.append($0) }
+        forEach(in: data, first: first) { values.append($0) }
         return values
     }
 
@@ -40,9 +52,21 @@ enum DeltaList {
 
     /// The same for a list's bytes where they lie (a row's blob read in place).
     static func forEach(in raw: UnsafeRawBufferPointer, _ body: (Int64) -> Void) {
+        forEach(in: raw, first: nil, body)
+    }
+
+    /// Calls `body` with `first`, then with each value of the list kept without it
+    /// (``bytes(afterFirst:)``); with `first` nil, as a whole list's.
+    static func forEach(in data: Data, first: Int64?, _ body: (Int64) -> Void) {
+        data.withUnsafeBytes { forEach(in: $0, first: first, body) }
+    }
+
+    /// The same for a list's bytes where they lie.
+    static func forEach(in raw: UnsafeRawBufferPointer, first: Int64?, _ body: (Int64) -> Void) {
         let bytes = raw.assumingMemoryBound(to: UInt8.self)
         var position = 0
-        var previous: Int64 = 0
+        var previous: Int64 = first ?? 0
+        if let first { body(first) }
         while let delta = Varint.read(bytes, at: &position) {
             previous &+= Int64(bitPattern: delta)
             body(previous)

@@ -6,9 +6,9 @@ import GRDB
 /// by their lengths, without decoding them. A segment that ends before the entry asked for (the
 /// one after it starts no later) is passed over as it is stored, its numbers never decoded.
 ///
-/// Invariant: `documents` (decoded from `enteredDocuments`) and `positions` are those of the
-/// segment entered last, and `offset` is where the list of `documents[index]` starts in
-/// `positions`; `ahead` is the first number of the segment after it (from its id), read as
+/// Invariant: `documents` (its first number, `entered`, then those `enteredDocuments` holds) and
+/// `positions` are those of the segment entered last, and `offset` is where the list of
+/// `documents[index]` starts in `positions`; `ahead` is the first number of the segment after it (from its id), read as
 /// stored into `aheadDocuments` and `aheadPositions` (nil once the segments are read out).
 struct PositionCursor {
     private let statement: Statement
@@ -18,6 +18,7 @@ struct PositionCursor {
     private var index = 0
     private var offset = 0
     private var ahead: Int64?
+    private var entered: Int64 = 0
     private var enteredDocuments: [UInt8] = []
     private var aheadDocuments: [UInt8] = []
     private var aheadPositions: [UInt8] = []
@@ -64,12 +65,13 @@ struct PositionCursor {
     private mutating func enterSegment(holding number: Int64) throws -> Bool {
         guard ahead != nil else { return false }
         repeat {
+            entered = ahead ?? 0
             swap(&positions, &aheadPositions)
             swap(&enteredDocuments, &aheadDocuments)
             try stepAhead()
         } while ahead.map { $0 <= number } ?? false
         documents.removeAll(keepingCapacity: true)
-        enteredDocuments.withUnsafeBytes { DeltaList.forEach(in: $0) { documents.append($0) } }
+        enteredDocuments.withUnsafeBytes { DeltaList.forEach(in: $0, first: entered) { documents.append($0) } }
         (index, offset) = (0, 0)
         return true
     }
@@ -82,7 +84,7 @@ struct PositionCursor {
         }
         // The row's blobs read where SQLite holds them (``DirectColumns``), into the arrays the
         // segment before left.
-        ahead = statement.int64(atColumn: 0) & PostingSegments.maximumEntryNumber
+        ahead = PostingSegments.first(ofSegment: statement.int64(atColumn: 0))
         aheadDocuments.removeAll(keepingCapacity: true)
         statement.withBlob(atColumn: 1) { aheadDocuments.append(contentsOf: $0) }
         aheadPositions.removeAll(keepingCapacity: true)

@@ -52,7 +52,7 @@ struct PostingMembership {
                 arguments: [low, PostingSegments.key(owner: owner, entry: number)]),
                 (row[0] as Int64) > found?.id ?? .min
             {
-                found = (row[0], DeltaList.decode(row[1] as Data))
+                found = (row[0], DeltaList.decode(row[1], first: PostingSegments.first(ofSegment: row[0])))
             }
         }
         guard let found else { return nil }

@@ -61,14 +61,14 @@ struct PostingRuns: Sendable {
         return first...last
     }
 
-    /// Hands `body` the entry numbers of `owner` in each staged run (a ``DeltaList``), in order:
-    /// its entries in every run, ascending (the runs are in entry order), as
-    /// ``PostingSegments/forEachList(of:in:_:)`` hands those of its segments.
-    func forEachList(of owner: Int64, in db: Database, _ body: (Data) -> Void) throws {
+    /// Hands `body` the entry numbers of `owner` in each staged run (a whole ``DeltaList``, with
+    /// no first number apart), in order: its entries in every run, ascending (the runs are in
+    /// entry order), as ``PostingSegments/forEachList(of:in:_:)`` hands those of its segments.
+    func forEachList(of owner: Int64, in db: Database, _ body: (_ first: Int64?, _ list: Data) -> Void) throws {
         guard let runs = try runBounds(in: db) else { return }
         let read = try db.cachedStatement(sql: "SELECT documents FROM \(table) WHERE id = ?")
         for run in runs {
-            if let documents = try Data.fetchOne(read, arguments: [run << 32 | owner]) { body(documents) }
+            if let documents = try Data.fetchOne(read, arguments: [run << 32 | owner]) { body(nil, documents) }
         }
     }
 
@@ -86,7 +86,7 @@ struct PostingRuns: Sendable {
                 try read.withBlob(atColumn: 0) { documents in
                     try read.withBlob(atColumn: 1) { positions in
                         try PostingSegments.forEachPositionList(
-                            documents: documents.assumingMemoryBound(to: UInt8.self),
+                            first: nil, documents: documents.assumingMemoryBound(to: UInt8.self),
                             positions: positions.assumingMemoryBound(to: UInt8.self), body)
                     }
                 }
@@ -164,8 +164,9 @@ struct PostingRuns: Sendable {
         try segments.forEachLink(in: try Row.fetchCursor(db, sql: selectLinks), body)
     }
 
-    /// Reads the staged rows as (owner, documents, positions), as segments are read.
+    /// Reads the staged rows as (owner, documents, positions, no first number apart), as segments
+    /// are read.
     private var selectLinks: String {
-        "SELECT id & \(Self.ownerMask), documents, positions FROM \(table)"
+        "SELECT id & \(Self.ownerMask), documents, positions, NULL FROM \(table)"
     }
 }

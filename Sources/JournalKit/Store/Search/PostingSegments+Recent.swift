@@ -91,7 +91,7 @@ extension PostingSegments {
     private func mergeRecent(ids: ClosedRange<Int64>, tails: inout PostingTails, in db: Database) throws {
         let statement = try db.cachedStatement(
             sql:
-                "SELECT id >> 32, documents, positions FROM \(recentTable) WHERE id BETWEEN ? AND ? ORDER BY id"
+                "SELECT id >> 32, documents, positions, id FROM \(recentTable) WHERE id BETWEEN ? AND ? ORDER BY id"
         )
         let rows = try Row.fetchCursor(statement, arguments: [ids.lowerBound, ids.upperBound])
         var added = (documents: [Int64](), positions: [UInt8]())
@@ -110,7 +110,10 @@ extension PostingSegments {
                 try flush()
                 owner = rowOwner
             }
-            statement.withBlob(atColumn: 1) { bytes in DeltaList.forEach(in: bytes) { added.documents.append($0) } }
+            let first = Self.first(ofSegment: statement.int64(atColumn: 3))
+            statement.withBlob(atColumn: 1) { bytes in
+                DeltaList.forEach(in: bytes, first: first) { added.documents.append($0) }
+            }
             statement.withBlob(atColumn: 2) { added.positions.append(contentsOf: $0) }
         }
         try flush()

@@ -3,12 +3,13 @@ import GRDB
 
 /// The link from tokens (or prefix keys) to entries: each owner's entry numbers, ascending,
 /// cut into segments of at most `capacity` numbers and `byteCapacity` bytes (or one number),
-/// each one row of a posting table holding a `DeltaList`.
+/// each one row of a posting table.
 ///
 /// A row's id packs the owner's id and the segment's first entry number
-/// (`owner << 32 | first`), so an owner's segments are one rowid range, in order. Indexing a
-/// batch of entries then rewrites one segment (or a few) per token the batch uses, instead of
-/// inserting one row per token of every entry. A token's segments also hold where it stands in
+/// (`owner << 32 | first`), so an owner's segments are one rowid range, in order; its
+/// `documents` hold the numbers after the first (``DeltaList/bytes(afterFirst:)``), which the
+/// id gives. Indexing a batch of entries then rewrites one segment (or a few) per token the
+/// batch uses, instead of inserting one row per token of every entry. A token's segments also hold where it stands in
 /// each of their entries (``PositionLists``), so that a phrase is answered from the postings.
 ///
 /// An owner's entries continue in its recent segments (``recentTable``, laid out the same), where
@@ -59,6 +60,9 @@ struct PostingSegments: Sendable, Equatable {
     static let maximumEntryNumber: Int64 = 0xFFFF_FFFF
 
     static func key(owner: Int64, entry: Int64) -> Int64 { owner << 32 | entry }
+
+    /// The first entry number of the segment with this id, the one its `documents` leave out.
+    static func first(ofSegment id: Int64) -> Int64 { id & maximumEntryNumber }
 
     /// Adds and removes entry numbers (each sorted ascending) in the postings of `token`,
     /// keeping `tails` current. Returns whether the token still has any.
@@ -186,11 +190,9 @@ struct PostingSegments: Sendable, Equatable {
         }
         while let first = rest.first {
             let (segment, lists) = take(after: 0, count: 0, bytes: 0)
-            var bytes: [UInt8] = []
-            DeltaList.append(segment, after: 0, to: &bytes)
             let written = PostingTails.Tail(
                 id: Self.key(owner: token, entry: first), count: segment.count, last: segment.last ?? first,
-                bytes: bytes, positions: Array(lists))
+                bytes: DeltaList.bytes(afterFirst: segment), positions: Array(lists))
             try write(written)
             tail = written
         }
@@ -208,7 +210,8 @@ struct PostingSegments: Sendable, Equatable {
         let whole = positions.withUnsafeBufferPointer { lists in
             for document in documents {
                 guard count + taken < Self.capacity else { return true }
-                var (entrySize, end) = (Varint.size(UInt64(document - previous)), listsEnd)
+                // A segment's first number is in its id, not its bytes.
+                var (entrySize, end) = (count + taken == 0 ? 0 : Varint.size(UInt64(document - previous)), listsEnd)
                 if !lists.isEmpty {
                     guard let next = PositionLists.offset(after: 1, in: lists, from: listsEnd) else { return false }
                     (entrySize, end) = (entrySize + next - listsEnd, next)
@@ -246,13 +249,14 @@ struct PostingSegments: Sendable, Equatable {
             $0.bind(1, Self.key(owner: token, entry: 0))
             $0.bind(2, Self.key(owner: token, entry: Self.maximumEntryNumber))
         } row: { statement in
+            let id = statement.int64(atColumn: 0)
             var last: Int64 = 0
             let bytes = statement.withBlob(atColumn: 2) { blob in
-                DeltaList.forEach(in: blob) { last = $0 }
+                DeltaList.forEach(in: blob, first: Self.first(ofSegment: id)) { last = $0 }
                 return [UInt8](blob)
             }
             tail = PostingTails.Tail(
-                id: statement.int64(atColumn: 0), count: Int(statement.int64(atColumn: 1)), last: last, bytes: bytes,
+                id: id, count: Int(statement.int64(atColumn: 1)), last: last, bytes: bytes,
                 positions: statement.withBlob(atColumn: 3) { [UInt8]($0) })
         }
         return tail
@@ -272,7 +276,9 @@ struct PostingSegments: Sendable, Equatable {
             segments(holding: low...high, owner: token, columns: "documents, positions", in: [table], db))
         var current = Merging()
         for row in rows {
-            DeltaList.forEach(in: row[1] as Data) { current.documents.append($0) }
+            DeltaList.forEach(in: row[1] as Data, first: Self.first(ofSegment: row[0])) {
+                current.documents.append($0)
+            }
             current.positions += row[2] as Data
         }
         let merged = try merge(current, adding: adding, removing: removing)
@@ -285,10 +291,9 @@ struct PostingSegments: Sendable, Equatable {
             guard let fit = fitting(rest, after: 0, count: 0, bytes: 0, positions: lists) else {
                 throw JournalError.store("a posting segment's positions are damaged")
             }
-            var documents: [UInt8] = []
-            DeltaList.append(rest.prefix(fit.count), after: 0, to: &documents)
             try write(
-                id: Self.key(owner: token, entry: first), count: fit.count, documents: documents,
+                id: Self.key(owner: token, entry: first), count: fit.count,
+                documents: DeltaList.bytes(afterFirst: rest.prefix(fit.count)),
                 positions: Array(lists.prefix(fit.positionBytes)), into: table, in: db)
             (rest, lists) = (rest.dropFirst(fit.count), lists.dropFirst(fit.positionBytes))
         }
@@ -355,12 +360,14 @@ struct PostingSegments: Sendable, Equatable {
         owner token: Int64, into set: inout DocumentSet, within window: ClosedRange<Int64>? = nil, in db: Database
     ) throws {
         guard let window else {
-            try forEachList(of: token, in: db) { list in DeltaList.forEach(in: list) { set.insert($0) } }
+            try forEachList(of: token, in: db) { first, list in
+                DeltaList.forEach(in: list, first: first) { set.insert($0) }
+            }
             return
         }
         let rows = try Row.fetchCursor(segments(holding: window, owner: token, columns: "documents", in: db))
         while let row = try rows.next() {
-            DeltaList.forEach(in: row[1] as Data) { number in
+            DeltaList.forEach(in: row[1] as Data, first: Self.first(ofSegment: row[0])) { number in
                 if window.contains(number) { set.insert(number) }
             }
         }
@@ -383,11 +390,12 @@ struct PostingSegments: Sendable, Equatable {
             max(0, min(range.upperBound, Self.maximumEntryNumber)),
         ]
         for table in try tables(in: db) {
-            let statement = try ownersSegments(columns: "documents", in: table, db)
+            let statement = try ownersSegments(columns: "\(table).id, documents", in: table, db)
             let rows = try Row.fetchCursor(statement, arguments: arguments)
             while try rows.next() != nil {
-                statement.withBlob(atColumn: 0) { list in
-                    DeltaList.forEach(in: list) { number in
+                let first = Self.first(ofSegment: statement.int64(atColumn: 0))
+                statement.withBlob(atColumn: 1) { list in
+                    DeltaList.forEach(in: list, first: first) { number in
                         if range.contains(number) { set.insert(number) }
                     }
                 }
@@ -395,17 +403,18 @@ struct PostingSegments: Sendable, Equatable {
         }
     }
 
-    /// Hands `body` the entry numbers of each segment of `owner` (a ``DeltaList``), in order:
-    /// every entry of the owner, ascending (the recent segments' after the others'). A list at
-    /// a time, so that a caller's work for each number is not a call through a closure.
-    func forEachList(of owner: Int64, in db: Database, _ body: (Data) -> Void) throws {
+    /// Hands `body` the entry numbers of each segment of `owner`, in order: its first and the
+    /// ``DeltaList`` of those after it (``DeltaList/forEach(in:first:_:)`` reads them), every
+    /// entry of the owner, ascending (the recent segments' after the others'). A list at a time,
+    /// so that a caller's work for each number is not a call through a closure.
+    func forEachList(of owner: Int64, in db: Database, _ body: (_ first: Int64?, _ list: Data) -> Void) throws {
         for table in try tables(in: db) {
             let rows = try Row.fetchCursor(
-                db.cachedStatement(sql: "SELECT documents FROM \(table) WHERE id BETWEEN ? AND ?"),
+                db.cachedStatement(sql: "SELECT id, documents FROM \(table) WHERE id BETWEEN ? AND ?"),
                 arguments: [
                     Self.key(owner: owner, entry: 0), Self.key(owner: owner, entry: Self.maximumEntryNumber),
                 ])
-            while let row = try rows.next() { body(row[0]) }
+            while let row = try rows.next() { body(Self.first(ofSegment: row[0]), row[1]) }
         }
     }
 
@@ -510,7 +519,7 @@ struct PostingSegments: Sendable, Equatable {
             for table in try tables(in: db) {
                 let statement = try db.cachedStatement(
                     sql: """
-                        SELECT documents, positions FROM \(table)
+                        SELECT id, documents, positions FROM \(table)
                         WHERE id BETWEEN ?1 << 32 AND ?2 << 32 | ?3 AND id & 0xFFFFFFFF <= ?3
                         """)
                 for run in runs {
@@ -522,7 +531,7 @@ struct PostingSegments: Sendable, Equatable {
         }
         let owners = SQLParameters.jsonArray(tokens)
         for table in try tables(in: db) {
-            let statement = try ownersSegments(columns: "documents, positions", in: table, db)
+            let statement = try ownersSegments(columns: "\(table).id, documents, positions", in: table, db)
             try Self.forEachPositionList(in: statement, arguments: [owners, low, high], body)
         }
     }
@@ -561,7 +570,7 @@ struct PostingSegments: Sendable, Equatable {
         return runs
     }
 
-    /// The entries of the rows of `statement` (columns `documents`, `positions`) with their
+    /// The entries of the rows of `statement` (columns `id`, `documents`, `positions`) with their
     /// position lists. Each row's blobs read where SQLite holds them (``DirectColumns``):
     /// thousands of rows, where a copy of each blob and an array of its entries cost more than
     /// the reading.
@@ -571,10 +580,11 @@ struct PostingSegments: Sendable, Equatable {
     ) throws {
         let rows = try Row.fetchCursor(statement, arguments: arguments)
         while try rows.next() != nil {
-            try statement.withBlob(atColumn: 0) { documents in
-                try statement.withBlob(atColumn: 1) { positions in
+            let first = Self.first(ofSegment: statement.int64(atColumn: 0))
+            try statement.withBlob(atColumn: 1) { documents in
+                try statement.withBlob(atColumn: 2) { positions in
                     try forEachPositionList(
-                        documents: documents.assumingMemoryBound(to: UInt8.self),
+                        first: first, documents: documents.assumingMemoryBound(to: UInt8.self),
                         positions: positions.assumingMemoryBound(to: UInt8.self),
                         body)
                 }
@@ -582,13 +592,18 @@ struct PostingSegments: Sendable, Equatable {
         }
     }
 
-    /// The entries of a segment's row (its `documents` and `positions`) with their position lists
-    /// (a staged run's row too, ``PostingRuns``).
+    /// The entries of a segment's row (its first number, its `documents` and `positions`) with
+    /// their position lists (a staged run's row too, ``PostingRuns``, whose `documents` hold
+    /// every number: `first` nil).
     static func forEachPositionList(
-        documents: UnsafeBufferPointer<UInt8>, positions: UnsafeBufferPointer<UInt8>,
+        first: Int64?, documents: UnsafeBufferPointer<UInt8>, positions: UnsafeBufferPointer<UInt8>,
         _ body: (_ entry: Int64, _ list: UnsafeBufferPointer<UInt8>) throws -> Void
     ) throws {
-        var (read, offset, entry) = (0, 0, Int64(0))
+        var (read, offset, entry) = (0, 0, first ?? 0)
+        if let first {
+            guard let list = PositionLists.nextList(in: positions, at: &offset) else { throw PositionLists.damaged }
+            try body(first, list)
+        }
         while read < documents.count {
             guard let gap = Varint.read(documents, at: &read),
                 let list = PositionLists.nextList(in: positions, at: &offset)
@@ -606,12 +621,15 @@ struct PostingSegments: Sendable, Equatable {
     ) throws {
         for table in try tables(in: db) {
             try forEachLink(
-                in: try Row.fetchCursor(db, sql: "SELECT id >> 32, documents, positions FROM \(table)"), body)
+                in: try Row.fetchCursor(
+                    db, sql: "SELECT id >> 32, documents, positions, id & \(Self.maximumEntryNumber) FROM \(table)"),
+                body)
         }
     }
 
-    /// The same for `rows` of (owner, documents, positions) laid out as segments are (staged
-    /// runs' too, ``PostingRuns``).
+    /// The same for `rows` of (owner, documents, positions, the first number the documents leave
+    /// out) laid out as segments are (staged runs' too, ``PostingRuns``, with every number in
+    /// their documents and the fourth column null).
     func forEachLink(
         in rows: RowCursor, _ body: (_ owner: Int64, _ entry: Int64, _ positions: UnsafeBufferPointer<UInt8>) -> Void
     ) throws {
@@ -620,7 +638,7 @@ struct PostingSegments: Sendable, Equatable {
             (row[2] as Data? ?? Data()).withUnsafeBytes { raw in
                 let positions = raw.bindMemory(to: UInt8.self)
                 var offset = 0
-                DeltaList.forEach(in: row[1] as Data? ?? Data()) { entry in
+                DeltaList.forEach(in: row[1] as Data? ?? Data(), first: row[3]) { entry in
                     body(
                         owner, entry, PositionLists.nextList(in: positions, at: &offset) ?? .init(start: nil, count: 0))
                 }

@@ -369,6 +369,12 @@ package final class SearchStore: StoreFile {
                     ALTER TABLE prefix_posting_run ADD COLUMN positions BLOB NOT NULL DEFAULT x'';
                     """)
         }
+        // A segment's entry numbers without its first, which its id holds already
+        // (``DeltaList/bytes(afterFirst:)``). The store holds derived data only: it is emptied
+        // and rebuilt.
+        migrator.registerMigration("v17-segment-first-in-id") { db in
+            try emptyForFormatChange(in: db)
+        }
         return migrator
     }
 

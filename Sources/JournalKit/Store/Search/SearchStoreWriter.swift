@@ -472,7 +472,9 @@ struct SearchStoreWriter {
     ) throws -> PostingSegments.Added {
         guard !batch.positions.isEmpty else {
             var documents = Set(batch.documents)
-            let take = { (list: Data) in DeltaList.forEach(in: list) { documents.insert($0) } }
+            let take = { (first: Int64?, list: Data) in
+                DeltaList.forEach(in: list, first: first) { documents.insert($0) }
+            }
             for token in tokens {
                 try PostingSegments.tokens.forEachList(of: token, in: db, take)
                 try PostingRuns.tokens.forEachList(of: token, in: db, take)

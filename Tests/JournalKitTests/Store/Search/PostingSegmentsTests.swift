@@ -27,9 +27,9 @@ func positions(of number: Int64, version: UInt32) -> [UInt32] {
 func storedPositions(_ db: Database, owner: Int64) throws -> [Int64: [UInt32]] {
     var result: [Int64: [UInt32]] = [:]
     let rows = try Row.fetchAll(
-        db, sql: "SELECT documents, positions FROM posting WHERE id >> 32 = ? ORDER BY id", arguments: [owner])
+        db, sql: "SELECT documents, positions, id FROM posting WHERE id >> 32 = ? ORDER BY id", arguments: [owner])
     for row in rows {
-        let numbers = DeltaList.decode(row[0])
+        let numbers = DeltaList.decode(row[0], first: PostingSegments.first(ofSegment: row[2]))
         var lists: [[UInt32]] = []
         let whole = (row[1] as Data).withUnsafeBytes { raw in
             PositionLists.forEachList(in: raw.bindMemory(to: UInt8.self)) { list in
@@ -67,7 +67,7 @@ func storedPositions(_ db: Database, owner: Int64) throws -> [Int64: [UInt32]] {
                 "SELECT id, count, documents, length(documents) + length(positions) FROM posting WHERE id >> 32 = ? ORDER BY id",
             arguments: [token])
         for row in rows {
-            let numbers = DeltaList.decode(row[2])
+            let numbers = DeltaList.decode(row[2], first: PostingSegments.first(ofSegment: row[0]))
             #expect(numbers.count == row[1] as Int)
             #expect(numbers.count <= PostingSegments.capacity)
             #expect((row[3] as Int) <= PostingSegments.byteCapacity || numbers.count == 1)
@@ -215,7 +215,7 @@ func storedPositions(_ db: Database, owner: Int64) throws -> [Int64: [UInt32]] {
             #expect(rows.count > 1)
             var previousLast: Int64 = 0
             for row in rows {
-                let numbers = DeltaList.decode(row[2])
+                let numbers = DeltaList.decode(row[2], first: PostingSegments.first(ofSegment: row[0]))
                 #expect(numbers.count == row[1] as Int && numbers.count <= PostingSegments.capacity)
                 // Appends stop at the byte limit too, so that a segment stays within its page.
                 #expect((row[3] as Int) <= PostingSegments.byteCapacity)

@@ -284,6 +284,46 @@ import Testing
         try expectAnswers(queries, as: before, in: store)
     }
 
+    /// A store of format 16, whose segments hold their first entry number in their bytes as
+    /// well as in their ids, is rebuilt with segments that leave it out, and answers as before.
+    @Test(arguments: [nil, "correct horse"])
+    func aStoreOfFormat16IsRebuiltWithSegmentsThatLeaveTheirFirstNumberOut(passphrase: String?) throws {
+        let store = try TemporaryJournal(passphrase: passphrase)
+        for entry in SyntheticJournal(count: 300, seed: 66) { try store.journal.add(entry) }
+        let queries = try ["\"on the\"", "the", "t", "on th", "\"the w\""].map { try SearchQuery($0) }
+        let before = try answers(queries, in: store)
+        #expect(before.allSatisfy { $0.total > 0 })
+        let tables = ["posting", "prefix_posting", "posting_recent", "prefix_posting_recent"]
+        let documentBytes = {
+            try store.journal.search.pool.read { db in
+                try tables.reduce(0) { sum, table in
+                    try sum + (Int.fetchOne(db, sql: "SELECT sum(length(documents)) FROM \(table)") ?? 0)
+                }
+            }
+        }
+        try store.journal.search.pool.writeWithoutTransaction { db in
+            for table in tables {
+                for row in try Row.fetchAll(db, sql: "SELECT id, documents FROM \(table)") {
+                    let numbers = DeltaList.decode(row[1], first: PostingSegments.first(ofSegment: row[0]))
+                    try db.execute(
+                        sql: "UPDATE \(table) SET documents = ? WHERE id = ?",
+                        arguments: [DeltaList.encode(numbers), row[0] as Int64])
+                }
+            }
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v17-segment-first-in-id'")
+        }
+        let bytesOfFormat16 = try documentBytes()
+
+        #expect(try reopenCountingIndexed(store) == 300, "the rebuild reports every entry")
+        #expect(try documentBytes() < bytesOfFormat16)
+        let segmentsOfOne = try store.journal.search.pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT count(*), sum(length(documents)) FROM posting WHERE count = 1")
+        }
+        #expect(segmentsOfOne?[0] as Int? ?? 0 > 0)
+        #expect(segmentsOfOne?[1] as Int? == 0, "a segment of one entry holds no number")
+        try expectAnswers(queries, as: before, in: store)
+    }
+
     /// The URI of every document, as the store's `document_uri` view gives it, is the entry's.
     @Test func everyDocumentsURIIsItsEntrysURI() throws {
         let store = try TemporaryJournal()

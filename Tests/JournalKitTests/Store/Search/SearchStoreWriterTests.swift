@@ -224,8 +224,8 @@ import Testing
             var rows: [String: [Int64]] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT text, id FROM prefix_key") {
                 var documents: [Int64] = []
-                try PostingSegments.prefixKeys.forEachList(of: row[1], in: db) { list in
-                    documents += DeltaList.decode(list)
+                try PostingSegments.prefixKeys.forEachList(of: row[1], in: db) { first, list in
+                    documents += DeltaList.decode(list, first: first)
                 }
                 rows[row[0]] = documents
             }
