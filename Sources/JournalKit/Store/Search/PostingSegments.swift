@@ -51,11 +51,12 @@ struct PostingSegments: Sendable, Equatable {
     /// Entry numbers per segment: small enough that rewriting the last one to append is cheap.
     static let capacity = 2_048
     /// Bytes of numbers and positions per segment, past which a segment takes no more entries
-    /// (it always takes one): about half a page, so that a frequent token's last segment stays
-    /// in its B-tree page instead of a chain of overflow pages that every append rewrites. The
-    /// price is more rows for a frequent word's phrases and ranking to step through (both
-    /// measured in `Benchmarks/README.md`).
-    static let byteCapacity = 1_900
+    /// (it always takes one): so that a frequent token's last segment stays in its B-tree page
+    /// instead of a chain of overflow pages that every append rewrites, and two full segments
+    /// fill a page (with their cells' headers, in the 4,056 bytes an encrypted store's page
+    /// leaves for them). The price is more rows for a frequent word's phrases and ranking to
+    /// step through (both measured in `Benchmarks/README.md`).
+    static let byteCapacity = 2_000
     /// Entry numbers must fit the low half of a segment's id.
     static let maximumEntryNumber: Int64 = 0xFFFF_FFFF
 
