@@ -75,11 +75,7 @@ final class BoundTerms {
             : nil
         if lookup.keyPositions, found != nil, lastTokens.count > PhraseMatch.cursorLimit {
             if PostingOwner.keepsPositions(key: last) {
-                // The word's postings, looked up once already, are its key's when it has a row.
-                let postings = try postings(of: last)
-                if postings.segments == .prefixKeys, postings.owners.count == 1 {
-                    found?.lastLists = [(.prefixKey, postings.owners[0])]
-                }
+                if let key = try keyWithPositions(of: last) { found?.lastLists = [(.prefixKey, key)] }
             } else if last.unicodeScalars.count < PostingOwner.keyLengthWithPositions {
                 found?.lastLists = try TokenRange.keyCover(of: last, limit: PhraseMatch.cursorLimit, in: db)
             } else if lastTokens.count > PhraseMatch.keyNarrowing {
@@ -90,6 +86,17 @@ final class BoundTerms {
         }
         phrases[words] = found
         return found
+    }
+
+    /// The prefix key whose postings are `word`'s and keep where its tokens stand in each entry
+    /// (a word of ``PostingOwner/keyLengthWithPositions`` code points whose key has a row): one
+    /// list where the word's tokens are many lists. Nil for any other word, and for a strategy
+    /// that doesn't read keys' positions.
+    func keyWithPositions(of word: String) throws -> Int64? {
+        guard lookup.keyPositions, PostingOwner.keepsPositions(key: word) else { return nil }
+        // The word's postings, looked up once already, are its key's when it has a row.
+        let postings = try postings(of: word)
+        return postings.segments == .prefixKeys && postings.owners.count == 1 ? postings.owners[0] : nil
     }
 
     /// The documents `word` matches among those numbered within `window` (all when nil).

@@ -144,9 +144,16 @@ enum RelevanceOrder {
         let db = terms.db
         switch term {
         case .word(let word):
-            try SearchStore.addFrequencies(
-                ofTokens: SearchStore.tokens(terms.tokens(of: word), heldByAnyOf: matching, in: db), in: ranks,
-                within: range, to: &frequencies, in: db)
+            if let key = try terms.keyWithPositions(of: word) {
+                // Its key's list within the range costs no more than the word's entries, which
+                // the matches were found from.
+                try SearchStore.addFrequencies(
+                    of: [key], in: .prefixKeys, ranks: ranks, within: range, to: &frequencies, in: db)
+            } else {
+                try SearchStore.addFrequencies(
+                    of: SearchStore.tokens(terms.tokens(of: word), heldByAnyOf: matching, in: db), in: .tokens,
+                    ranks: ranks, within: range, to: &frequencies, in: db)
+            }
         case .phrase(let words):
             guard let phrase = try terms.tokens(ofPhrase: words) else { return }
             try PhraseMatch.forEachOccurrenceCount(in: matching, phrase, in: db) { number, count in
