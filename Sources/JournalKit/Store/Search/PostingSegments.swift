@@ -9,8 +9,9 @@ import GRDB
 /// (`owner << 32 | first`), so an owner's segments are one rowid range, in order; its
 /// `documents` hold the numbers after the first (``DeltaList/bytes(afterFirst:)``), which the
 /// id gives. Indexing a batch of entries then rewrites one segment (or a few) per token the
-/// batch uses, instead of inserting one row per token of every entry. A token's segments also hold where it stands in
-/// each of their entries (``PositionLists``), so that a phrase is answered from the postings.
+/// batch uses, instead of inserting one row per token of every entry. A token's segments also
+/// hold where it stands in each of their entries (``PositionLists``), so that a phrase is
+/// answered from the postings.
 ///
 /// An owner's entries continue in its recent segments (``recentTable``, laid out the same), where
 /// entries added above every entry of the store go until they are merged into the segments
