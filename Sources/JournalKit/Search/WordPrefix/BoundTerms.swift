@@ -26,6 +26,21 @@ final class BoundTerms {
     private var phrases: [[String]: PhraseMatch.Tokens?] = [:]
     /// Documents by term and window (nil: every segment).
     private var documents: [DocumentsKey: DocumentSet] = [:]
+    /// Whether a phrase's documents are found with how often each holds the phrase, kept for
+    /// relevance (``occurrences(ofPhrase:covering:)``): set for a search by relevance, so that a
+    /// phrase is matched once, not again to be counted.
+    var keepsPhraseOccurrences = false
+    /// Each phrase's documents, ascending, with its occurrences in each, and the window they
+    /// were found in (nil: every segment).
+    private var phraseOccurrences: [[String]: PhraseOccurrences] = [:]
+
+    /// The documents holding a phrase within `window` (nil: every segment), ascending, and how
+    /// many times each holds it.
+    struct PhraseOccurrences {
+        let window: ClosedRange<Int64>?
+        var numbers: [Int64] = []
+        var counts: [Int] = []
+    }
 
     private struct DocumentsKey: Hashable {
         let term: QueryCondition
@@ -134,9 +149,29 @@ final class BoundTerms {
             found = try documents(ofWord: words[words.count - 1], within: window)
         }
         if let matching { found.formIntersection(matching) }
-        let holding = try PhraseMatch.filter(found, phrase, maximum: maximum, in: db)
-        if candidates == nil { documents[key] = holding }
+        guard candidates == nil else { return try PhraseMatch.filter(found, phrase, maximum: maximum, in: db) }
+        var holding = DocumentSet(maximum: maximum)
+        if keepsPhraseOccurrences {
+            var counted = PhraseOccurrences(window: window)
+            try PhraseMatch.forEachOccurrenceCount(in: found, phrase, in: db) { number, count in
+                holding.insert(number)
+                counted.numbers.append(number)
+                counted.counts.append(count)
+            }
+            phraseOccurrences[words] = counted
+        } else {
+            holding = try PhraseMatch.filter(found, phrase, maximum: maximum, in: db)
+        }
+        documents[key] = holding
         return holding
+    }
+
+    /// How many times each document holds the phrase `words`, as found with its documents
+    /// (``keepsPhraseOccurrences``) in a window that covers `range`; nil when they were not.
+    func occurrences(ofPhrase words: [String], covering range: ClosedRange<Int64>) -> PhraseOccurrences? {
+        guard let found = phraseOccurrences[words] else { return nil }
+        guard let window = found.window else { return found }
+        return window.contains(range.lowerBound) && window.contains(range.upperBound) ? found : nil
     }
 
     /// Counts each term's lookups in the task that sets it: for the test that a search resolves

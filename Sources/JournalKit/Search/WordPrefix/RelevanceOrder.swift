@@ -155,6 +155,12 @@ enum RelevanceOrder {
                     ranks: ranks, within: range, to: &frequencies, in: db)
             }
         case .phrase(let words):
+            if let found = terms.occurrences(ofPhrase: words, covering: range) {
+                for (number, count) in zip(found.numbers, found.counts) {
+                    if let rank = ranks.rank(of: number) { frequencies[rank] = UInt32(count) }
+                }
+                return
+            }
             guard let phrase = try terms.tokens(ofPhrase: words) else { return }
             try PhraseMatch.forEachOccurrenceCount(in: matching, phrase, in: db) { number, count in
                 if let rank = ranks.rank(of: number) { frequencies[rank] = UInt32(count) }

@@ -50,6 +50,7 @@ enum WordPrefixSearch {
             let visibility = try SearchVisibility.read(in: db)
             let maximum = visibility.maximum(try SearchStore.maximumDocument(in: db))
             let terms = BoundTerms(lookup: lookup, maximum: maximum, db: db, counts: counts)
+            terms.keepsPhraseOccurrences = page.order == .relevance
             var answer = try answer(
                 plan, page: page, visibility: visibility, fromMain: fromMain, order: stores.dateOrders.order(in: db),
                 terms: terms, totalMayFollow: stores.totalMayFollow)
