@@ -5,8 +5,9 @@ import GRDB
 /// matches, as Tantivy's weight serves its scorer, its count and its explanation: a word's
 /// postings (its tokens or its prefix key, as the strategy finds them), the tokens it starts
 /// when relevance needs them, its documents within the restriction's window and across the
-/// journal; a phrase's tokens, and its documents across the journal. The count, the page, the
-/// phrase match and relevance all ask here, so no term is looked up twice.
+/// journal; a phrase's tokens, and its documents across the journal, with its occurrences in
+/// each for relevance. The count, the page, the phrase match and relevance all ask here, so no
+/// term is looked up twice.
 ///
 /// Invariant: every value is read in one read transaction (`db`), so a term answers the same
 /// wherever it is asked.
