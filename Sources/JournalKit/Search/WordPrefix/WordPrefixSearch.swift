@@ -52,7 +52,8 @@ enum WordPrefixSearch {
             let terms = BoundTerms(lookup: lookup, maximum: maximum, db: db, counts: counts)
             terms.keepsPhraseOccurrences = page.order == .relevance
             var answer = try answer(
-                plan, page: page, visibility: visibility, fromMain: fromMain, order: stores.dateOrders.order(in: db),
+                plan, page: page, visibility: visibility, fromMain: fromMain,
+                order: stores.dateOrders.order(in: db, at: visibility.position),
                 terms: terms, totalMayFollow: stores.totalMayFollow)
             answer.indexed = visibility.position
             return answer

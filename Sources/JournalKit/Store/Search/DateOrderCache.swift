@@ -17,13 +17,14 @@ package final class DateOrderCache: @unchecked Sendable {
         }
     }
 
-    /// The order as of the read transaction `db`, or nil when it is not kept.
-    func order(in db: Database) throws -> DateOrder? {
-        try lock.withLock { kept ? try current(in: db) : nil }
+    /// The order as of the read transaction `db`, where the store stands at `position` (read in
+    /// it already), or nil when it is not kept.
+    func order(in db: Database, at position: SearchStore.Position) throws -> DateOrder? {
+        try lock.withLock { kept ? try current(in: db, at: position) : nil }
     }
 
-    private func current(in db: Database) throws -> DateOrder {
-        if let order, try order.position == SearchStore.position(in: db) { return order }
+    private func current(in db: Database, at position: SearchStore.Position? = nil) throws -> DateOrder {
+        if let order, try order.position == position ?? SearchStore.position(in: db) { return order }
         order = nil
         let fresh = try DateOrder(in: db)
         order = fresh

@@ -30,7 +30,9 @@ import Testing
     }
 
     private func order(_ store: TemporaryJournal) throws -> DateOrder? {
-        try store.journal.search.pool.read { db in try store.journal.dateOrders.order(in: db) }
+        try store.journal.search.pool.read { db in
+            try store.journal.dateOrders.order(in: db, at: SearchStore.position(in: db))
+        }
     }
 
     @Test func holdsEveryDocumentNewestFirstWithItsPlace() throws {
