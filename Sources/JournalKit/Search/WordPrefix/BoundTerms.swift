@@ -28,9 +28,9 @@ final class BoundTerms {
     /// Documents by term and window (nil: every segment).
     private var documents: [DocumentsKey: DocumentSet] = [:]
     /// Whether a phrase's documents are found with how often each holds the phrase, kept for
-    /// relevance (``occurrences(ofPhrase:covering:)``): set for a search by relevance, so that a
+    /// relevance (``occurrences(ofPhrase:covering:)``): for a search by relevance, so that a
     /// phrase is matched once, not again to be counted.
-    var keepsPhraseOccurrences = false
+    private let keepsPhraseOccurrences: Bool
     /// Each phrase's documents, ascending, with its occurrences in each, and the window they
     /// were found in (nil: every segment).
     private var phraseOccurrences: [[String]: PhraseOccurrences] = [:]
@@ -48,11 +48,15 @@ final class BoundTerms {
         let window: ClosedRange<Int64>?
     }
 
-    init(lookup: WordPrefixSearch.Lookup, maximum: Int64, db: Database, counts: LookupCounts?) {
+    init(
+        lookup: WordPrefixSearch.Lookup, maximum: Int64, db: Database, counts: LookupCounts?,
+        keepsPhraseOccurrences: Bool = false
+    ) {
         self.lookup = lookup
         self.maximum = maximum
         self.db = db
         self.counts = counts
+        self.keepsPhraseOccurrences = keepsPhraseOccurrences
     }
 
     /// Whose postings hold `word`'s entries.

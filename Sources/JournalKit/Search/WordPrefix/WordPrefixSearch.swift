@@ -49,8 +49,9 @@ enum WordPrefixSearch {
         return try stores.readSearch { db in
             let visibility = try SearchVisibility.read(in: db)
             let maximum = visibility.maximum(try SearchStore.maximumDocument(in: db))
-            let terms = BoundTerms(lookup: lookup, maximum: maximum, db: db, counts: counts)
-            terms.keepsPhraseOccurrences = page.order == .relevance
+            let terms = BoundTerms(
+                lookup: lookup, maximum: maximum, db: db, counts: counts,
+                keepsPhraseOccurrences: page.order == .relevance)
             var answer = try answer(
                 plan, page: page, visibility: visibility, fromMain: fromMain,
                 order: stores.dateOrders.order(in: db, at: visibility.position),
