@@ -1,9 +1,12 @@
 import Foundation
 
-/// The most disk a folder's files took while some work ran: their sizes summed every 50 ms on a
-/// thread of its own (a peak shorter than that can be missed; a WAL grows and shrinks over
-/// seconds).
+/// The most disk a folder's files took while some work ran: their sizes summed every
+/// ``interval`` on a thread of its own (a peak shorter than that can be missed; a WAL grows and
+/// shrinks over seconds).
 enum DiskPeak {
+    /// Seconds between two sums of the files' sizes.
+    static let interval = 0.05
+
     /// Runs `body` and returns its result with the largest total size of the files under
     /// `folder` seen meanwhile.
     static func during<T>(_ folder: URL, _ body: () throws -> T) rethrows -> (result: T, peakBytes: Int) {
@@ -34,7 +37,7 @@ enum DiskPeak {
                 let bytes = Self.bytes(under: folder)
                 lock.withLock { largest = max(largest, bytes) }
                 let done = lock.withLock {
-                    if !stopped { _ = lock.wait(until: Date(timeIntervalSinceNow: 0.05)) }
+                    if !stopped { _ = lock.wait(until: Date(timeIntervalSinceNow: DiskPeak.interval)) }
                     return stopped
                 }
                 if done { break }

@@ -8,6 +8,10 @@ import GRDB
 /// nothing; without, the walk reads the days' documents a run at a time and the sort a row per
 /// match.
 enum NewestFirst {
+    /// What a lookup of one document counts for, in steps of a walk along the rows in order:
+    /// a random read from disk against reads in order.
+    static let stepsPerLookup = 16.0
+
     /// The page of `matching`. `dated` bounds the dates of every match (a filter's `from` and
     /// `until`), and `candidates` is about how many documents those dates hold.
     static func page(
@@ -32,9 +36,8 @@ enum NewestFirst {
         } else {
             // A lookup descends the document table to a page of its own: in memory a few steps'
             // worth, from disk a random read where the walk reads a day's rows in order.
-            // Counted as 16 steps: a random read from disk against steps along rows in order.
             numbers =
-                walk < 16 * Double(total)
+                walk < Self.stepsPerLookup * Double(total)
                 ? try SearchStore.newestDocuments(
                     wanted, through: maximum, dated: dated, where: matching.contains, in: db)
                 : try SearchStore.newestFirst(matching.members, in: db)

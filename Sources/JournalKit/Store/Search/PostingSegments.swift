@@ -54,8 +54,8 @@ struct PostingSegments: Sendable, Equatable {
     /// Bytes of numbers and positions per segment, past which a segment takes no more entries
     /// (it always takes one): so that a frequent token's last segment stays in its B-tree page
     /// instead of a chain of overflow pages that every append rewrites, and two full segments
-    /// fill a page (with their cells' headers, in the 4,056 bytes an encrypted store's page
-    /// leaves for them). The price is more rows for a frequent word's phrases and ranking to
+    /// fill a page (with their cells' headers, in what an encrypted store's page leaves after
+    /// its reserved bytes). The price is more rows for a frequent word's phrases and ranking to
     /// step through (both measured in `Benchmarks/README.md`).
     static let byteCapacity = 2_000
     /// Entry numbers must fit the low half of a segment's id.
