@@ -20,9 +20,9 @@ import Foundation
 /// Searches announce themselves: a thread searching holds a lock on its own byte of the file
 /// `search.sqlite-searching` beside the search store, which this creates (every search of a
 /// ``Journal`` does, and a journal opened for ``JournalUse/oneAnswer`` from its opening on, as
-/// a search process is). A thread of its own looks every ``interval`` for a search under way
+/// a search process is). A thread of its own looks every `interval` for a search under way
 /// that runs or waits to run (not one asleep, as a command waiting for its editor is); while
-/// there is one, and for ``hold`` after the last (the next search of a loop, or of a query
+/// there is one, and for `hold` after the last (the next search of a loop, or of a query
 /// being typed, comes within that), the process may run on every CPU it started with but that
 /// search's; then on all of them again. With one CPU, it does nothing.
 ///
