@@ -8,8 +8,8 @@
 /// Every choice here changes only the cost of writing and reading, never what a search finds:
 /// staged runs and recent segments hold the same postings the segments would.
 struct MergePolicy: Sendable {
-    /// Batches of a hidden insert whose postings are staged as runs before a batch merges them,
-    /// each owner's last segment then rewritten once for all of them.
+    /// Batches of a hidden insert (or of a rebuild) whose postings are staged as runs before a
+    /// batch merges them, each owner's last segment then rewritten once for all of them.
     var runsPerMerge = 8
     /// Recent segments are merged into the segments once their documents are more than one in
     /// this many of the store's: a series of small imports then merges about once each time the
@@ -30,12 +30,13 @@ struct MergePolicy: Sendable {
     /// writes (it removes or replaces documents, which the runs must not outlive).
     ///
     /// - Parameters:
-    ///   - hidesInsert: the batch leaves an insert in part, hidden from readers.
+    ///   - hidesEntries: the batch may leave its entries hidden from readers: an insert or a
+    ///     rebuild that goes on after it.
     ///   - addsOnly: the batch only adds documents, above every document of the store.
     ///   - stagedRuns: how many runs are staged already.
-    func plan(hidesInsert: Bool, addsOnly: Bool, stagedRuns: Int) -> (mergeFirst: Bool, postings: Postings) {
+    func plan(hidesEntries: Bool, addsOnly: Bool, stagedRuns: Int) -> (mergeFirst: Bool, postings: Postings) {
         guard addsOnly else { return (stagedRuns > 0, .write) }
-        if hidesInsert && stagedRuns + 1 < runsPerMerge { return (false, .stage) }
+        if hidesEntries && stagedRuns + 1 < runsPerMerge { return (false, .stage) }
         return (false, stagedRuns > 0 ? .stageAndMerge : .write)
     }
 

@@ -487,8 +487,6 @@ struct SearchIndexer {
     ) throws -> Bool {
         let span = batch.span
         guard try SearchStore.position(in: searchDB) == span.from else { return false }
-        // Hidden before the batch adds to the totals, which readers keep seeing as they were.
-        if let first = span.hiddenFrom { try SearchVisibility.hide(from: first, in: searchDB) }
         for owner in PostingOwner.allCases {
             try caches[owner].validate(in: searchDB)
             // The last batch keeps no ids or tails for a next one: keeping them, and freeing them
@@ -500,7 +498,14 @@ struct SearchIndexer {
         let staged = try PostingRuns.staged(in: searchDB)
         var writer = try SearchStoreWriter(db: searchDB, rows: RowProducer(), store: search)
         let addsOnly = span.removals.isEmpty && span.entries.allSatisfy { $0.number > writer.largestExisting }
-        let plan = mergePolicy.plan(hidesInsert: span.hiddenFrom != nil, addsOnly: addsOnly, stagedRuns: staged.count)
+        // A rebuild that goes on after this batch adds entries above every document, as an insert
+        // in part does: its batches are staged and hidden likewise, until a batch merges them.
+        let rebuildGoesOn = span.to.rebuildFrom != nil
+        let plan = mergePolicy.plan(
+            hidesEntries: span.hiddenFrom != nil || rebuildGoesOn, addsOnly: addsOnly, stagedRuns: staged.count)
+        // Hidden before the batch adds to the totals, which readers keep seeing as they were.
+        let hiddenFrom = span.hiddenFrom ?? (plan.postings == .stage ? span.entries.first?.number : nil)
+        if let hiddenFrom { try SearchVisibility.hide(from: hiddenFrom, in: searchDB) }
         if plan.mergeFirst { try mergeRuns(tails: &tails, in: searchDB) }
         let ids = try writeDocuments(of: batch, with: &writer, caches: &caches)
         let postings = batch.postings.value
@@ -522,7 +527,7 @@ struct SearchIndexer {
             try SearchStore.bumpTokenGeneration(in: searchDB)
             for owner in PostingOwner.allCases { try caches[owner].validate(in: searchDB) }
         }
-        if span.hiddenFrom == nil { try SearchVisibility.showAll(in: searchDB) }
+        if hiddenFrom == nil { try SearchVisibility.showAll(in: searchDB) }
         try SearchStore.save(span.to, in: searchDB)
         for owner in PostingOwner.allCases {
             caches[owner].limit(to: Self.cachedIDs)

@@ -4,11 +4,11 @@ import GRDB
 /// applied, never part of one. A large import is indexed in batches, each its own transaction
 /// (so that the store's log and the indexer's memory stay small); until its last batch commits,
 /// the documents of its first batches are in the store but hidden from every search, count and
-/// score.
+/// score. A rebuild hides its batches likewise, a few at a time.
 ///
 /// Invariant: when `hidden_from` is in `store_info`, the change being applied in part is an
-/// insert whose entries are numbered from it up (numbers above every document of an earlier
-/// change), `visible_document_count` / `visible_word_count` are the store's totals before
+/// insert (or a rebuild's batches since its last merge) whose entries are numbered from it up
+/// (numbers above every document of an earlier change), `visible_document_count` / `visible_word_count` are the store's totals before
 /// that change's first batch, and `visible_newest_date`, when there, is the date of the newest
 /// document then. The indexer sets them in the change's first batch, which holds that change
 /// alone, and removes them in the batch that completes it; a reset removes them.

@@ -135,13 +135,22 @@ import Testing
         try store.expectConsistent()
     }
 
-    @Test func aRebuildSaysSoAndAnswersFromWhatItHasIndexed() throws {
+    @Test func aRebuildSaysSoAndAnswersFromTheBatchesItHasMerged() throws {
         let store = try TemporaryJournal()
         try store.importTexts((0..<10).map { "alpha \($0)" })
         try store.journal.search.resetForRebuild(from: store.journal.main)
-        try store.indexStopping(afterBatches: 1, batchSize: 4)
-        let results = try store.journal.search("alpha")
-        #expect(results.total == 4)
+        // A rebuild's batches are staged and hidden, as a large insert's are, until one merges them.
+        try store.indexStopping(afterBatches: 1, batchSize: 4, runsPerMerge: 2)
+        var results = try store.journal.search("alpha")
+        #expect(results.total == 0)
         #expect(results.indexing == IndexingProgress(pendingEntries: 6, indexedEntries: 0, isRebuilding: true))
+        try store.indexStopping(afterBatches: 1, batchSize: 4, runsPerMerge: 2)
+        results = try store.journal.search("alpha")
+        #expect(results.total == 8)
+        #expect(results.entries.map(\.id.number) == Array((1...8).reversed()))
+        #expect(results.indexing == IndexingProgress(pendingEntries: 2, indexedEntries: 0, isRebuilding: true))
+        try SearchIndexer(main: store.journal.main, search: store.journal.search, batchSize: 4).catchUp()
+        #expect(try store.journal.search("alpha").total == 10)
+        try store.expectConsistent()
     }
 }
