@@ -57,7 +57,7 @@ struct JournalCommand: ParsableCommand {
             ShowCommand.self, EditCommand.self, DeleteCommand.self, StatsCommand.self, VerifyCommand.self,
             ReindexCommand.self,
             EncryptCommand.self, DecryptCommand.self, PassphraseCommand.self, RekeyCommand.self, JournalsCommand.self,
-            ServeCommand.self,
+            ServeCommand.self, SyncCommand.self,
             CompareCommand.self,
             GenerateCommand.self, BenchCommand.self,
         ])

@@ -423,10 +423,12 @@ public final class Journal: Sendable {
         return entry
     }
 
-    /// Reads an identifier as a user types it: the full URI, `p12`, or `12`.
+    /// Reads an identifier as a user types it: the full URI, `p12`, or `12`. The URI another
+    /// journal this one syncs with gave an entry names the entry here too.
     public func entryID(parsing text: String) throws(JournalError) -> EntryID {
         let trimmed = text.trimmingWhiteSpace
         if let id = EntryID(uri: trimmed) {
+            if id.storeID != storeID, let local = try syncedEntry(id) { return local }
             try checkOwnership(id)
             return id
         }

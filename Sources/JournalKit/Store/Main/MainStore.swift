@@ -128,7 +128,7 @@ package final class MainStore: StoreFile {
         return migrator
     }
 
-    private func guarded<T>(_ body: () throws -> T) throws(JournalError) -> T {
+    func guarded<T>(_ body: () throws -> T) throws(JournalError) -> T {
         try StoreDatabase.guarded(url, body)
     }
 
@@ -136,7 +136,7 @@ package final class MainStore: StoreFile {
     /// from its first on is the import's, and readers hide them all (``PendingImportRecord``).
     /// While the import is under way, the write waits for it, as it would for SQLite's write
     /// lock (``StoreDatabase/busyTimeout``); an interrupted one refuses it at once.
-    private func writeUnlessImportPending<T>(_ body: (Database) throws -> T) throws -> T {
+    func writeUnlessImportPending<T>(_ body: (Database) throws -> T) throws -> T {
         let deadline = ContinuousClock.now + .seconds(StoreDatabase.busyTimeout)
         while true {
             var pending: PendingImport?
@@ -367,7 +367,7 @@ package final class MainStore: StoreFile {
         try guarded { try writeUnlessImportPending(EntryTags.recount(in:)) }
     }
 
-    private func record(_ kind: Change.Kind, _ numbers: ClosedRange<Int64>, _ hooks: WriteHooks, in db: Database) throws
+    func record(_ kind: Change.Kind, _ numbers: ClosedRange<Int64>, _ hooks: WriteHooks, in db: Database) throws
     {
         try record(kind, [numbers], hooks, in: db)
     }

@@ -1,0 +1,127 @@
+import ArgumentParser
+import Foundation
+import JournalKit
+import TextReport
+
+struct SyncCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Exchange changes with other machines through a folder any sync tool carries.",
+        discussion: """
+            Writes the entries changed here since the last sync into this journal's own files \
+            in FOLDER/journal-sync/, and takes in the other journals' files there. FOLDER is \
+            any folder Syncthing, Dropbox, rclone, rsync or a git repository carries between \
+            machines: each journal writes only files of its own, each whole, so no sync tool \
+            ever makes a conflicted copy and a git pull never conflicts. The first sync \
+            remembers FOLDER; later, `journal sync` alone uses it. A journal that has never \
+            synced, given a folder other journals sync through, takes everything in.
+
+            Every journal that has taken in the same files holds the same entries (text, date, \
+            given tags, star, deletions), whatever the order of the syncs. An entry changed on \
+            two machines before they synced keeps the latest change; the other is kept as an \
+            entry of its own tagged #conflict (`journal list -t conflict` finds them), on every \
+            machine. An edit beats a delete of the same entry.
+
+            A journal copied (cp -a, a backup restored, a new machine) writes as a device of its \
+            own. A file still arriving is taken as far as its records are whole, the rest at a \
+            later sync; a damaged record is reported, and nothing from it on is taken.
+
+            Encrypted journals are not synced yet: `journal sync` refuses them and writes nothing.
+            """)
+
+    @ParentCommand var journal: JournalCommand
+    @OptionGroup var output: OutputOptions
+
+    @Argument(help: ArgumentHelp("The folder to sync through (the last one when omitted).", valueName: "FOLDER"))
+    var folder: String?
+
+    @Flag(help: "Show the devices the folder holds and what is pending, writing nothing.")
+    var status = false
+
+    func validate() throws {
+        if status, folder != nil { throw ValidationError("--status takes no FOLDER: it shows the last sync's") }
+    }
+
+    func run() throws {
+        let journal = try self.journal.openJournal()
+        if status { return try printStatus(journal.syncStatus()) }
+        let report = try journal.sync(through: folder.map { URL(fileURLWithPath: $0) })
+        if output.json {
+            JSONOutput.print(Self.json(report))
+        } else {
+            print(Self.summary(report))
+            for path in report.waiting { print("still arriving, taken as far as whole: \(path)") }
+        }
+        for place in report.damaged {
+            Terminal.standardError.write(
+                "journal: \(place): a damaged record; nothing from it on was taken (the device that wrote it has it whole)\n"
+            )
+        }
+        if !report.damaged.isEmpty { throw ExitCode(1) }
+    }
+
+    static func summary(_ report: SyncReport) -> String {
+        var lines = ["synced through \(report.folder)"]
+        if report.newDevice {
+            lines.append("this journal was copied since it last synced: it now writes as a device of its own")
+        }
+        lines.append(
+            "sent \(Formatting.count(report.sent, "change", "changes")), received \(Formatting.count(report.received, "change", "changes"))"
+                + (report.received > 0
+                    ? ": \(report.added) added, \(report.changed) changed, \(report.deleted) deleted" : ""))
+        if report.conflicts > 0 {
+            lines.append(
+                "\(Formatting.count(report.conflicts, "conflicting edit", "conflicting edits")) kept as entries tagged #conflict"
+            )
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func json(_ report: SyncReport) -> JSONValue {
+        .object([
+            "folder": .string(report.folder), "device": .string(report.device.uuidString),
+            "new_device": .bool(report.newDevice), "sent": .integer(report.sent),
+            "received": .integer(report.received), "added": .integer(report.added),
+            "changed": .integer(report.changed), "deleted": .integer(report.deleted),
+            "conflicts": .integer(report.conflicts), "waiting": .array(report.waiting.map(JSONValue.string)),
+            "damaged": .array(report.damaged.map(JSONValue.string)),
+        ])
+    }
+
+    private func printStatus(_ status: SyncStatus) throws {
+        if output.json {
+            JSONOutput.print(
+                .object([
+                    "folder": status.folder.map(JSONValue.string) ?? .null,
+                    "device": status.device.map { .string($0.uuidString) } ?? .null,
+                    "pending": .integer(status.pending),
+                    "devices": .array(
+                        status.devices.map { device in
+                            .object([
+                                "id": .string(device.id.uuidString), "this_journal": .bool(device.isThisJournal),
+                                "files": .integer(device.files),
+                                "last_written": device.lastWritten.map {
+                                    .string(ISO8601DateFormatter().string(from: $0))
+                                }
+                                    ?? .null,
+                                "taken_in": .bool(device.isTakenIn),
+                            ])
+                        }),
+                ]))
+            return
+        }
+        guard let folder = status.folder else {
+            print("this journal has not synced yet: journal sync FOLDER")
+            return
+        }
+        print("folder   \(folder)")
+        print("pending  \(Formatting.count(status.pending, "change", "changes")) to send")
+        for device in status.devices {
+            let written = device.lastWritten.map { ISO8601DateFormatter().string(from: $0) } ?? "never"
+            let name = device.isThisJournal ? "this journal" : device.isTakenIn ? "taken in" : "not all taken in"
+            print(
+                "device   \(device.id.uuidString)  \(Formatting.count(device.files, "file", "files")), last \(written), \(name)"
+            )
+        }
+    }
+}

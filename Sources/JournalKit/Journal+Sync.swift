@@ -1,0 +1,253 @@
+import Foundation
+import GRDB
+
+/// One journal on several machines: each sync writes the versions of the entries changed here
+/// into this device's own files of a folder any tool carries, and takes in the other devices'
+/// (``SyncFolder``, ``SyncRecord``, ``SyncMerge``; the rules in <doc:Syncing>).
+extension Journal {
+    /// Exchanges changes with `folder`, or with the folder of the last sync when nil; the folder
+    /// is remembered for the next. Runs as any change of the journal does (its lock held, the
+    /// search store brought up to date after).
+    public func sync(through folder: URL? = nil) throws(JournalError) -> SyncReport {
+        guard !isEncrypted else {
+            throw .usage(
+                "journal sync does not carry encrypted journals yet: nothing was written (an encrypted journal's words would reach the folder in the clear)"
+            )
+        }
+        return try write { hooks throws(JournalError) in
+            let place = try syncFolder(given: folder)
+            try place.prepare()
+            var report = try sendChanges(through: place)
+            try takeIn(from: place, hooks, into: &report)
+            return report
+        }
+    }
+
+    /// The entry here that holds the entry `id` of another journal this one syncs with.
+    func syncedEntry(_ id: EntryID) throws(JournalError) -> EntryID? {
+        let n = try main.read { db in
+            try SyncLedger.isStarted(in: db) ? try SyncLedger.held(uri: id.uri, in: db)?.n : nil
+        }
+        return n.map { EntryID(storeID: storeID, number: $0) }
+    }
+
+    /// Where the journal stands with its folder, reading it and writing nothing.
+    public func syncStatus() throws(JournalError) -> SyncStatus {
+        let known = try main.read { db -> (String?, UUID?, Int, [UUID: (file: Int, records: Int)]) in
+            guard try SyncLedger.isStarted(in: db) else { return (nil, nil, 0, [:]) }
+            let peers = try SyncLedger.peers(in: db)
+            return (
+                try SyncLedger.info(SyncLedger.Key.folder, in: db),
+                try SyncLedger.info(SyncLedger.Key.device, in: db).flatMap(UUID.init(uuidString:)),
+                try SyncLedger.pendingCount(in: db),
+                Dictionary(uniqueKeysWithValues: peers.map { ($0.device, ($0.file, $0.records)) })
+            )
+        }
+        var status = SyncStatus(folder: known.0, device: known.1, pending: known.2, devices: [])
+        guard let path = known.0 else { return status }
+        let place = SyncFolder(url: URL(fileURLWithPath: path))
+        for device in place.devices() {
+            let files = place.files(of: device)
+            let last = files.last.map { place.fileURL(of: device, number: $0) }
+            let written = last.flatMap {
+                try? FileManager.default.attributesOfItem(atPath: $0.path)[.modificationDate] as? Date
+            }
+            var takenIn = device == known.1
+            if !takenIn, let lastFile = files.last, let position = known.3[device], position.file == lastFile {
+                takenIn = (try? place.read(device, number: lastFile).records.count) == position.records
+            }
+            status.devices.append(
+                SyncStatus.Device(
+                    id: device, isThisJournal: device == known.1, files: files.count, lastWritten: written,
+                    isTakenIn: takenIn || files.isEmpty))
+        }
+        return status
+    }
+
+    /// The folder given, or the one remembered.
+    private func syncFolder(given folder: URL?) throws(JournalError) -> SyncFolder {
+        if let folder { return SyncFolder(url: folder.standardizedFileURL.absoluteURL) }
+        let remembered = try main.read { db in
+            try SyncLedger.isStarted(in: db) ? try SyncLedger.info(SyncLedger.Key.folder, in: db) : nil
+        }
+        guard let remembered else {
+            throw .usage("this journal has not synced yet: give the folder to sync through (journal sync FOLDER)")
+        }
+        return SyncFolder(url: URL(fileURLWithPath: remembered))
+    }
+
+    /// Makes a version of every entry changed here since the last sync, and writes the versions
+    /// not yet in the folder into this device's next file.
+    private func sendChanges(through place: SyncFolder) throws(JournalError) -> SyncReport {
+        let claim = FileIdentity(path: main.url.path).map { "\($0.device):\($0.inode)" } ?? ""
+        var report = try main.syncTransaction { db in
+            if try !SyncLedger.isStarted(in: db) { try SyncLedger.start(in: db) }
+            try SyncLedger.setInfo(SyncLedger.Key.folder, place.url.path, in: db)
+            var report = SyncReport(folder: place.url.path, device: UUID())
+            if let device = try SyncLedger.info(SyncLedger.Key.device, in: db).flatMap(UUID.init(uuidString:)),
+                try SyncLedger.info(SyncLedger.Key.claim, in: db) == claim
+            {
+                report.device = device
+            } else {
+                // A first sync, or a journal copied: a device of its own, from its first file.
+                report.newDevice = try SyncLedger.info(SyncLedger.Key.device, in: db) != nil
+                try SyncLedger.setInfo(SyncLedger.Key.device, report.device.uuidString, in: db)
+                try SyncLedger.setInfo(SyncLedger.Key.claim, claim, in: db)
+                try SyncLedger.setInfo(SyncLedger.Key.nextFile, "1", in: db)
+            }
+            var clock = SyncClock(stored: try SyncLedger.info(SyncLedger.Key.clock, in: db))
+            for n in try SyncLedger.pending(in: db) {
+                try makeVersion(of: n, device: report.device, clock: &clock, in: db)
+            }
+            try SyncLedger.clearPending(in: db)
+            try SyncLedger.setInfo(SyncLedger.Key.clock, clock.stored, in: db)
+            return report
+        }
+        let (outbox, number) = try main.read { db in
+            (try SyncLedger.outbox(in: db), Int(try SyncLedger.info(SyncLedger.Key.nextFile, in: db) ?? "1") ?? 1)
+        }
+        guard !outbox.records.isEmpty else { return report }
+        try place.write(outbox.records, as: report.device, number: number)
+        try main.syncTransaction { db in
+            try SyncLedger.removeFromOutbox(through: outbox.through, in: db)
+            try SyncLedger.setInfo(SyncLedger.Key.nextFile, String(number + 1), in: db)
+        }
+        report.sent = outbox.records.count
+        return report
+    }
+
+    /// A version of entry `n` as it is now, unless sync holds that state already.
+    private func makeVersion(of n: Int64, device: UUID, clock: inout SyncClock, in db: Database) throws {
+        let held = try SyncLedger.held(n: n, in: db)
+        let state = try SyncLedger.state(of: n, in: db)
+        guard let state else {
+            // Deleted here: a version that deletes it, if sync knew it.
+            guard let held else { return }
+            let record = SyncRecord(
+                entry: held.uri, version: clock.next(for: device).description, base: held.head, state: nil)
+            try SyncLedger.add(record, in: db)
+            try SyncLedger.hold(SyncLedger.Held(uri: held.uri, n: nil, head: record.version, digest: nil), in: db)
+            try SyncLedger.addToOutbox(record, in: db)
+            return
+        }
+        let digest = state.digest
+        if let held, held.digest == digest { return }
+        // An entry new since the journal first synced is named by this device, which no copy of
+        // the journal shares; one the journal held then keeps the URI it was shown with.
+        let uri = try held?.uri ?? syncURI(ofNew: n, device: device, in: db)
+        let record = SyncRecord(
+            entry: uri, version: clock.next(for: device).description, base: held?.head, state: state)
+        try SyncLedger.add(record, in: db)
+        try SyncLedger.hold(SyncLedger.Held(uri: uri, n: n, head: record.version, digest: digest), in: db)
+        try SyncLedger.addToOutbox(record, in: db)
+    }
+
+    /// The URI sync gives entry `n`, which it did not hold: the journal's own URI for an entry
+    /// it held when it first synced, else one named by the device.
+    private func syncURI(ofNew n: Int64, device: UUID, in db: Database) throws -> String {
+        let firstSyncedThrough = try SyncLedger.info(SyncLedger.Key.firstSyncedThrough, in: db).flatMap { Int64($0) }
+        if let firstSyncedThrough, n > firstSyncedThrough { return EntryID(storeID: device, number: n).uri }
+        return EntryID(storeID: storeID, number: n).uri
+    }
+
+    /// Takes in every other device's records not taken in yet, a file at a time, each in one
+    /// transaction with the entries it changes.
+    private func takeIn(
+        from place: SyncFolder, _ hooks: MainStore.WriteHooks, into report: inout SyncReport
+    ) throws(JournalError) {
+        var madeCopies: Set<String> = []
+        defer { report.conflicts = madeCopies.count }
+        for device in place.devices() where device != report.device {
+            let start = try main.read { db in try SyncLedger.position(of: device, in: db) }
+            for number in place.files(of: device) where number >= max(start.file, 1) {
+                let reading = try place.read(device, number: number)
+                let skip = number == start.file ? start.records : 0
+                let records = Array(reading.records.dropFirst(skip))
+                try main.syncTransaction { db in
+                    var clock = SyncClock(stored: try SyncLedger.info(SyncLedger.Key.clock, in: db))
+                    for record in records {
+                        try take(record, clock: &clock, hooks, into: &report, madeCopies: &madeCopies, in: db)
+                    }
+                    try SyncLedger.setInfo(SyncLedger.Key.clock, clock.stored, in: db)
+                    try SyncLedger.setPosition(
+                        of: device, file: number, records: max(reading.records.count, skip), in: db)
+                    // The entries written here are held as sync wrote them: nothing to send back.
+                    try SyncLedger.clearPending(in: db)
+                }
+                let path = place.fileURL(of: device, number: number).path
+                switch reading.end {
+                case .whole: continue
+                case .cutShort: report.waiting.append(path)
+                case .damaged(let line): report.damaged.append("\(path):\(line)")
+                }
+                break
+            }
+        }
+    }
+
+    /// Takes in one record: adds its version, and writes the entry as its heads now make it.
+    private func take(
+        _ record: SyncRecord, clock: inout SyncClock, _ hooks: MainStore.WriteHooks, into report: inout SyncReport,
+        madeCopies: inout Set<String>, in db: Database
+    ) throws {
+        guard let version = SyncVersion(record.version),
+            try !SyncLedger.knows(record.entry, version: record.version, in: db)
+        else { return }
+        clock.observe(version)
+        report.received += 1
+        try SyncLedger.add(record, in: db)
+        guard let resolved = SyncMerge.resolve(record.entry, heads: try SyncLedger.heads(of: record.entry, in: db))
+        else { return }
+        let held = try SyncLedger.held(uri: record.entry, in: db)
+        if held?.head != resolved.winner.version.description {
+            try hold(record.entry, as: resolved.winner, held: held, hooks, into: &report, in: db)
+        }
+        try keepCopies(of: record.entry, resolved.copies, hooks, into: &report, madeCopies: &madeCopies, in: db)
+    }
+
+    /// Makes the copies of `entry`'s losing heads what `copies` says: a copy made of a head that
+    /// lost no more (it won, or a later version was made from it) is unmade while it is as made,
+    /// so that the copies follow from the versions known, not from the order they came in.
+    private func keepCopies(
+        of entry: String, _ copies: [SyncMerge.Copy], _ hooks: MainStore.WriteHooks, into report: inout SyncReport,
+        madeCopies: inout Set<String>, in db: Database
+    ) throws {
+        let wanted = Set(copies.map(\.entry))
+        for made in try SyncLedger.copies(of: entry, in: db) where !wanted.contains(made.copy) {
+            try SyncLedger.removeCopy(made.copy, in: db)
+            guard let held = try SyncLedger.held(uri: made.copy, in: db), held.head == made.version else { continue }
+            if let n = held.n { try main.deleteEntry(n, hooks, in: db) }
+            try SyncLedger.forget(made.copy, in: db)
+            madeCopies.remove(made.copy)
+        }
+        for copy in copies where try SyncLedger.held(uri: copy.entry, in: db) == nil {
+            let version = copy.version.description
+            try SyncLedger.add(SyncRecord(entry: copy.entry, version: version, base: nil, state: copy.state), in: db)
+            try hold(
+                copy.entry, as: SyncMerge.Head(version: copy.version, state: copy.state), held: nil, hooks,
+                into: &report, in: db)
+            try SyncLedger.addCopy(copy.entry, of: entry, version: version, in: db)
+            madeCopies.insert(copy.entry)
+        }
+    }
+
+    /// Makes the entry `uri` what `head` says, here.
+    private func hold(
+        _ uri: String, as head: SyncMerge.Head, held: SyncLedger.Held?, _ hooks: MainStore.WriteHooks,
+        into report: inout SyncReport, in db: Database
+    ) throws {
+        guard let state = head.state else {
+            if let n = held?.n {
+                try main.deleteEntry(n, hooks, in: db)
+                report.deleted += 1
+            }
+            try SyncLedger.hold(SyncLedger.Held(uri: uri, n: nil, head: head.version.description, digest: nil), in: db)
+            return
+        }
+        let exists = try held?.n.map { try SyncLedger.state(of: $0, in: db) != nil } ?? false
+        let n = try main.write(state, into: exists ? held?.n : nil, hooks, in: db)
+        if exists { report.changed += 1 } else { report.added += 1 }
+        try SyncLedger.hold(
+            SyncLedger.Held(uri: uri, n: n, head: head.version.description, digest: state.digest), in: db)
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// What one ``Journal/sync(through:)`` did.
+public struct SyncReport: Sendable, Codable, Equatable {
+    /// The folder synced through.
+    public var folder: String
+    /// This journal's device in the folder.
+    public var device: UUID
+    /// Whether this journal took a new device identity in this sync: it was copied, restored or
+    /// moved to another disk since it last synced, and must not write as the journal it came from.
+    public var newDevice = false
+    /// Versions of entries changed here, written to the folder.
+    public var sent = 0
+    /// Versions of entries taken in from other devices' files.
+    public var received = 0
+    /// What those did here: entries added, changed and deleted.
+    public var added = 0
+    public var changed = 0
+    public var deleted = 0
+    /// Copies kept of edits that lost a conflict, each an entry tagged `conflict`.
+    public var conflicts = 0
+    /// Files still arriving, or cut short: taken as far as their records are whole, the rest later.
+    public var waiting: [String] = []
+    /// Files with a damaged record (`path:line`): nothing from it on was taken.
+    public var damaged: [String] = []
+
+    public init(folder: String, device: UUID) {
+        self.folder = folder
+        self.device = device
+    }
+}
+
+/// Where a journal stands with the folder it syncs through (``Journal/syncStatus()``).
+public struct SyncStatus: Sendable, Codable, Equatable {
+    /// The folder the journal syncs through, nil before its first sync.
+    public var folder: String?
+    /// This journal's device, nil before its first sync.
+    public var device: UUID?
+    /// Entries changed here since the last sync.
+    public var pending: Int
+    /// Every device whose files the folder holds, this one included.
+    public var devices: [Device]
+
+    /// A device of the folder.
+    public struct Device: Sendable, Codable, Equatable {
+        public var id: UUID
+        public var isThisJournal: Bool
+        /// Its files in the folder.
+        public var files: Int
+        /// When it last wrote one.
+        public var lastWritten: Date?
+        /// Whether this journal took in every record of its files.
+        public var isTakenIn: Bool
+    }
+}

@@ -1,0 +1,259 @@
+import Foundation
+import GRDB
+import JournalText
+
+/// What the main store keeps for sync (``Journal/sync(through:)``), made the first time a
+/// journal syncs; a journal that never syncs has none of it and pays nothing for it:
+///
+/// - `sync_pending(n)`: the entries changed since sync last looked, kept by triggers on `entry`
+///   and on the given tags, so that every way of changing an entry is seen;
+/// - `sync_entry(uri, n, head, digest)`: each entry sync knows, by its URI (its identity on every
+///   device), the entry here that holds it (none once deleted), the version it holds and a
+///   digest of that version's state (``SyncedState/digest``);
+/// - `sync_version(uri, version, base, head, state)`: every version known of each entry, the
+///   version it was made from, whether it is a head (no known version was made from it), and
+///   a head's state as JSON (none for a delete, and none kept once it is no head);
+/// - `sync_copy(copy, entry, version)`: the copies ``SyncMerge`` made of an entry's losing heads,
+///   while they are as made (a copy changed by a user is an entry like any other);
+/// - `sync_outbox(seq, record)`: records made here, not yet in the folder;
+/// - `sync_peer(device, file, records)`: how far each other device's files were taken in.
+///
+/// Invariant: `sync_entry`'s `head` for an entry is the version ``SyncMerge`` picks from its heads
+/// in `sync_version`, and its `n` holds that version's state, in every committed transaction;
+/// a record made here is in `sync_outbox` in the transaction that makes it, until it is in the
+/// folder.
+enum SyncLedger {
+    static func isStarted(in db: Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE name = 'sync_entry')") ?? false
+    }
+
+    /// Makes the tables and triggers, every entry pending: the first sync sends them all.
+    static func start(in db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE sync_pending (n INTEGER PRIMARY KEY);
+                CREATE TABLE sync_entry (
+                    uri TEXT PRIMARY KEY NOT NULL, n INTEGER, head TEXT NOT NULL, digest BLOB
+                ) WITHOUT ROWID;
+                CREATE UNIQUE INDEX sync_entry_by_n ON sync_entry(n) WHERE n IS NOT NULL;
+                CREATE TABLE sync_version (
+                    uri TEXT NOT NULL, version TEXT NOT NULL, base TEXT, head INTEGER NOT NULL, state TEXT,
+                    PRIMARY KEY (uri, version)
+                ) WITHOUT ROWID;
+                CREATE INDEX sync_version_by_base ON sync_version(uri, base) WHERE base IS NOT NULL;
+                CREATE TABLE sync_copy (copy TEXT PRIMARY KEY NOT NULL, entry TEXT NOT NULL, version TEXT NOT NULL) WITHOUT ROWID;
+                CREATE INDEX sync_copy_by_entry ON sync_copy(entry);
+                CREATE TABLE sync_outbox (seq INTEGER PRIMARY KEY, record TEXT NOT NULL);
+                CREATE TABLE sync_peer (device TEXT PRIMARY KEY NOT NULL, file INTEGER NOT NULL, records INTEGER NOT NULL) WITHOUT ROWID;
+                CREATE TRIGGER sync_entry_inserted AFTER INSERT ON entry BEGIN
+                    INSERT OR IGNORE INTO sync_pending (n) VALUES (new.n);
+                END;
+                CREATE TRIGGER sync_entry_updated AFTER UPDATE OF date, text, starred ON entry BEGIN
+                    INSERT OR IGNORE INTO sync_pending (n) VALUES (new.n);
+                END;
+                CREATE TRIGGER sync_entry_deleted AFTER DELETE ON entry BEGIN
+                    INSERT OR IGNORE INTO sync_pending (n) VALUES (old.n);
+                END;
+                CREATE TRIGGER sync_tag_given AFTER INSERT ON tag WHEN new.given = 1 BEGIN
+                    INSERT OR IGNORE INTO sync_pending (n) VALUES (new.entry);
+                END;
+                CREATE TRIGGER sync_tag_taken AFTER DELETE ON tag WHEN old.given = 1 BEGIN
+                    INSERT OR IGNORE INTO sync_pending (n) VALUES (old.entry);
+                END;
+                INSERT INTO sync_pending (n) SELECT n FROM entry;
+                """)
+        let last = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'entry'") ?? 0
+        try setInfo(Key.firstSyncedThrough, String(last), in: db)
+    }
+
+    /// The keys of `store_info` sync keeps.
+    enum Key {
+        /// The folder of the last sync.
+        static let folder = "sync_folder"
+        /// This journal's device in the folder, and the identity (device and inode) of the file
+        /// it was given to: a copy of the file is another device.
+        static let device = "sync_device"
+        static let claim = "sync_claim"
+        /// The device's clock (``SyncClock``), and the number of its next file.
+        static let clock = "sync_clock"
+        static let nextFile = "sync_next_file"
+        /// The last entry number given before the first sync: entries after it are named by
+        /// the device that made them.
+        static let firstSyncedThrough = "sync_first_through"
+    }
+
+    // MARK: The device and its clock
+
+    /// A value of `store_info`.
+    static func info(_ key: String, in db: Database) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT value FROM store_info WHERE key = ?", arguments: [key])
+    }
+
+    static func setInfo(_ key: String, _ value: String, in db: Database) throws {
+        try db.execute(
+            sql:
+                "INSERT INTO store_info (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            arguments: [key, value])
+    }
+
+    // MARK: What changed here
+
+    /// The entries changed since sync last looked, in number order.
+    static func pending(in db: Database) throws -> [Int64] {
+        try Int64.fetchAll(db, sql: "SELECT n FROM sync_pending ORDER BY n")
+    }
+
+    static func pendingCount(in db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT (SELECT count(*) FROM sync_pending) + (SELECT count(*) FROM sync_outbox)")
+            ?? 0
+    }
+
+    static func clearPending(in db: Database) throws {
+        try db.execute(sql: "DELETE FROM sync_pending")
+    }
+
+    /// Entry `n`'s state as sync carries it; nil when there is no such entry.
+    static func state(of n: Int64, in db: Database) throws -> SyncedState? {
+        guard
+            let row = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT date, CAST(text AS BLOB), starred FROM entry WHERE n = ?"),
+                arguments: [n])
+        else { return nil }
+        let tags = try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT name, written FROM tag WHERE entry = ? AND given = 1"), arguments: [n]
+        ).map { Tag(name: $0[0], written: $0[1]) }
+        return SyncedState(date: row[0], text: (row[1] as ExactText).string, tags: tags, starred: row[2])
+    }
+
+    // MARK: Entries and versions
+
+    /// What sync holds of an entry.
+    struct Held: Sendable {
+        let uri: String
+        let n: Int64?
+        let head: String
+        let digest: Data?
+    }
+
+    static func held(uri: String, in db: Database) throws -> Held? {
+        try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT uri, n, head, digest FROM sync_entry WHERE uri = ?"), arguments: [uri]
+        ).map { Held(uri: $0[0], n: $0[1], head: $0[2], digest: $0[3]) }
+    }
+
+    static func held(n: Int64, in db: Database) throws -> Held? {
+        try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT uri, n, head, digest FROM sync_entry WHERE n = ?"), arguments: [n]
+        ).map { Held(uri: $0[0], n: $0[1], head: $0[2], digest: $0[3]) }
+    }
+
+    static func hold(_ held: Held, in db: Database) throws {
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO sync_entry (uri, n, head, digest) VALUES (?, ?, ?, ?)
+                ON CONFLICT(uri) DO UPDATE SET n = excluded.n, head = excluded.head, digest = excluded.digest
+                """
+        ).execute(arguments: [held.uri, held.n, held.head, held.digest])
+    }
+
+    static func knows(_ uri: String, version: String, in db: Database) throws -> Bool {
+        try Bool.fetchOne(
+            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM sync_version WHERE uri = ? AND version = ?)"),
+            arguments: [uri, version]) ?? false
+    }
+
+    /// Adds a version of `record.entry`: a head unless a known version was made from it; its
+    /// base, if known, is a head no more.
+    static func add(_ record: SyncRecord, in db: Database) throws {
+        let isBase =
+            try Bool.fetchOne(
+                db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM sync_version WHERE uri = ? AND base = ?)"),
+                arguments: [record.entry, record.version]) ?? false
+        let state =
+            isBase ? nil : try record.state.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
+        try db.cachedStatement(
+            sql: "INSERT OR IGNORE INTO sync_version (uri, version, base, head, state) VALUES (?, ?, ?, ?, ?)"
+        ).execute(arguments: [record.entry, record.version, record.base, !isBase, state])
+        if let base = record.base {
+            try db.cachedStatement(sql: "UPDATE sync_version SET head = 0, state = NULL WHERE uri = ? AND version = ?")
+                .execute(arguments: [record.entry, base])
+        }
+    }
+
+    /// The heads of `uri`'s versions.
+    static func heads(of uri: String, in db: Database) throws -> [SyncMerge.Head] {
+        try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT version, state FROM sync_version WHERE uri = ? AND head = 1"),
+            arguments: [uri]
+        ).compactMap { row in
+            guard let version = SyncVersion(row[0]) else { return nil }
+            let state = (row[1] as String?).flatMap { try? JSONDecoder().decode(SyncedState.self, from: Data($0.utf8)) }
+            return SyncMerge.Head(version: version, state: state)
+        }
+    }
+
+    /// The copies made of `entry`'s losing heads, each with the version it is a copy of.
+    static func copies(of entry: String, in db: Database) throws -> [(copy: String, version: String)] {
+        try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT copy, version FROM sync_copy WHERE entry = ?"), arguments: [entry]
+        ).map { ($0[0], $0[1]) }
+    }
+
+    static func addCopy(_ copy: String, of entry: String, version: String, in db: Database) throws {
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO sync_copy (copy, entry, version) VALUES (?, ?, ?)")
+            .execute(arguments: [copy, entry, version])
+    }
+
+    /// Forgets a copy: no longer one made of a losing head (its head won or gained a successor,
+    /// or a user changed the copy).
+    static func removeCopy(_ copy: String, in db: Database) throws {
+        try db.cachedStatement(sql: "DELETE FROM sync_copy WHERE copy = ?").execute(arguments: [copy])
+    }
+
+    /// Forgets everything of `uri`: a copy made here and unmade, which no device wrote a record of.
+    static func forget(_ uri: String, in db: Database) throws {
+        try db.cachedStatement(sql: "DELETE FROM sync_entry WHERE uri = ?").execute(arguments: [uri])
+        try db.cachedStatement(sql: "DELETE FROM sync_version WHERE uri = ?").execute(arguments: [uri])
+    }
+
+    // MARK: The folder
+
+    static func addToOutbox(_ record: SyncRecord, in db: Database) throws {
+        let json = String(decoding: try JSONEncoder().encode(record), as: UTF8.self)
+        try db.cachedStatement(sql: "INSERT INTO sync_outbox (record) VALUES (?)").execute(arguments: [json])
+    }
+
+    /// The records made here not yet in the folder, oldest first, with the last one's sequence.
+    static func outbox(in db: Database) throws -> (records: [SyncRecord], through: Int64) {
+        let rows = try Row.fetchAll(db, sql: "SELECT seq, record FROM sync_outbox ORDER BY seq")
+        let records = try rows.map { try JSONDecoder().decode(SyncRecord.self, from: Data(($0[1] as String).utf8)) }
+        return (records, rows.last?[0] ?? 0)
+    }
+
+    static func removeFromOutbox(through seq: Int64, in db: Database) throws {
+        try db.execute(sql: "DELETE FROM sync_outbox WHERE seq <= ?", arguments: [seq])
+    }
+
+    /// How far `device`'s files were taken in: the last file begun and its records taken.
+    static func position(of device: UUID, in db: Database) throws -> (file: Int, records: Int) {
+        let row = try Row.fetchOne(
+            db, sql: "SELECT file, records FROM sync_peer WHERE device = ?", arguments: [device.uuidString])
+        return row.map { ($0[0], $0[1]) } ?? (0, 0)
+    }
+
+    static func setPosition(of device: UUID, file: Int, records: Int, in db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO sync_peer (device, file, records) VALUES (?, ?, ?)
+                ON CONFLICT(device) DO UPDATE SET file = excluded.file, records = excluded.records
+                """,
+            arguments: [device.uuidString, file, records])
+    }
+
+    /// Every other device the journal took records from, with its position.
+    static func peers(in db: Database) throws -> [(device: UUID, file: Int, records: Int)] {
+        try Row.fetchAll(db, sql: "SELECT device, file, records FROM sync_peer ORDER BY device").compactMap { row in
+            UUID(uuidString: row[0]).map { ($0, row[1], row[2]) }
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import Crypto
+import Foundation
+import JournalText
+
+/// What an entry is, given the versions of it a device knows: a pure function of that set, so
+/// that every device that has seen the same versions holds the same entry, whatever order they
+/// came in.
+///
+/// The heads are the versions no other known version was made from. With one head, the entry is
+/// that version. With several (the entry was changed on two devices before they synced):
+/// - an edit beats a delete: the deletes among the heads are passed over while an edit is one;
+/// - of the edits, the latest version (``SyncVersion``'s order) is the entry, and each other
+///   edit is kept as an entry of its own, a copy tagged `conflict`, whose identity follows from
+///   the entry's and the version's, so every device makes the same copy once.
+enum SyncMerge {
+    /// One head: its version and its state, nil for a delete.
+    struct Head: Equatable, Sendable {
+        let version: SyncVersion
+        let state: SyncedState?
+    }
+
+    /// A copy kept of a head that lost.
+    struct Copy: Equatable, Sendable {
+        let entry: String
+        let version: SyncVersion
+        let state: SyncedState
+    }
+
+    /// The tag a copy of a conflicting edit is given.
+    static let conflictTag = Tag(name: "conflict", written: "conflict")
+
+    /// The entry `entry` given its heads: the winning head (its state nil when the entry is
+    /// deleted) and the copies of the other edits.
+    static func resolve(_ entry: String, heads: [Head]) -> (winner: Head, copies: [Copy])? {
+        let edits = heads.filter { $0.state != nil }.sorted { $0.version > $1.version }
+        guard let winner = edits.first ?? heads.max(by: { $0.version < $1.version }) else { return nil }
+        let copies = edits.dropFirst().map { head in
+            var state = head.state!
+            if !state.tags.contains(where: { $0.name == conflictTag.name }) {
+                state = SyncedState(
+                    date: state.date, text: state.text, tags: state.tags + [conflictTag], starred: state.starred)
+            }
+            return Copy(entry: copyURI(of: entry, at: head.version), version: head.version, state: state)
+        }
+        return (winner, copies)
+    }
+
+    /// The URI of the copy of `entry`'s version `version`: the same on every device.
+    static func copyURI(of entry: String, at version: SyncVersion) -> String {
+        var bytes = Array(SHA256.hash(data: Data("\(entry) \(version)".utf8)).prefix(16))
+        bytes[6] = (bytes[6] & 0x0F) | 0x50  // a name-based UUID's version field
+        bytes[8] = (bytes[8] & 0x3F) | 0x80  // and its variant
+        let uuid = UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9],
+                bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            ))
+        return EntryID(storeID: uuid, number: 1).uri
+    }
+}

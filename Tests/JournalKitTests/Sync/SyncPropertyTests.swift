@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+
+@testable import JournalBench
+@testable import JournalKit
+
+/// Three journals change at random and sync at random, each through a folder of its own that a
+/// simulated sync tool fills from the others' late, in part, cut short or twice; once every
+/// file has reached every folder, all three hold the same entries, and every entry no journal
+/// deleted is there.
+@Suite(.hangGuard) struct SyncPropertyTests {
+    /// A sync tool's delivery: `from`'s own files into `to`'s folder, some of them, the last of
+    /// those perhaps cut short.
+    private static func carry(
+        _ device: UUID, from source: URL, to target: URL, whole: Bool, using generator: inout SplitMix64
+    ) throws {
+        let folder = "journal-sync/\(device.uuidString)"
+        let names =
+            ((try? FileManager.default.contentsOfDirectory(atPath: source.appendingPathComponent(folder).path))
+            ?? []).filter { SyncFolder.fileNumber($0) != nil }.sorted()
+        guard !names.isEmpty else { return }
+        let count = whole ? names.count : Int.random(in: 0...names.count, using: &generator)
+        try FileManager.default.createDirectory(
+            at: target.appendingPathComponent(folder), withIntermediateDirectories: true)
+        for (index, name) in names.prefix(count).enumerated() {
+            var bytes = try Data(contentsOf: source.appendingPathComponent("\(folder)/\(name)"))
+            if !whole, index == count - 1, bytes.count > 1, Bool.random(using: &generator) {
+                bytes = bytes.prefix(Int.random(in: 1..<bytes.count, using: &generator))
+            }
+            try bytes.write(to: target.appendingPathComponent("\(folder)/\(name)"))
+        }
+    }
+
+    @Test(arguments: Array(1...8) as [UInt64])
+    func journalsThatTookInTheSameFilesHoldTheSameEntries(seed: UInt64) throws {
+        var generator = SplitMix64(seed: seed)
+        let journals = try (0..<3).map { _ in try TemporaryJournal() }
+        let folders = try (0..<3).map { _ in try SyncTests.TemporaryFolder() }
+        var devices: [UUID?] = [nil, nil, nil]
+        var added = 0
+        var deletedWords: Set<String> = []
+        for _ in 0..<80 {
+            let i = Int.random(in: 0..<3, using: &generator)
+            let journal = journals[i].journal!
+            let entries = try journal.list(PageRequest(limit: 0)).entries
+            let entry = entries.randomElement(using: &generator)
+            switch Int.random(in: 0..<10, using: &generator) {
+            case 0, 1:
+                added += 1
+                try journal.add(NewEntry(text: "w\(added) written on \(i)"))
+            case 2 where entry != nil:
+                try journal.edit(entry!.id, text: entry!.text + " and edited on \(i)")
+            case 3 where entry != nil:
+                deletedWords.insert(String(entry!.text.prefix { $0 != " " }))
+                try journal.delete(entry!.id)
+            case 4 where entry != nil:
+                try journal.setStarred(!entry!.starred, for: entry!.id)
+            case 5 where entry != nil:
+                try journal.addTags(["t\(Int.random(in: 0..<3, using: &generator))"], to: entry!.id)
+            case 6, 7:
+                devices[i] = try journal.sync(through: folders[i].url).device
+            default:
+                let j = Int.random(in: 0..<3, using: &generator)
+                if let device = devices[i], j != i {
+                    try Self.carry(device, from: folders[i].url, to: folders[j].url, whole: false, using: &generator)
+                }
+            }
+        }
+        // Every file reaches every folder, whole; each journal syncs twice around.
+        for _ in 0..<2 {
+            for i in 0..<3 { devices[i] = try journals[i].journal.sync(through: folders[i].url).device }
+            for i in 0..<3 {
+                for j in 0..<3 where j != i {
+                    try Self.carry(
+                        devices[i]!, from: folders[i].url, to: folders[j].url, whole: true, using: &generator)
+                }
+            }
+        }
+        for i in 0..<3 { _ = try journals[i].journal.sync() }
+        let held = try journals.map { try SyncTests.held($0.journal) }
+        #expect(held[0] == held[1], "seed \(seed)")
+        #expect(held[0] == held[2], "seed \(seed)")
+        let words = Set(held[0].map { String($0.text.prefix { $0 != " " }) })
+        for number in 1...max(added, 1) where !deletedWords.contains("w\(number)") && added > 0 {
+            #expect(words.contains("w\(number)"), "seed \(seed): w\(number) was lost")
+        }
+        for journal in journals { try journal.expectConsistent() }
+    }
+}

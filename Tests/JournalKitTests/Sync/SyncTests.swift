@@ -1,0 +1,213 @@
+import Foundation
+import Testing
+
+@testable import JournalKit
+
+/// Journals that sync through one folder hold the same entries once they have taken in the same
+/// files, whatever the order, and lose nothing a user wrote: a conflict keeps both sides, a
+/// file cut short or delivered twice is taken once, a damaged record is reported and not taken.
+@Suite(.hangGuard) struct SyncTests {
+    /// A folder removed when the test is done with it.
+    final class TemporaryFolder {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("journal-sync-\(UUID().uuidString)")
+        init() throws { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) }
+        deinit { try? FileManager.default.removeItem(at: url) }
+    }
+
+    /// What a journal holds, as sync must carry it: each entry's date, text, tags and star.
+    struct Held: Hashable, CustomStringConvertible {
+        let date: JournalDate
+        let text: String
+        let tags: [String]
+        let starred: Bool
+        var description: String { "\(text) \(tags) \(starred ? "★" : "")" }
+    }
+
+    static func held(_ journal: Journal) throws -> [Held] {
+        try journal.list(PageRequest(limit: 0)).entries.map { entry in
+            Held(date: entry.date, text: entry.text, tags: entry.tags.map(\.name), starred: entry.starred)
+        }.sorted { ($0.text, $0.date.microseconds) < ($1.text, $1.date.microseconds) }
+    }
+
+    static func entry(_ text: String, in journal: Journal) throws -> Entry {
+        let found = try journal.list(PageRequest(limit: 0)).entries.filter { $0.text == text }
+        try #require(found.count == 1, "\(text) is in the journal \(found.count) times")
+        return found[0]
+    }
+
+    @Test func twoJournalsHoldTheSameEntriesAfterSyncingBothWays() throws {
+        let folder = try TemporaryFolder()
+        let (a, b) = (try TemporaryJournal(), try TemporaryJournal())
+        try a.journal.add(NewEntry(text: "walked to the lake #outside", tags: ["Café"], starred: true))
+        try a.journal.add(NewEntry(text: "read in the evening"))
+        let first = try a.journal.sync(through: folder.url)
+        #expect(first.sent == 2 && first.received == 0)
+        try b.journal.add(NewEntry(text: "a day at the office"))
+        let second = try b.journal.sync(through: folder.url)
+        #expect(second.sent == 1 && second.received == 2 && second.added == 2)
+        let third = try a.journal.sync()
+        #expect(third.sent == 0 && third.received == 1 && third.added == 1)
+        #expect(try Self.held(a.journal) == Self.held(b.journal))
+        #expect(try Self.held(a.journal).count == 3)
+        // Nothing new: nothing sent or received, however often.
+        for store in [a, b] {
+            let again = try store.journal.sync()
+            #expect(again.sent == 0 && again.received == 0)
+        }
+        // The received entries are searched like any other, and everything derived agrees.
+        #expect(try b.journal.search("lake").total == 1)
+        #expect(try b.journal.search("cafe").total == 0)
+        try a.expectConsistent()
+        try b.expectConsistent()
+    }
+
+    @Test func editsDeletionsStarsAndTagsTravel() throws {
+        let folder = try TemporaryFolder()
+        let (a, b) = (try TemporaryJournal(), try TemporaryJournal())
+        for text in ["one", "two", "three", "four"] { try a.journal.add(NewEntry(text: text)) }
+        _ = try a.journal.sync(through: folder.url)
+        _ = try b.journal.sync(through: folder.url)
+        try b.journal.edit(try Self.entry("one", in: b.journal).id, text: "one, edited on b")
+        try b.journal.delete(try Self.entry("two", in: b.journal).id)
+        try b.journal.setStarred(true, for: try Self.entry("three", in: b.journal).id)
+        try b.journal.addTags(["Travel"], to: try Self.entry("four", in: b.journal).id)
+        let sent = try b.journal.sync()
+        #expect(sent.sent == 4)
+        let received = try a.journal.sync()
+        #expect(received.changed == 3 && received.deleted == 1)
+        #expect(try Self.held(a.journal) == Self.held(b.journal))
+        #expect(try Self.entry("four", in: a.journal).tags.map(\.written) == ["Travel"])
+        #expect(try a.journal.search("edited").total == 1)
+        try a.expectConsistent()
+    }
+
+    @Test func editsOfOneEntryOnTwoJournalsKeepBothTexts() throws {
+        let folder = try TemporaryFolder()
+        let (a, b) = (try TemporaryJournal(), try TemporaryJournal())
+        try a.journal.add(NewEntry(text: "the first draft"))
+        _ = try a.journal.sync(through: folder.url)
+        _ = try b.journal.sync(through: folder.url)
+        try a.journal.edit(try Self.entry("the first draft", in: a.journal).id, text: "the draft as a wrote it")
+        try b.journal.edit(try Self.entry("the first draft", in: b.journal).id, text: "the draft as b wrote it")
+        _ = try a.journal.sync()
+        let atB = try b.journal.sync()
+        let atA = try a.journal.sync()
+        #expect(atB.conflicts == 1 && atA.conflicts == 1)
+        let held = try Self.held(a.journal)
+        #expect(held == (try Self.held(b.journal)))
+        #expect(Set(held.map(\.text)) == ["the draft as a wrote it", "the draft as b wrote it"])
+        #expect(held.filter { $0.tags.contains("conflict") }.count == 1)
+        // The copy is an entry like any other: deleting it on one journal deletes it on both.
+        let copy = try #require(try a.journal.search("#conflict").entries.first)
+        try a.journal.delete(copy.id)
+        _ = try a.journal.sync()
+        _ = try b.journal.sync()
+        #expect(try Self.held(b.journal).count == 1)
+        #expect(try Self.held(a.journal) == Self.held(b.journal))
+    }
+
+    @Test func anEditBeatsADeleteOfTheSameEntry() throws {
+        let folder = try TemporaryFolder()
+        let (a, b) = (try TemporaryJournal(), try TemporaryJournal())
+        try a.journal.add(NewEntry(text: "keep me"))
+        _ = try a.journal.sync(through: folder.url)
+        _ = try b.journal.sync(through: folder.url)
+        try a.journal.delete(try Self.entry("keep me", in: a.journal).id)
+        try b.journal.edit(try Self.entry("keep me", in: b.journal).id, text: "keep me, edited")
+        _ = try b.journal.sync()
+        _ = try a.journal.sync()
+        _ = try b.journal.sync()
+        #expect(try Self.held(a.journal).map(\.text) == ["keep me, edited"])
+        #expect(try Self.held(a.journal) == Self.held(b.journal))
+    }
+
+    @Test func aFileCutShortIsTakenAsFarAsItIsWholeAndTheRestOnce() throws {
+        let (folder, carried) = (try TemporaryFolder(), try TemporaryFolder())
+        let (a, b) = (try TemporaryJournal(), try TemporaryJournal())
+        for text in ["alpha", "beta", "gamma"] { try a.journal.add(NewEntry(text: text)) }
+        let device = try a.journal.sync(through: folder.url).device
+        let name = "journal-sync/\(device.uuidString)/00000001.jsonl"
+        let whole = try Data(contentsOf: folder.url.appendingPathComponent(name))
+        // The tool has delivered the file up to the middle of its last record.
+        let cut = whole.prefix(whole.count - 20)
+        try FileManager.default.createDirectory(
+            at: carried.url.appendingPathComponent(name).deletingLastPathComponent(), withIntermediateDirectories: true)
+        try cut.write(to: carried.url.appendingPathComponent(name))
+        let partly = try b.journal.sync(through: carried.url)
+        #expect(partly.received == 2 && partly.waiting.count == 1)
+        #expect(try Self.held(b.journal).count == 2)
+        // Then the rest arrives; and a tool's copy of the file beside it is passed over.
+        try whole.write(to: carried.url.appendingPathComponent(name))
+        try whole.write(
+            to: carried.url.appendingPathComponent("journal-sync/\(device.uuidString)/00000001 (conflicted copy).jsonl")
+        )
+        let rest = try b.journal.sync()
+        #expect(rest.received == 1 && rest.waiting.isEmpty)
+        #expect(try Self.held(b.journal) == Self.held(a.journal))
+        // A second delivery of an old file changes nothing.
+        try b.journal.main.syncTransaction { db in try SyncLedger.setPosition(of: device, file: 0, records: 0, in: db) }
+        #expect(try b.journal.sync().received == 0)
+        #expect(try Self.held(b.journal).count == 3)
+    }
+
+    @Test func aDamagedRecordIsReportedAndNothingFromItOnIsTaken() throws {
+        let folder = try TemporaryFolder()
+        let (a, b) = (try TemporaryJournal(), try TemporaryJournal())
+        for text in ["alpha", "beta", "gamma"] { try a.journal.add(NewEntry(text: text)) }
+        let device = try a.journal.sync(through: folder.url).device
+        let file = folder.url.appendingPathComponent("journal-sync/\(device.uuidString)/00000001.jsonl")
+        var bytes = try Data(contentsOf: file)
+        let secondLine = try #require(bytes.firstIndex(of: 0x0A)) + 1
+        let text = try #require(bytes[secondLine...].firstRange(of: Data("beta".utf8)))
+        bytes[text.lowerBound] = UInt8(ascii: "z")
+        try bytes.write(to: file)
+        let report = try b.journal.sync(through: folder.url)
+        #expect(report.received == 1)
+        #expect(report.damaged == ["\(file.path):2"])
+        #expect(try Self.held(b.journal).map(\.text) == ["alpha"])
+    }
+
+    @Test func aCopiedJournalWritesAsADeviceOfItsOwn() throws {
+        let folder = try TemporaryFolder()
+        let a = try TemporaryJournal()
+        try a.journal.add(NewEntry(text: "before the copy"))
+        let original = try a.journal.sync(through: folder.url)
+        a.close()
+        let copy = StoreDirectory(
+            FileManager.default.temporaryDirectory.appendingPathComponent("journal-test-\(UUID().uuidString)"))
+        try FileManager.default.copyItem(at: a.directory.url, to: copy.url)
+        defer { try? FileManager.default.removeItem(at: copy.url) }
+        try a.reopen()
+        let copied = try Journal(directory: copy)
+        try copied.add(NewEntry(text: "written in the copy"))
+        let copySync = try copied.sync()
+        #expect(copySync.newDevice && copySync.device != original.device)
+        try a.journal.add(NewEntry(text: "written in the original"))
+        let originalSync = try a.journal.sync()
+        #expect(!originalSync.newDevice && originalSync.device == original.device)
+        _ = try copied.sync()
+        let texts = ["before the copy", "written in the copy", "written in the original"]
+        #expect(try Self.held(a.journal).map(\.text) == texts)
+        #expect(try Self.held(copied).map(\.text) == texts)
+        // The entry written in the copy is found in the original by the URI sync gave it.
+        let number = try Self.entry("written in the copy", in: copied).id.number
+        let uri = try copied.main.read { db in try SyncLedger.held(n: number, in: db)?.uri }
+        #expect(try a.journal.entry(a.journal.entryID(parsing: try #require(uri))).text == "written in the copy")
+    }
+
+    @Test func anEncryptedJournalIsRefusedAndNothingWritten() throws {
+        let folder = try TemporaryFolder()
+        let a = try TemporaryJournal(passphrase: "correct horse battery staple")
+        try a.journal.add(NewEntry(text: "secret words"))
+        #expect(throws: JournalError.self) { try a.journal.sync(through: folder.url) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
+    }
+
+    @Test func aFolderThatIsNotThereIsAClearError() throws {
+        let a = try TemporaryJournal()
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-\(UUID().uuidString)")
+        let error = try #require(throws: JournalError.self) { try a.journal.sync(through: missing) }
+        #expect(error.kind == .usage)
+        #expect(throws: JournalError.self) { try a.journal.sync() }
+    }
+}
