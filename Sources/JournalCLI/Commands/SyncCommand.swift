@@ -19,7 +19,7 @@ struct SyncCommand: ParsableCommand {
             Every journal that has taken in the same files holds the same entries (text, date, \
             given tags, star, deletions), whatever the order of the syncs. An entry changed on \
             two machines before they synced keeps the latest change; the other is kept as an \
-            entry of its own tagged #conflict (`journal list -t conflict` finds them), on every \
+            entry of its own tagged #conflict (`journal list --tag conflict` finds them), on every \
             machine. An edit beats a delete of the same entry.
 
             A journal copied (cp -a, a backup restored, a new machine) writes as a device of its \

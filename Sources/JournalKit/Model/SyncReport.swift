@@ -13,9 +13,11 @@ public struct SyncReport: Sendable, Codable, Equatable {
     public var sent = 0
     /// Versions of entries taken in from other devices' files.
     public var received = 0
-    /// What those did here: entries added, changed and deleted.
+    /// Entries those versions added here (copies kept of a conflict among them).
     public var added = 0
+    /// Entries those versions changed here.
     public var changed = 0
+    /// Entries those versions deleted here.
     public var deleted = 0
     /// Copies kept of edits that lost a conflict, each an entry tagged `conflict`.
     public var conflicts = 0
@@ -24,6 +26,7 @@ public struct SyncReport: Sendable, Codable, Equatable {
     /// Files with a damaged record (`path:line`): nothing from it on was taken.
     public var damaged: [String] = []
 
+    /// A sync through `folder` as `device` that has done nothing yet.
     public init(folder: String, device: UUID) {
         self.folder = folder
         self.device = device
@@ -43,7 +46,9 @@ public struct SyncStatus: Sendable, Codable, Equatable {
 
     /// A device of the folder.
     public struct Device: Sendable, Codable, Equatable {
+        /// The device's identity, the name of its subfolder.
         public var id: UUID
+        /// Whether the device is this journal.
         public var isThisJournal: Bool
         /// Its files in the folder.
         public var files: Int

@@ -367,8 +367,7 @@ package final class MainStore: StoreFile {
         try guarded { try writeUnlessImportPending(EntryTags.recount(in:)) }
     }
 
-    func record(_ kind: Change.Kind, _ numbers: ClosedRange<Int64>, _ hooks: WriteHooks, in db: Database) throws
-    {
+    func record(_ kind: Change.Kind, _ numbers: ClosedRange<Int64>, _ hooks: WriteHooks, in db: Database) throws {
         try record(kind, [numbers], hooks, in: db)
     }
 
