@@ -31,6 +31,11 @@ extension Journal {
         return n.map { EntryID(storeID: storeID, number: $0) }
     }
 
+    /// Checks that `folder` is a folder to sync through, before a journal is opened (or made) for it.
+    public static func checkSyncFolder(_ folder: URL) throws(JournalError) {
+        try SyncFolder(url: folder).check()
+    }
+
     /// Where the journal stands with its folder, reading it and writing nothing.
     public func syncStatus() throws(JournalError) -> SyncStatus {
         let known = try main.read { db -> (String?, UUID?, Int, [UUID: (file: Int, records: Int)]) in

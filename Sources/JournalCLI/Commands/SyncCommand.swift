@@ -43,8 +43,10 @@ struct SyncCommand: ParsableCommand {
     }
 
     func run() throws {
-        let journal = try self.journal.openJournal()
-        if status { return try printStatus(journal.syncStatus()) }
+        if status { return try printStatus(self.journal.openJournal().syncStatus()) }
+        // A journal that is not there yet (a new machine) is made, to take everything in.
+        if let folder { try Journal.checkSyncFolder(URL(fileURLWithPath: folder)) }
+        let journal = try self.journal.openJournal(create: folder != nil, changing: "sync")
         let report = try journal.sync(through: folder.map { URL(fileURLWithPath: $0) })
         if output.json {
             JSONOutput.print(Self.json(report))

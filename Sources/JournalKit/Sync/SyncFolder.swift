@@ -40,12 +40,17 @@ struct SyncFolder: Sendable {
 
     /// Checks that the folder exists and is a folder, and makes its `journal-sync` subfolder.
     func prepare() throws(JournalError) {
+        try check()
+        try DurableFiles.createFolder(devicesURL)
+    }
+
+    /// Checks that the folder exists and is a folder.
+    func check() throws(JournalError) {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
             throw .usage("\(url.path) does not exist: give a folder that a sync tool carries, or make it first")
         }
         guard isFolder.boolValue else { throw .usage("\(url.path) is not a folder") }
-        try DurableFiles.createFolder(devicesURL)
     }
 
     /// The devices that have written in the folder.

@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+
+/// `journal sync`: journals in separate folders sync through a folder carried by git, and every
+/// mistake a user can make with the command gets a clear error, writing nothing.
+@Suite struct SyncCommandTests {
+    private static func temporary(_ name: String) -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("journal-sync-\(name)-\(UUID().uuidString)")
+    }
+
+    /// Runs git in `folder` (or anywhere, for `clone`), failing the test when it fails.
+    @discardableResult
+    private static func git(_ arguments: [String], in folder: URL? = nil) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments =
+            [
+                "git", "-c", "user.name=Journal Test", "-c", "user.email=test@example.com", "-c",
+                "init.defaultBranch=main",
+            ]
+            + (folder.map { ["-C", $0.path] } ?? []) + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "git \(arguments.joined(separator: " ")): \(text)")
+        return text
+    }
+
+    private static func texts(_ journal: JournalProcess) throws -> [String] {
+        let listed = try journal.run(["list", "--limit", "0", "--json"])
+        let entries = try #require(try listed.json()["results"] as? [[String: Any]])
+        return entries.compactMap { $0["text"] as? String }.sorted()
+    }
+
+    @Test func twoJournalsSyncThroughAGitRepositoryPushedAndPulled() throws {
+        let (remote, laptopClone, desktopClone) = (Self.temporary("remote"), Self.temporary("x"), Self.temporary("y"))
+        let (laptop, desktop) = (JournalProcess(), JournalProcess())
+        defer {
+            for folder in [remote, laptopClone, desktopClone] { try? FileManager.default.removeItem(at: folder) }
+            laptop.removeStore()
+            desktop.removeStore()
+        }
+        try Self.git(["init", "--bare", remote.path])
+        try Self.git(["clone", remote.path, laptopClone.path])
+        try Self.git(["clone", remote.path, desktopClone.path])
+
+        #expect(try laptop.run(["add", "a morning on the laptop"]).status == 0)
+        #expect(
+            try laptop.run(["add", "--tag", "work", "--star", "--", "- a note that starts with a dash"]).status == 0)
+        let sent = try laptop.run(["sync", "--json", laptopClone.path])
+        #expect(sent.status == 0, "\(sent.error)")
+        #expect(try sent.json()["sent"] as? Int == 2)
+        try Self.git(["add", "-A"], in: laptopClone)
+        try Self.git(["commit", "-m", "laptop"], in: laptopClone)
+        try Self.git(["push", "origin", "HEAD:main"], in: laptopClone)
+
+        try Self.git(["pull", "origin", "main"], in: desktopClone)
+        #expect(try desktop.run(["add", "an evening on the desktop"]).status == 0)
+        let both = try desktop.run(["sync", desktopClone.path])
+        #expect(both.status == 0, "\(both.error)")
+        #expect(both.output.contains("sent 1 change, received 2 changes: 2 added"), "\(both.output)")
+        try Self.git(["add", "-A"], in: desktopClone)
+        try Self.git(["commit", "-m", "desktop"], in: desktopClone)
+        try Self.git(["push", "origin", "HEAD:main"], in: desktopClone)
+
+        try Self.git(["pull", "origin", "main"], in: laptopClone)
+        // The folder is remembered: `journal sync` alone.
+        let back = try laptop.run(["sync", "--json"])
+        #expect(try back.json()["received"] as? Int == 1)
+        #expect(try Self.texts(laptop) == Self.texts(desktop))
+        #expect(try Self.texts(laptop).count == 3)
+        let found = try desktop.run(["search", "--json", "--tag", "work", "dash"])
+        #expect(try found.json()["total"] as? Int == 1)
+        #expect(try desktop.run(["verify"]).status == 0)
+
+        let status = try laptop.run(["sync", "--status", "--json"])
+        let devices = try #require(try status.json()["devices"] as? [[String: Any]])
+        #expect(devices.count == 2)
+        #expect(devices.allSatisfy { $0["taken_in"] as? Bool == true })
+        #expect(try status.json()["pending"] as? Int == 0)
+    }
+
+    @Test func mistakesGetAClearErrorAndWriteNothing() throws {
+        let journal = JournalProcess()
+        let folder = Self.temporary("folder")
+        defer {
+            journal.removeStore()
+            try? FileManager.default.removeItem(at: folder)
+        }
+        #expect(try journal.run(["add", "an entry"]).status == 0)
+
+        let never = try journal.run(["sync"])
+        #expect(never.status == 2 && never.error.contains("journal sync FOLDER"), "\(never.error)")
+        let notSynced = try journal.run(["sync", "--status"])
+        #expect(notSynced.status == 0 && notSynced.output.contains("has not synced yet"))
+        let missing = try journal.run(["sync", folder.path])
+        #expect(missing.status == 2 && missing.error.contains("does not exist"), "\(missing.error)")
+        try Data("not a folder".utf8).write(to: folder)
+        let file = try journal.run(["sync", folder.path])
+        #expect(file.status == 2 && file.error.contains("is not a folder"), "\(file.error)")
+        try FileManager.default.removeItem(at: folder)
+        #expect(try journal.run(["sync", "--bogus"]).status == 2)
+
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        #expect(try journal.run(["sync", "--status", folder.path]).status == 2)
+        let synced = try journal.run(["sync", "--json", folder.path])
+        let device = try #require(try synced.json()["device"] as? String)
+        // A byte changed in the folder is reported, and the exit status says so.
+        let other = JournalProcess()
+        defer { other.removeStore() }
+        let written = folder.appendingPathComponent("journal-sync/\(device)/00000001.jsonl")
+        var bytes = try Data(contentsOf: written)
+        bytes[bytes.count - 5] ^= 0x01
+        try bytes.write(to: written)
+        let damaged = try other.run(["sync", folder.path])
+        #expect(damaged.status == 1 && damaged.error.contains("damaged record"), "\(damaged.error)")
+        #expect(try other.run(["list", "--json"]).json()["total"] as? Int == 0)
+        // A journal not there yet is made by its first sync, and takes everything in.
+        bytes[bytes.count - 5] ^= 0x01
+        try bytes.write(to: written)
+        #expect(try other.run(["sync"]).status == 0)
+        #expect(try other.run(["list", "--json"]).json()["total"] as? Int == 1)
+    }
+
+    @Test func anEncryptedJournalIsRefusedAndTheFolderStaysEmpty() throws {
+        let journal = try JournalProcess.encrypted()
+        let folder = Self.temporary("folder")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer {
+            journal.removeStore()
+            try? FileManager.default.removeItem(at: folder)
+        }
+        #expect(try journal.run(["add", "secret words"]).status == 0)
+        let refused = try journal.run(["sync", folder.path])
+        #expect(refused.status == 2 && refused.error.contains("encrypted"), "\(refused.error)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+}
