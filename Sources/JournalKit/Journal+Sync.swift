@@ -38,14 +38,14 @@ extension Journal {
 
     /// Where the journal stands with its folder, reading it and writing nothing.
     public func syncStatus() throws(JournalError) -> SyncStatus {
-        let known = try main.read { db -> (String?, UUID?, Int, [UUID: (file: Int, records: Int)]) in
+        let known = try main.read { db -> (String?, UUID?, Int, [UUID: SyncLedger.Position]) in
             guard try SyncLedger.isStarted(in: db) else { return (nil, nil, 0, [:]) }
             let peers = try SyncLedger.peers(in: db)
             return (
                 try SyncLedger.info(SyncLedger.Key.folder, in: db),
                 try SyncLedger.info(SyncLedger.Key.device, in: db).flatMap(UUID.init(uuidString:)),
                 try SyncLedger.pendingCount(in: db),
-                Dictionary(uniqueKeysWithValues: peers.map { ($0.device, ($0.file, $0.records)) })
+                Dictionary(uniqueKeysWithValues: peers.map { ($0.device, $0.position) })
             )
         }
         var status = SyncStatus(folder: known.0, device: known.1, pending: known.2, devices: [])
@@ -59,7 +59,7 @@ extension Journal {
             }
             var takenIn = device == known.1
             if !takenIn, let lastFile = files.last, let position = known.3[device], position.file == lastFile {
-                takenIn = (try? place.read(device, number: lastFile).records.count) == position.records
+                takenIn = place.size(of: device, number: lastFile) == position.bytes
             }
             status.devices.append(
                 SyncStatus.Device(
@@ -165,17 +165,26 @@ extension Journal {
         for device in place.devices() where device != report.device {
             let start = try main.read { db in try SyncLedger.position(of: device, in: db) }
             for number in place.files(of: device) where number >= max(start.file, 1) {
+                // The file taken in whole last time, unless it was written again since, longer.
+                if number == start.file, place.size(of: device, number: number) == start.bytes { continue }
                 let reading = try place.read(device, number: number)
                 let skip = number == start.file ? start.records : 0
-                let records = Array(reading.records.dropFirst(skip))
                 try main.syncTransaction { db in
-                    var clock = SyncClock(stored: try SyncLedger.info(SyncLedger.Key.clock, in: db))
-                    for record in records {
-                        try take(record, clock: &clock, hooks, into: &report, madeCopies: &madeCopies, in: db)
+                    var intake = Intake(
+                        clock: SyncClock(stored: try SyncLedger.info(SyncLedger.Key.clock, in: db)),
+                        writer: try SyncedEntryWriter(main, hooks, in: db))
+                    for record in reading.records.dropFirst(skip) {
+                        try take(record, into: &intake, report: &report, madeCopies: &madeCopies, in: db)
                     }
-                    try SyncLedger.setInfo(SyncLedger.Key.clock, clock.stored, in: db)
+                    try intake.writer.finish()
+                    try SyncLedger.setInfo(SyncLedger.Key.clock, intake.clock.stored, in: db)
                     try SyncLedger.setPosition(
-                        of: device, file: number, records: max(reading.records.count, skip), in: db)
+                        of: device,
+                        at: (
+                            number, max(reading.records.count, skip),
+                            number == start.file ? max(reading.bytes, start.bytes) : reading.bytes
+                        ),
+                        in: db)
                     // The entries written here are held as sync wrote them: nothing to send back.
                     try SyncLedger.clearPending(in: db)
                 }
@@ -190,38 +199,53 @@ extension Journal {
         }
     }
 
+    /// What taking in one file carries from record to record.
+    private struct Intake {
+        var clock: SyncClock
+        var writer: SyncedEntryWriter
+    }
+
     /// Takes in one record: adds its version, and writes the entry as its heads now make it.
     private func take(
-        _ record: SyncRecord, clock: inout SyncClock, _ hooks: MainStore.WriteHooks, into report: inout SyncReport,
-        madeCopies: inout Set<String>, in db: Database
+        _ record: SyncRecord, into intake: inout Intake, report: inout SyncReport, madeCopies: inout Set<String>,
+        in db: Database
     ) throws {
-        guard let version = SyncVersion(record.version),
-            try !SyncLedger.knows(record.entry, version: record.version, in: db)
-        else { return }
-        clock.observe(version)
+        guard let version = SyncVersion(record.version) else { return }
+        let known = try SyncLedger.versions(of: record.entry, including: record.version, in: db)
+        guard !known.includes else { return }
+        intake.clock.observe(version)
         report.received += 1
         try SyncLedger.add(record, in: db)
+        // The first version known of an entry is the entry (the common case: entries new to
+        // this journal).
+        if known.count == 0, record.base == nil {
+            try hold(
+                record.entry, as: SyncMerge.Head(version: version, state: record.state), held: nil, intake: &intake,
+                report: &report, in: db)
+            return
+        }
         guard let resolved = SyncMerge.resolve(record.entry, heads: try SyncLedger.heads(of: record.entry, in: db))
         else { return }
         let held = try SyncLedger.held(uri: record.entry, in: db)
         if held?.head != resolved.winner.version.description {
-            try hold(record.entry, as: resolved.winner, held: held, hooks, into: &report, in: db)
+            try hold(record.entry, as: resolved.winner, held: held, intake: &intake, report: &report, in: db)
         }
-        try keepCopies(of: record.entry, resolved.copies, hooks, into: &report, madeCopies: &madeCopies, in: db)
+        try keepCopies(
+            of: record.entry, resolved.copies, intake: &intake, report: &report, madeCopies: &madeCopies, in: db)
     }
 
     /// Makes the copies of `entry`'s losing heads what `copies` says: a copy made of a head that
     /// lost no more (it won, or a later version was made from it) is unmade while it is as made,
     /// so that the copies follow from the versions known, not from the order they came in.
     private func keepCopies(
-        of entry: String, _ copies: [SyncMerge.Copy], _ hooks: MainStore.WriteHooks, into report: inout SyncReport,
+        of entry: String, _ copies: [SyncMerge.Copy], intake: inout Intake, report: inout SyncReport,
         madeCopies: inout Set<String>, in db: Database
     ) throws {
         let wanted = Set(copies.map(\.entry))
         for made in try SyncLedger.copies(of: entry, in: db) where !wanted.contains(made.copy) {
             try SyncLedger.removeCopy(made.copy, in: db)
             guard let held = try SyncLedger.held(uri: made.copy, in: db), held.head == made.version else { continue }
-            if let n = held.n { try main.deleteEntry(n, hooks, in: db) }
+            if let n = held.n { try intake.writer.delete(n) }
             try SyncLedger.forget(made.copy, in: db)
             madeCopies.remove(made.copy)
         }
@@ -229,8 +253,8 @@ extension Journal {
             let version = copy.version.description
             try SyncLedger.add(SyncRecord(entry: copy.entry, version: version, base: nil, state: copy.state), in: db)
             try hold(
-                copy.entry, as: SyncMerge.Head(version: copy.version, state: copy.state), held: nil, hooks,
-                into: &report, in: db)
+                copy.entry, as: SyncMerge.Head(version: copy.version, state: copy.state), held: nil, intake: &intake,
+                report: &report, in: db)
             try SyncLedger.addCopy(copy.entry, of: entry, version: version, in: db)
             madeCopies.insert(copy.entry)
         }
@@ -238,20 +262,19 @@ extension Journal {
 
     /// Makes the entry `uri` what `head` says, here.
     private func hold(
-        _ uri: String, as head: SyncMerge.Head, held: SyncLedger.Held?, _ hooks: MainStore.WriteHooks,
-        into report: inout SyncReport, in db: Database
+        _ uri: String, as head: SyncMerge.Head, held: SyncLedger.Held?, intake: inout Intake,
+        report: inout SyncReport, in db: Database
     ) throws {
         guard let state = head.state else {
             if let n = held?.n {
-                try main.deleteEntry(n, hooks, in: db)
+                try intake.writer.delete(n)
                 report.deleted += 1
             }
             try SyncLedger.hold(SyncLedger.Held(uri: uri, n: nil, head: head.version.description, digest: nil), in: db)
             return
         }
-        let exists = try held?.n.map { try SyncLedger.state(of: $0, in: db) != nil } ?? false
-        let n = try main.write(state, into: exists ? held?.n : nil, hooks, in: db)
-        if exists { report.changed += 1 } else { report.added += 1 }
+        let n = try intake.writer.write(state, into: held?.n)
+        if held?.n == nil { report.added += 1 } else { report.changed += 1 }
         try SyncLedger.hold(
             SyncLedger.Held(uri: uri, n: n, head: head.version.description, digest: state.digest), in: db)
     }

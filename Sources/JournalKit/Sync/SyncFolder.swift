@@ -81,6 +81,12 @@ struct SyncFolder: Sendable {
         try file.commit()
     }
 
+    /// The size of `device`'s file `number` in bytes, nil when it can't be read.
+    func size(of device: UUID, number: Int) -> Int? {
+        (try? FileManager.default.attributesOfItem(atPath: fileURL(of: device, number: number).path)[.size])
+            .flatMap { $0 as? Int }
+    }
+
     /// The records of `device`'s file `number`, as far as they are whole.
     func read(_ device: UUID, number: Int) throws(JournalError) -> SyncRecord.Reading {
         let url = fileURL(of: device, number: number)

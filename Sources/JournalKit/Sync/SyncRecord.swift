@@ -22,9 +22,20 @@ struct SyncedState: Codable, Equatable, Sendable {
 
     /// A digest of the state, to tell whether an entry changed since sync last wrote or read it.
     var digest: Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        return Data(SHA256.hash(data: (try? encoder.encode(self)) ?? Data()))
+        var hash = SHA256()
+        // Each field's length before it, so that no two states give one sequence of bytes.
+        func add(_ text: String) {
+            hash.update(data: Data(String(text.utf8.count).utf8 + [0x3A]))
+            hash.update(data: Data(text.utf8))
+        }
+        add(String(date))
+        add(text)
+        add(starred ? "1" : "0")
+        for tag in tags {
+            add(tag.name)
+            add(tag.written)
+        }
+        return Data(hash.finalize())
     }
 }
 
@@ -47,7 +58,7 @@ struct SyncRecord: Codable, Equatable, Sendable {
         return Data((Self.checksum(json) + " ").utf8) + json + Data([0x0A])
     }
 
-    private static func checksum(_ json: Data) -> String {
+    private static func checksum(_ json: some DataProtocol) -> String {
         SHA256.hash(data: json).prefix(16).map { byte in
             let hex = String(byte, radix: 16)
             return byte < 16 ? "0" + hex : hex
@@ -57,6 +68,8 @@ struct SyncRecord: Codable, Equatable, Sendable {
     /// What a file's bytes hold: the whole records, in order, and how the bytes end.
     struct Reading {
         var records: [SyncRecord] = []
+        /// The bytes of the whole lines read.
+        var bytes = 0
         var end: End = .whole
         enum End: Equatable {
             /// Every line was whole.
@@ -71,26 +84,31 @@ struct SyncRecord: Codable, Equatable, Sendable {
     /// Reads a file of records, up to its last whole line or its first damaged one.
     static func records(in data: Data) -> Reading {
         var reading = Reading()
-        var start = data.startIndex
-        var line = 0
-        while start < data.endIndex {
-            line += 1
-            guard let newline = data[start...].firstIndex(of: 0x0A) else {
-                reading.end = .cutShort
-                return reading
+        let decoder = JSONDecoder()
+        data.withUnsafeBytes { (all: UnsafeRawBufferPointer) in
+            var start = 0
+            var line = 0
+            while start < all.count {
+                line += 1
+                guard let found = memchr(all.baseAddress! + start, 0x0A, all.count - start) else {
+                    reading.end = .cutShort
+                    return
+                }
+                let newline = all.baseAddress!.distance(to: UnsafeRawPointer(found))
+                let bytes = UnsafeRawBufferPointer(rebasing: all[start..<newline])
+                start = newline + 1
+                guard let space = bytes.firstIndex(of: 0x20),
+                    case let json = UnsafeRawBufferPointer(rebasing: bytes[(space + 1)...]),
+                    String(decoding: bytes[..<space], as: UTF8.self) == checksum(json),
+                    let record = try? decoder.decode(SyncRecord.self, from: Data(json)),
+                    record.isWellFormed
+                else {
+                    reading.end = .damaged(line: line)
+                    return
+                }
+                reading.records.append(record)
+                reading.bytes = start
             }
-            let bytes = data[start..<newline]
-            start = newline + 1
-            guard let space = bytes.firstIndex(of: 0x20),
-                let sum = String(data: bytes[..<space], encoding: .utf8),
-                sum == checksum(bytes[(space + 1)...]),
-                let record = try? JSONDecoder().decode(SyncRecord.self, from: bytes[(space + 1)...]),
-                record.isWellFormed
-            else {
-                reading.end = .damaged(line: line)
-                return reading
-            }
-            reading.records.append(record)
         }
         return reading
     }

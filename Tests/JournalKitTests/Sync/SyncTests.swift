@@ -145,7 +145,7 @@ import Testing
         #expect(rest.received == 1 && rest.waiting.isEmpty)
         #expect(try Self.held(b.journal) == Self.held(a.journal))
         // A second delivery of an old file changes nothing.
-        try b.journal.main.syncTransaction { db in try SyncLedger.setPosition(of: device, file: 0, records: 0, in: db) }
+        try b.journal.main.syncTransaction { db in try SyncLedger.setPosition(of: device, at: (0, 0, 0), in: db) }
         #expect(try b.journal.sync().received == 0)
         #expect(try Self.held(b.journal).count == 3)
     }

@@ -19,3 +19,18 @@ struct Change: Sendable, Equatable {
     /// changes recorded before tags were).
     let tag: Int64?
 }
+
+extension Change {
+    /// `numbers` as the runs of consecutive numbers a change each records, in order.
+    static func runs(of numbers: [Int64]) -> [ClosedRange<Int64>] {
+        var runs: [ClosedRange<Int64>] = []
+        for number in Set(numbers).sorted() {
+            if let last = runs.last, last.upperBound == number - 1 {
+                runs[runs.count - 1] = last.lowerBound...number
+            } else {
+                runs.append(number...number)
+            }
+        }
+        return runs
+    }
+}

@@ -308,15 +308,7 @@ package final class MainStore: StoreFile {
                     if db.changesCount > 0 { deleted.append(number) }
                 }
                 guard !deleted.isEmpty else { return [] }
-                var runs: [ClosedRange<Int64>] = []
-                for number in deleted {
-                    if let last = runs.last, last.upperBound == number - 1 {
-                        runs[runs.count - 1] = last.lowerBound...number
-                    } else {
-                        runs.append(number...number)
-                    }
-                }
-                try record(.delete, runs, hooks, in: db)
+                try record(.delete, Change.runs(of: deleted), hooks, in: db)
                 return deleted
             }
         }
@@ -372,7 +364,7 @@ package final class MainStore: StoreFile {
     }
 
     /// One change of `kind` per range, the history pruned first.
-    private func record(
+    func record(
         _ kind: Change.Kind, _ ranges: [ClosedRange<Int64>], _ hooks: WriteHooks, in db: Database
     ) throws {
         try db.execute(sql: "DELETE FROM change WHERE seq < ?", arguments: [hooks.pruningThrough])

@@ -16,7 +16,8 @@ import JournalText
 /// - `sync_copy(copy, entry, version)`: the copies ``SyncMerge`` made of an entry's losing heads,
 ///   while they are as made (a copy changed by a user is an entry like any other);
 /// - `sync_outbox(seq, record)`: records made here, not yet in the folder;
-/// - `sync_peer(device, file, records)`: how far each other device's files were taken in.
+/// - `sync_peer(device, file, records, bytes)`: how far each other device's files were taken
+///   in: the last file begun, its records and bytes taken.
 ///
 /// Invariant: `sync_entry`'s `head` for an entry is the version ``SyncMerge`` picks from its heads
 /// in `sync_version`, and its `n` holds that version's state, in every committed transaction;
@@ -44,7 +45,9 @@ enum SyncLedger {
                 CREATE TABLE sync_copy (copy TEXT PRIMARY KEY NOT NULL, entry TEXT NOT NULL, version TEXT NOT NULL) WITHOUT ROWID;
                 CREATE INDEX sync_copy_by_entry ON sync_copy(entry);
                 CREATE TABLE sync_outbox (seq INTEGER PRIMARY KEY, record TEXT NOT NULL);
-                CREATE TABLE sync_peer (device TEXT PRIMARY KEY NOT NULL, file INTEGER NOT NULL, records INTEGER NOT NULL) WITHOUT ROWID;
+                CREATE TABLE sync_peer (
+                    device TEXT PRIMARY KEY NOT NULL, file INTEGER NOT NULL, records INTEGER NOT NULL, bytes INTEGER NOT NULL
+                ) WITHOUT ROWID;
                 CREATE TRIGGER sync_entry_inserted AFTER INSERT ON entry BEGIN
                     INSERT OR IGNORE INTO sync_pending (n) VALUES (new.n);
                 END;
@@ -156,10 +159,17 @@ enum SyncLedger {
         ).execute(arguments: [held.uri, held.n, held.head, held.digest])
     }
 
-    static func knows(_ uri: String, version: String, in db: Database) throws -> Bool {
-        try Bool.fetchOne(
-            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM sync_version WHERE uri = ? AND version = ?)"),
-            arguments: [uri, version]) ?? false
+    /// How many versions of `uri` are known, and whether `version` is one of them.
+    static func versions(
+        of uri: String, including version: String, in db: Database
+    ) throws -> (
+        count: Int, includes: Bool
+    ) {
+        let row = try Row.fetchOne(
+            db.cachedStatement(
+                sql: "SELECT count(*), coalesce(max(version = ?), 0) FROM sync_version WHERE uri = ?"),
+            arguments: [version, uri])
+        return (row?[0] ?? 0, row?[1] ?? false)
     }
 
     /// Adds a version of `record.entry`: a head unless a known version was made from it; its
@@ -234,26 +244,29 @@ enum SyncLedger {
         try db.execute(sql: "DELETE FROM sync_outbox WHERE seq <= ?", arguments: [seq])
     }
 
-    /// How far `device`'s files were taken in: the last file begun and its records taken.
-    static func position(of device: UUID, in db: Database) throws -> (file: Int, records: Int) {
+    /// How far `device`'s files were taken in.
+    typealias Position = (file: Int, records: Int, bytes: Int)
+
+    /// How far `device`'s files were taken in: the last file begun, its records and bytes taken.
+    static func position(of device: UUID, in db: Database) throws -> Position {
         let row = try Row.fetchOne(
-            db, sql: "SELECT file, records FROM sync_peer WHERE device = ?", arguments: [device.uuidString])
-        return row.map { ($0[0], $0[1]) } ?? (0, 0)
+            db, sql: "SELECT file, records, bytes FROM sync_peer WHERE device = ?", arguments: [device.uuidString])
+        return row.map { ($0[0], $0[1], $0[2]) } ?? (0, 0, 0)
     }
 
-    static func setPosition(of device: UUID, file: Int, records: Int, in db: Database) throws {
+    static func setPosition(of device: UUID, at position: Position, in db: Database) throws {
         try db.execute(
             sql: """
-                INSERT INTO sync_peer (device, file, records) VALUES (?, ?, ?)
-                ON CONFLICT(device) DO UPDATE SET file = excluded.file, records = excluded.records
+                INSERT INTO sync_peer (device, file, records, bytes) VALUES (?, ?, ?, ?)
+                ON CONFLICT(device) DO UPDATE SET file = excluded.file, records = excluded.records, bytes = excluded.bytes
                 """,
-            arguments: [device.uuidString, file, records])
+            arguments: [device.uuidString, position.file, position.records, position.bytes])
     }
 
     /// Every other device the journal took records from, with its position.
-    static func peers(in db: Database) throws -> [(device: UUID, file: Int, records: Int)] {
-        try Row.fetchAll(db, sql: "SELECT device, file, records FROM sync_peer ORDER BY device").compactMap { row in
-            UUID(uuidString: row[0]).map { ($0, row[1], row[2]) }
+    static func peers(in db: Database) throws -> [(device: UUID, position: Position)] {
+        try Row.fetchAll(db, sql: "SELECT device, file, records, bytes FROM sync_peer ORDER BY device").compactMap {
+            row in UUID(uuidString: row[0]).map { ($0, (row[1], row[2], row[3])) }
         }
     }
 }
