@@ -148,6 +148,10 @@ struct JournalCommand: ParsableCommand {
     /// `exit`, which releases nothing, and closing lets SQLite fold each WAL back into its store.
     nonisolated(unsafe) static var keptJournal: Journal?
 
+    /// The passphrase an encrypted journal was opened with, for a command that needs it again
+    /// (`sync` unwraps the folder's key with it), so that it is asked once.
+    nonisolated(unsafe) static var openedPassphrase: Passphrase?
+
     /// Runs the command line, turning every error into one line on standard error and the
     /// documented exit status.
     static func main() {

@@ -8,17 +8,19 @@ extension Journal {
     /// Exchanges changes with `folder`, or with the folder of the last sync when nil; the folder
     /// is remembered for the next. Runs as any change of the journal does (its lock held, the
     /// search store brought up to date after).
-    public func sync(through folder: URL? = nil) throws(JournalError) -> SyncReport {
-        guard !isEncrypted else {
-            throw .usage(
-                "journal sync does not carry encrypted journals yet: nothing was written (an encrypted journal's words would reach the folder in the clear)"
-            )
-        }
-        return try write { hooks throws(JournalError) in
+    ///
+    /// An encrypted journal seals what it writes there under the folder's key, which its
+    /// `passphrase` unwraps (or wraps, for the first encrypted journal in the folder): needed
+    /// only until the journal has unwrapped it once. A folder of plain journals and an encrypted
+    /// journal, or the reverse, refuse each other, writing nothing.
+    public func sync(through folder: URL? = nil, passphrase: Passphrase? = nil) throws(JournalError) -> SyncReport {
+        try write { hooks throws(JournalError) in
             let place = try syncFolder(given: folder)
+            try place.check()
+            let sealing = try sealing(for: place, passphrase: passphrase)
             try place.prepare()
-            var report = try sendChanges(through: place)
-            try takeIn(from: place, hooks, into: &report)
+            var report = try sendChanges(through: place, sealedBy: sealing)
+            try takeIn(from: place, sealedBy: sealing, hooks, into: &report)
             return report
         }
     }
@@ -69,6 +71,81 @@ extension Journal {
         return status
     }
 
+    /// How this journal's records are sealed in `place`: not at all for a journal in plain text,
+    /// whose folder must hold no key; under the folder's key for an encrypted one, the key drawn
+    /// and wrapped under `passphrase` when the folder has none yet and holds no plain journal's
+    /// files.
+    private func sealing(for place: SyncFolder, passphrase: Passphrase?) throws(JournalError) -> SyncSealing? {
+        var folderKey = try JournalKeyFile.read(at: place.keyURL)
+        guard isEncrypted else {
+            guard folderKey == nil else {
+                throw .usage(
+                    "\(place.url.path) is the folder of encrypted journals: a journal in plain text can't sync through it (nothing was written)"
+                )
+            }
+            return nil
+        }
+        if folderKey == nil {
+            guard place.devices().isEmpty else {
+                throw .usage(
+                    "\(place.url.path) holds the files of journals in plain text: an encrypted journal can't sync through it, or its words would be there in the clear (nothing was written)"
+                )
+            }
+            folderKey = try makeFolderKey(in: place, passphrase: passphrase)
+        }
+        let wrapped = folderKey!
+        let cachedKey = try main.read { db in try SyncLedger.info(SyncLedger.Key.folderKey, in: db) }
+        let cached = cachedKey.flatMap { Self.cachedKey($0, for: wrapped.journal) }
+        if let cached { return SyncSealing(key: cached) }
+        guard let passphrase else {
+            throw JournalError(
+                .passphraseRequired, "the folder's key is unwrapped once with the journal's passphrase: none was given")
+        }
+        let key: GuardedBytes
+        do {
+            key = try wrapped.unwrap(passphrase)
+        } catch  where error.kind == .wrongPassphrase {
+            throw JournalError(
+                .wrongPassphrase,
+                "\(place.keyURL.path) was wrapped under another passphrase than this journal's: nothing was written")
+        }
+        let text = "\(wrapped.journal.uuidString):\(Data(bytes: key.pointer, count: key.count).base64EncodedString())"
+        try main.syncTransaction { db in try SyncLedger.setInfo(SyncLedger.Key.folderKey, text, in: db) }
+        return SyncSealing(key: key)
+    }
+
+    /// The key kept as `text` (`<key file's UUID>:<base64>`), if it is the key of `folder`'s file.
+    private static func cachedKey(_ text: String, for folder: UUID) -> GuardedBytes? {
+        let parts = text.split(separator: ":")
+        guard parts.count == 2, parts[0] == folder.uuidString, let bytes = Data(base64Encoded: String(parts[1])),
+            bytes.count == JournalKeyFile.keyBytes
+        else { return nil }
+        return bytes.withUnsafeBytes { try? GuardedBytes(copying: $0) }
+    }
+
+    /// Draws the folder's key, wraps it under `passphrase` at the cost of this journal's own key
+    /// file, and puts it in `place` unless another journal put one there first (which is then
+    /// the folder's key).
+    private func makeFolderKey(in place: SyncFolder, passphrase: Passphrase?) throws(JournalError) -> JournalKeyFile {
+        guard let passphrase else {
+            throw JournalError(
+                .passphraseRequired, "the folder's key is wrapped under the journal's passphrase: none was given")
+        }
+        let own = try JournalKeyFile.read(at: directory.keyFileURL)
+        let cost =
+            try own.map { file throws(JournalError) in
+                try KeyDerivationCost(passes: file.derivation.passes, memoryBytes: file.derivation.memoryBytes)
+            } ?? .moderate
+        let wrapped = try JournalKeyFile.wrapping(
+            try GuardedBytes.random(count: JournalKeyFile.keyBytes), passphrase: passphrase, cost: cost)
+        try place.prepare()
+        try place.writeKeyUnlessPresent(wrapped)
+        guard let present = try JournalKeyFile.read(at: place.keyURL) else {
+            throw .store("\(place.keyURL.path) vanished as it was written")
+        }
+        return present
+    }
+
     /// The folder given, or the one remembered.
     private func syncFolder(given folder: URL?) throws(JournalError) -> SyncFolder {
         if let folder { return SyncFolder(url: folder.standardizedFileURL.absoluteURL) }
@@ -83,7 +160,9 @@ extension Journal {
 
     /// Makes a version of every entry changed here since the last sync, and writes the versions
     /// not yet in the folder into this device's next file.
-    private func sendChanges(through place: SyncFolder) throws(JournalError) -> SyncReport {
+    private func sendChanges(
+        through place: SyncFolder, sealedBy sealing: SyncSealing?
+    ) throws(JournalError) -> SyncReport {
         let claim = FileIdentity(path: main.url.path).map { "\($0.device):\($0.inode)" } ?? ""
         var report = try main.syncTransaction { db in
             if try !SyncLedger.isStarted(in: db) { try SyncLedger.start(in: db) }
@@ -112,7 +191,7 @@ extension Journal {
             (try SyncLedger.outbox(in: db), Int(try SyncLedger.info(SyncLedger.Key.nextFile, in: db) ?? "1") ?? 1)
         }
         guard !outbox.records.isEmpty else { return report }
-        try place.write(outbox.records, as: report.device, number: number)
+        try place.write(outbox.records, as: report.device, number: number, sealedBy: sealing)
         try main.syncTransaction { db in
             try SyncLedger.removeFromOutbox(through: outbox.through, in: db)
             try SyncLedger.setInfo(SyncLedger.Key.nextFile, String(number + 1), in: db)
@@ -158,7 +237,8 @@ extension Journal {
     /// Takes in every other device's records not taken in yet, a file at a time, each in one
     /// transaction with the entries it changes.
     private func takeIn(
-        from place: SyncFolder, _ hooks: MainStore.WriteHooks, into report: inout SyncReport
+        from place: SyncFolder, sealedBy sealing: SyncSealing?, _ hooks: MainStore.WriteHooks,
+        into report: inout SyncReport
     ) throws(JournalError) {
         var madeCopies: Set<String> = []
         defer { report.conflicts = madeCopies.count }
@@ -167,7 +247,7 @@ extension Journal {
             for number in place.files(of: device) where number >= max(start.file, 1) {
                 // The file taken in whole last time, unless it was written again since, longer.
                 if number == start.file, place.size(of: device, number: number) == start.bytes { continue }
-                let reading = try place.read(device, number: number)
+                let reading = try place.read(device, number: number, sealedBy: sealing)
                 let skip = number == start.file ? start.records : 0
                 try main.syncTransaction { db in
                     var intake = Intake(

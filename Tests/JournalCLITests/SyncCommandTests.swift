@@ -125,17 +125,44 @@ import Testing
         #expect(try other.run(["list", "--json"]).json()["total"] as? Int == 1)
     }
 
-    @Test func anEncryptedJournalIsRefusedAndTheFolderStaysEmpty() throws {
-        let journal = try JournalProcess.encrypted()
+    @Test func encryptedJournalsSyncUnderTheirPassphraseAndAnotherIsRefused() throws {
+        let (laptop, desktop) = (try JournalProcess.encrypted(), try JournalProcess.encrypted())
         let folder = Self.temporary("folder")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let otherStore = Self.temporary("other")
+        let otherPassphrase = otherStore.appendingPathExtension("passphrase")
+        try Data("a passphrase of its own\n".utf8).write(to: otherPassphrase)
+        let other = JournalProcess(store: otherStore, environment: ["JOURNAL_PASSPHRASE_FILE": otherPassphrase.path])
         defer {
-            journal.removeStore()
+            for journal in [laptop, desktop, other] { journal.removeStore() }
             try? FileManager.default.removeItem(at: folder)
         }
-        #expect(try journal.run(["add", "secret words"]).status == 0)
-        let refused = try journal.run(["sync", folder.path])
-        #expect(refused.status == 2 && refused.error.contains("encrypted"), "\(refused.error)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+        let created = try other.run(
+            ["init", "--encrypt", "--kdf", "interactive"],
+            environment: ["JOURNAL_NEW_PASSPHRASE_FILE": otherPassphrase.path])
+        #expect(created.status == 0, "\(created.error)")
+
+        #expect(try laptop.run(["add", "--tag", "Zephyr", "words only the laptop knows"]).status == 0)
+        #expect(try laptop.run(["sync", folder.path]).status == 0)
+        let taken = try desktop.run(["sync", "--json", folder.path])
+        #expect(taken.status == 0, "\(taken.error)")
+        #expect(try taken.json()["added"] as? Int == 1)
+        #expect(try Self.texts(desktop) == ["words only the laptop knows"])
+        let files = FileManager.default.enumerator(atPath: folder.path)!.compactMap { $0 as? String }
+        for name in files {
+            let bytes = (try? Data(contentsOf: folder.appendingPathComponent(name))) ?? Data()
+            for secret in ["laptop", "Zephyr", "zephyr"] {
+                #expect(bytes.firstRange(of: Data(secret.utf8)) == nil, "\(secret) in \(name)")
+            }
+        }
+
+        let refused = try other.run(["sync", folder.path])
+        #expect(refused.status != 0 && refused.error.contains("another passphrase"), "\(refused.error)")
+        #expect(try Self.texts(other).isEmpty)
+        let plain = JournalProcess()
+        defer { plain.removeStore() }
+        #expect(try plain.run(["add", "in the clear"]).status == 0)
+        let mixed = try plain.run(["sync", folder.path])
+        #expect(mixed.status == 2 && mixed.error.contains("encrypted journals"), "\(mixed.error)")
     }
 }

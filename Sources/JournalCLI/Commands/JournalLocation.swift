@@ -52,6 +52,7 @@ struct JournalLocation: Equatable {
         if directory.isEncrypted {
             JournalCommand.keepMemoryPrivate()
             passphrase = try PassphraseInput.current(for: directory.url.path)
+            JournalCommand.openedPassphrase = passphrase
         }
         let progress = ProgressBar(label: "indexing")
         let journal = try Journal(

@@ -26,7 +26,11 @@ struct SyncCommand: ParsableCommand {
             own. A file still arriving is taken as far as its records are whole, the rest at a \
             later sync; a damaged record is reported, and nothing from it on is taken.
 
-            Encrypted journals are not synced yet: `journal sync` refuses them and writes nothing.
+            Encrypted journals seal every record under the folder's key, which the first one \
+            draws and wraps under its passphrase in FOLDER/journal-sync/folder.key: another \
+            encrypted journal with the same passphrase takes them in, a wrong passphrase is \
+            refused. The folder then holds no entry's words, tags or dates in the clear. A plain \
+            journal and an encrypted folder, or the reverse, refuse each other.
             """)
 
     @ParentCommand var journal: JournalCommand
@@ -47,7 +51,8 @@ struct SyncCommand: ParsableCommand {
         // A journal that is not there yet (a new machine) is made, to take everything in.
         if let folder { try Journal.checkSyncFolder(URL(fileURLWithPath: folder)) }
         let journal = try self.journal.openJournal(create: folder != nil, changing: "sync")
-        let report = try journal.sync(through: folder.map { URL(fileURLWithPath: $0) })
+        let report = try journal.sync(
+            through: folder.map { URL(fileURLWithPath: $0) }, passphrase: JournalCommand.openedPassphrase)
         if output.json {
             JSONOutput.print(Self.json(report))
         } else {
@@ -70,7 +75,8 @@ struct SyncCommand: ParsableCommand {
         lines.append(
             "sent \(Formatting.count(report.sent, "change", "changes")), received \(Formatting.count(report.received, "change", "changes"))"
                 + (report.received > 0
-                    ? ": \(report.added) added, \(report.changed) changed, \(report.deleted) deleted" : ""))
+                    ? ": \(Formatting.grouped(report.added)) added, \(Formatting.grouped(report.changed)) changed, \(Formatting.grouped(report.deleted)) deleted"
+                    : ""))
         if report.conflicts > 0 {
             lines.append(
                 "\(Formatting.count(report.conflicts, "conflicting edit", "conflicting edits")) kept as entries tagged #conflict"

@@ -17,6 +17,10 @@ struct SyncFolder: Sendable {
 
     var devicesURL: URL { url.appendingPathComponent(Self.subfolder, isDirectory: true) }
 
+    /// The folder's key, wrapped under the passphrase of the encrypted journals that sync
+    /// through it (``SyncSealing``); none for a folder of plain journals.
+    var keyURL: URL { devicesURL.appendingPathComponent("folder.key") }
+
     func deviceURL(_ device: UUID) -> URL {
         devicesURL.appendingPathComponent(device.uuidString, isDirectory: true)
     }
@@ -71,12 +75,16 @@ struct SyncFolder: Sendable {
     }
 
     /// Writes `records` as `device`'s file `number`, whole, replacing a file of that number an
-    /// interrupted sync left.
-    func write(_ records: [SyncRecord], as device: UUID, number: Int) throws(JournalError) {
+    /// interrupted sync left; sealed by `sealing` when the folder is encrypted.
+    func write(
+        _ records: [SyncRecord], as device: UUID, number: Int, sealedBy sealing: SyncSealing?
+    ) throws(JournalError) {
         try DurableFiles.createFolder(deviceURL(device))
         let file = try ReplacementFile(replacing: fileURL(of: device, number: number))
         var bytes = Data()
-        for record in records { bytes.append(record.line()) }
+        for (index, record) in records.enumerated() {
+            bytes.append(record.line(sealedBy: sealing, device: device, file: number, number: index + 1))
+        }
         try file.write(bytes)
         try file.commit()
     }
@@ -87,11 +95,25 @@ struct SyncFolder: Sendable {
             .flatMap { $0 as? Int }
     }
 
-    /// The records of `device`'s file `number`, as far as they are whole.
-    func read(_ device: UUID, number: Int) throws(JournalError) -> SyncRecord.Reading {
+    /// Puts `key` at ``keyURL`` unless a key is there already: written beside, synced, then
+    /// linked into place, which fails rather than replace one another journal put there.
+    func writeKeyUnlessPresent(_ key: JournalKeyFile) throws(JournalError) {
+        let beside = devicesURL.appendingPathComponent(".folder.key.\(UUID().uuidString)")
+        try key.write(to: beside)
+        defer { unlink(beside.path) }
+        guard link(beside.path, keyURL.path) == 0 || errno == EEXIST else {
+            throw .store("cannot write \(keyURL.path): \(String(cString: strerror(errno)))", file: keyURL.path)
+        }
+        try DurableFiles.syncFolder(devicesURL)
+    }
+
+    /// The records of `device`'s file `number`, as far as they are whole (and open, by
+    /// `sealing`, when the folder is encrypted).
+    func read(_ device: UUID, number: Int, sealedBy sealing: SyncSealing?) throws(JournalError) -> SyncRecord.Reading {
         let url = fileURL(of: device, number: number)
         do {
-            return SyncRecord.records(in: try Data(contentsOf: url))
+            return SyncRecord.records(
+                in: try Data(contentsOf: url), sealedBy: sealing, device: device, file: number)
         } catch {
             throw .store("cannot read \(url.path): \(error.localizedDescription)", file: url.path)
         }

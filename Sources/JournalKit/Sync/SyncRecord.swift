@@ -48,13 +48,15 @@ struct SyncRecord: Codable, Equatable, Sendable {
     var base: String?
     var state: SyncedState?
 
-    /// A line of a device's file: a checksum of the record's JSON, a space, the JSON, a newline.
-    /// The checksum tells a line damaged in the folder from a whole one; a line without its
-    /// newline is one still arriving.
-    func line() -> Data {
+    /// Line `number` (from 1) of `device`'s file `file`: a checksum of the record's JSON, a
+    /// space, the JSON, a newline; or, sealed (an encrypted journal's), the JSON sealed and a
+    /// newline. The checksum tells a line damaged in the folder from a whole one; a line without
+    /// its newline is one still arriving.
+    func line(sealedBy sealing: SyncSealing?, device: UUID, file: Int, number: Int) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let json = (try? encoder.encode(self)) ?? Data()
+        if let sealing { return sealing.seal(json, device: device, file: file, line: number) + Data([0x0A]) }
         return Data((Self.checksum(json) + " ").utf8) + json + Data([0x0A])
     }
 
@@ -81,8 +83,8 @@ struct SyncRecord: Codable, Equatable, Sendable {
         }
     }
 
-    /// Reads a file of records, up to its last whole line or its first damaged one.
-    static func records(in data: Data) -> Reading {
+    /// Reads `device`'s file `file`, up to its last whole line or its first damaged one.
+    static func records(in data: Data, sealedBy sealing: SyncSealing?, device: UUID, file: Int) -> Reading {
         var reading = Reading()
         let decoder = JSONDecoder()
         data.withUnsafeBytes { (all: UnsafeRawBufferPointer) in
@@ -97,10 +99,10 @@ struct SyncRecord: Codable, Equatable, Sendable {
                 let newline = all.baseAddress!.distance(to: UnsafeRawPointer(found))
                 let bytes = UnsafeRawBufferPointer(rebasing: all[start..<newline])
                 start = newline + 1
-                guard let space = bytes.firstIndex(of: 0x20),
-                    case let json = UnsafeRawBufferPointer(rebasing: bytes[(space + 1)...]),
-                    String(decoding: bytes[..<space], as: UTF8.self) == checksum(json),
-                    let record = try? decoder.decode(SyncRecord.self, from: Data(json)),
+                guard
+                    let json = sealing.map({ $0.open(bytes, device: device, file: file, number: line) })
+                        ?? checked(bytes),
+                    let record = try? decoder.decode(SyncRecord.self, from: json),
                     record.isWellFormed
                 else {
                     reading.end = .damaged(line: line)
@@ -111,6 +113,13 @@ struct SyncRecord: Codable, Equatable, Sendable {
             }
         }
         return reading
+    }
+
+    /// The JSON of a plain line, when its checksum matches.
+    private static func checked(_ line: UnsafeRawBufferPointer) -> Data? {
+        guard let space = line.firstIndex(of: 0x20) else { return nil }
+        let json = UnsafeRawBufferPointer(rebasing: line[(space + 1)...])
+        return String(decoding: line[..<space], as: UTF8.self) == checksum(json) ? Data(json) : nil
     }
 
     /// Whether the record's fields are what a device writes: an entry URI, versions in their form.

@@ -195,12 +195,86 @@ import Testing
         #expect(try a.journal.entry(a.journal.entryID(parsing: try #require(uri))).text == "written in the copy")
     }
 
-    @Test func anEncryptedJournalIsRefusedAndNothingWritten() throws {
+    @Test func encryptedJournalsWithOnePassphraseSyncAndTheFolderHoldsNothingInTheClear() throws {
         let folder = try TemporaryFolder()
-        let a = try TemporaryJournal(passphrase: "correct horse battery staple")
-        try a.journal.add(NewEntry(text: "secret words"))
-        #expect(throws: JournalError.self) { try a.journal.sync(through: folder.url) }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
+        let (a, b) = (
+            try TemporaryJournal(passphrase: "correct horse"), try TemporaryJournal(passphrase: "correct horse")
+        )
+        try a.journal.add(
+            NewEntry(
+                date: JournalDate(microseconds: 1_234_567_890_123_456), text: "meet Zanzibar at the pier",
+                tags: ["Quixotic"], starred: true))
+        try a.journal.add(NewEntry(text: "a second secret #Xylophone"))
+        _ = try a.journal.sync(through: folder.url, passphrase: a.passphrase)
+        try b.journal.add(NewEntry(text: "written on b, Kilimanjaro"))
+        // Once the folder's key is unwrapped, the journal keeps it: no passphrase needed after.
+        _ = try b.journal.sync(through: folder.url, passphrase: b.passphrase)
+        _ = try a.journal.sync()
+        #expect(try Self.held(a.journal) == Self.held(b.journal))
+        #expect(try Self.held(a.journal).count == 3)
+        // No word, tag, date or URI of any entry is in any file of the folder.
+        var secrets = ["Zanzibar", "pier", "Quixotic", "quixotic", "Xylophone", "Kilimanjaro", "1234567890123456"]
+        secrets += try a.journal.list(PageRequest(limit: 0)).entries.map(\.id.storeID.uuidString)
+        let files = FileManager.default.enumerator(atPath: folder.url.path)!.compactMap { $0 as? String }
+        #expect(files.count >= 3)
+        for name in files {
+            let bytes = (try? Data(contentsOf: folder.url.appendingPathComponent(name))) ?? Data()
+            for secret in secrets { #expect(bytes.firstRange(of: Data(secret.utf8)) == nil, "\(secret) in \(name)") }
+        }
+    }
+
+    @Test func aWrongPassphraseAndAFolderOfTheOtherKindAreRefusedWritingNothing() throws {
+        let (encrypted, plain) = (try TemporaryFolder(), try TemporaryFolder())
+        let a = try TemporaryJournal(passphrase: "correct horse")
+        try a.journal.add(NewEntry(text: "a secret"))
+        _ = try a.journal.sync(through: encrypted.url, passphrase: a.passphrase)
+        let other = try TemporaryJournal(passphrase: "another passphrase")
+        try other.journal.add(NewEntry(text: "kept to itself"))
+        let wrong = try #require(throws: JournalError.self) {
+            try other.journal.sync(through: encrypted.url, passphrase: other.passphrase)
+        }
+        #expect(wrong.kind == .wrongPassphrase)
+        let missing = try #require(throws: JournalError.self) { try other.journal.sync(through: encrypted.url) }
+        #expect(missing.kind == .passphraseRequired)
+        #expect(try Self.held(other.journal).map(\.text) == ["kept to itself"])
+        let plainJournal = try TemporaryJournal()
+        try plainJournal.journal.add(NewEntry(text: "in the clear"))
+        #expect(throws: JournalError.self) { try plainJournal.journal.sync(through: encrypted.url) }
+        _ = try plainJournal.journal.sync(through: plain.url)
+        #expect(throws: JournalError.self) { try other.journal.sync(through: plain.url, passphrase: other.passphrase) }
+        // Nothing was written by the refused syncs: the folders hold one device each.
+        #expect(SyncFolder(url: encrypted.url).devices().count == 1)
+        #expect(SyncFolder(url: plain.url).devices().count == 1)
+    }
+
+    @Test func aSealedRecordChangedOrMovedIsReportedAndNotTaken() throws {
+        let folder = try TemporaryFolder()
+        let a = try TemporaryJournal(passphrase: "correct horse")
+        for text in ["alpha", "beta", "gamma"] { try a.journal.add(NewEntry(text: text)) }
+        let device = try a.journal.sync(through: folder.url, passphrase: a.passphrase).device
+        let file = folder.url.appendingPathComponent("journal-sync/\(device.uuidString)/00000001.jsonl")
+        let whole = try Data(contentsOf: file)
+        let lines = whole.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast()
+        #expect(lines.count == 3)
+        // One byte changed in each line in turn: the lines before it are taken, nothing after.
+        for changed in 0..<3 {
+            var bytes = Data()
+            for (index, line) in lines.enumerated() {
+                var line = Data(line)
+                if index == changed { line[line.startIndex + 30] = line[line.startIndex + 30] == 0x41 ? 0x42 : 0x41 }
+                bytes += line + Data([0x0A])
+            }
+            try bytes.write(to: file)
+            let b = try TemporaryJournal(passphrase: "correct horse")
+            let report = try b.journal.sync(through: folder.url, passphrase: b.passphrase)
+            #expect(report.received == changed && report.damaged == ["\(file.path):\(changed + 1)"])
+        }
+        // The first line put in the second's place (a record replayed) does not open there.
+        try (Data(lines[lines.startIndex]) + Data([0x0A]) + Data(lines[lines.startIndex]) + Data([0x0A])).write(
+            to: file)
+        let b = try TemporaryJournal(passphrase: "correct horse")
+        let replayed = try b.journal.sync(through: folder.url, passphrase: b.passphrase)
+        #expect(replayed.received == 1 && replayed.damaged == ["\(file.path):2"])
     }
 
     @Test func aFolderThatIsNotThereIsAClearError() throws {

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import JournalText
 
-/// What the main store keeps for sync (``Journal/sync(through:)``), made the first time a
+/// What the main store keeps for sync (``Journal/sync(through:passphrase:)``), made the first time a
 /// journal syncs; a journal that never syncs has none of it and pays nothing for it:
 ///
 /// - `sync_pending(n)`: the entries changed since sync last looked, kept by triggers on `entry`
@@ -83,6 +83,9 @@ enum SyncLedger {
         /// The last entry number given before the first sync: entries after it are named by
         /// the device that made them.
         static let firstSyncedThrough = "sync_first_through"
+        /// An encrypted journal's copy of the folder's key (``SyncSealing``), once unwrapped:
+        /// `<the key file's UUID>:<base64>`, in the journal's encrypted store.
+        static let folderKey = "sync_folder_key"
     }
 
     // MARK: The device and its clock
