@@ -122,8 +122,13 @@ struct SyncRecord: Codable, Equatable, Sendable {
         return String(decoding: line[..<space], as: UTF8.self) == checksum(json) ? Data(json) : nil
     }
 
-    /// Whether the record's fields are what a device writes: an entry URI, versions in their form.
+    /// Whether the record's fields are what a device writes: an entry URI, versions in their
+    /// form, and a state an entry may have (a text ``NewEntry`` takes, tags as their names say).
     private var isWellFormed: Bool {
-        EntryID(uri: entry) != nil && SyncVersion(version) != nil && (base.map { SyncVersion($0) != nil } ?? true)
+        guard EntryID(uri: entry) != nil, SyncVersion(version) != nil, base.map({ SyncVersion($0) != nil }) ?? true
+        else { return false }
+        guard let state else { return true }
+        return (try? NewEntry.validate(text: state.text)) != nil
+            && state.tags.allSatisfy { Tags.given($0.written) == $0 }
     }
 }

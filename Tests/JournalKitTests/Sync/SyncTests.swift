@@ -1,4 +1,6 @@
+import Crypto
 import Foundation
+import JournalText
 import Testing
 
 @testable import JournalKit
@@ -165,6 +167,45 @@ import Testing
         #expect(report.received == 1)
         #expect(report.damaged == ["\(file.path):2"])
         #expect(try Self.held(b.journal).map(\.text) == ["alpha"])
+    }
+
+    @Test(arguments: [
+        "{\"entry\":\"x-journal://00000000-0000-4000-8000-000000000001/Entry/p1\",\"version\":\"1\"}",
+        "[1, 2, 3]", "not json at all", "{\"entry\": 12}",
+    ])
+    func aLineNoDeviceWouldWriteIsDamagedThoughItsChecksumMatches(json: String) throws {
+        let folder = try TemporaryFolder()
+        let device = UUID()
+        let good = SyncRecord(
+            entry: EntryID(storeID: device, number: 1).uri,
+            version: SyncVersion(milliseconds: 1, counter: 0, device: device).description, base: nil,
+            state: SyncedState(date: 0, text: "a good line \u{0} with a NUL", tags: [], starred: false))
+        let checksum = SHA256.hash(data: Data(json.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
+        var bytes = good.line(sealedBy: nil, device: device, file: 1, number: 1) + Data("\(checksum) \(json)\n".utf8)
+        for state in [
+            SyncedState(date: 0, text: " \n ", tags: [], starred: false),
+            SyncedState(date: 0, text: "tagged", tags: [Tag(name: "not-its-name", written: "Travel")], starred: false),
+            SyncedState(
+                date: 0, text: String(repeating: "x", count: NewEntry.maximumTextBytes + 1), tags: [], starred: false),
+        ] {
+            var record = good
+            record.entry = EntryID(storeID: device, number: 2).uri
+            record.state = state
+            bytes += record.line(sealedBy: nil, device: device, file: 1, number: 2)
+        }
+        let file = SyncFolder(url: folder.url).fileURL(of: device, number: 1)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try bytes.write(to: file)
+        let b = try TemporaryJournal()
+        let report = try b.journal.sync(through: folder.url)
+        #expect(report.received == 1 && report.damaged == ["\(file.path):2"])
+        #expect(try Self.held(b.journal).map(\.text) == ["a good line \u{0} with a NUL"])
+        // Each bad state alone is refused too.
+        for line in bytes.split(separator: 0x0A).dropFirst(2) {
+            try (Data(line) + Data([0x0A])).write(to: file)
+            let c = try TemporaryJournal()
+            #expect(try c.journal.sync(through: folder.url).damaged == ["\(file.path):1"])
+        }
     }
 
     @Test func aCopiedJournalWritesAsADeviceOfItsOwn() throws {
