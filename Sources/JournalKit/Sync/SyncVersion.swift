@@ -25,13 +25,31 @@ struct SyncVersion: Hashable, Comparable, Sendable, CustomStringConvertible {
         self.device = device
     }
 
-    /// Reads the text form; nil when `text` is not one.
+    /// Reads the text form; nil when `text` is not exactly one (digits, dots, an upper-case UUID).
     init?(_ text: String) {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 18, parts[1].count == 5,
-            parts[0].allSatisfy(\.isASCII), parts[1].allSatisfy(\.isASCII),
-            let milliseconds = Int64(parts[0]), milliseconds >= 0, let counter = Int(parts[1]), counter >= 0,
-            let device = UUID(uuidString: String(parts[2])), device.uuidString == parts[2]
+        var text = text
+        text.makeContiguousUTF8()
+        let parsed = text.utf8.withContiguousStorageIfAvailable { bytes -> (Int64, Int)? in
+            guard bytes.count == 61, bytes[18] == UInt8(ascii: "."), bytes[24] == UInt8(ascii: ".") else { return nil }
+            var milliseconds: Int64 = 0
+            var counter = 0
+            for index in 0..<24 where index != 18 {
+                let digit = bytes[index] &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                if index < 18 {
+                    milliseconds = milliseconds * 10 + Int64(digit)
+                } else {
+                    counter = counter * 10 + Int(digit)
+                }
+            }
+            // The UUID as `uuidString` writes it, upper-case: one version has one form.
+            guard !bytes[25...].contains(where: { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) else {
+                return nil
+            }
+            return (milliseconds, counter)
+        }
+        guard let (milliseconds, counter) = parsed ?? nil,
+            let device = UUID(uuidString: String(text.suffix(36)))
         else { return nil }
         self.init(milliseconds: milliseconds, counter: counter, device: device)
     }
