@@ -145,6 +145,15 @@ extension Journal {
         }
     }
 
+    /// Exchanges changes with the folder it syncs through (``sync(through:passphrase:progress:)-6qhxh``).
+    public func sync(
+        through folder: URL? = nil, passphrase: Passphrase? = nil, progress: ProgressHandler? = nil
+    ) async throws(JournalError) -> SyncReport {
+        try await Self.offThePool { _ throws(JournalError) in
+            try self.sync(through: folder, passphrase: passphrase, progress: progress)
+        }
+    }
+
     private struct Listed: Sendable {
         let total: Int
         let entries: [Entry]

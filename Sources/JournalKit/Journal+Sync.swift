@@ -13,14 +13,19 @@ extension Journal {
     /// `passphrase` unwraps (or wraps, for the first encrypted journal in the folder): needed
     /// only until the journal has unwrapped it once. A folder of plain journals and an encrypted
     /// journal, or the reverse, refuse each other, writing nothing.
-    public func sync(through folder: URL? = nil, passphrase: Passphrase? = nil) throws(JournalError) -> SyncReport {
-        try write { hooks throws(JournalError) in
+    ///
+    /// `progress` hears how far the other journals' files are taken in (``JournalProgress/Phase/syncing``),
+    /// then how the search store catches up with them.
+    public func sync(
+        through folder: URL? = nil, passphrase: Passphrase? = nil, progress: ProgressHandler? = nil
+    ) throws(JournalError) -> SyncReport {
+        try write(progress: progress) { hooks throws(JournalError) in
             let place = try syncFolder(given: folder)
             try place.check()
             let sealing = try sealing(for: place, passphrase: passphrase)
             try place.prepare()
             var report = try sendChanges(through: place, sealedBy: sealing)
-            try takeIn(from: place, sealedBy: sealing, hooks, into: &report)
+            try takeIn(from: place, sealedBy: sealing, hooks, into: &report, progress: progress)
             return report
         }
     }
@@ -238,23 +243,38 @@ extension Journal {
     /// transaction with the entries it changes.
     private func takeIn(
         from place: SyncFolder, sealedBy sealing: SyncSealing?, _ hooks: MainStore.WriteHooks,
-        into report: inout SyncReport
+        into report: inout SyncReport, progress: ProgressHandler?
     ) throws(JournalError) {
         var madeCopies: Set<String> = []
         defer { report.conflicts = madeCopies.count }
+        // Each other device's files to read: from the last one begun, unless it was taken in
+        // whole and not written again since.
+        var toRead: [(device: UUID, start: SyncLedger.Position, numbers: [Int])] = []
         for device in place.devices() where device != report.device {
             let start = try main.read { db in try SyncLedger.position(of: device, in: db) }
-            for number in place.files(of: device) where number >= max(start.file, 1) {
-                // The file taken in whole last time, unless it was written again since, longer.
-                if number == start.file, place.size(of: device, number: number) == start.bytes { continue }
+            let numbers = place.files(of: device).filter { number in
+                number > start.file || number == start.file && place.size(of: device, number: number) != start.bytes
+            }
+            if !numbers.isEmpty { toRead.append((device, start, numbers)) }
+        }
+        let total = toRead.reduce(0) { sum, device in
+            device.numbers.reduce(sum) { $0 + (place.size(of: device.device, number: $1) ?? 0) }
+        }
+        var done = 0
+        for (device, start, numbers) in toRead {
+            for number in numbers {
                 let reading = try place.read(device, number: number, sealedBy: sealing)
                 let skip = number == start.file ? start.records : 0
                 try main.syncTransaction { db in
                     var intake = Intake(
                         clock: SyncClock(stored: try SyncLedger.info(SyncLedger.Key.clock, in: db)),
                         writer: try SyncedEntryWriter(main, hooks, in: db))
-                    for record in reading.records.dropFirst(skip) {
+                    for (index, record) in reading.records.dropFirst(skip).enumerated() {
                         try take(record, into: &intake, report: &report, madeCopies: &madeCopies, in: db)
+                        if index % 1_000 == 999 {
+                            let share = reading.bytes * (index + 1) / max(reading.records.count - skip, 1)
+                            progress?(JournalProgress(phase: .syncing, done: done + share, total: total))
+                        }
                     }
                     try intake.writer.finish()
                     try SyncLedger.setInfo(SyncLedger.Key.clock, intake.clock.stored, in: db)
@@ -268,6 +288,8 @@ extension Journal {
                     // The entries written here are held as sync wrote them: nothing to send back.
                     try SyncLedger.clearPending(in: db)
                 }
+                done += place.size(of: device, number: number) ?? reading.bytes
+                progress?(JournalProgress(phase: .syncing, done: min(done, total), total: total))
                 let path = place.fileURL(of: device, number: number).path
                 switch reading.end {
                 case .whole: continue
@@ -304,7 +326,9 @@ extension Journal {
                 report: &report, in: db)
             return
         }
-        guard let resolved = SyncMerge.resolve(record.entry, heads: try SyncLedger.heads(of: record.entry, in: db))
+        guard
+            let resolved = SyncMerge.resolve(
+                record.entry, heads: try SyncLedger.heads(of: record.entry, in: db).map(SyncMerge.Head.init))
         else { return }
         let held = try SyncLedger.held(uri: record.entry, in: db)
         if held?.head != resolved.winner.version.description {

@@ -13,6 +13,9 @@ public struct JournalProgress: Sendable, Equatable, Codable {
         case converting
         /// Deleting the entries of an import abandoned; `done`/`total` count entries.
         case abandoning
+        /// Taking in the files other journals wrote in the folder a journal syncs through;
+        /// `done`/`total` count bytes of those files.
+        case syncing
     }
 
     /// The step under way.

@@ -113,7 +113,7 @@ struct ImportCommand: ParsableCommand {
             progress: { progress in
                 switch progress.phase {
                 case .importing: importing.update(progress)
-                case .indexing, .verifying, .converting, .abandoning:
+                case .indexing, .verifying, .converting, .abandoning, .syncing:
                     importing.finish()
                     indexing.update(progress)
                 }

@@ -51,8 +51,19 @@ struct SyncCommand: ParsableCommand {
         // A journal that is not there yet (a new machine) is made, to take everything in.
         if let folder { try Journal.checkSyncFolder(URL(fileURLWithPath: folder)) }
         let journal = try self.journal.openJournal(create: folder != nil, changing: "sync")
+        let (syncing, indexing) = (ProgressBar(label: "taking in"), ProgressBar(label: "indexing"))
         let report = try journal.sync(
-            through: folder.map { URL(fileURLWithPath: $0) }, passphrase: JournalCommand.openedPassphrase)
+            through: folder.map { URL(fileURLWithPath: $0) }, passphrase: JournalCommand.openedPassphrase,
+            progress: { progress in
+                if progress.phase == .syncing {
+                    syncing.update(progress)
+                } else {
+                    syncing.finish()
+                    indexing.update(progress)
+                }
+            })
+        syncing.finish()
+        indexing.finish()
         if output.json {
             JSONOutput.print(Self.json(report))
         } else {

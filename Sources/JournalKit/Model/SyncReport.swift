@@ -1,6 +1,6 @@
 import Foundation
 
-/// What one ``Journal/sync(through:passphrase:)`` did.
+/// What one ``Journal/sync(through:passphrase:progress:)-6qhxh`` did.
 public struct SyncReport: Sendable, Codable, Equatable {
     /// The folder synced through.
     public var folder: String

@@ -31,6 +31,14 @@ import Testing
         }.sorted { ($0.text, $0.date.microseconds) < ($1.text, $1.date.microseconds) }
     }
 
+    /// Every progress report, in order.
+    final class PhaseRecorder: @unchecked Sendable {
+        private let lock = NSLock()
+        private var reports: [JournalProgress] = []
+        func record(_ progress: JournalProgress) { lock.withLock { reports.append(progress) } }
+        var heard: [JournalProgress] { lock.withLock { reports } }
+    }
+
     static func entry(_ text: String, in journal: Journal) throws -> Entry {
         let found = try journal.list(PageRequest(limit: 0)).entries.filter { $0.text == text }
         try #require(found.count == 1, "\(text) is in the journal \(found.count) times")
@@ -61,6 +69,21 @@ import Testing
         #expect(try b.journal.search("cafe").total == 0)
         try a.expectConsistent()
         try b.expectConsistent()
+    }
+
+    @Test func aLongSyncSaysHowFarItHasGot() throws {
+        let folder = try TemporaryFolder()
+        let (a, b) = (try TemporaryJournal(), try TemporaryJournal())
+        try a.importTexts((0..<2_500).map { "entry number \($0)" })
+        _ = try a.journal.sync(through: folder.url)
+        let recorder = PhaseRecorder()
+        _ = try b.journal.sync(through: folder.url, progress: recorder.record)
+        let syncing = recorder.heard.filter { $0.phase == .syncing }
+        #expect(syncing.count >= 3)
+        #expect(syncing.map(\.done) == syncing.map(\.done).sorted())
+        #expect(syncing.last.map { $0.done == $0.total && ($0.total ?? 0) > 0 } == true)
+        #expect(recorder.heard.contains { $0.phase == .indexing })
+        #expect(try b.journal.search("number").total == 2_500)
     }
 
     @Test func editsDeletionsStarsAndTagsTravel() throws {

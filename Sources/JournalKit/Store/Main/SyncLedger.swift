@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import JournalText
 
-/// What the main store keeps for sync (``Journal/sync(through:passphrase:)``), made the first time a
+/// What the main store keeps for sync (``Journal/sync(through:passphrase:progress:)-6qhxh``), made the first time a
 /// journal syncs; a journal that never syncs has none of it and pays nothing for it:
 ///
 /// - `sync_pending(n)`: the entries changed since sync last looked, kept by triggers on `entry`
@@ -13,13 +13,13 @@ import JournalText
 /// - `sync_version(uri, version, base, head, state)`: every version known of each entry, the
 ///   version it was made from, whether it is a head (no known version was made from it), and
 ///   a head's state as JSON (none for a delete, and none kept once it is no head);
-/// - `sync_copy(copy, entry, version)`: the copies ``SyncMerge`` made of an entry's losing heads,
+/// - `sync_copy(copy, entry, version)`: the copies sync made of an entry's losing heads,
 ///   while they are as made (a copy changed by a user is an entry like any other);
 /// - `sync_outbox(seq, record)`: records made here, not yet in the folder;
 /// - `sync_peer(device, file, records, bytes)`: how far each other device's files were taken
 ///   in: the last file begun, its records and bytes taken.
 ///
-/// Invariant: `sync_entry`'s `head` for an entry is the version ``SyncMerge`` picks from its heads
+/// Invariant: `sync_entry`'s `head` for an entry is the version sync's merge picks from its heads
 /// in `sync_version`, and its `n` holds that version's state, in every committed transaction;
 /// a record made here is in `sync_outbox` in the transaction that makes it, until it is in the
 /// folder.
@@ -83,7 +83,7 @@ enum SyncLedger {
         /// The last entry number given before the first sync: entries after it are named by
         /// the device that made them.
         static let firstSyncedThrough = "sync_first_through"
-        /// An encrypted journal's copy of the folder's key (``SyncSealing``), once unwrapped:
+        /// An encrypted journal's copy of the folder's key, once unwrapped:
         /// `<the key file's UUID>:<base64>`, in the journal's encrypted store.
         static let folderKey = "sync_folder_key"
     }
@@ -194,14 +194,14 @@ enum SyncLedger {
     }
 
     /// The heads of `uri`'s versions.
-    static func heads(of uri: String, in db: Database) throws -> [SyncMerge.Head] {
+    static func heads(of uri: String, in db: Database) throws -> [(version: SyncVersion, state: SyncedState?)] {
         try Row.fetchAll(
             db.cachedStatement(sql: "SELECT version, state FROM sync_version WHERE uri = ? AND head = 1"),
             arguments: [uri]
         ).compactMap { row in
             guard let version = SyncVersion(row[0]) else { return nil }
             let state = (row[1] as String?).flatMap { try? JSONDecoder().decode(SyncedState.self, from: Data($0.utf8)) }
-            return SyncMerge.Head(version: version, state: state)
+            return (version, state)
         }
     }
 

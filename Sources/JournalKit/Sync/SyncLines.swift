@@ -1,53 +1,13 @@
 import Crypto
 import Foundation
-import JournalText
 
-/// What sync carries of an entry: everything a user gives it (the text as written, its date,
-/// the tags given besides those in the text, its star). Tags written in the text, and the
-/// canonical text, follow from the text on every device.
-struct SyncedState: Codable, Equatable, Sendable {
-    /// Microseconds since 1970, UTC.
-    var date: Int64
-    var text: String
-    /// The given tags, by name.
-    var tags: [Tag]
-    var starred: Bool
-
-    init(date: Int64, text: String, tags: [Tag], starred: Bool) {
-        self.date = date
-        self.text = text
-        self.tags = tags.sorted { $0.name < $1.name }
-        self.starred = starred
-    }
-
-    /// A digest of the state, to tell whether an entry changed since sync last wrote or read it.
-    var digest: Data {
-        var hash = SHA256()
-        // Each field's length before it, so that no two states give one sequence of bytes.
-        func add(_ text: String) {
-            hash.update(data: Data(String(text.utf8.count).utf8 + [0x3A]))
-            hash.update(data: Data(text.utf8))
-        }
-        add(String(date))
-        add(text)
-        add(starred ? "1" : "0")
-        for tag in tags {
-            add(tag.name)
-            add(tag.written)
-        }
-        return Data(hash.finalize())
-    }
-}
-
-/// One version of one entry, as a device writes it into the folder: the entry's URI (its
-/// identity on every device), the version, the version it was made from (none for the entry's
-/// first), and the entry's state then, or nothing when the version deletes it.
-struct SyncRecord: Codable, Equatable, Sendable {
-    var entry: String
-    var version: String
-    var base: String?
-    var state: SyncedState?
-
+/// How a record stands in a device's file (``SyncFolder``): one line each, checksummed, or
+/// sealed for an encrypted journal (``SyncSealing``).
+///
+/// Invariant: a line is taken only whole (up to its newline) and only when it checks or opens
+/// and holds a record a device would write (``SyncRecord/isWellFormed``); reading stops at the
+/// first line that doesn't.
+extension SyncRecord {
     /// Line `number` (from 1) of `device`'s file `file`: a checksum of the record's JSON, a
     /// space, the JSON, a newline; or, sealed (an encrypted journal's), the JSON sealed and a
     /// newline. The checksum tells a line damaged in the folder from a whole one; a line without
@@ -122,13 +82,4 @@ struct SyncRecord: Codable, Equatable, Sendable {
         return String(decoding: line[..<space], as: UTF8.self) == checksum(json) ? Data(json) : nil
     }
 
-    /// Whether the record's fields are what a device writes: an entry URI, versions in their
-    /// form, and a state an entry may have (a text ``NewEntry`` takes, tags as their names say).
-    private var isWellFormed: Bool {
-        guard EntryID(uri: entry) != nil, SyncVersion(version) != nil, base.map({ SyncVersion($0) != nil }) ?? true
-        else { return false }
-        guard let state else { return true }
-        return (try? NewEntry.validate(text: state.text)) != nil
-            && state.tags.allSatisfy { Tags.given($0.written) == $0 }
-    }
 }
