@@ -24,7 +24,7 @@ extension Journal {
             try place.check()
             let sealing = try sealing(for: place, passphrase: passphrase)
             try place.prepare()
-            var report = try sendChanges(through: place, sealedBy: sealing)
+            var report = try sendChanges(through: place, sealedBy: sealing, hooks)
             try takeIn(from: place, sealedBy: sealing, hooks, into: &report, progress: progress)
             return report
         }
@@ -166,7 +166,7 @@ extension Journal {
     /// Makes a version of every entry changed here since the last sync, and writes the versions
     /// not yet in the folder into this device's next file.
     private func sendChanges(
-        through place: SyncFolder, sealedBy sealing: SyncSealing?
+        through place: SyncFolder, sealedBy sealing: SyncSealing?, _ hooks: MainStore.WriteHooks
     ) throws(JournalError) -> SyncReport {
         let claim = FileIdentity(path: main.url.path).map { "\($0.device):\($0.inode)" } ?? ""
         var report = try main.syncTransaction { db in
@@ -184,12 +184,28 @@ extension Journal {
                 try SyncLedger.setInfo(SyncLedger.Key.claim, claim, in: db)
                 try SyncLedger.setInfo(SyncLedger.Key.nextFile, "1", in: db)
             }
-            var clock = SyncClock(stored: try SyncLedger.info(SyncLedger.Key.clock, in: db))
+            var intake = Intake(
+                clock: SyncClock(stored: try SyncLedger.info(SyncLedger.Key.clock, in: db)),
+                writer: try SyncedEntryWriter(main, hooks, in: db))
+            var unsettled: [String] = []
             for n in try SyncLedger.pending(in: db) {
-                try makeVersion(of: n, device: report.device, clock: &clock, in: db)
+                if let uri = try makeVersion(of: n, device: report.device, clock: &intake.clock, in: db),
+                    try SyncLedger.heads(of: uri, in: db).count > 1
+                {
+                    unsettled.append(uri)
+                }
             }
+            // A version made here beside another head (an edit or a delete of an entry in
+            // conflict) is settled as the other journals will settle it when they take it in.
+            var madeCopies: Set<String> = []
+            for uri in unsettled {
+                try settle(uri, into: &intake, report: &report, madeCopies: &madeCopies, in: db)
+            }
+            (report.added, report.changed, report.deleted) = (0, 0, 0)
+            report.conflicts = madeCopies.count
+            try intake.writer.finish()
             try SyncLedger.clearPending(in: db)
-            try SyncLedger.setInfo(SyncLedger.Key.clock, clock.stored, in: db)
+            try SyncLedger.setInfo(SyncLedger.Key.clock, intake.clock.stored, in: db)
             return report
         }
         let (outbox, number) = try main.read { db in
@@ -205,30 +221,35 @@ extension Journal {
         return report
     }
 
-    /// A version of entry `n` as it is now, unless sync holds that state already.
-    private func makeVersion(of n: Int64, device: UUID, clock: inout SyncClock, in db: Database) throws {
+    /// A version of entry `n` as it is now, unless sync holds that state already; returns the
+    /// entry's URI when it made one.
+    private func makeVersion(of n: Int64, device: UUID, clock: inout SyncClock, in db: Database) throws -> String? {
         let held = try SyncLedger.held(n: n, in: db)
         let state = try SyncLedger.state(of: n, in: db)
         guard let state else {
             // Deleted here: a version that deletes it, if sync knew it.
-            guard let held else { return }
+            guard let held else { return nil }
             let record = SyncRecord(
-                entry: held.uri, version: clock.next(for: device).description, base: held.head, state: nil)
+                entry: held.uri, version: clock.next(for: device).description, base: held.head,
+                merged: held.merged.isEmpty ? nil : held.merged, state: nil)
             try SyncLedger.add(record, in: db)
             try SyncLedger.hold(SyncLedger.Held(uri: held.uri, n: nil, head: record.version, digest: nil), in: db)
             try SyncLedger.addToOutbox(record, in: db)
-            return
+            return held.uri
         }
         let digest = state.digest
-        if let held, held.digest == digest { return }
+        if let held, held.digest == digest { return nil }
         // An entry new since the journal first synced is named by this device, which no copy of
         // the journal shares; one the journal held then keeps the URI it was shown with.
         let uri = try held?.uri ?? syncURI(ofNew: n, device: device, in: db)
+        let merged = held?.merged ?? []
         let record = SyncRecord(
-            entry: uri, version: clock.next(for: device).description, base: held?.head, state: state)
+            entry: uri, version: clock.next(for: device).description, base: held?.head,
+            merged: merged.isEmpty ? nil : merged, state: state)
         try SyncLedger.add(record, in: db)
         try SyncLedger.hold(SyncLedger.Held(uri: uri, n: n, head: record.version, digest: digest), in: db)
         try SyncLedger.addToOutbox(record, in: db)
+        return uri
     }
 
     /// The URI sync gives entry `n`, which it did not hold: the journal's own URI for an entry
@@ -246,7 +267,7 @@ extension Journal {
         into report: inout SyncReport, progress: ProgressHandler?
     ) throws(JournalError) {
         var madeCopies: Set<String> = []
-        defer { report.conflicts = madeCopies.count }
+        defer { report.conflicts += madeCopies.count }
         // Each other device's files to read: from the last one begun, unless it was taken in
         // whole and not written again since.
         var toRead: [(device: UUID, start: SyncLedger.Position, numbers: [Int])] = []
@@ -320,22 +341,31 @@ extension Journal {
         try SyncLedger.add(record, in: db)
         // The first version known of an entry is the entry (the common case: entries new to
         // this journal).
-        if known.count == 0, record.base == nil {
-            try hold(
-                record.entry, as: SyncMerge.Head(version: version, state: record.state), held: nil, intake: &intake,
-                report: &report, in: db)
+        if known.count == 0, record.parents.isEmpty {
+            let first = SyncMerge.Resolution(winner: SyncMerge.Head(version: version, state: record.state))
+            try hold(record.entry, as: first, held: nil, intake: &intake, report: &report, in: db)
             return
         }
+        try settle(record.entry, into: &intake, report: &report, madeCopies: &madeCopies, in: db)
+    }
+
+    /// Makes the entry `uri`, and its copies, what the heads of its versions now make them.
+    private func settle(
+        _ uri: String, into intake: inout Intake, report: inout SyncReport, madeCopies: inout Set<String>,
+        in db: Database
+    ) throws {
         guard
-            let resolved = SyncMerge.resolve(
-                record.entry, heads: try SyncLedger.heads(of: record.entry, in: db).map(SyncMerge.Head.init))
+            let resolved = try SyncMerge.resolve(
+                uri, heads: try SyncLedger.heads(of: uri, in: db).map(SyncMerge.Head.init),
+                ancestor: { one, other in try SyncLedger.commonAncestor(of: uri, one, other, in: db) })
         else { return }
-        let held = try SyncLedger.held(uri: record.entry, in: db)
-        if held?.head != resolved.winner.version.description {
-            try hold(record.entry, as: resolved.winner, held: held, intake: &intake, report: &report, in: db)
+        let held = try SyncLedger.held(uri: uri, in: db)
+        if held?.head != resolved.winner.version.description || held?.merged != resolved.merged.map(\.description)
+            || held?.digest != resolved.winner.state?.digest
+        {
+            try hold(uri, as: resolved, held: held, intake: &intake, report: &report, in: db)
         }
-        try keepCopies(
-            of: record.entry, resolved.copies, intake: &intake, report: &report, madeCopies: &madeCopies, in: db)
+        try keepCopies(of: uri, resolved.copies, intake: &intake, report: &report, madeCopies: &madeCopies, in: db)
     }
 
     /// Makes the copies of `entry`'s losing heads what `copies` says: a copy made of a head that
@@ -356,9 +386,8 @@ extension Journal {
         for copy in copies where try SyncLedger.held(uri: copy.entry, in: db) == nil {
             let version = copy.version.description
             try SyncLedger.add(SyncRecord(entry: copy.entry, version: version, base: nil, state: copy.state), in: db)
-            try hold(
-                copy.entry, as: SyncMerge.Head(version: copy.version, state: copy.state), held: nil, intake: &intake,
-                report: &report, in: db)
+            let made = SyncMerge.Resolution(winner: SyncMerge.Head(version: copy.version, state: copy.state))
+            try hold(copy.entry, as: made, held: nil, intake: &intake, report: &report, in: db)
             try SyncLedger.addCopy(copy.entry, of: entry, version: version, in: db)
             madeCopies.insert(copy.entry)
         }
@@ -366,20 +395,21 @@ extension Journal {
 
     /// Makes the entry `uri` what `head` says, here.
     private func hold(
-        _ uri: String, as head: SyncMerge.Head, held: SyncLedger.Held?, intake: inout Intake,
+        _ uri: String, as resolution: SyncMerge.Resolution, held: SyncLedger.Held?, intake: inout Intake,
         report: inout SyncReport, in db: Database
     ) throws {
-        guard let state = head.state else {
+        let (head, merged) = (resolution.winner.version.description, resolution.merged.map(\.description))
+        guard let state = resolution.winner.state else {
             if let n = held?.n {
                 try intake.writer.delete(n)
                 report.deleted += 1
             }
-            try SyncLedger.hold(SyncLedger.Held(uri: uri, n: nil, head: head.version.description, digest: nil), in: db)
+            try SyncLedger.hold(SyncLedger.Held(uri: uri, n: nil, head: head, merged: merged, digest: nil), in: db)
             return
         }
         let n = try intake.writer.write(state, into: held?.n)
         if held?.n == nil { report.added += 1 } else { report.changed += 1 }
         try SyncLedger.hold(
-            SyncLedger.Held(uri: uri, n: n, head: head.version.description, digest: state.digest), in: db)
+            SyncLedger.Held(uri: uri, n: n, head: head, merged: merged, digest: state.digest), in: db)
     }
 }

@@ -18,9 +18,10 @@ struct SyncCommand: ParsableCommand {
 
             Every journal that has taken in the same files holds the same entries (text, date, \
             given tags, star, deletions), whatever the order of the syncs. An entry changed on \
-            two machines before they synced keeps the latest change; the other is kept as an \
-            entry of its own tagged #conflict (`journal list --tag conflict` finds them), on every \
-            machine. An edit beats a delete of the same entry.
+            two machines before they synced is merged when the changes don't overlap (different \
+            lines, tags, the star); when they do, it keeps the latest change and the other is \
+            kept as an entry of its own tagged #conflict (`journal list --tag conflict` finds \
+            them), on every machine. An edit beats a delete of the same entry.
 
             A journal copied (cp -a, a backup restored, a new machine) writes as a device of its \
             own. A file still arriving is taken as far as its records are whole, the rest at a \

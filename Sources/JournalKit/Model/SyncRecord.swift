@@ -46,12 +46,19 @@ struct SyncRecord: Codable, Equatable, Sendable {
     var entry: String
     var version: String
     var base: String?
+    /// The other versions merged into the one it was made from (``base``), when that one was
+    /// a merge of several heads.
+    var merged: [String]?
     var state: SyncedState?
+
+    /// Every version it was made from.
+    var parents: [String] { (base.map { [$0] } ?? []) + (merged ?? []) }
 
     /// Whether the record's fields are what a device writes: an entry URI, versions in their
     /// form, and a state an entry may have (a text ``NewEntry`` takes, tags as their names say).
     var isWellFormed: Bool {
-        guard EntryID(uri: entry) != nil, SyncVersion(version) != nil, base.map({ SyncVersion($0) != nil }) ?? true
+        guard EntryID(uri: entry) != nil, SyncVersion(version) != nil,
+            parents.allSatisfy({ SyncVersion($0) != nil }), merged.map({ base != nil && !$0.isEmpty }) ?? true
         else { return false }
         guard let state else { return true }
         return (try? NewEntry.validate(text: state.text)) != nil

@@ -9,9 +9,11 @@ import JournalText
 /// The heads are the versions no other known version was made from. With one head, the entry is
 /// that version. With several (the entry was changed on two devices before they synced):
 /// - an edit beats a delete: the deletes among the heads are passed over while an edit is one;
-/// - of the edits, the latest version (``SyncVersion``'s order) is the entry, and each other
-///   edit is kept as an entry of its own, a copy tagged `conflict`, whose identity follows from
-///   the entry's and the version's, so every device makes the same copy once.
+/// - the edits, latest version first (``SyncVersion``'s order), are merged into the latest when
+///   they don't overlap (``ThreeWayMerge``, from the latest version both were made from);
+/// - each edit that overlaps is kept as an entry of its own, a copy tagged `conflict`, whose
+///   identity follows from the entry's and the version's, so every device makes the same copy
+///   once.
 enum SyncMerge {
     /// One head: its version and its state, nil for a delete.
     struct Head: Equatable, Sendable {
@@ -29,20 +31,43 @@ enum SyncMerge {
     /// The tag a copy of a conflicting edit is given.
     static let conflictTag = Tag(name: "conflict", written: "conflict")
 
-    /// The entry `entry` given its heads: the winning head (its state nil when the entry is
-    /// deleted) and the copies of the other edits.
-    static func resolve(_ entry: String, heads: [Head]) -> (winner: Head, copies: [Copy])? {
+    /// What the entry is.
+    struct Resolution: Equatable, Sendable {
+        /// The winning head, its state the merge of those in `merged` (nil when deleted).
+        var winner: Head
+        /// The other heads merged into the winner.
+        var merged: [SyncVersion] = []
+        /// The copies kept of the edits that overlap.
+        var copies: [Copy] = []
+    }
+
+    /// The entry `entry` given its heads, and the state of the latest version two of them were
+    /// both made from (`ancestor`, nil when it is not known).
+    static func resolve(
+        _ entry: String, heads: [Head], ancestor: (SyncVersion, SyncVersion) throws -> SyncedState?
+    ) rethrows -> Resolution? {
         let edits = heads.filter { $0.state != nil }.sorted { $0.version > $1.version }
-        guard let winner = edits.first ?? heads.max(by: { $0.version < $1.version }) else { return nil }
-        let copies = edits.dropFirst().map { head in
+        guard let latest = edits.first else {
+            return heads.max { $0.version < $1.version }.map { Resolution(winner: $0) }
+        }
+        var resolution = Resolution(winner: latest)
+        for head in edits.dropFirst() {
+            if let base = try ancestor(latest.version, head.version),
+                let merged = ThreeWayMerge.merge(base: base, ours: resolution.winner.state!, theirs: head.state!)
+            {
+                resolution.winner = Head(version: latest.version, state: merged)
+                resolution.merged.append(head.version)
+                continue
+            }
             var state = head.state!
             if !state.tags.contains(where: { $0.name == conflictTag.name }) {
                 state = SyncedState(
                     date: state.date, text: state.text, tags: state.tags + [conflictTag], starred: state.starred)
             }
-            return Copy(entry: copyURI(of: entry, at: head.version), version: head.version, state: state)
+            resolution.copies.append(
+                Copy(entry: copyURI(of: entry, at: head.version), version: head.version, state: state))
         }
-        return (winner, copies)
+        return resolution
     }
 
     /// The URI of the copy of `entry`'s version `version`: the same on every device.

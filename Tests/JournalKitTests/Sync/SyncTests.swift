@@ -131,6 +131,38 @@ import Testing
         #expect(try Self.held(a.journal) == Self.held(b.journal))
     }
 
+    @Test func editsOfDifferentLinesMergeOnEveryJournal() throws {
+        let folder = try TemporaryFolder()
+        let (a, b, c) = (try TemporaryJournal(), try TemporaryJournal(), try TemporaryJournal())
+        try a.journal.add(NewEntry(text: "shopping\nmilk\neggs\nbread"))
+        _ = try a.journal.sync(through: folder.url)
+        _ = try b.journal.sync(through: folder.url)
+        let atA = try Self.entry("shopping\nmilk\neggs\nbread", in: a.journal)
+        try a.journal.edit(atA.id, text: "shopping for the weekend\nmilk\neggs\nbread")
+        try a.journal.addTags(["errands"], to: atA.id)
+        let atB = try Self.entry("shopping\nmilk\neggs\nbread", in: b.journal)
+        try b.journal.edit(atB.id, text: "shopping\nmilk\neggs\nbread\ncoffee")
+        try b.journal.setStarred(true, for: atB.id)
+        _ = try a.journal.sync()
+        let merged = try b.journal.sync()
+        #expect(merged.conflicts == 0 && merged.changed == 1)
+        _ = try a.journal.sync()
+        _ = try c.journal.sync(through: folder.url)
+        let expected = [
+            Held(
+                date: atA.date, text: "shopping for the weekend\nmilk\neggs\nbread\ncoffee", tags: ["errands"],
+                starred: true)
+        ]
+        for journal in [a, b, c] { #expect(try Self.held(journal.journal) == expected) }
+        // An edit of the merged entry is one version made from both: no copy anywhere after.
+        let mergedAtC = try #require(try c.journal.list(PageRequest(limit: 1)).entries.first)
+        try c.journal.edit(mergedAtC.id, text: mergedAtC.text + "\ntea")
+        for journal in [c, a, b, c] { _ = try journal.journal.sync() }
+        for journal in [a, b, c] {
+            #expect(try Self.held(journal.journal).map(\.text) == [mergedAtC.text + "\ntea"])
+        }
+    }
+
     @Test func anEditBeatsADeleteOfTheSameEntry() throws {
         let folder = try TemporaryFolder()
         let (a, b) = (try TemporaryJournal(), try TemporaryJournal())

@@ -7,12 +7,13 @@ import JournalText
 ///
 /// - `sync_pending(n)`: the entries changed since sync last looked, kept by triggers on `entry`
 ///   and on the given tags, so that every way of changing an entry is seen;
-/// - `sync_entry(uri, n, head, digest)`: each entry sync knows, by its URI (its identity on every
-///   device), the entry here that holds it (none once deleted), the version it holds and a
-///   digest of that version's state (``SyncedState/digest``);
-/// - `sync_version(uri, version, base, head, state)`: every version known of each entry, the
-///   version it was made from, whether it is a head (no known version was made from it), and
-///   a head's state as JSON (none for a delete, and none kept once it is no head);
+/// - `sync_entry(uri, n, head, merged, digest)`: each entry sync knows, by its URI (its identity
+///   on every device), the entry here that holds it (none once deleted), the version it is and
+///   the other heads merged into it, and a digest of the state held (``SyncedState/digest``);
+/// - `sync_version(uri, version, head, state)`: every version known of each entry, whether it
+///   is a head (no known version was made from it), and its state as JSON (none for a delete),
+///   kept for the merges it may be the common ancestor of;
+/// - `sync_parent(uri, version, parent)`: the versions each was made from;
 /// - `sync_copy(copy, entry, version)`: the copies sync made of an entry's losing heads,
 ///   while they are as made (a copy changed by a user is an entry like any other);
 /// - `sync_outbox(seq, record)`: records made here, not yet in the folder;
@@ -34,14 +35,17 @@ enum SyncLedger {
             sql: """
                 CREATE TABLE sync_pending (n INTEGER PRIMARY KEY);
                 CREATE TABLE sync_entry (
-                    uri TEXT PRIMARY KEY NOT NULL, n INTEGER, head TEXT NOT NULL, digest BLOB
+                    uri TEXT PRIMARY KEY NOT NULL, n INTEGER, head TEXT NOT NULL, merged TEXT, digest BLOB
                 ) WITHOUT ROWID;
                 CREATE UNIQUE INDEX sync_entry_by_n ON sync_entry(n) WHERE n IS NOT NULL;
                 CREATE TABLE sync_version (
-                    uri TEXT NOT NULL, version TEXT NOT NULL, base TEXT, head INTEGER NOT NULL, state TEXT,
+                    uri TEXT NOT NULL, version TEXT NOT NULL, head INTEGER NOT NULL, state TEXT,
                     PRIMARY KEY (uri, version)
                 ) WITHOUT ROWID;
-                CREATE INDEX sync_version_by_base ON sync_version(uri, base) WHERE base IS NOT NULL;
+                CREATE TABLE sync_parent (
+                    uri TEXT NOT NULL, version TEXT NOT NULL, parent TEXT NOT NULL, PRIMARY KEY (uri, version, parent)
+                ) WITHOUT ROWID;
+                CREATE INDEX sync_parent_by_parent ON sync_parent(uri, parent);
                 CREATE TABLE sync_copy (copy TEXT PRIMARY KEY NOT NULL, entry TEXT NOT NULL, version TEXT NOT NULL) WITHOUT ROWID;
                 CREATE INDEX sync_copy_by_entry ON sync_copy(entry);
                 CREATE TABLE sync_outbox (seq INTEGER PRIMARY KEY, record TEXT NOT NULL);
@@ -137,37 +141,46 @@ enum SyncLedger {
     struct Held: Sendable {
         let uri: String
         let n: Int64?
+        /// The version the entry is, and the other heads merged into it.
         let head: String
+        var merged: [String] = []
         let digest: Data?
+    }
+
+    private static func held(_ row: Row) -> Held {
+        let merged = (row[3] as String?).map { $0.split(separator: " ").map(String.init) } ?? []
+        return Held(uri: row[0], n: row[1], head: row[2], merged: merged, digest: row[4])
     }
 
     static func held(uri: String, in db: Database) throws -> Held? {
         try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT uri, n, head, digest FROM sync_entry WHERE uri = ?"), arguments: [uri]
-        ).map { Held(uri: $0[0], n: $0[1], head: $0[2], digest: $0[3]) }
+            db.cachedStatement(sql: "SELECT uri, n, head, merged, digest FROM sync_entry WHERE uri = ?"),
+            arguments: [uri]
+        ).map(held)
     }
 
     static func held(n: Int64, in db: Database) throws -> Held? {
         try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT uri, n, head, digest FROM sync_entry WHERE n = ?"), arguments: [n]
-        ).map { Held(uri: $0[0], n: $0[1], head: $0[2], digest: $0[3]) }
+            db.cachedStatement(sql: "SELECT uri, n, head, merged, digest FROM sync_entry WHERE n = ?"), arguments: [n]
+        ).map(held)
     }
 
     static func hold(_ held: Held, in db: Database) throws {
         try db.cachedStatement(
             sql: """
-                INSERT INTO sync_entry (uri, n, head, digest) VALUES (?, ?, ?, ?)
-                ON CONFLICT(uri) DO UPDATE SET n = excluded.n, head = excluded.head, digest = excluded.digest
+                INSERT INTO sync_entry (uri, n, head, merged, digest) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT(uri) DO UPDATE SET
+                    n = excluded.n, head = excluded.head, merged = excluded.merged, digest = excluded.digest
                 """
-        ).execute(arguments: [held.uri, held.n, held.head, held.digest])
+        ).execute(arguments: [
+            held.uri, held.n, held.head, held.merged.isEmpty ? nil : held.merged.joined(separator: " "), held.digest,
+        ])
     }
 
     /// How many versions of `uri` are known, and whether `version` is one of them.
     static func versions(
         of uri: String, including version: String, in db: Database
-    ) throws -> (
-        count: Int, includes: Bool
-    ) {
+    ) throws -> (count: Int, includes: Bool) {
         let row = try Row.fetchOne(
             db.cachedStatement(
                 sql: "SELECT count(*), coalesce(max(version = ?), 0) FROM sync_version WHERE uri = ?"),
@@ -175,21 +188,22 @@ enum SyncLedger {
         return (row?[0] ?? 0, row?[1] ?? false)
     }
 
-    /// Adds a version of `record.entry`: a head unless a known version was made from it; its
-    /// base, if known, is a head no more.
+    /// Adds a version of `record.entry` with its state: a head unless a known version was made
+    /// from it; the versions it was made from are heads no more.
     static func add(_ record: SyncRecord, in db: Database) throws {
-        let isBase =
+        let isParent =
             try Bool.fetchOne(
-                db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM sync_version WHERE uri = ? AND base = ?)"),
+                db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM sync_parent WHERE uri = ? AND parent = ?)"),
                 arguments: [record.entry, record.version]) ?? false
-        let state =
-            isBase ? nil : try record.state.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
+        let state = try record.state.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
         try db.cachedStatement(
-            sql: "INSERT OR IGNORE INTO sync_version (uri, version, base, head, state) VALUES (?, ?, ?, ?, ?)"
-        ).execute(arguments: [record.entry, record.version, record.base, !isBase, state])
-        if let base = record.base {
-            try db.cachedStatement(sql: "UPDATE sync_version SET head = 0, state = NULL WHERE uri = ? AND version = ?")
-                .execute(arguments: [record.entry, base])
+            sql: "INSERT OR IGNORE INTO sync_version (uri, version, head, state) VALUES (?, ?, ?, ?)"
+        ).execute(arguments: [record.entry, record.version, !isParent, state])
+        for parent in record.parents {
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO sync_parent (uri, version, parent) VALUES (?, ?, ?)")
+                .execute(arguments: [record.entry, record.version, parent])
+            try db.cachedStatement(sql: "UPDATE sync_version SET head = 0 WHERE uri = ? AND version = ?")
+                .execute(arguments: [record.entry, parent])
         }
     }
 
@@ -198,11 +212,32 @@ enum SyncLedger {
         try Row.fetchAll(
             db.cachedStatement(sql: "SELECT version, state FROM sync_version WHERE uri = ? AND head = 1"),
             arguments: [uri]
-        ).compactMap { row in
-            guard let version = SyncVersion(row[0]) else { return nil }
-            let state = (row[1] as String?).flatMap { try? JSONDecoder().decode(SyncedState.self, from: Data($0.utf8)) }
-            return (version, state)
-        }
+        ).compactMap { row in SyncVersion(row[0]).map { ($0, decode(row[1])) } }
+    }
+
+    private static func decode(_ json: String?) -> SyncedState? {
+        json.flatMap { try? JSONDecoder().decode(SyncedState.self, from: Data($0.utf8)) }
+    }
+
+    /// The latest version of `uri` both `one` and `other` were made from (directly or not),
+    /// with its state; nil when none is known with its state.
+    static func commonAncestor(
+        of uri: String, _ one: SyncVersion, _ other: SyncVersion, in db: Database
+    ) throws -> SyncedState? {
+        let ancestors = try db.cachedStatement(
+            sql: """
+                WITH RECURSIVE ancestor(version) AS (
+                    SELECT ? UNION SELECT p.parent FROM sync_parent p JOIN ancestor a ON p.uri = ? AND p.version = a.version
+                )
+                SELECT version FROM ancestor
+                """)
+        let ofOne = Set(try String.fetchAll(ancestors, arguments: [one.description, uri]))
+        let common = try String.fetchAll(ancestors, arguments: [other.description, uri]).filter(ofOne.contains)
+        guard let latest = common.compactMap(SyncVersion.init).max() else { return nil }
+        return decode(
+            try String.fetchOne(
+                db.cachedStatement(sql: "SELECT state FROM sync_version WHERE uri = ? AND version = ?"),
+                arguments: [uri, latest.description]))
     }
 
     /// The copies made of `entry`'s losing heads, each with the version it is a copy of.
@@ -227,6 +262,7 @@ enum SyncLedger {
     static func forget(_ uri: String, in db: Database) throws {
         try db.cachedStatement(sql: "DELETE FROM sync_entry WHERE uri = ?").execute(arguments: [uri])
         try db.cachedStatement(sql: "DELETE FROM sync_version WHERE uri = ?").execute(arguments: [uri])
+        try db.cachedStatement(sql: "DELETE FROM sync_parent WHERE uri = ?").execute(arguments: [uri])
     }
 
     // MARK: The folder
