@@ -5,8 +5,8 @@ import JournalText
 /// structure at a time in one read of both stores: each entry against its document
 /// (``EntryDocumentCheck``), the postings of tokens and prefix keys (``PostingCheck``), the
 /// documents by day (``DateBucketCheck``), their lengths in blocks (``DocumentLengthCheck``),
-/// the counts of the forms tags are written in, the prefix table (``PrefixTableCheck``), and
-/// the FTS5 peer where built.
+/// the counts of the forms tags are written in, the prefix table (``PrefixTableCheck``), what
+/// sync keeps of the entries (``SyncLedgerCheck``), and the FTS5 peer where built.
 ///
 /// Memory stays bounded: entries and documents are read side by side in number order, and
 /// postings are compared with documents through tallies of their links (``LinkTally``).
@@ -42,6 +42,7 @@ struct JournalVerifier {
                 lost: Set(lost?.entries.map(\.number) ?? []))
             let (checked, tallies) = try entries.run(
                 main: mainDB, search: searchDB, progress: progress, problems: &problems)
+            try SyncLedgerCheck.run(in: mainDB, problems: &problems)
             let miscounted = try MainStore.tagFormMiscounts(in: mainDB)
             if miscounted > 0 {
                 problems.add(

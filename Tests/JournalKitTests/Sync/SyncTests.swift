@@ -86,6 +86,29 @@ import Testing
         #expect(try b.journal.search("number").total == 2_500)
     }
 
+    @Test func verifyFindsAChangeNoSyncWouldSend() throws {
+        let folder = try TemporaryFolder()
+        let (a, b) = (try TemporaryJournal(), try TemporaryJournal())
+        for text in ["one", "two", "three"] { try a.journal.add(NewEntry(text: text)) }
+        _ = try a.journal.sync(through: folder.url)
+        _ = try b.journal.sync(through: folder.url)
+        try a.journal.edit(try Self.entry("one", in: a.journal).id, text: "one, edited and pending")
+        for store in [a, b] { #expect(try store.journal.verify().isConsistent) }
+        try b.journal.main.syncTransaction { db in
+            try db.execute(sql: "UPDATE sync_entry SET digest = x'00' WHERE n = 1")
+            try db.execute(sql: "DELETE FROM sync_entry WHERE n = 2")
+            try db.execute(sql: "DROP TRIGGER sync_entry_deleted")
+            try db.execute(sql: "DELETE FROM entry WHERE n = 3")
+        }
+        let problems = try b.journal.verify().problems.filter { $0.hasPrefix("p") }
+        #expect(
+            problems == [
+                "p2 is neither sent nor pending for the next sync",
+                "p1 differs from what sync holds of it, and is not pending for the next sync",
+                "p3 was deleted without the next sync knowing",
+            ])
+    }
+
     @Test func editsDeletionsStarsAndTagsTravel() throws {
         let folder = try TemporaryFolder()
         let (a, b) = (try TemporaryJournal(), try TemporaryJournal())

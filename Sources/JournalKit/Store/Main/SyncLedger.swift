@@ -265,6 +265,32 @@ enum SyncLedger {
         try db.cachedStatement(sql: "DELETE FROM sync_parent WHERE uri = ?").execute(arguments: [uri])
     }
 
+    // MARK: Checking
+
+    /// The entries sync has no account of: neither held (sent or taken in) nor pending. Each is
+    /// a change no sync would ever send.
+    static func unaccounted(in db: Database) throws -> [Int64] {
+        try Int64.fetchAll(
+            db,
+            sql: """
+                SELECT n FROM entry WHERE n NOT IN (SELECT n FROM sync_entry WHERE n IS NOT NULL)
+                AND n NOT IN (SELECT n FROM sync_pending) ORDER BY n
+                """)
+    }
+
+    /// Calls `body` with each entry sync holds and does not know changed since: its number and
+    /// the digest sync holds of it (the entry's number names no entry when it was deleted
+    /// unseen).
+    static func forEachHeld(in db: Database, _ body: (Int64, Data?) throws -> Void) throws {
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT n, digest FROM sync_entry WHERE n IS NOT NULL AND n NOT IN (SELECT n FROM sync_pending)
+                ORDER BY n
+                """)
+        while let row = try rows.next() { try body(row[0], row[1]) }
+    }
+
     // MARK: The folder
 
     static func addToOutbox(_ record: SyncRecord, in db: Database) throws {

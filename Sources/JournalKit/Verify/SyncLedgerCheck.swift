@@ -1,0 +1,21 @@
+import GRDB
+
+/// What sync keeps of the entries (``SyncLedger``) against the entries, in a journal that has
+/// synced: every entry either held as sync last sent or took it in, or pending. An entry that is
+/// neither, or one changed or deleted without sync seeing it, is a change no sync would send.
+enum SyncLedgerCheck {
+    static func run(in db: Database, problems: inout ProblemLog) throws {
+        guard try SyncLedger.isStarted(in: db) else { return }
+        for n in try SyncLedger.unaccounted(in: db) {
+            problems.add("sync", "p\(n) is neither sent nor pending for the next sync")
+        }
+        try SyncLedger.forEachHeld(in: db) { n, digest in
+            let state = try SyncLedger.state(of: n, in: db)
+            if state == nil {
+                problems.add("sync", "p\(n) was deleted without the next sync knowing")
+            } else if state?.digest != digest {
+                problems.add("sync", "p\(n) differs from what sync holds of it, and is not pending for the next sync")
+            }
+        }
+    }
+}
