@@ -73,6 +73,11 @@ extension Journal {
                     id: device, isThisJournal: device == known.1, files: files.count, lastWritten: written,
                     isTakenIn: takenIn || files.isEmpty))
         }
+        // This journal, before it has written a file of its own.
+        if let device = known.1, !status.devices.contains(where: \.isThisJournal) {
+            status.devices.append(
+                SyncStatus.Device(id: device, isThisJournal: true, files: 0, lastWritten: nil, isTakenIn: true))
+        }
         return status
     }
 

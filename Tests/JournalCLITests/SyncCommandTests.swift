@@ -76,6 +76,13 @@ import Testing
         #expect(try found.json()["total"] as? Int == 1)
         #expect(try desktop.run(["verify"]).status == 0)
 
+        // A journal that has only taken in lists itself beside the others.
+        let fresh = JournalProcess()
+        defer { fresh.removeStore() }
+        #expect(try fresh.run(["sync", laptopClone.path]).status == 0)
+        let listed = try #require(try fresh.run(["sync", "--status", "--json"]).json()["devices"] as? [[String: Any]])
+        #expect(listed.count == 3 && listed.filter { $0["this_journal"] as? Bool == true }.count == 1)
+
         let status = try laptop.run(["sync", "--status", "--json"])
         let devices = try #require(try status.json()["devices"] as? [[String: Any]])
         #expect(devices.count == 2)
