@@ -227,7 +227,8 @@ extension Journal {
     }
 
     /// A version of entry `n` as it is now, unless sync holds that state already; returns the
-    /// entry's URI when it made one.
+    /// entry's URI when it made one from a version sync held (which may stand beside other
+    /// heads: an entry new here has no other).
     private func makeVersion(of n: Int64, device: UUID, clock: inout SyncClock, in db: Database) throws -> String? {
         let held = try SyncLedger.held(n: n, in: db)
         let state = try SyncLedger.state(of: n, in: db)
@@ -254,7 +255,7 @@ extension Journal {
         try SyncLedger.add(record, in: db)
         try SyncLedger.hold(SyncLedger.Held(uri: uri, n: n, head: record.version, digest: digest), in: db)
         try SyncLedger.addToOutbox(record, in: db)
-        return uri
+        return held == nil ? nil : uri
     }
 
     /// The URI sync gives entry `n`, which it did not hold: the journal's own URI for an entry
