@@ -34,7 +34,7 @@ extension Journal {
     public func entryIDs(
         _ query: SearchQuery, strategy: SearchStrategy = SearchStrategies.standard
     ) throws(JournalError) -> [EntryID] {
-        try matchingNumbers(query, strategy: strategy).map { EntryID(storeID: storeID, number: $0) }
+        try main.ids(numbered: matchingNumbers(query, strategy: strategy))
     }
 
     /// The numbers of ``entryIDs(_:strategy:)``.

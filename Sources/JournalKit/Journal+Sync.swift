@@ -30,12 +30,33 @@ extension Journal {
         }
     }
 
-    /// The entry here that holds the entry `id` of another journal this one syncs with.
-    func syncedEntry(_ id: EntryID) throws(JournalError) -> EntryID? {
-        let n = try main.read { db in
-            try SyncLedger.isStarted(in: db) ? try SyncLedger.held(uri: id.uri, in: db)?.n : nil
+    /// The entries `ids` as this journal numbers them: an identifier it made stands; a URI
+    /// sync knows names the entry sync holds for it (on a copy of a journal, its own URI may
+    /// name an entry the journal it was copied from made); any other URI of this journal's
+    /// store names its own entry of that number. Throws for a URI of another journal's entry
+    /// this one doesn't hold.
+    func local(_ ids: [EntryID]) throws(JournalError) -> [EntryID] {
+        let asked = ids.filter { $0.storeID != storeID || $0.syncURI == nil }
+        guard !asked.isEmpty else { return ids }
+        let held = try main.read { db -> [String: Int64?] in
+            guard try SyncLedger.isStarted(in: db) else { return [:] }
+            var held: [String: Int64?] = [:]
+            for id in asked { held[id.uri] = try SyncLedger.held(uri: id.uri, in: db).map(\.n) }
+            return held
         }
-        return n.map { EntryID(storeID: storeID, number: $0) }
+        return try ids.map { id throws(JournalError) in
+            if id.storeID == storeID {
+                guard id.syncURI == nil, case .some(.some(let n)) = held[id.uri], n != id.number else { return id }
+                return EntryID(storeID: storeID, number: n, syncURI: id.uri)
+            }
+            switch held[id.uri] {
+            case .some(.some(let n)): return EntryID(storeID: storeID, number: n, syncURI: id.uri)
+            case .some(.none): throw JournalError(.notFound, "no entry \(id.uri): it was deleted", entry: id)
+            case .none:
+                throw JournalError(
+                    .notFound, "\(id.uri) belongs to another journal (this one is \(storeID.uuidString))", entry: id)
+            }
+        }
     }
 
     /// Checks that `folder` is a folder to sync through, before a journal is opened (or made) for it.
@@ -185,6 +206,7 @@ extension Journal {
             } else {
                 // A first sync, or a journal copied: a device of its own, from its first file.
                 report.newDevice = try SyncLedger.info(SyncLedger.Key.device, in: db) != nil
+                if report.newDevice { try SyncLedger.setInfo(SyncLedger.Key.namesByDevice, "1", in: db) }
                 try SyncLedger.setInfo(SyncLedger.Key.device, report.device.uuidString, in: db)
                 try SyncLedger.setInfo(SyncLedger.Key.claim, claim, in: db)
                 try SyncLedger.setInfo(SyncLedger.Key.nextFile, "1", in: db)
@@ -245,8 +267,6 @@ extension Journal {
         }
         let digest = state.digest
         if let held, held.digest == digest { return nil }
-        // An entry new since the journal first synced is named by this device, which no copy of
-        // the journal shares; one the journal held then keeps the URI it was shown with.
         let uri = try held?.uri ?? syncURI(ofNew: n, device: device, in: db)
         let merged = held?.merged ?? []
         let record = SyncRecord(
@@ -258,11 +278,16 @@ extension Journal {
         return held == nil ? nil : uri
     }
 
-    /// The URI sync gives entry `n`, which it did not hold: the journal's own URI for an entry
-    /// it held when it first synced, else one named by the device.
+    /// The URI sync gives entry `n`, which it did not hold: the URI the journal shows it by,
+    /// unless the journal is a copy and made the entry after its first sync, when the journal it
+    /// was copied from may have made another entry of that number (`SyncLedger.Key.namesByDevice`).
     private func syncURI(ofNew n: Int64, device: UUID, in db: Database) throws -> String {
-        let firstSyncedThrough = try SyncLedger.info(SyncLedger.Key.firstSyncedThrough, in: db).flatMap { Int64($0) }
-        if let firstSyncedThrough, n > firstSyncedThrough { return EntryID(storeID: device, number: n).uri }
+        let firstSyncedThrough = try SyncLedger.info(SyncLedger.Key.firstSyncedThrough, in: db).flatMap(Int64.init)
+        if try SyncLedger.info(SyncLedger.Key.namesByDevice, in: db) != nil, let firstSyncedThrough,
+            n > firstSyncedThrough
+        {
+            return EntryID(storeID: device, number: n).uri
+        }
         return EntryID(storeID: storeID, number: n).uri
     }
 

@@ -309,7 +309,8 @@ public final class Journal: Sendable {
     public func edit(
         _ id: EntryID, text: String? = nil, date: JournalDate? = nil, basedOn: Entry? = nil
     ) throws(JournalError) -> Entry {
-        try changing { () throws(JournalError) in
+        let id = try local([id])[0]
+        return try changing { () throws(JournalError) in
             let current = try entry(id)
             if let basedOn, basedOn.text != current.text || basedOn.date != current.date {
                 throw JournalError(
@@ -331,7 +332,7 @@ public final class Journal: Sendable {
     /// fails, none. Returns how many there were (an identifier of no entry is passed over).
     @discardableResult
     public func delete(_ ids: [EntryID]) throws(JournalError) -> Int {
-        for id in ids { try checkOwnership(id) }
+        let ids = try local(ids)
         return try write { hooks throws(JournalError) in try main.delete(ids.map(\.number), hooks) }.count
     }
 
@@ -345,7 +346,7 @@ public final class Journal: Sendable {
     /// Stars or unstars the entries `ids` in one write; returns how many there were.
     @discardableResult
     public func setStarred(_ starred: Bool, for ids: [EntryID]) throws(JournalError) -> Int {
-        for id in ids { try checkOwnership(id) }
+        let ids = try local(ids)
         return try changing { () throws(JournalError) in try main.setStarred(ids.map(\.number), starred).count }
     }
 
@@ -384,12 +385,13 @@ public final class Journal: Sendable {
     public func changeTags(
         of ids: [EntryID], adding: [String], removing: [String]
     ) throws(JournalError) -> [EntryID: [String]] {
-        for id in ids { try checkOwnership(id) }
+        let here = try local(ids)
         let (add, remove) = (try NewEntry.givenTags(adding), try NewEntry.tagNames(removing))
         let kept = try changing { () throws(JournalError) in
-            try main.changeTags(ids.map(\.number), add: add, remove: remove)
+            try main.changeTags(here.map(\.number), add: add, remove: remove)
         }
-        return Dictionary(uniqueKeysWithValues: kept.map { (EntryID(storeID: storeID, number: $0.key), $0.value) })
+        let asked = Dictionary(zip(here.map(\.number), ids), uniquingKeysWith: { first, _ in first })
+        return Dictionary(uniqueKeysWithValues: kept.compactMap { number, names in asked[number].map { ($0, names) } })
     }
 
     /// Every tag of the journal with the number of entries that have it, most used first.
@@ -418,7 +420,7 @@ public final class Journal: Sendable {
 
     /// The entry `id`.
     public func entry(_ id: EntryID) throws(JournalError) -> Entry {
-        try checkOwnership(id)
+        let id = try local([id])[0]
         guard let entry = try main.entries(numbered: [id.number])[id.number] else { throw Self.notFound(id) }
         return entry
     }
@@ -427,11 +429,7 @@ public final class Journal: Sendable {
     /// journal this one syncs with gave an entry names the entry here too.
     public func entryID(parsing text: String) throws(JournalError) -> EntryID {
         let trimmed = text.trimmingWhiteSpace
-        if let id = EntryID(uri: trimmed) {
-            if id.storeID != storeID, let local = try syncedEntry(id) { return local }
-            try checkOwnership(id)
-            return id
-        }
+        if let id = EntryID(uri: trimmed) { return try local([id])[0] }
         let digits = trimmed.hasPrefix("p") ? trimmed.dropFirst() : Substring(trimmed)
         guard let number = Int64(digits), number > 0, digits.allSatisfy(\.isASCII) else {
             throw .usage("\"\(text)\" is not an entry identifier (expected x-journal://…/Entry/p12, p12 or 12)")
@@ -662,13 +660,6 @@ public final class Journal: Sendable {
         SearchContext(
             main: main, search: search, prefixTables: prefixTables, dateOrders: dateOrders, progress: progress,
             cancellation: cancellation)
-    }
-
-    private func checkOwnership(_ id: EntryID) throws(JournalError) {
-        guard id.storeID == storeID else {
-            throw JournalError(
-                .notFound, "\(id.uri) belongs to another journal (this one is \(storeID.uuidString))", entry: id)
-        }
     }
 
     private static func notFound(_ id: EntryID) -> JournalError {

@@ -29,10 +29,11 @@ import Testing
         return text
     }
 
+    /// Each entry's URI and text, as `list --json` gives them.
     private static func texts(_ journal: JournalProcess) throws -> [String] {
         let listed = try journal.run(["list", "--limit", "0", "--json"])
         let entries = try #require(try listed.json()["results"] as? [[String: Any]])
-        return entries.compactMap { $0["text"] as? String }.sorted()
+        return entries.compactMap { entry in (entry["text"] as? String).map { "\(entry["id"] ?? "") \($0)" } }.sorted()
     }
 
     @Test func twoJournalsSyncThroughAGitRepositoryPushedAndPulled() throws {
@@ -75,6 +76,20 @@ import Testing
         let found = try desktop.run(["search", "--json", "--tag", "work", "dash"])
         #expect(try found.json()["total"] as? Int == 1)
         #expect(try desktop.run(["verify"]).status == 0)
+
+        // An entry written after the first sync is named on the desktop by the URI the laptop
+        // gave it when it was written.
+        let added = try laptop.run(["add", "--json", "written after the first sync"])
+        let uri = try #require(try added.json()["id"] as? String)
+        #expect(try laptop.run(["sync"]).status == 0)
+        try Self.git(["add", "-A"], in: laptopClone)
+        try Self.git(["commit", "-m", "laptop again"], in: laptopClone)
+        try Self.git(["push", "origin", "HEAD:main"], in: laptopClone)
+        try Self.git(["pull", "origin", "main"], in: desktopClone)
+        #expect(try desktop.run(["sync"]).status == 0)
+        let shown = try desktop.run(["show", "--json", uri]).json()
+        #expect(shown["id"] as? String == uri && shown["text"] as? String == "written after the first sync")
+        #expect(try Self.texts(laptop) == Self.texts(desktop))
 
         // A journal that has only taken in lists itself beside the others.
         let fresh = JournalProcess()
@@ -154,7 +169,8 @@ import Testing
         let taken = try desktop.run(["sync", "--json", folder.path])
         #expect(taken.status == 0, "\(taken.error)")
         #expect(try taken.json()["added"] as? Int == 1)
-        #expect(try Self.texts(desktop) == ["words only the laptop knows"])
+        #expect(try Self.texts(desktop) == Self.texts(laptop))
+        #expect(try Self.texts(desktop).map { $0.hasSuffix(" words only the laptop knows") } == [true])
         let files = FileManager.default.enumerator(atPath: folder.path)!.compactMap { $0 as? String }
         for name in files {
             let bytes = (try? Data(contentsOf: folder.appendingPathComponent(name))) ?? Data()

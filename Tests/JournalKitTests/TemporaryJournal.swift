@@ -152,7 +152,7 @@ final class TemporaryJournal {
         #expect(Set(indexed.keys) == Set(entries.map(\.id.number)), sourceLocation: sourceLocation)
         for entry in entries {
             #expect(canonical[entry.id.number] == Fold.canonical(entry.text), sourceLocation: sourceLocation)
-            #expect(indexed[entry.id.number]?.uri == entry.id.uri, sourceLocation: sourceLocation)
+            #expect(indexed[entry.id.number]?.uri == entry.id.ownURI, sourceLocation: sourceLocation)
             #expect(
                 indexed[entry.id.number]?.tokens == Set(Tokens.of(text: entry.text)), "\(entry.id.shortName)",
                 sourceLocation: sourceLocation)

@@ -16,18 +16,22 @@ import Testing
         deinit { try? FileManager.default.removeItem(at: url) }
     }
 
-    /// What a journal holds, as sync must carry it: each entry's date, text, tags and star.
+    /// What a journal holds, as sync must carry it: each entry's URI (one on every journal),
+    /// date, text, tags and star.
     struct Held: Hashable, CustomStringConvertible {
+        let uri: String
         let date: JournalDate
         let text: String
         let tags: [String]
         let starred: Bool
-        var description: String { "\(text) \(tags) \(starred ? "★" : "")" }
+        var description: String { "\(uri) \(text) \(tags) \(starred ? "★" : "")" }
     }
 
     static func held(_ journal: Journal) throws -> [Held] {
         try journal.list(PageRequest(limit: 0)).entries.map { entry in
-            Held(date: entry.date, text: entry.text, tags: entry.tags.map(\.name), starred: entry.starred)
+            Held(
+                uri: entry.id.uri, date: entry.date, text: entry.text, tags: entry.tags.map(\.name),
+                starred: entry.starred)
         }.sorted { ($0.text, $0.date.microseconds) < ($1.text, $1.date.microseconds) }
     }
 
@@ -69,6 +73,42 @@ import Testing
         #expect(try b.journal.search("cafe").total == 0)
         try a.expectConsistent()
         try b.expectConsistent()
+    }
+
+    @Test func anEntryIsShownByOneURIOnEveryJournalAndNamedByItEverywhere() throws {
+        let folder = try TemporaryFolder()
+        let (a, b, c) = (try TemporaryJournal(), try TemporaryJournal(), try TemporaryJournal())
+        let before = try a.journal.add(NewEntry(text: "written before the first sync"))
+        _ = try a.journal.sync(through: folder.url)
+        let after = try a.journal.add(NewEntry(text: "written after it #later"))
+        _ = try b.journal.sync(through: folder.url)
+        let atB = try b.journal.add(NewEntry(text: "written on the second journal"))
+        for journal in [a, b, a, c] { _ = try journal.journal.sync(through: folder.url) }
+        // The URI a journal gave when the entry was written is the one every journal shows, in
+        // lists, searches and the identifiers a query selects.
+        let shown = [before.id.uri, after.id.uri, atB.id.uri]
+        for journal in [a, b, c] {
+            #expect(Set(try Self.held(journal.journal).map(\.uri)) == Set(shown))
+            #expect(try journal.journal.search("later").entries.map(\.id.uri) == [after.id.uri])
+            #expect(try journal.journal.entryIDs(SearchQuery("written")).map(\.uri).sorted() == shown.sorted())
+            for uri in shown { #expect(try journal.journal.entry(journal.journal.entryID(parsing: uri)).id.uri == uri) }
+        }
+        // The identifier another journal shows names the entry in every call that takes one.
+        let foreign = try #require(EntryID(uri: after.id.uri))
+        #expect(try c.journal.entry(foreign).text == "written after it #later")
+        try c.journal.edit(foreign, text: "written after it, edited on the third #later")
+        #expect(try c.journal.changeTags(of: [foreign], adding: ["kept"], removing: [])[foreign] == [])
+        try c.journal.setStarred(true, for: [foreign])
+        _ = try c.journal.sync()
+        _ = try a.journal.sync()
+        let edited = try a.journal.entry(after.id)
+        #expect(edited.text == "written after it, edited on the third #later" && edited.starred)
+        #expect(edited.tags.map(\.name) == ["kept", "later"])
+        #expect(try c.journal.delete([foreign]) == 1)
+        #expect(throws: JournalError.self) { try c.journal.entry(foreign) }
+        // A URI of an entry no journal in the folder holds is another journal's.
+        let stranger = EntryID(storeID: UUID(), number: 1)
+        #expect(throws: JournalError.self) { try c.journal.entry(stranger) }
     }
 
     @Test func aLongSyncSaysHowFarItHasGot() throws {
@@ -173,7 +213,8 @@ import Testing
         _ = try c.journal.sync(through: folder.url)
         let expected = [
             Held(
-                date: atA.date, text: "shopping for the weekend\nmilk\neggs\nbread\ncoffee", tags: ["errands"],
+                uri: atA.id.uri, date: atA.date, text: "shopping for the weekend\nmilk\neggs\nbread\ncoffee",
+                tags: ["errands"],
                 starred: true)
         ]
         for journal in [a, b, c] { #expect(try Self.held(journal.journal) == expected) }
@@ -307,11 +348,14 @@ import Testing
         _ = try copied.sync()
         let texts = ["before the copy", "written in the copy", "written in the original"]
         #expect(try Self.held(a.journal).map(\.text) == texts)
-        #expect(try Self.held(copied).map(\.text) == texts)
-        // The entry written in the copy is found in the original by the URI sync gave it.
-        let number = try Self.entry("written in the copy", in: copied).id.number
-        let uri = try copied.main.read { db in try SyncLedger.held(n: number, in: db)?.uri }
-        #expect(try a.journal.entry(a.journal.entryID(parsing: try #require(uri))).text == "written in the copy")
+        #expect(try Self.held(copied) == Self.held(a.journal))
+        // The entry written in the copy is named by the copy's device, not by the number the
+        // original gave an entry of its own, and found by that URI in both.
+        let inCopy = try Self.entry("written in the copy", in: copied)
+        #expect(inCopy.id.uri == EntryID(storeID: copySync.device, number: inCopy.id.number).uri)
+        #expect(try a.journal.entry(a.journal.entryID(parsing: inCopy.id.uri)).text == "written in the copy")
+        let inOriginal = try Self.entry("written in the original", in: a.journal)
+        #expect(try copied.entry(copied.entryID(parsing: inOriginal.id.uri)).text == "written in the original")
     }
 
     @Test func encryptedJournalsWithOnePassphraseSyncAndTheFolderHoldsNothingInTheClear() throws {
@@ -403,4 +447,5 @@ import Testing
         #expect(error.kind == .usage)
         #expect(throws: JournalError.self) { try a.journal.sync() }
     }
+
 }

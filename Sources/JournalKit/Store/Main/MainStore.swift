@@ -429,17 +429,26 @@ package final class MainStore: StoreFile {
             try pool.read { db in
                 let extra = try alongside(db)
                 var found: [Int64: Entry] = [:]
-                let tags = try EntryTags.tags(of: numbers, in: db)
+                let (tags, uris) = try Self.alongsideRows(numbers, storeID: storeID, in: db)
                 let statement = try db.cachedStatement(
                     sql: "SELECT \(Self.entryColumns) FROM entry WHERE n \(SQLParameters.inJSONArray)")
                 let rows = try Row.fetchCursor(statement, arguments: [SQLParameters.jsonArray(numbers)])
                 while let row = try rows.next() {
-                    let entry = Self.entry(from: row, tags: tags, storeID: storeID)
+                    let entry = Self.entry(from: row, tags: tags, syncURIs: uris, storeID: storeID)
                     found[entry.id.number] = entry
                 }
                 return (found, extra)
             }
         }
+    }
+
+    /// The identifiers of the entries `numbers`, in their order, each showing the URI sync knows
+    /// it by.
+    func ids(numbered numbers: [Int64]) throws(JournalError) -> [EntryID] {
+        let uris = try guarded {
+            try pool.read { db in try SyncLedger.syncURIs(of: numbers, storeID: storeID, in: db) }
+        }
+        return numbers.map { EntryID(storeID: storeID, number: $0, syncURI: uris[$0]) }
     }
 
     /// The entries that meet `restriction`, oldest first, `batchSize` at a time, each batch
@@ -459,8 +468,8 @@ package final class MainStore: StoreFile {
                             WHERE \(condition) AND (date > ? OR (date = ? AND n > ?)) ORDER BY \(restriction.dateOrder()), n LIMIT ?
                             """,
                         arguments: arguments + [after.date, after.date, after.number, batchSize])
-                    let tags = try EntryTags.tags(of: rows.map { $0[0] as Int64 }, in: db)
-                    return rows.map { Self.entry(from: $0, tags: tags, storeID: storeID) }
+                    let (tags, uris) = try Self.alongsideRows(rows.map { $0[0] as Int64 }, storeID: storeID, in: db)
+                    return rows.map { Self.entry(from: $0, tags: tags, syncURIs: uris, storeID: storeID) }
                 }
             }
             guard let last = batch.last else { return }
@@ -476,8 +485,8 @@ package final class MainStore: StoreFile {
         try guarded {
             try pool.read { db in
                 let (total, rows) = try Self.page(page, of: Self.entryColumns, meeting: restriction, in: db)
-                let tags = try EntryTags.tags(of: rows.map { $0[0] as Int64 }, in: db)
-                return (total, rows.map { Self.entry(from: $0, tags: tags, storeID: storeID) })
+                let (tags, uris) = try Self.alongsideRows(rows.map { $0[0] as Int64 }, storeID: storeID, in: db)
+                return (total, rows.map { Self.entry(from: $0, tags: tags, syncURIs: uris, storeID: storeID) })
             }
         }
     }
@@ -567,14 +576,24 @@ package final class MainStore: StoreFile {
         try guarded { try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM entry") ?? 0 } }
     }
 
-    /// The columns ``entry(from:tags:storeID:)`` reads.
+    /// The columns ``entry(from:tags:syncURIs:storeID:)`` reads.
     private static let entryColumns = "n, date, CAST(text AS BLOB), starred, origin"
 
-    /// An entry from a row of ``entryColumns``, with its tags from `tags`.
-    private static func entry(from row: Row, tags: [Int64: [Tag]], storeID: UUID) -> Entry {
+    /// What an entry holds besides its row, for the entries `numbers`: its tags, and the URI
+    /// sync knows it by when that is not its own.
+    private static func alongsideRows(
+        _ numbers: [Int64], storeID: UUID, in db: Database
+    ) throws -> (tags: [Int64: [Tag]], syncURIs: [Int64: String]) {
+        (try EntryTags.tags(of: numbers, in: db), try SyncLedger.syncURIs(of: numbers, storeID: storeID, in: db))
+    }
+
+    /// An entry from a row of ``entryColumns``, with what ``alongsideRows(_:storeID:in:)`` read.
+    private static func entry(
+        from row: Row, tags: [Int64: [Tag]], syncURIs: [Int64: String], storeID: UUID
+    ) -> Entry {
         let number: Int64 = row[0]
         return Entry(
-            id: EntryID(storeID: storeID, number: number),
+            id: EntryID(storeID: storeID, number: number, syncURI: syncURIs[number]),
             date: JournalDate(microseconds: row[1]),
             text: (row[2] as ExactText).string,
             tags: tags[number] ?? [],

@@ -26,7 +26,26 @@ import JournalText
 /// folder.
 enum SyncLedger {
     static func isStarted(in db: Database) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE name = 'sync_entry')") ?? false
+        try Bool.fetchOne(
+            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE name = 'sync_entry')")) ?? false
+    }
+
+    /// The URI sync knows each of the entries `numbers` by, for those it knows by a URI other
+    /// than their own in store `storeID` (taken in from another journal, or named by a device).
+    static func syncURIs(
+        of numbers: some Collection<Int64>, storeID: UUID, in db: Database
+    ) throws -> [Int64: String] {
+        guard !numbers.isEmpty, try isStarted(in: db) else { return [:] }
+        let rows = try Row.fetchCursor(
+            db.cachedStatement(sql: "SELECT n, uri FROM sync_entry WHERE n \(SQLParameters.inJSONArray)"),
+            arguments: [SQLParameters.jsonArray(numbers)])
+        let own = EntryID.uriPrefix(storeID)
+        var uris: [Int64: String] = [:]
+        while let row = try rows.next() {
+            let (n, uri): (Int64, String) = (row[0], row[1])
+            if uri != own + String(n) { uris[n] = uri }
+        }
+        return uris
     }
 
     /// Makes the tables and triggers, every entry pending: the first sync sends them all.
@@ -84,9 +103,12 @@ enum SyncLedger {
         /// The device's clock (``SyncClock``), and the number of its next file.
         static let clock = "sync_clock"
         static let nextFile = "sync_next_file"
-        /// The last entry number given before the first sync: entries after it are named by
-        /// the device that made them.
+        /// The last entry number given before the first sync, and whether the journal is a copy
+        /// of one that synced (its file found elsewhere): a copy names the entries it made after
+        /// that number by its device, as the journal it was copied from may have made entries
+        /// of the same numbers since.
         static let firstSyncedThrough = "sync_first_through"
+        static let namesByDevice = "sync_names_by_device"
         /// An encrypted journal's copy of the folder's key, once unwrapped:
         /// `<the key file's UUID>:<base64>`, in the journal's encrypted store.
         static let folderKey = "sync_folder_key"
