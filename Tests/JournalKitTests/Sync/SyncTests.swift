@@ -448,4 +448,25 @@ import Testing
         #expect(throws: JournalError.self) { try a.journal.sync() }
     }
 
+    @Test func aFileThatCannotBeWrittenLosesNothingAndTheNextSyncWritesIt() throws {
+        let folder = try TemporaryFolder()
+        let (a, b) = (try TemporaryJournal(), try TemporaryJournal())
+        try a.journal.add(NewEntry(text: "sent at the first sync"))
+        let first = try a.journal.sync(through: folder.url)
+        try a.journal.add(NewEntry(text: "written while the folder refuses"))
+        // Something in the way of the next file (as a folder that can't be written is, for a
+        // user that isn't root): the sync fails, and says so.
+        let blocked = SyncFolder(url: folder.url).fileURL(of: first.device, number: 2)
+        try FileManager.default.createDirectory(at: blocked, withIntermediateDirectories: false)
+        let failed = try #require(throws: JournalError.self) { try a.journal.sync() }
+        #expect(failed.kind == .store, "\(failed)")
+        #expect(try a.journal.syncStatus().pending == 1)
+        try a.expectConsistent()
+        try FileManager.default.removeItem(at: blocked)
+        #expect(try a.journal.sync().sent == 1)
+        #expect(try a.journal.syncStatus().pending == 0)
+        _ = try b.journal.sync(through: folder.url)
+        #expect(try Self.held(b.journal) == Self.held(a.journal))
+        #expect(try Self.held(b.journal).count == 2)
+    }
 }
