@@ -149,7 +149,7 @@ struct JournalCommand: ParsableCommand {
     nonisolated(unsafe) static var keptJournal: Journal?
 
     /// The passphrase an encrypted journal was opened with, for a command that needs it again
-    /// (`sync` unwraps the folder's key with it), so that it is asked once.
+    /// (`sync` wraps and unwraps the devices' keys with it), so that it is asked once.
     nonisolated(unsafe) static var openedPassphrase: Passphrase?
 
     /// Runs the command line, turning every error into one line on standard error and the

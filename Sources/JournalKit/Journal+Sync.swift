@@ -9,10 +9,11 @@ extension Journal {
     /// is remembered for the next. Runs as any change of the journal does (its lock held, the
     /// search store brought up to date after).
     ///
-    /// An encrypted journal seals what it writes there under the folder's key, which its
-    /// `passphrase` unwraps (or wraps, for the first encrypted journal in the folder): needed
-    /// only until the journal has unwrapped it once. A folder of plain journals and an encrypted
-    /// journal, or the reverse, refuse each other, writing nothing.
+    /// An encrypted journal seals what it writes there under a key of its own, which its
+    /// `passphrase` wraps at its first sync, and opens another journal's under that journal's
+    /// key, which the passphrase unwraps: needed only at a sync that meets a journal new to it.
+    /// A wrong passphrase is refused, writing nothing. A folder of plain journals and an
+    /// encrypted journal, or the reverse, refuse each other, writing nothing.
     ///
     /// `progress` hears how far the other journals' files are taken in (``JournalProgress/Phase/syncing``),
     /// then how the search store catches up with them.
@@ -22,10 +23,10 @@ extension Journal {
         try write(progress: progress) { hooks throws(JournalError) in
             let place = try syncFolder(given: folder)
             try place.check()
-            let sealing = try sealing(for: place, passphrase: passphrase)
+            var keys = try keys(for: place, passphrase: passphrase)
             try place.prepare()
-            var report = try sendChanges(through: place, sealedBy: sealing, hooks)
-            try takeIn(from: place, sealedBy: sealing, hooks, into: &report, progress: progress)
+            var report = try sendChanges(through: place, keys: &keys, passphrase: passphrase, hooks)
+            try takeIn(from: place, keys: keys, hooks, into: &report, progress: progress)
             return report
         }
     }
@@ -102,79 +103,105 @@ extension Journal {
         return status
     }
 
-    /// How this journal's records are sealed in `place`: not at all for a journal in plain text,
-    /// whose folder must hold no key; under the folder's key for an encrypted one, the key drawn
-    /// and wrapped under `passphrase` when the folder has none yet and holds no plain journal's
-    /// files.
-    private func sealing(for place: SyncFolder, passphrase: Passphrase?) throws(JournalError) -> SyncSealing? {
-        var folderKey = try JournalKeyFile.read(at: place.keyURL)
+    /// The keys lines are sealed with in `place`, by device: none for a journal in plain text,
+    /// whose folder must hold no sealed device; for an encrypted one, the key of every device
+    /// whose key is there, unwrapped under `passphrase` unless kept from an earlier sync. Every
+    /// key is unwrapped before anything is written, so a wrong passphrase writes nothing.
+    private func keys(for place: SyncFolder, passphrase: Passphrase?) throws(JournalError) -> [UUID: SyncSealing]? {
+        let devices = place.devices()
         guard isEncrypted else {
-            guard folderKey == nil else {
+            guard !devices.contains(where: { place.kind(of: $0) == .sealed }) else {
                 throw .usage(
                     "\(place.url.path) is the folder of encrypted journals: a journal in plain text can't sync through it (nothing was written)"
                 )
             }
             return nil
         }
-        if folderKey == nil {
-            guard place.devices().isEmpty else {
-                throw .usage(
-                    "\(place.url.path) holds the files of journals in plain text: an encrypted journal can't sync through it, or its words would be there in the clear (nothing was written)"
+        guard !devices.contains(where: { place.kind(of: $0) == .plain }) else {
+            throw .usage(
+                "\(place.url.path) holds the files of journals in plain text: an encrypted journal can't sync through it, or its words would be there in the clear (nothing was written)"
+            )
+        }
+        let kept = try main.read { db in try SyncLedger.keptKeys(in: db) }
+        var keys: [UUID: SyncSealing] = [:]
+        var unwrapped: [(device: UUID, kept: String)] = []
+        for device in devices {
+            // A device whose key has not arrived yet: its files wait for it.
+            guard let file = try JournalKeyFile.read(at: place.keyURL(of: device)) else { continue }
+            if let key = kept[device].flatMap({ Self.keptKey($0, for: file.journal) }) {
+                keys[device] = SyncSealing(key: key)
+                continue
+            }
+            guard let passphrase else {
+                throw JournalError(
+                    .passphraseRequired,
+                    "another journal's key is unwrapped once with the journal's passphrase: none was given")
+            }
+            let key: GuardedBytes
+            do {
+                key = try file.unwrap(passphrase)
+            } catch  where error.kind == .wrongPassphrase {
+                throw JournalError(
+                    .wrongPassphrase,
+                    "\(place.keyURL(of: device).path) was wrapped under another passphrase than this journal's: nothing was written"
                 )
             }
-            folderKey = try makeFolderKey(in: place, passphrase: passphrase)
+            keys[device] = SyncSealing(key: key)
+            unwrapped.append((device, Self.keptForm(key, of: file)))
         }
-        let wrapped = folderKey!
-        let cachedKey = try main.read { db in try SyncLedger.info(SyncLedger.Key.folderKey, in: db) }
-        let cached = cachedKey.flatMap { Self.cachedKey($0, for: wrapped.journal) }
-        if let cached { return SyncSealing(key: cached) }
-        guard let passphrase else {
-            throw JournalError(
-                .passphraseRequired, "the folder's key is unwrapped once with the journal's passphrase: none was given")
+        if !unwrapped.isEmpty {
+            try main.syncTransaction { db in
+                for (device, text) in unwrapped {
+                    try SyncLedger.setInfo(SyncLedger.Key.deviceKeyPrefix + device.uuidString, text, in: db)
+                }
+            }
         }
-        let key: GuardedBytes
-        do {
-            key = try wrapped.unwrap(passphrase)
-        } catch  where error.kind == .wrongPassphrase {
-            throw JournalError(
-                .wrongPassphrase,
-                "\(place.keyURL.path) was wrapped under another passphrase than this journal's: nothing was written")
-        }
-        let text = "\(wrapped.journal.uuidString):\(Data(bytes: key.pointer, count: key.count).base64EncodedString())"
-        try main.syncTransaction { db in try SyncLedger.setInfo(SyncLedger.Key.folderKey, text, in: db) }
-        return SyncSealing(key: key)
+        return keys
     }
 
-    /// The key kept as `text` (`<key file's UUID>:<base64>`), if it is the key of `folder`'s file.
-    private static func cachedKey(_ text: String, for folder: UUID) -> GuardedBytes? {
+    /// The key kept as `text` (``keptForm(_:of:)``), if it is the key of the key file `journal`.
+    private static func keptKey(_ text: String, for journal: UUID) -> GuardedBytes? {
         let parts = text.split(separator: ":")
-        guard parts.count == 2, parts[0] == folder.uuidString, let bytes = Data(base64Encoded: String(parts[1])),
+        guard parts.count == 2, parts[0] == journal.uuidString, let bytes = Data(base64Encoded: String(parts[1])),
             bytes.count == JournalKeyFile.keyBytes
         else { return nil }
         return bytes.withUnsafeBytes { try? GuardedBytes(copying: $0) }
     }
 
-    /// Draws the folder's key, wraps it under `passphrase` at the cost of this journal's own key
-    /// file, and puts it in `place` unless another journal put one there first (which is then
-    /// the folder's key).
-    private func makeFolderKey(in place: SyncFolder, passphrase: Passphrase?) throws(JournalError) -> JournalKeyFile {
+    /// How the journal keeps `key`, the key of the key file `file`: `<file's UUID>:<base64>`.
+    private static func keptForm(_ key: GuardedBytes, of file: JournalKeyFile) -> String {
+        "\(file.journal.uuidString):\(Data(bytes: key.pointer, count: key.count).base64EncodedString())"
+    }
+
+    /// This device's key in `place`: the one kept, else one drawn, wrapped under `passphrase` (the
+    /// journal's own, checked against its key file) at the cost of the journal's key file, and put
+    /// beside the device's files, unless an interrupted sync put one there already.
+    private func ownKey(
+        of device: UUID, in place: SyncFolder, keys: inout [UUID: SyncSealing], passphrase: Passphrase?
+    ) throws(JournalError) -> SyncSealing {
+        if let key = keys[device] { return key }
         guard let passphrase else {
             throw JournalError(
-                .passphraseRequired, "the folder's key is wrapped under the journal's passphrase: none was given")
+                .passphraseRequired, "this journal's key in the folder is wrapped under its passphrase: none was given")
         }
-        let own = try JournalKeyFile.read(at: directory.keyFileURL)
-        let cost =
-            try own.map { file throws(JournalError) in
-                try KeyDerivationCost(passes: file.derivation.passes, memoryBytes: file.derivation.memoryBytes)
-            } ?? .moderate
-        let wrapped = try JournalKeyFile.wrapping(
-            try GuardedBytes.random(count: JournalKeyFile.keyBytes), passphrase: passphrase, cost: cost)
-        try place.prepare()
-        try place.writeKeyUnlessPresent(wrapped)
-        guard let present = try JournalKeyFile.read(at: place.keyURL) else {
-            throw .store("\(place.keyURL.path) vanished as it was written")
+        guard let own = try JournalKeyFile.read(at: directory.keyFileURL) else {
+            throw .store("the journal's key file is missing", file: directory.keyFileURL.path)
         }
-        return present
+        _ = try own.unwrap(passphrase)
+        let cost = try KeyDerivationCost(passes: own.derivation.passes, memoryBytes: own.derivation.memoryBytes)
+        let drawn = try GuardedBytes.random(count: JournalKeyFile.keyBytes)
+        let wrapped = try JournalKeyFile.wrapping(drawn, passphrase: passphrase, cost: cost)
+        try place.writeKeyUnlessPresent(wrapped, of: device)
+        guard let present = try JournalKeyFile.read(at: place.keyURL(of: device)) else {
+            throw .store("\(place.keyURL(of: device).path) vanished as it was written")
+        }
+        let key = present.journal == wrapped.journal ? drawn : try present.unwrap(passphrase)
+        try main.syncTransaction { db in
+            try SyncLedger.setInfo(
+                SyncLedger.Key.deviceKeyPrefix + device.uuidString, Self.keptForm(key, of: present), in: db)
+        }
+        keys[device] = SyncSealing(key: key)
+        return SyncSealing(key: key)
     }
 
     /// The folder given, or the one remembered.
@@ -192,7 +219,8 @@ extension Journal {
     /// Makes a version of every entry changed here since the last sync, and writes the versions
     /// not yet in the folder into this device's next file.
     private func sendChanges(
-        through place: SyncFolder, sealedBy sealing: SyncSealing?, _ hooks: MainStore.WriteHooks
+        through place: SyncFolder, keys: inout [UUID: SyncSealing]?, passphrase: Passphrase?,
+        _ hooks: MainStore.WriteHooks
     ) throws(JournalError) -> SyncReport {
         let claim = FileIdentity(path: main.url.path).map { "\($0.device):\($0.inode)" } ?? ""
         var report = try main.syncTransaction { db in
@@ -239,6 +267,8 @@ extension Journal {
             (try SyncLedger.outbox(in: db), Int(try SyncLedger.info(SyncLedger.Key.nextFile, in: db) ?? "1") ?? 1)
         }
         guard !outbox.records.isEmpty else { return report }
+        var sealing: SyncSealing?
+        if keys != nil { sealing = try ownKey(of: report.device, in: place, keys: &keys!, passphrase: passphrase) }
         try place.write(outbox.records, as: report.device, number: number, sealedBy: sealing)
         try main.syncTransaction { db in
             try SyncLedger.removeFromOutbox(through: outbox.through, in: db)
@@ -294,7 +324,7 @@ extension Journal {
     /// Takes in every other device's records not taken in yet, a file at a time, each in one
     /// transaction with the entries it changes.
     private func takeIn(
-        from place: SyncFolder, sealedBy sealing: SyncSealing?, _ hooks: MainStore.WriteHooks,
+        from place: SyncFolder, keys: [UUID: SyncSealing]?, _ hooks: MainStore.WriteHooks,
         into report: inout SyncReport, progress: ProgressHandler?
     ) throws(JournalError) {
         var madeCopies: Set<String> = []
@@ -303,6 +333,11 @@ extension Journal {
         // whole and not written again since.
         var toRead: [(device: UUID, start: SyncLedger.Position, numbers: [Int])] = []
         for device in place.devices() where device != report.device {
+            if let keys, keys[device] == nil {
+                // An encrypted device whose key has not arrived: its files wait for it.
+                if !place.files(of: device).isEmpty { report.waiting.append(place.keyURL(of: device).path) }
+                continue
+            }
             let start = try main.read { db in try SyncLedger.position(of: device, in: db) }
             let numbers = place.files(of: device).filter { number in
                 number > start.file || number == start.file && place.size(of: device, number: number) != start.bytes
@@ -315,7 +350,7 @@ extension Journal {
         var done = 0
         for (device, start, numbers) in toRead {
             for number in numbers {
-                let reading = try place.read(device, number: number, sealedBy: sealing)
+                let reading = try place.read(device, number: number, sealedBy: keys?[device])
                 let skip = number == start.file ? start.records : 0
                 try main.syncTransaction { db in
                     var intake = Intake(

@@ -27,11 +27,11 @@ struct SyncCommand: ParsableCommand {
             own. A file still arriving is taken as far as its records are whole, the rest at a \
             later sync; a damaged record is reported, and nothing from it on is taken.
 
-            Encrypted journals seal every record under the folder's key, which the first one \
-            draws and wraps under its passphrase in FOLDER/journal-sync/folder.key: another \
-            encrypted journal with the same passphrase takes them in, a wrong passphrase is \
-            refused. The folder then holds no entry's words, tags or dates in the clear. A plain \
-            journal and an encrypted folder, or the reverse, refuse each other.
+            Encrypted journals seal every record under a key of their own, drawn at their first \
+            sync and kept beside their files wrapped under the passphrase: another encrypted \
+            journal with the same passphrase takes them in, a wrong passphrase is refused. The \
+            folder then holds no entry's words, tags or dates in the clear. A plain journal and \
+            an encrypted folder, or the reverse, refuse each other.
             """)
 
     @ParentCommand var journal: JournalCommand
@@ -69,7 +69,10 @@ struct SyncCommand: ParsableCommand {
             JSONOutput.print(Self.json(report))
         } else {
             print(Self.summary(report))
-            for path in report.waiting { print("still arriving, taken as far as whole: \(path)") }
+            for path in report.waiting {
+                let what = path.hasSuffix("/device.key") ? "its device's files wait for it" : "taken as far as whole"
+                print("still arriving, \(what): \(path)")
+            }
         }
         for place in report.damaged {
             Terminal.standardError.write(

@@ -39,7 +39,7 @@ public struct EntryID: Hashable, Sendable, CustomStringConvertible, Codable {
         lhs.storeID == rhs.storeID && lhs.number == rhs.number
     }
 
-    /// Hashes what ``==(lhs:rhs:)`` compares.
+    /// Hashes what `==` compares: the store and the number.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(storeID)
         hasher.combine(number)

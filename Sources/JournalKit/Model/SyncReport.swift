@@ -21,7 +21,8 @@ public struct SyncReport: Sendable, Codable, Equatable {
     public var deleted = 0
     /// Copies kept of edits that lost a conflict, each an entry tagged `conflict`.
     public var conflicts = 0
-    /// Files still arriving, or cut short: taken as far as their records are whole, the rest later.
+    /// Files still arriving, or cut short: taken as far as their records are whole, the rest later;
+    /// and an encrypted device's key still arriving (`device.key`), whose files wait for it.
     public var waiting: [String] = []
     /// Files with a damaged record (`path:line`): nothing from it on was taken.
     public var damaged: [String] = []

@@ -4,6 +4,8 @@ import Foundation
 /// `journal-sync/<device UUID>/<number>.jsonl`, one subfolder per device, each file one sync's
 /// records (``SyncRecord``), numbered from 1 in the order the device wrote them.
 ///
+/// An encrypted journal's device keeps its key beside its files (`device.key`, ``SyncSealing``).
+///
 /// Invariant: a device writes only in its own subfolder, and each file whole (``ReplacementFile``:
 /// written beside, synced, renamed), so no two devices ever write one file and no sync tool
 /// makes a conflicted copy of one; a file, once a later one exists, never changes. A file
@@ -17,12 +19,35 @@ struct SyncFolder: Sendable {
 
     var devicesURL: URL { url.appendingPathComponent(Self.subfolder, isDirectory: true) }
 
-    /// The folder's key, wrapped under the passphrase of the encrypted journals that sync
-    /// through it (``SyncSealing``); none for a folder of plain journals.
-    var keyURL: URL { devicesURL.appendingPathComponent("folder.key") }
-
     func deviceURL(_ device: UUID) -> URL {
         devicesURL.appendingPathComponent(device.uuidString, isDirectory: true)
+    }
+
+    /// The key `device` seals its lines with, wrapped under its journal's passphrase
+    /// (``SyncSealing``); none for a journal in plain text.
+    func keyURL(of device: UUID) -> URL {
+        deviceURL(device).appendingPathComponent("device.key")
+    }
+
+    /// How a device writes its lines.
+    enum Kind {
+        case plain, sealed
+    }
+
+    /// How `device` writes its lines, told by its key or, before the key has arrived, by the
+    /// start of its first line; nil when neither is there yet.
+    func kind(of device: UUID) -> Kind? {
+        if FileManager.default.fileExists(atPath: keyURL(of: device).path) { return .sealed }
+        guard let handle = try? FileHandle(forReadingFrom: fileURL(of: device, number: 1)) else { return nil }
+        defer { try? handle.close() }
+        // A plain line starts with its checksum (32 hexadecimal digits), a space and the JSON; a
+        // sealed one is base64, without a space.
+        guard let start = try? handle.read(upToCount: 34), start.count == 34 else { return nil }
+        let bytes = [UInt8](start)
+        let isPlain =
+            bytes[32] == 0x20 && bytes[33] == UInt8(ascii: "{")
+            && bytes[..<32].allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }
+        return isPlain ? .plain : .sealed
     }
 
     func fileURL(of device: UUID, number: Int) -> URL {
@@ -95,16 +120,19 @@ struct SyncFolder: Sendable {
             .flatMap { $0 as? Int }
     }
 
-    /// Puts `key` at ``keyURL`` unless a key is there already: written beside, synced, then
-    /// linked into place, which fails rather than replace one another journal put there.
-    func writeKeyUnlessPresent(_ key: JournalKeyFile) throws(JournalError) {
-        let beside = devicesURL.appendingPathComponent(".folder.key.\(UUID().uuidString)")
+    /// Puts `key` as `device`'s unless a key is there already (an earlier sync's, interrupted
+    /// before the journal kept it): written beside, synced, then linked into place, which never
+    /// replaces a key.
+    func writeKeyUnlessPresent(_ key: JournalKeyFile, of device: UUID) throws(JournalError) {
+        let folder = deviceURL(device)
+        try DurableFiles.createFolder(folder)
+        let (beside, target) = (folder.appendingPathComponent(".device.key.\(UUID().uuidString)"), keyURL(of: device))
         try key.write(to: beside)
         defer { unlink(beside.path) }
-        guard link(beside.path, keyURL.path) == 0 || errno == EEXIST else {
-            throw .store("cannot write \(keyURL.path): \(String(cString: strerror(errno)))", file: keyURL.path)
+        guard link(beside.path, target.path) == 0 || errno == EEXIST else {
+            throw .store("cannot write \(target.path): \(String(cString: strerror(errno)))", file: target.path)
         }
-        try DurableFiles.syncFolder(devicesURL)
+        try DurableFiles.syncFolder(folder)
     }
 
     /// The records of `device`'s file `number`, as far as they are whole (and open, by

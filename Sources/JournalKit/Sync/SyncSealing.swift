@@ -2,12 +2,14 @@ import CSodium
 import Foundation
 
 /// How an encrypted journal's versions are sealed in the folder: each line XChaCha20-Poly1305
-/// (libsodium's) under the folder's key, with a nonce of its own, bound to where it stands.
+/// (libsodium's) under its device's key, with a nonce of its own, bound to where it stands.
 ///
-/// The folder's key (32 random bytes) is drawn by the first encrypted journal that syncs through
-/// the folder and kept in `journal-sync/folder.key`, wrapped under the journal's passphrase as a
-/// journal's data key is (``JournalKeyFile``: Argon2id, the journal's cost); a journal with the
-/// same passphrase unwraps it, and keeps it in its own encrypted store after.
+/// A device's key (32 random bytes) is drawn at its first sync and kept beside its files
+/// (`journal-sync/<device>/device.key`), wrapped under the journal's passphrase as a journal's
+/// data key is (``JournalKeyFile``: Argon2id, the journal's cost); a journal with the same
+/// passphrase unwraps it the first time it reads that device, and keeps it in its own encrypted
+/// store after. A key of each device's own, never one shared file, so that two journals made
+/// apart never write one file.
 ///
 /// Invariant: a line's associated data is the format, the device, the file's number and the
 /// line's: a line changed, moved to another line, file or device, or sealed under another key

@@ -370,11 +370,16 @@ import Testing
         try a.journal.add(NewEntry(text: "a second secret #Xylophone"))
         _ = try a.journal.sync(through: folder.url, passphrase: a.passphrase)
         try b.journal.add(NewEntry(text: "written on b, Kilimanjaro"))
-        // Once the folder's key is unwrapped, the journal keeps it: no passphrase needed after.
         _ = try b.journal.sync(through: folder.url, passphrase: b.passphrase)
+        // Another journal's key is unwrapped at the first sync that meets it: without the
+        // passphrase, the sync is refused; once unwrapped, the journal keeps it.
+        #expect(throws: JournalError.self) { try a.journal.sync() }
+        _ = try a.journal.sync(passphrase: a.passphrase)
+        try b.journal.add(NewEntry(text: "written on b later"))
+        _ = try b.journal.sync()
         _ = try a.journal.sync()
         #expect(try Self.held(a.journal) == Self.held(b.journal))
-        #expect(try Self.held(a.journal).count == 3)
+        #expect(try Self.held(a.journal).count == 4)
         // No word, tag, date or URI of any entry is in any file of the folder.
         var secrets = ["Zanzibar", "pier", "Quixotic", "quixotic", "Xylophone", "Kilimanjaro", "1234567890123456"]
         secrets += try a.journal.list(PageRequest(limit: 0)).entries.map(\.id.storeID.uuidString)
@@ -384,6 +389,39 @@ import Testing
             let bytes = (try? Data(contentsOf: folder.url.appendingPathComponent(name))) ?? Data()
             for secret in secrets { #expect(bytes.firstRange(of: Data(secret.utf8)) == nil, "\(secret) in \(name)") }
         }
+    }
+
+    @Test func encryptedJournalsThatFirstSyncApartWriteNoFileInCommon() throws {
+        // Two machines each sync into their copy of the folder before the tool has carried
+        // either's files: as with a git clone on each, then a pull.
+        let (here, there) = (try TemporaryFolder(), try TemporaryFolder())
+        let (a, b) = (
+            try TemporaryJournal(passphrase: "correct horse"), try TemporaryJournal(passphrase: "correct horse")
+        )
+        try a.journal.add(NewEntry(text: "written on the laptop"))
+        try b.journal.add(NewEntry(text: "written on the desktop"))
+        _ = try a.journal.sync(through: here.url, passphrase: a.passphrase)
+        _ = try b.journal.sync(through: there.url, passphrase: b.passphrase)
+        let files = { (folder: TemporaryFolder) in
+            Set(FileManager.default.enumerator(atPath: folder.url.path)!.compactMap { $0 as? String })
+        }
+        let (ours, theirs) = (files(here), files(there))
+        #expect(ours.intersection(theirs) == ["journal-sync"], "\(ours.intersection(theirs))")
+        // The tool carries each side's files to the other.
+        for name in theirs.subtracting(ours).sorted() {
+            let (from, to) = (there.url.appendingPathComponent(name), here.url.appendingPathComponent(name))
+            var isFolder: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: from.path, isDirectory: &isFolder)
+            if isFolder.boolValue {
+                try FileManager.default.createDirectory(at: to, withIntermediateDirectories: true)
+            } else {
+                try FileManager.default.copyItem(at: from, to: to)
+            }
+        }
+        _ = try a.journal.sync(passphrase: a.passphrase)
+        _ = try b.journal.sync(through: here.url, passphrase: b.passphrase)
+        #expect(try Self.held(a.journal) == Self.held(b.journal))
+        #expect(try Self.held(a.journal).map(\.text) == ["written on the desktop", "written on the laptop"])
     }
 
     @Test func aWrongPassphraseAndAFolderOfTheOtherKindAreRefusedWritingNothing() throws {
@@ -405,9 +443,17 @@ import Testing
         #expect(throws: JournalError.self) { try plainJournal.journal.sync(through: encrypted.url) }
         _ = try plainJournal.journal.sync(through: plain.url)
         #expect(throws: JournalError.self) { try other.journal.sync(through: plain.url, passphrase: other.passphrase) }
+        // A passphrase that is not the journal's own wraps no key for it.
+        let (empty, c) = (try TemporaryFolder(), try TemporaryJournal(passphrase: "correct horse"))
+        try c.journal.add(NewEntry(text: "not sent"))
+        let notItsOwn = try #require(throws: JournalError.self) {
+            try c.journal.sync(through: empty.url, passphrase: other.passphrase)
+        }
+        #expect(notItsOwn.kind == .wrongPassphrase)
         // Nothing was written by the refused syncs: the folders hold one device each.
         #expect(SyncFolder(url: encrypted.url).devices().count == 1)
         #expect(SyncFolder(url: plain.url).devices().count == 1)
+        #expect(SyncFolder(url: empty.url).devices().isEmpty)
     }
 
     @Test func aSealedRecordChangedOrMovedIsReportedAndNotTaken() throws {

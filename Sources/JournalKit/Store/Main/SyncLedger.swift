@@ -109,9 +109,10 @@ enum SyncLedger {
         /// of the same numbers since.
         static let firstSyncedThrough = "sync_first_through"
         static let namesByDevice = "sync_names_by_device"
-        /// An encrypted journal's copy of the folder's key, once unwrapped:
-        /// `<the key file's UUID>:<base64>`, in the journal's encrypted store.
-        static let folderKey = "sync_folder_key"
+        /// An encrypted journal's copy of each device's key, once unwrapped, under this prefix
+        /// and the device's UUID: `<the key file's UUID>:<base64>`, in the journal's encrypted
+        /// store.
+        static let deviceKeyPrefix = "sync_key:"
     }
 
     // MARK: The device and its clock
@@ -126,6 +127,18 @@ enum SyncLedger {
             sql:
                 "INSERT INTO store_info (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
             arguments: [key, value])
+    }
+
+    /// The device keys kept (``Key/deviceKeyPrefix``), by device.
+    static func keptKeys(in db: Database) throws -> [UUID: String] {
+        let rows = try Row.fetchAll(
+            db, sql: "SELECT key, value FROM store_info WHERE key LIKE ?", arguments: [Key.deviceKeyPrefix + "%"])
+        var kept: [UUID: String] = [:]
+        for row in rows {
+            let key: String = row[0]
+            if let device = UUID(uuidString: String(key.dropFirst(Key.deviceKeyPrefix.count))) { kept[device] = row[1] }
+        }
+        return kept
     }
 
     // MARK: What changed here
