@@ -23,6 +23,7 @@ extension Journal {
         try write(progress: progress) { hooks throws(JournalError) in
             let place = try syncFolder(given: folder)
             try place.check()
+            try checkHoldsOwnFiles(place)
             var keys = try keys(for: place, passphrase: passphrase)
             try place.prepare()
             var report = try sendChanges(through: place, keys: &keys, passphrase: passphrase, hooks)
@@ -204,6 +205,33 @@ extension Journal {
         return SyncSealing(key: key)
     }
 
+    /// Checks that `place` holds every file this journal's device has written: a folder that
+    /// doesn't (another folder, or one that lost them) would leave the journals that join it
+    /// later without this journal's changes.
+    private func checkHoldsOwnFiles(_ place: SyncFolder) throws(JournalError) {
+        let known = try main.read { db -> (device: UUID, written: Int, folder: String?)? in
+            guard try SyncLedger.isStarted(in: db),
+                let device = try SyncLedger.info(SyncLedger.Key.device, in: db).flatMap(UUID.init(uuidString:)),
+                try SyncLedger.info(SyncLedger.Key.claim, in: db) == ownClaim
+            else { return nil }
+            let next = Int(try SyncLedger.info(SyncLedger.Key.nextFile, in: db) ?? "1") ?? 1
+            return (device, next - 1, try SyncLedger.info(SyncLedger.Key.folder, in: db))
+        }
+        guard let known, known.written > 0 else { return }
+        let held = place.files(of: known.device).count
+        guard held < known.written else { return }
+        let missing = place.fileURL(of: known.device, number: held + 1).path
+        let before = known.folder.map { $0 == place.url.path ? "" : " (it synced through \($0))" } ?? ""
+        throw .usage(
+            "\(missing) is missing: the folder lacks this journal's files\(before), and journals that join it would never get its changes. Copy the journal-sync folder of the folder it synced through into \(place.url.path), or sync through that folder (nothing was written)"
+        )
+    }
+
+    /// The identity of the journal's file, which a copy of the journal doesn't share.
+    private var ownClaim: String {
+        FileIdentity(path: main.url.path).map { "\($0.device):\($0.inode)" } ?? ""
+    }
+
     /// The folder given, or the one remembered.
     private func syncFolder(given folder: URL?) throws(JournalError) -> SyncFolder {
         if let folder { return SyncFolder(url: folder.standardizedFileURL.absoluteURL) }
@@ -222,7 +250,7 @@ extension Journal {
         through place: SyncFolder, keys: inout [UUID: SyncSealing]?, passphrase: Passphrase?,
         _ hooks: MainStore.WriteHooks
     ) throws(JournalError) -> SyncReport {
-        let claim = FileIdentity(path: main.url.path).map { "\($0.device):\($0.inode)" } ?? ""
+        let claim = ownClaim
         var report = try main.syncTransaction { db in
             if try !SyncLedger.isStarted(in: db) { try SyncLedger.start(in: db) }
             try SyncLedger.setInfo(SyncLedger.Key.folder, place.url.path, in: db)

@@ -494,6 +494,27 @@ import Testing
         #expect(throws: JournalError.self) { try a.journal.sync() }
     }
 
+    @Test func aFolderWithoutTheJournalsOwnFilesIsRefused() throws {
+        let (first, second) = (try TemporaryFolder(), try TemporaryFolder())
+        let a = try TemporaryJournal()
+        try a.journal.add(NewEntry(text: "sent through the first folder"))
+        let sent = try a.journal.sync(through: first.url)
+        // Another folder: journals joining it would never get what was sent through the first.
+        let elsewhere = try #require(throws: JournalError.self) { try a.journal.sync(through: second.url) }
+        #expect(elsewhere.kind == .usage && elsewhere.message.contains(first.url.path), "\(elsewhere.message)")
+        #expect(SyncFolder(url: second.url).devices().isEmpty)
+        // The first folder's files carried over, it syncs there, and a journal joining it gets all.
+        try FileManager.default.removeItem(at: second.url)
+        try FileManager.default.copyItem(at: first.url, to: second.url)
+        _ = try a.journal.sync(through: second.url)
+        let b = try TemporaryJournal()
+        _ = try b.journal.sync(through: second.url)
+        #expect(try Self.held(b.journal) == Self.held(a.journal))
+        // A folder that lost one of the journal's files is refused too.
+        try FileManager.default.removeItem(at: SyncFolder(url: second.url).fileURL(of: sent.device, number: 1))
+        #expect(throws: JournalError.self) { try a.journal.sync() }
+    }
+
     @Test func aFileThatCannotBeWrittenLosesNothingAndTheNextSyncWritesIt() throws {
         let folder = try TemporaryFolder()
         let (a, b) = (try TemporaryJournal(), try TemporaryJournal())
