@@ -43,34 +43,46 @@ extension SyncRecord {
         }
     }
 
-    /// Reads `device`'s file `file`, up to its last whole line or its first damaged one.
+    /// Reads `device`'s file `file`, up to its last whole line or its first damaged one; the
+    /// lines are opened and decoded on every core (``ImportThread/lineWorker``).
     static func records(in data: Data, sealedBy sealing: SyncSealing?, device: UUID, file: Int) -> Reading {
         var reading = Reading()
-        let decoder = JSONDecoder()
+        // The whole lines, each up to its newline.
+        var lines: [Range<Int>] = []
         data.withUnsafeBytes { (all: UnsafeRawBufferPointer) in
             var start = 0
-            var line = 0
             while start < all.count {
-                line += 1
                 guard let found = memchr(all.baseAddress! + start, 0x0A, all.count - start) else {
                     reading.end = .cutShort
                     return
                 }
                 let newline = all.baseAddress!.distance(to: UnsafeRawPointer(found))
-                let bytes = UnsafeRawBufferPointer(rebasing: all[start..<newline])
+                lines.append(start..<newline)
                 start = newline + 1
-                guard
-                    let json = sealing.map({ $0.open(bytes, device: device, file: file, number: line) })
-                        ?? checked(bytes),
-                    let record = try? decoder.decode(SyncRecord.self, from: json),
-                    record.isWellFormed
-                else {
-                    reading.end = .damaged(line: line)
-                    return
-                }
-                reading.records.append(record)
-                reading.bytes = start
             }
+        }
+        let numbered = Array(lines.enumerated())
+        let decoded = numbered.parallelSlices(priority: ImportThread.lineWorker.priority) { slice in
+            let decoder = JSONDecoder()
+            return slice.map { (index, range) -> SyncRecord? in
+                data.withUnsafeBytes { (all: UnsafeRawBufferPointer) in
+                    let bytes = UnsafeRawBufferPointer(rebasing: all[range])
+                    guard
+                        let json = sealing.map({ $0.open(bytes, device: device, file: file, number: index + 1) })
+                            ?? checked(bytes),
+                        let record = try? decoder.decode(SyncRecord.self, from: json), record.isWellFormed
+                    else { return nil }
+                    return record
+                }
+            }
+        }.joined()
+        for (index, record) in decoded.enumerated() {
+            guard let record else {
+                reading.end = .damaged(line: index + 1)
+                return reading
+            }
+            reading.records.append(record)
+            reading.bytes = lines[index].upperBound + 1
         }
         return reading
     }
