@@ -318,7 +318,7 @@ extension Journal {
             let record = SyncRecord(
                 entry: held.uri, version: clock.next(for: device).description, base: held.head,
                 merged: held.merged.isEmpty ? nil : held.merged, state: nil)
-            try SyncLedger.add(record, in: db)
+            try SyncLedger.add(record, mayBeAParent: false, in: db)
             try SyncLedger.hold(SyncLedger.Held(uri: held.uri, n: nil, head: record.version, digest: nil), in: db)
             try SyncLedger.addToOutbox(record, in: db)
             return held.uri
@@ -330,7 +330,7 @@ extension Journal {
         let record = SyncRecord(
             entry: uri, version: clock.next(for: device).description, base: held?.head,
             merged: merged.isEmpty ? nil : merged, state: state)
-        try SyncLedger.add(record, in: db)
+        try SyncLedger.add(record, mayBeAParent: false, in: db)
         try SyncLedger.hold(SyncLedger.Held(uri: uri, n: n, head: record.version, digest: digest), in: db)
         try SyncLedger.addToOutbox(record, in: db)
         return held == nil ? nil : uri
@@ -432,7 +432,7 @@ extension Journal {
         guard !known.includes else { return }
         intake.clock.observe(version)
         report.received += 1
-        try SyncLedger.add(record, in: db)
+        try SyncLedger.add(record, mayBeAParent: known.count > 0, in: db)
         // The first version known of an entry is the entry (the common case: entries new to
         // this journal).
         if known.count == 0, record.parents.isEmpty {

@@ -25,8 +25,11 @@ struct SyncedState: Codable, Equatable, Sendable {
         var hash = SHA256()
         // Each field's length before it, so that no two states give one sequence of bytes.
         func add(_ text: String) {
-            hash.update(data: Data(String(text.utf8.count).utf8 + [0x3A]))
-            hash.update(data: Data(text.utf8))
+            var text = text
+            text.withUTF8 { bytes in
+                hash.update(data: Data(String(bytes.count).utf8 + [0x3A]))
+                hash.update(bufferPointer: UnsafeRawBufferPointer(bytes))
+            }
         }
         add(String(date))
         add(text)

@@ -60,7 +60,7 @@ enum SyncLedger {
                 CREATE TABLE sync_version (
                     uri TEXT NOT NULL, version TEXT NOT NULL, head INTEGER NOT NULL, state TEXT,
                     PRIMARY KEY (uri, version)
-                ) WITHOUT ROWID;
+                );
                 CREATE TABLE sync_parent (
                     uri TEXT NOT NULL, version TEXT NOT NULL, parent TEXT NOT NULL, PRIMARY KEY (uri, version, parent)
                 ) WITHOUT ROWID;
@@ -224,10 +224,12 @@ enum SyncLedger {
     }
 
     /// Adds a version of `record.entry` with its state: a head unless a known version was made
-    /// from it; the versions it was made from are heads no more.
-    static func add(_ record: SyncRecord, in db: Database) throws {
+    /// from it (none can be unless it `mayBeAParent`: a version made here, or one of an entry
+    /// no version of which is known, is not); the versions it was made from are heads no more.
+    static func add(_ record: SyncRecord, mayBeAParent: Bool = true, in db: Database) throws {
         let isParent =
-            try Bool.fetchOne(
+            try mayBeAParent
+            && Bool.fetchOne(
                 db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM sync_parent WHERE uri = ? AND parent = ?)"),
                 arguments: [record.entry, record.version]) ?? false
         let state = try record.state.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
