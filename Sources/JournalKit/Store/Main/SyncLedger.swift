@@ -60,7 +60,7 @@ enum SyncLedger {
                 CREATE TABLE sync_version (
                     uri TEXT NOT NULL, version TEXT NOT NULL, head INTEGER NOT NULL, state TEXT,
                     PRIMARY KEY (uri, version)
-                );
+                ) WITHOUT ROWID;
                 CREATE TABLE sync_parent (
                     uri TEXT NOT NULL, version TEXT NOT NULL, parent TEXT NOT NULL, PRIMARY KEY (uri, version, parent)
                 ) WITHOUT ROWID;
