@@ -9,6 +9,7 @@ import JournalText
 /// The heads are the versions no other known version was made from. With one head, the entry is
 /// that version. With several (the entry was changed on two devices before they synced):
 /// - an edit beats a delete: the deletes among the heads are passed over while an edit is one;
+/// - edits that made the same state are one;
 /// - the edits, latest version first (``SyncVersion``'s order), are merged into the latest when
 ///   they don't overlap (``ThreeWayMerge``, from the latest version both were made from);
 /// - each edit that overlaps is kept as an entry of its own, a copy tagged `conflict`, whose
@@ -52,6 +53,12 @@ enum SyncMerge {
         }
         var resolution = Resolution(winner: latest)
         for head in edits.dropFirst() {
+            // The same state made twice (the same edit on two devices, or two copies of one
+            // journal sending the entries they were copied with) is one: no words to keep apart.
+            if head.state == resolution.winner.state {
+                resolution.merged.append(head.version)
+                continue
+            }
             if let base = try ancestor(latest.version, head.version),
                 let merged = ThreeWayMerge.merge(base: base, ours: resolution.winner.state!, theirs: head.state!)
             {

@@ -358,6 +358,32 @@ import Testing
         #expect(try copied.entry(copied.entryID(parsing: inOriginal.id.uri)).text == "written in the original")
     }
 
+    @Test func aJournalCopiedBeforeItEverSyncedHoldsEachEntryOnce() throws {
+        // The way a second machine is often set up: the journal copied over, then both synced.
+        let folder = try TemporaryFolder()
+        let a = try TemporaryJournal()
+        try a.journal.add(NewEntry(text: "written before the copy #kept", tags: ["given"], starred: true))
+        try a.journal.add(NewEntry(text: "also before it"))
+        a.close()
+        let copy = StoreDirectory(
+            FileManager.default.temporaryDirectory.appendingPathComponent("journal-test-\(UUID().uuidString)"))
+        try FileManager.default.copyItem(at: a.directory.url, to: copy.url)
+        defer { try? FileManager.default.removeItem(at: copy.url) }
+        try a.reopen()
+        let copied = try Journal(directory: copy)
+        // Each writes something of its own under the same next number before either syncs.
+        try a.journal.add(NewEntry(text: "only on the original"))
+        try copied.add(NewEntry(text: "only on the copy"))
+        for journal: Journal in [a.journal, copied, a.journal] { _ = try journal.sync(through: folder.url) }
+        #expect(try Self.held(a.journal) == Self.held(copied))
+        // The entries they were copied with are one each; what each wrote alone is all kept,
+        // the later of the two as a copy tagged conflict (one URI named both).
+        let texts = try Self.held(a.journal).map(\.text)
+        #expect(texts.filter { $0.hasSuffix("before the copy #kept") || $0 == "also before it" }.count == 2)
+        #expect(texts.contains("only on the original") && texts.contains("only on the copy"))
+        #expect(texts.count == 4)
+    }
+
     @Test func encryptedJournalsWithOnePassphraseSyncAndTheFolderHoldsNothingInTheClear() throws {
         let folder = try TemporaryFolder()
         let (a, b) = (

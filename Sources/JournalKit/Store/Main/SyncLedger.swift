@@ -132,7 +132,8 @@ enum SyncLedger {
     /// The device keys kept (``Key/deviceKeyPrefix``), by device.
     static func keptKeys(in db: Database) throws -> [UUID: String] {
         let rows = try Row.fetchAll(
-            db, sql: "SELECT key, value FROM store_info WHERE key LIKE ?", arguments: [Key.deviceKeyPrefix + "%"])
+            db, sql: "SELECT key, value FROM store_info WHERE substr(key, 1, length(?1)) = ?1",
+            arguments: [Key.deviceKeyPrefix])
         var kept: [UUID: String] = [:]
         for row in rows {
             let key: String = row[0]
