@@ -261,8 +261,16 @@ extension Journal {
                 report.device = device
             } else {
                 // A first sync, or a journal copied: a device of its own, from its first file.
-                report.newDevice = try SyncLedger.info(SyncLedger.Key.device, in: db) != nil
-                if report.newDevice { try SyncLedger.setInfo(SyncLedger.Key.namesByDevice, "1", in: db) }
+                let previous = try SyncLedger.info(SyncLedger.Key.device, in: db).flatMap(UUID.init(uuidString:))
+                report.newDevice = previous != nil
+                if let previous {
+                    try SyncLedger.setInfo(SyncLedger.Key.namesByDevice, "1", in: db)
+                    // In a folder without the files of the device it was (a copy starting a
+                    // folder of its own, a journal whose file a conversion replaced), what the
+                    // journal holds reaches the folder only if it is sent again.
+                    let written = (Int(try SyncLedger.info(SyncLedger.Key.nextFile, in: db) ?? "1") ?? 1) - 1
+                    if place.files(of: previous).count < written { try SyncLedger.sendEverythingAgain(in: db) }
+                }
                 try SyncLedger.setInfo(SyncLedger.Key.device, report.device.uuidString, in: db)
                 try SyncLedger.setInfo(SyncLedger.Key.claim, claim, in: db)
                 try SyncLedger.setInfo(SyncLedger.Key.nextFile, "1", in: db)

@@ -541,6 +541,30 @@ import Testing
         #expect(throws: JournalError.self) { try a.journal.sync() }
     }
 
+    @Test func aCopyStartingAFolderOfItsOwnSendsEverythingItHolds() throws {
+        let (first, second) = (try TemporaryFolder(), try TemporaryFolder())
+        let (a, b) = (try TemporaryJournal(), try TemporaryJournal())
+        try a.journal.add(NewEntry(text: "written on a", tags: ["given"], starred: true))
+        _ = try a.journal.sync(through: first.url)
+        try b.journal.add(NewEntry(text: "written on b"))
+        _ = try b.journal.sync(through: first.url)
+        _ = try a.journal.sync()
+        a.close()
+        let copy = StoreDirectory(
+            FileManager.default.temporaryDirectory.appendingPathComponent("journal-test-\(UUID().uuidString)"))
+        try FileManager.default.copyItem(at: a.directory.url, to: copy.url)
+        defer { try? FileManager.default.removeItem(at: copy.url) }
+        let copied = try Journal(directory: copy)
+        // A new folder, without the files of the device the copy was: it sends all it holds.
+        let started = try copied.sync(through: second.url)
+        #expect(started.newDevice && started.sent == 2)
+        let c = try TemporaryJournal()
+        _ = try c.journal.sync(through: second.url)
+        #expect(try Self.held(c.journal) == Self.held(copied))
+        #expect(try Self.held(c.journal).count == 2)
+        try c.expectConsistent()
+    }
+
     @Test func aFileThatCannotBeWrittenLosesNothingAndTheNextSyncWritesIt() throws {
         let folder = try TemporaryFolder()
         let (a, b) = (try TemporaryJournal(), try TemporaryJournal())

@@ -154,6 +154,16 @@ enum SyncLedger {
             ?? 0
     }
 
+    /// Makes every entry pending, each to be sent as a version of its own at the next sync, even
+    /// one whose state sync sent or took in before.
+    static func sendEverythingAgain(in db: Database) throws {
+        try db.execute(
+            sql: """
+                UPDATE sync_entry SET digest = NULL WHERE n IS NOT NULL;
+                INSERT OR IGNORE INTO sync_pending (n) SELECT n FROM entry;
+                """)
+    }
+
     static func clearPending(in db: Database) throws {
         try db.execute(sql: "DELETE FROM sync_pending")
     }
