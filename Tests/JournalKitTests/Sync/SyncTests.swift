@@ -16,6 +16,21 @@ import Testing
         deinit { try? FileManager.default.removeItem(at: url) }
     }
 
+    /// A copy of a journal's folder, as `cp -a` makes one (the journal closed for it, then
+    /// reopened), removed when the test is done with it.
+    final class CopiedJournal {
+        let directory = StoreDirectory(
+            FileManager.default.temporaryDirectory.appendingPathComponent("journal-test-\(UUID().uuidString)"))
+        let journal: Journal
+        init(of original: TemporaryJournal) throws {
+            original.close()
+            try FileManager.default.copyItem(at: original.directory.url, to: directory.url)
+            try original.reopen()
+            journal = try Journal(directory: directory)
+        }
+        deinit { try? FileManager.default.removeItem(at: directory.url) }
+    }
+
     /// What a journal holds, as sync must carry it: each entry's URI (one on every journal),
     /// date, text, tags and star.
     struct Held: Hashable, CustomStringConvertible {
@@ -332,13 +347,8 @@ import Testing
         let a = try TemporaryJournal()
         try a.journal.add(NewEntry(text: "before the copy"))
         let original = try a.journal.sync(through: folder.url)
-        a.close()
-        let copy = StoreDirectory(
-            FileManager.default.temporaryDirectory.appendingPathComponent("journal-test-\(UUID().uuidString)"))
-        try FileManager.default.copyItem(at: a.directory.url, to: copy.url)
-        defer { try? FileManager.default.removeItem(at: copy.url) }
-        try a.reopen()
-        let copied = try Journal(directory: copy)
+        let copy = try CopiedJournal(of: a)
+        let copied = copy.journal
         try copied.add(NewEntry(text: "written in the copy"))
         let copySync = try copied.sync()
         #expect(copySync.newDevice && copySync.device != original.device)
@@ -364,13 +374,8 @@ import Testing
         let a = try TemporaryJournal()
         try a.journal.add(NewEntry(text: "written before the copy #kept", tags: ["given"], starred: true))
         try a.journal.add(NewEntry(text: "also before it"))
-        a.close()
-        let copy = StoreDirectory(
-            FileManager.default.temporaryDirectory.appendingPathComponent("journal-test-\(UUID().uuidString)"))
-        try FileManager.default.copyItem(at: a.directory.url, to: copy.url)
-        defer { try? FileManager.default.removeItem(at: copy.url) }
-        try a.reopen()
-        let copied = try Journal(directory: copy)
+        let copy = try CopiedJournal(of: a)
+        let copied = copy.journal
         // Each writes something of its own under the same next number before either syncs.
         try a.journal.add(NewEntry(text: "only on the original"))
         try copied.add(NewEntry(text: "only on the copy"))
@@ -549,12 +554,8 @@ import Testing
         try b.journal.add(NewEntry(text: "written on b"))
         _ = try b.journal.sync(through: first.url)
         _ = try a.journal.sync()
-        a.close()
-        let copy = StoreDirectory(
-            FileManager.default.temporaryDirectory.appendingPathComponent("journal-test-\(UUID().uuidString)"))
-        try FileManager.default.copyItem(at: a.directory.url, to: copy.url)
-        defer { try? FileManager.default.removeItem(at: copy.url) }
-        let copied = try Journal(directory: copy)
+        let copy = try CopiedJournal(of: a)
+        let copied = copy.journal
         // A new folder, without the files of the device the copy was: it sends all it holds.
         let started = try copied.sync(through: second.url)
         #expect(started.newDevice && started.sent == 2)
