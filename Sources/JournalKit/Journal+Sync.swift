@@ -28,6 +28,7 @@ extension Journal {
             try place.prepare()
             var report = try sendChanges(through: place, keys: &keys, passphrase: passphrase, hooks)
             try takeIn(from: place, keys: keys, hooks, into: &report, progress: progress)
+            try compact(place, keys: &keys, passphrase: passphrase, hooks, report: &report)
             return report
         }
     }
@@ -83,13 +84,13 @@ extension Journal {
         let place = SyncFolder(url: URL(fileURLWithPath: path))
         for device in place.devices() {
             let files = place.files(of: device)
-            let last = files.last.map { place.fileURL(of: device, number: $0) }
+            let last = files.last.map { place.fileURL(of: device, $0) }
             let written = last.flatMap {
                 try? FileManager.default.attributesOfItem(atPath: $0.path)[.modificationDate] as? Date
             }
             var takenIn = device == known.1
-            if !takenIn, let lastFile = files.last, let position = known.3[device], position.file == lastFile {
-                takenIn = place.size(of: device, number: lastFile) == position.bytes
+            if !takenIn, let lastFile = files.last, let position = known.3[device], position.file == lastFile.number {
+                takenIn = place.size(of: device, lastFile) == position.bytes
             }
             status.devices.append(
                 SyncStatus.Device(
@@ -177,7 +178,7 @@ extension Journal {
     /// This device's key in `place`: the one kept, else one drawn, wrapped under `passphrase` (the
     /// journal's own, checked against its key file) at the cost of the journal's key file, and put
     /// beside the device's files, unless an interrupted sync put one there already.
-    private func ownKey(
+    func ownKey(
         of device: UUID, in place: SyncFolder, keys: inout [UUID: SyncSealing], passphrase: Passphrase?
     ) throws(JournalError) -> SyncSealing {
         if let key = keys[device] { return key }
@@ -218,7 +219,7 @@ extension Journal {
             return (device, next - 1, try SyncLedger.info(SyncLedger.Key.folder, in: db))
         }
         guard let known, known.written > 0 else { return }
-        let held = place.files(of: known.device).count
+        let held = place.lastFile(of: known.device)
         guard held < known.written else { return }
         let missing = place.fileURL(of: known.device, number: held + 1).path
         let before = known.folder.map { $0 == place.url.path ? "" : " (it synced through \($0))" } ?? ""
@@ -252,7 +253,11 @@ extension Journal {
     ) throws(JournalError) -> SyncReport {
         let claim = ownClaim
         var report = try main.syncTransaction { db in
-            if try !SyncLedger.isStarted(in: db) { try SyncLedger.start(in: db) }
+            if try !SyncLedger.isStarted(in: db) {
+                try SyncLedger.start(in: db)
+            } else {
+                try SyncLedger.startCompaction(in: db)
+            }
             try SyncLedger.setInfo(SyncLedger.Key.folder, place.url.path, in: db)
             var report = SyncReport(folder: place.url.path, device: UUID())
             if let device = try SyncLedger.info(SyncLedger.Key.device, in: db).flatMap(UUID.init(uuidString:)),
@@ -269,15 +274,13 @@ extension Journal {
                     // folder of its own, a journal whose file a conversion replaced), what the
                     // journal holds reaches the folder only if it is sent again.
                     let written = (Int(try SyncLedger.info(SyncLedger.Key.nextFile, in: db) ?? "1") ?? 1) - 1
-                    if place.files(of: previous).count < written { try SyncLedger.sendEverythingAgain(in: db) }
+                    if place.lastFile(of: previous) < written { try SyncLedger.sendEverythingAgain(in: db) }
                 }
                 try SyncLedger.setInfo(SyncLedger.Key.device, report.device.uuidString, in: db)
                 try SyncLedger.setInfo(SyncLedger.Key.claim, claim, in: db)
-                try SyncLedger.setInfo(SyncLedger.Key.nextFile, "1", in: db)
+                try SyncLedger.startFiles(in: db)
             }
-            var intake = Intake(
-                clock: SyncClock(stored: try SyncLedger.info(SyncLedger.Key.clock, in: db)),
-                writer: try SyncedEntryWriter(main, hooks, in: db))
+            var intake = try Intake(main, hooks, in: db)
             var unsettled: [String] = []
             for n in try SyncLedger.pending(in: db) {
                 if let uri = try makeVersion(of: n, device: report.device, clock: &intake.clock, in: db),
@@ -299,19 +302,31 @@ extension Journal {
             try SyncLedger.setInfo(SyncLedger.Key.clock, intake.clock.stored, in: db)
             return report
         }
-        let (outbox, number) = try main.read { db in
-            (try SyncLedger.outbox(in: db), Int(try SyncLedger.info(SyncLedger.Key.nextFile, in: db) ?? "1") ?? 1)
-        }
-        guard !outbox.records.isEmpty else { return report }
+        report.sent = try writeOutbox(to: place, as: report.device, keys: &keys, passphrase: passphrase)
+        return report
+    }
+
+    /// Writes the lines made here and not yet in the folder into this device's next file;
+    /// returns how many versions it wrote.
+    func writeOutbox(
+        to place: SyncFolder, as device: UUID, keys: inout [UUID: SyncSealing]?, passphrase: Passphrase?
+    ) throws(JournalError) -> Int {
+        let (outbox, number) = try main.read { db in (try SyncLedger.outbox(in: db), try SyncLedger.nextFile(in: db)) }
+        guard !outbox.lines.isEmpty else { return 0 }
         var sealing: SyncSealing?
-        if keys != nil { sealing = try ownKey(of: report.device, in: place, keys: &keys!, passphrase: passphrase) }
-        try place.write(outbox.records, as: report.device, number: number, sealedBy: sealing)
+        if keys != nil { sealing = try ownKey(of: device, in: place, keys: &keys!, passphrase: passphrase) }
+        try place.write(outbox.lines, as: device, SyncFolder.File(number: number), sealedBy: sealing)
+        let records = outbox.lines.compactMap { line -> SyncRecord? in
+            guard case .record(let record) = line else { return nil }
+            return record
+        }
         try main.syncTransaction { db in
             try SyncLedger.removeFromOutbox(through: outbox.through, in: db)
-            try SyncLedger.setInfo(SyncLedger.Key.nextFile, String(number + 1), in: db)
+            try SyncLedger.wroteFile(
+                number, lines: outbox.lines.count, floors: outbox.lines.count - records.count,
+                last: records.last?.version, in: db)
         }
-        report.sent = outbox.records.count
-        return report
+        return records.count
     }
 
     /// A version of entry `n` as it is now, unless sync holds that state already; returns the
@@ -328,7 +343,7 @@ extension Journal {
                 merged: held.merged.isEmpty ? nil : held.merged, state: nil)
             try SyncLedger.add(record, mayBeAParent: false, in: db)
             try SyncLedger.hold(SyncLedger.Held(uri: held.uri, n: nil, head: record.version, digest: nil), in: db)
-            try SyncLedger.addToOutbox(record, in: db)
+            try SyncLedger.addToOutbox(.record(record), in: db)
             return held.uri
         }
         let digest = state.digest
@@ -340,7 +355,7 @@ extension Journal {
             merged: merged.isEmpty ? nil : merged, state: state)
         try SyncLedger.add(record, mayBeAParent: false, in: db)
         try SyncLedger.hold(SyncLedger.Held(uri: uri, n: n, head: record.version, digest: digest), in: db)
-        try SyncLedger.addToOutbox(record, in: db)
+        try SyncLedger.addToOutbox(.record(record), in: db)
         return held == nil ? nil : uri
     }
 
@@ -367,7 +382,7 @@ extension Journal {
         defer { report.conflicts += madeCopies.count }
         // Each other device's files to read: from the last one begun, unless it was taken in
         // whole and not written again since.
-        var toRead: [(device: UUID, start: SyncLedger.Position, numbers: [Int])] = []
+        var toRead: [(device: UUID, start: SyncLedger.Position, files: [SyncFolder.File])] = []
         for device in place.devices() where device != report.device {
             if let keys, keys[device] == nil {
                 // An encrypted device whose key has not arrived: its files wait for it.
@@ -375,27 +390,35 @@ extension Journal {
                 continue
             }
             let start = try main.read { db in try SyncLedger.position(of: device, in: db) }
-            let numbers = place.files(of: device).filter { number in
-                number > start.file || number == start.file && place.size(of: device, number: number) != start.bytes
+            // From the first file not taken in whole; a snapshot stands for the files before it.
+            let files = place.files(of: device).filter { file in
+                file.number > start.file || file.number == start.file && place.size(of: device, file) != start.bytes
             }
-            if !numbers.isEmpty { toRead.append((device, start, numbers)) }
+            if !files.isEmpty { toRead.append((device, start, files)) }
         }
         let total = toRead.reduce(0) { sum, device in
-            device.numbers.reduce(sum) { $0 + (place.size(of: device.device, number: $1) ?? 0) }
+            device.files.reduce(sum) { $0 + (place.size(of: device.device, $1) ?? 0) }
         }
         var done = 0
-        for (device, start, numbers) in toRead {
-            for number in numbers {
-                let reading = try place.read(device, number: number, sealedBy: keys?[device])
-                let skip = number == start.file ? start.records : 0
+        for (device, start, files) in toRead {
+            for file in files {
+                let reading = try place.read(device, file, sealedBy: keys?[device])
+                let skip = file.number == start.file ? start.records : 0
                 try main.syncTransaction { db in
-                    var intake = Intake(
-                        clock: SyncClock(stored: try SyncLedger.info(SyncLedger.Key.clock, in: db)),
-                        writer: try SyncedEntryWriter(main, hooks, in: db))
-                    for (index, record) in reading.records.dropFirst(skip).enumerated() {
-                        try take(record, into: &intake, report: &report, madeCopies: &madeCopies, in: db)
+                    var intake = try Intake(main, hooks, in: db)
+                    var last: String?
+                    for (index, line) in reading.values.dropFirst(skip).enumerated() {
+                        switch line {
+                        case .record(let record):
+                            try take(record, into: &intake, report: &report, madeCopies: &madeCopies, in: db)
+                            last = record.version
+                        case .floor(let floor):
+                            try take(
+                                floor, own: report.device, into: &intake, report: &report, madeCopies: &madeCopies,
+                                in: db)
+                        }
                         if index % 1_000 == 999 {
-                            let share = reading.bytes * (index + 1) / max(reading.records.count - skip, 1)
+                            let share = reading.bytes * (index + 1) / max(reading.values.count - skip, 1)
                             progress?(JournalProgress(phase: .syncing, done: done + share, total: total))
                         }
                     }
@@ -404,16 +427,16 @@ extension Journal {
                     try SyncLedger.setPosition(
                         of: device,
                         at: (
-                            number, max(reading.records.count, skip),
-                            number == start.file ? max(reading.bytes, start.bytes) : reading.bytes
+                            file.number, max(reading.values.count, skip),
+                            file.number == start.file ? max(reading.bytes, start.bytes) : reading.bytes
                         ),
-                        in: db)
+                        last: last, in: db)
                     // The entries written here are held as sync wrote them: nothing to send back.
                     try SyncLedger.clearPending(in: db)
                 }
-                done += place.size(of: device, number: number) ?? reading.bytes
+                done += place.size(of: device, file) ?? reading.bytes
                 progress?(JournalProgress(phase: .syncing, done: min(done, total), total: total))
-                let path = place.fileURL(of: device, number: number).path
+                let path = place.fileURL(of: device, file).path
                 switch reading.end {
                 case .whole: continue
                 case .cutShort: report.waiting.append(path)
@@ -425,9 +448,18 @@ extension Journal {
     }
 
     /// What taking in one file carries from record to record.
-    private struct Intake {
+    struct Intake {
         var clock: SyncClock
         var writer: SyncedEntryWriter
+        /// Whether compaction has removed versions here, which a record may be one of.
+        var hasFloors: Bool
+
+        /// What taking in starts from in a transaction of `main`'s.
+        init(_ main: MainStore, _ hooks: MainStore.WriteHooks, in db: Database) throws {
+            clock = SyncClock(stored: try SyncLedger.info(SyncLedger.Key.clock, in: db))
+            writer = try SyncedEntryWriter(main, hooks, in: db)
+            hasFloors = try SyncLedger.hasFloors(in: db)
+        }
     }
 
     /// Takes in one record: adds its version, and writes the entry as its heads now make it.
@@ -436,6 +468,7 @@ extension Journal {
         in db: Database
     ) throws {
         guard let version = SyncVersion(record.version) else { return }
+        if intake.hasFloors, try SyncLedger.isRemoved(record, in: db) { return }
         let known = try SyncLedger.versions(of: record.entry, including: record.version, in: db)
         guard !known.includes else { return }
         intake.clock.observe(version)
@@ -451,8 +484,27 @@ extension Journal {
         try settle(record.entry, into: &intake, report: &report, madeCopies: &madeCopies, in: db)
     }
 
+    /// Removes the versions `floor` names (compaction on another device removed them), and
+    /// settles the entry again when that changes what its heads make it.
+    private func take(
+        _ floor: SyncFloor, own: UUID, into intake: inout Intake, report: inout SyncReport,
+        madeCopies: inout Set<String>, in db: Database
+    ) throws {
+        var removal = SyncLedger.Removal()
+        for version in floor.through.compactMap(SyncVersion.init) {
+            let removed = try SyncLedger.removeVersions(of: floor.entry, through: version, own: own, in: db)
+            removal.own += removed.own
+            removal.head = removal.head || removed.head
+        }
+        intake.hasFloors = true
+        if removal.own > 0 { try SyncLedger.removedOwnLines(removal.own, in: db) }
+        if try removal.head || SyncLedger.heads(of: floor.entry, in: db).count > 1 {
+            try settle(floor.entry, into: &intake, report: &report, madeCopies: &madeCopies, in: db)
+        }
+    }
+
     /// Makes the entry `uri`, and its copies, what the heads of its versions now make them.
-    private func settle(
+    func settle(
         _ uri: String, into intake: inout Intake, report: inout SyncReport, madeCopies: inout Set<String>,
         in db: Database
     ) throws {
@@ -487,7 +539,11 @@ extension Journal {
         }
         for copy in copies where try SyncLedger.held(uri: copy.entry, in: db) == nil {
             let version = copy.version.description
-            try SyncLedger.add(SyncRecord(entry: copy.entry, version: version, base: nil, state: copy.state), in: db)
+            let record = SyncRecord(entry: copy.entry, version: version, base: nil, state: copy.state)
+            // A copy changed on every device and compacted since: its versions arrive as any
+            // entry's do, the one it was made as removed.
+            if intake.hasFloors, try SyncLedger.isRemoved(record, in: db) { continue }
+            try SyncLedger.add(record, in: db)
             let made = SyncMerge.Resolution(winner: SyncMerge.Head(version: copy.version, state: copy.state))
             try hold(copy.entry, as: made, held: nil, intake: &intake, report: &report, in: db)
             try SyncLedger.addCopy(copy.entry, of: entry, version: version, in: db)

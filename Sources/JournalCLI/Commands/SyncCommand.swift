@@ -27,6 +27,12 @@ struct SyncCommand: ParsableCommand {
             own. A file still arriving is taken as far as its records are whole, the rest at a \
             later sync; a damaged record is reported, and nothing from it on is taken.
 
+            Each journal says beside its files how far it has taken in the others' \
+            (taken.jsonl). Once every journal has an entry's latest version, the older ones are \
+            removed from every journal, and a journal whose files hold mostly removed versions \
+            replaces them with a snapshot (NNNNNNNN.snapshot.jsonl) that a journal joining \
+            later starts from.
+
             Encrypted journals seal every record under a key of their own, drawn at their first \
             sync and kept beside their files wrapped under the passphrase: another encrypted \
             journal with the same passphrase takes them in, a wrong passphrase is refused. The \
@@ -97,6 +103,11 @@ struct SyncCommand: ParsableCommand {
                 "\(Formatting.count(report.conflicts, "conflicting edit", "conflicting edits")) kept as entries tagged #conflict"
             )
         }
+        if report.compacted > 0 {
+            lines.append(
+                "compacted \(Formatting.count(report.compacted, "entry", "entries")): every journal has its latest version, the older ones are removed"
+            )
+        }
         return lines.joined(separator: "\n")
     }
 
@@ -106,7 +117,8 @@ struct SyncCommand: ParsableCommand {
             "new_device": .bool(report.newDevice), "sent": .integer(report.sent),
             "received": .integer(report.received), "added": .integer(report.added),
             "changed": .integer(report.changed), "deleted": .integer(report.deleted),
-            "conflicts": .integer(report.conflicts), "waiting": .array(report.waiting.map(JSONValue.string)),
+            "conflicts": .integer(report.conflicts), "compacted": .integer(report.compacted),
+            "waiting": .array(report.waiting.map(JSONValue.string)),
             "damaged": .array(report.damaged.map(JSONValue.string)),
         ])
     }

@@ -21,6 +21,9 @@ public struct SyncReport: Sendable, Codable, Equatable {
     public var deleted = 0
     /// Copies kept of edits that lost a conflict, each an entry tagged `conflict`.
     public var conflicts = 0
+    /// Entries whose versions every device has passed, all but the latest removed here and
+    /// from the folder's snapshots (<doc:Syncing>).
+    public var compacted = 0
     /// Files still arriving, or cut short: taken as far as their records are whole, the rest later;
     /// and an encrypted device's key still arriving (`device.key`), whose files wait for it.
     public var waiting: [String] = []

@@ -2,16 +2,19 @@ import Foundation
 
 /// The folder journals sync through, as any tool carries it (Syncthing, Dropbox, rsync, git):
 /// `journal-sync/<device UUID>/<number>.jsonl`, one subfolder per device, each file one sync's
-/// records (``SyncRecord``), numbered from 1 in the order the device wrote them.
+/// lines (``SyncLine``), numbered from 1 in the order the device wrote them; a snapshot
+/// (`<number>.snapshot.jsonl`) stands for every file before it, which its device then removes.
 ///
-/// An encrypted journal's device keeps its key beside its files (`device.key`, ``SyncSealing``).
+/// Beside its files, a device keeps how far it has taken in the others' (`taken.jsonl`,
+/// ``SyncTaken``), and an encrypted journal's device its key (`device.key`, ``SyncSealing``).
 ///
 /// Invariant: a device writes only in its own subfolder, and each file whole (``ReplacementFile``:
 /// written beside, synced, renamed), so no two devices ever write one file and no sync tool
-/// makes a conflicted copy of one; a file, once a later one exists, never changes. A file
-/// rewritten before its successor (a sync interrupted after the rename, before the store
-/// recorded it) starts with the same records in the same order. Names that are not a device's
-/// UUID or a file's number (a sync tool's `conflicted copy`, a partial file) are passed over.
+/// makes a conflicted copy of one; a file, once a later one exists, never changes, and is
+/// removed only once a snapshot after it holds every line of it still needed. A file rewritten
+/// before its successor (a sync interrupted after the rename, before the store recorded it)
+/// starts with the same lines in the same order. Names that are not a device's UUID or a file's
+/// (a sync tool's `conflicted copy`, a partial file) are passed over.
 struct SyncFolder: Sendable {
     let url: URL
 
@@ -35,10 +38,11 @@ struct SyncFolder: Sendable {
     }
 
     /// How `device` writes its lines, told by its key or, before the key has arrived, by the
-    /// start of its first line; nil when neither is there yet.
+    /// start of its first file's first line (or of what it took in); nil when none is there yet.
     func kind(of device: UUID) -> Kind? {
         if FileManager.default.fileExists(atPath: keyURL(of: device).path) { return .sealed }
-        guard let handle = try? FileHandle(forReadingFrom: fileURL(of: device, number: 1)) else { return nil }
+        let first = files(of: device).first.map { fileURL(of: device, $0) } ?? takenURL(of: device)
+        guard let handle = try? FileHandle(forReadingFrom: first) else { return nil }
         defer { try? handle.close() }
         // A plain line starts with its checksum (32 hexadecimal digits), a space and the JSON; a
         // sealed one is base64, without a space.
@@ -50,21 +54,47 @@ struct SyncFolder: Sendable {
         return isPlain ? .plain : .sealed
     }
 
-    func fileURL(of device: UUID, number: Int) -> URL {
-        deviceURL(device).appendingPathComponent(Self.fileName(number))
+    /// One of a device's files: the lines of one sync, or a snapshot standing for every file
+    /// before it.
+    struct File: Hashable, Sendable {
+        let number: Int
+        var isSnapshot = false
+
+        var name: String {
+            let digits = String(number)
+            return String(repeating: "0", count: max(0, 8 - digits.count)) + digits
+                + (isSnapshot ? ".snapshot.jsonl" : ".jsonl")
+        }
+
+        /// The file as its lines are sealed (``SyncSealing``): its number, and what it is.
+        var sealedName: String { isSnapshot ? "\(number).snapshot" : String(number) }
+
+        /// The file a name gives, nil for a name that is not a device file's.
+        init?(name: String) {
+            let isSnapshot = name.count == 23 && name.hasSuffix(".snapshot.jsonl")
+            guard isSnapshot || name.count == 14 && name.hasSuffix(".jsonl") else { return nil }
+            let digits = name.prefix(8)
+            guard digits.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(digits), number > 0 else {
+                return nil
+            }
+            self.init(number: number, isSnapshot: isSnapshot)
+        }
+
+        init(number: Int, isSnapshot: Bool = false) {
+            self.number = number
+            self.isSnapshot = isSnapshot
+        }
     }
 
-    static func fileName(_ number: Int) -> String {
-        let digits = String(number)
-        return String(repeating: "0", count: max(0, 8 - digits.count)) + digits + ".jsonl"
+    func fileURL(of device: UUID, _ file: File) -> URL {
+        deviceURL(device).appendingPathComponent(file.name)
     }
 
-    /// The file number a name gives, nil for a name that is not a device file's.
-    static func fileNumber(_ name: String) -> Int? {
-        guard name.count == 14, name.hasSuffix(".jsonl") else { return nil }
-        let digits = name.prefix(8)
-        guard digits.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(digits), number > 0 else { return nil }
-        return number
+    func fileURL(of device: UUID, number: Int) -> URL { fileURL(of: device, File(number: number)) }
+
+    /// Where `device` says how far it has taken in the others' files (``SyncTaken``).
+    func takenURL(of device: UUID) -> URL {
+        deviceURL(device).appendingPathComponent("taken.jsonl")
     }
 
     /// Checks that the folder exists and is a folder, and makes its `journal-sync` subfolder.
@@ -89,34 +119,80 @@ struct SyncFolder: Sendable {
             .sorted { $0.uuidString < $1.uuidString }
     }
 
-    /// The numbers of `device`'s files, from 1 up to the first missing one (a later file whose
-    /// predecessor has not arrived waits for it).
-    func files(of device: UUID) -> [Int] {
+    /// `device`'s files to read, in order: from its first file, or from its latest snapshot
+    /// when that reaches as far, up to the first one missing (a file whose predecessor has not
+    /// arrived waits for it; files a snapshot stands for are passed over, as are those left
+    /// while their removal travels).
+    func files(of device: UUID) -> [File] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: deviceURL(device).path)) ?? []
-        let numbers = Set(names.compactMap(Self.fileNumber))
-        var present: [Int] = []
-        while numbers.contains(present.count + 1) { present.append(present.count + 1) }
-        return present
+        let present = Dictionary(names.compactMap(File.init(name:)).map { ($0.number, $0) }) { one, other in
+            one.isSnapshot ? one : other
+        }
+        func run(from start: Int) -> [File] {
+            var files: [File] = []
+            while let file = present[start + files.count], files.isEmpty || !file.isSnapshot { files.append(file) }
+            return files
+        }
+        var best = present[1].map { _ in run(from: 1) } ?? []
+        for snapshot in present.values where snapshot.isSnapshot {
+            let files = run(from: snapshot.number)
+            if files.last!.number >= best.last?.number ?? 0 { best = files }
+        }
+        return best
     }
 
-    /// Writes `records` as `device`'s file `number`, whole, replacing a file of that number an
+    /// The number of the last file `device` wrote that the folder holds in order, 0 for none.
+    func lastFile(of device: UUID) -> Int { files(of: device).last?.number ?? 0 }
+
+    /// Writes `lines` as `device`'s file `file`, whole, replacing a file of that name an
     /// interrupted sync left; sealed by `sealing` when the folder is encrypted.
     func write(
-        _ records: [SyncRecord], as device: UUID, number: Int, sealedBy sealing: SyncSealing?
+        _ lines: [SyncLine], as device: UUID, _ file: File, sealedBy sealing: SyncSealing?
     ) throws(JournalError) {
         try DurableFiles.createFolder(deviceURL(device))
-        let file = try ReplacementFile(replacing: fileURL(of: device, number: number))
+        let replacement = try ReplacementFile(replacing: fileURL(of: device, file))
         var bytes = Data()
-        for (index, record) in records.enumerated() {
-            bytes.append(record.line(sealedBy: sealing, device: device, file: number, number: index + 1))
+        for (index, line) in lines.enumerated() {
+            bytes.append(
+                SyncLines.line(line, sealedBy: sealing, device: device, file: file.sealedName, number: index + 1))
         }
-        try file.write(bytes)
-        try file.commit()
+        try replacement.write(bytes)
+        try replacement.commit()
     }
 
-    /// The size of `device`'s file `number` in bytes, nil when it can't be read.
-    func size(of device: UUID, number: Int) -> Int? {
-        (try? FileManager.default.attributesOfItem(atPath: fileURL(of: device, number: number).path)[.size])
+    /// Removes `device`'s files before `number`, which a snapshot of that number stands for.
+    func removeFiles(of device: UUID, before number: Int) throws(JournalError) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: deviceURL(device).path)) ?? []
+        for file in names.compactMap(File.init(name:)) where file.number < number {
+            let url = fileURL(of: device, file)
+            guard unlink(url.path) == 0 || errno == ENOENT else {
+                throw .store("cannot remove \(url.path): \(String(cString: strerror(errno)))", file: url.path)
+            }
+        }
+        try DurableFiles.syncFolder(deviceURL(device))
+    }
+
+    /// Writes how far `device` has taken in the others' files, whole.
+    func writeTaken(_ taken: SyncTaken, of device: UUID, sealedBy sealing: SyncSealing?) throws(JournalError) {
+        try DurableFiles.createFolder(deviceURL(device))
+        let replacement = try ReplacementFile(replacing: takenURL(of: device))
+        try replacement.write(SyncLines.line(taken, sealedBy: sealing, device: device, file: "taken", number: 1))
+        try replacement.commit()
+    }
+
+    /// How far `device` has taken in the others' files, as it says; nil when it has not said,
+    /// or what it says does not check or open.
+    func taken(by device: UUID, sealedBy sealing: SyncSealing?) -> SyncTaken? {
+        guard let data = try? Data(contentsOf: takenURL(of: device)) else { return nil }
+        let reading = SyncLines.read(data, sealedBy: sealing, device: device, file: "taken") { json, decoder in
+            (try? decoder.decode(SyncTaken.self, from: json)).flatMap { $0.isWellFormed ? $0 : nil }
+        }
+        return reading.end == .whole ? reading.values.first : nil
+    }
+
+    /// The size of `device`'s file `file` in bytes, nil when it can't be read.
+    func size(of device: UUID, _ file: File) -> Int? {
+        (try? FileManager.default.attributesOfItem(atPath: fileURL(of: device, file).path)[.size])
             .flatMap { $0 as? Int }
     }
 
@@ -135,13 +211,18 @@ struct SyncFolder: Sendable {
         try DurableFiles.syncFolder(folder)
     }
 
-    /// The records of `device`'s file `number`, as far as they are whole (and open, by
-    /// `sealing`, when the folder is encrypted).
-    func read(_ device: UUID, number: Int, sealedBy sealing: SyncSealing?) throws(JournalError) -> SyncRecord.Reading {
-        let url = fileURL(of: device, number: number)
+    /// The lines of `device`'s file `file`, as far as they are whole (and open, by `sealing`,
+    /// when the folder is encrypted).
+    func read(
+        _ device: UUID, _ file: File, sealedBy sealing: SyncSealing?
+    ) throws(JournalError) -> SyncLines.Reading<SyncLine> {
+        let url = fileURL(of: device, file)
         do {
-            return SyncRecord.records(
-                in: try Data(contentsOf: url), sealedBy: sealing, device: device, file: number)
+            return SyncLines.read(
+                try Data(contentsOf: url), sealedBy: sealing, device: device, file: file.sealedName
+            ) { json, decoder in
+                (try? decoder.decode(SyncLine.self, from: json)).flatMap { $0.isWellFormed ? $0 : nil }
+            }
         } catch {
             throw .store("cannot read \(url.path): \(error.localizedDescription)", file: url.path)
         }

@@ -1,23 +1,24 @@
 import Crypto
 import Foundation
 
-/// How a record stands in a device's file (``SyncFolder``): one line each, checksummed, or
-/// sealed for an encrypted journal (``SyncSealing``).
+/// How a device's files hold their lines (``SyncFolder``): one value each, as JSON,
+/// checksummed, or sealed for an encrypted journal (``SyncSealing``).
 ///
 /// Invariant: a line is taken only whole (up to its newline) and only when it checks or opens
-/// and holds a record a device would write (``SyncRecord/isWellFormed``); reading stops at the
-/// first line that doesn't.
-extension SyncRecord {
-    /// Line `number` (from 1) of `device`'s file `file`: a checksum of the record's JSON, a
-    /// space, the JSON, a newline; or, sealed (an encrypted journal's), the JSON sealed and a
-    /// newline. The checksum tells a line damaged in the folder from a whole one; a line without
-    /// its newline is one still arriving.
-    func line(sealedBy sealing: SyncSealing?, device: UUID, file: Int, number: Int) -> Data {
+/// and holds what a device would write; reading stops at the first line that doesn't.
+enum SyncLines {
+    /// Line `number` (from 1) of `device`'s file `file` (``SyncFolder/File/sealedName``): a
+    /// checksum of the value's JSON, a space, the JSON, a newline; or, sealed (an encrypted
+    /// journal's), the JSON sealed and a newline. The checksum tells a line damaged in the
+    /// folder from a whole one; a line without its newline is one still arriving.
+    static func line(
+        _ value: some Encodable, sealedBy sealing: SyncSealing?, device: UUID, file: String, number: Int
+    ) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let json = (try? encoder.encode(self)) ?? Data()
+        let json = (try? encoder.encode(value)) ?? Data()
         if let sealing { return sealing.seal(json, device: device, file: file, line: number) + Data([0x0A]) }
-        return Data((Self.checksum(json) + " ").utf8) + json + Data([0x0A])
+        return Data((checksum(json) + " ").utf8) + json + Data([0x0A])
     }
 
     private static func checksum(_ json: some DataProtocol) -> String {
@@ -27,9 +28,9 @@ extension SyncRecord {
         }.joined()
     }
 
-    /// What a file's bytes hold: the whole records, in order, and how the bytes end.
-    struct Reading {
-        var records: [SyncRecord] = []
+    /// What a file's bytes hold: the whole values, in order, and how the bytes end.
+    struct Reading<Value> {
+        var values: [Value] = []
         /// The bytes of the whole lines read.
         var bytes = 0
         var end: End = .whole
@@ -43,10 +44,14 @@ extension SyncRecord {
         }
     }
 
-    /// Reads `device`'s file `file`, up to its last whole line or its first damaged one; the
-    /// lines are opened and decoded on every core (``ImportThread/lineWorker``).
-    static func records(in data: Data, sealedBy sealing: SyncSealing?, device: UUID, file: Int) -> Reading {
-        var reading = Reading()
+    /// Reads `device`'s file `file`, up to its last whole line or its first one that is damaged
+    /// or that `decode` refuses; the lines are opened and decoded on every core
+    /// (``ImportThread/lineWorker``).
+    static func read<Value: Sendable>(
+        _ data: Data, sealedBy sealing: SyncSealing?, device: UUID, file: String,
+        decode: @Sendable @escaping (Data, JSONDecoder) -> Value?
+    ) -> Reading<Value> {
+        var reading = Reading<Value>()
         // The whole lines, each up to its newline.
         var lines: [Range<Int>] = []
         data.withUnsafeBytes { (all: UnsafeRawBufferPointer) in
@@ -64,24 +69,23 @@ extension SyncRecord {
         let numbered = Array(lines.enumerated())
         let decoded = numbered.parallelSlices(priority: ImportThread.lineWorker.priority) { slice in
             let decoder = JSONDecoder()
-            return slice.map { (index, range) -> SyncRecord? in
+            return slice.map { (index, range) -> Value? in
                 data.withUnsafeBytes { (all: UnsafeRawBufferPointer) in
                     let bytes = UnsafeRawBufferPointer(rebasing: all[range])
                     guard
                         let json = sealing.map({ $0.open(bytes, device: device, file: file, number: index + 1) })
-                            ?? checked(bytes),
-                        let record = try? decoder.decode(SyncRecord.self, from: json), record.isWellFormed
+                            ?? checked(bytes)
                     else { return nil }
-                    return record
+                    return decode(json, decoder)
                 }
             }
         }.joined()
-        for (index, record) in decoded.enumerated() {
-            guard let record else {
+        for (index, value) in decoded.enumerated() {
+            guard let value else {
                 reading.end = .damaged(line: index + 1)
                 return reading
             }
-            reading.records.append(record)
+            reading.values.append(value)
             reading.bytes = lines[index].upperBound + 1
         }
         return reading
@@ -93,5 +97,4 @@ extension SyncRecord {
         let json = UnsafeRawBufferPointer(rebasing: line[(space + 1)...])
         return String(decoding: line[..<space], as: UTF8.self) == checksum(json) ? Data(json) : nil
     }
-
 }

@@ -11,9 +11,10 @@ import Foundation
 /// store after. A key of each device's own, never one shared file, so that two journals made
 /// apart never write one file.
 ///
-/// Invariant: a line's associated data is the format, the device, the file's number and the
-/// line's: a line changed, moved to another line, file or device, or sealed under another key
-/// fails to open, and nothing of it is taken.
+/// Invariant: a line's associated data is the format, the device, the file (its number, and what
+/// it is: records, a snapshot, what the device took in) and the line's number: a line changed,
+/// moved to another line, file or device, or sealed under another key fails to open, and
+/// nothing of it is taken.
 struct SyncSealing {
     let key: GuardedBytes
 
@@ -21,12 +22,13 @@ struct SyncSealing {
     private static let nonceBytes = Int(crypto_aead_xchacha20poly1305_ietf_npubbytes())
     private static let tagBytes = Int(crypto_aead_xchacha20poly1305_ietf_abytes())
 
-    private static func associatedData(device: UUID, file: Int, line: Int) -> Data {
+    private static func associatedData(device: UUID, file: String, line: Int) -> Data {
         Data("\(format)|\(device.uuidString)|\(file)|\(line)".utf8)
     }
 
-    /// `plain` sealed as line `line` of `device`'s file `file`: base64, no newline.
-    func seal(_ plain: Data, device: UUID, file: Int, line: Int) -> Data {
+    /// `plain` sealed as line `line` of `device`'s file `file` (``SyncFolder/File/sealedName``):
+    /// base64, no newline.
+    func seal(_ plain: Data, device: UUID, file: String, line: Int) -> Data {
         var sealed = Data(count: Self.nonceBytes + plain.count + Self.tagBytes)
         let associated = Self.associatedData(device: device, file: file, line: line)
         sealed.withUnsafeMutableBytes { out in
@@ -44,7 +46,7 @@ struct SyncSealing {
     }
 
     /// The plain bytes of line `line` of `device`'s file `file`; nil when it does not open.
-    func open(_ line: some DataProtocol, device: UUID, file: Int, number: Int) -> Data? {
+    func open(_ line: some DataProtocol, device: UUID, file: String, number: Int) -> Data? {
         guard let sealed = Data(base64Encoded: Data(line)), sealed.count >= Self.nonceBytes + Self.tagBytes else {
             return nil
         }

@@ -5,19 +5,25 @@ import Testing
 @testable import JournalKit
 
 /// Three journals change at random and sync at random, each through a folder of its own that a
-/// simulated sync tool fills from the others' late, in part, cut short or twice; once every
-/// file has reached every folder, all three hold the same entries, and every entry no journal
-/// deleted is there.
+/// simulated sync tool fills from the others' late, in part, cut short or twice, removals
+/// (compaction's) late or not yet; once every file has reached every folder, all three hold the
+/// same entries, every entry no journal deleted is there, and a journal that joins holds the same
+/// from what compaction left.
 @Suite(.hangGuard) struct SyncPropertyTests {
-    /// A sync tool's delivery: `from`'s own files into `to`'s folder, some of them, the last of
-    /// those perhaps cut short.
+    /// A sync tool's delivery: `from`'s own files into `to`'s folder, some of them in order (the
+    /// last perhaps cut short), and what it took in; and some of the files it removed, removed.
     private static func carry(
         _ device: UUID, from source: URL, to target: URL, whole: Bool, using generator: inout SplitMix64
     ) throws {
         let folder = "journal-sync/\(device.uuidString)"
-        let names =
-            ((try? FileManager.default.contentsOfDirectory(atPath: source.appendingPathComponent(folder).path))
-            ?? []).filter { SyncFolder.fileNumber($0) != nil }.sorted()
+        func files(in root: URL) -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(folder).path)) ?? [])
+                .filter { SyncFolder.File(name: $0) != nil || $0 == "taken.jsonl" }.sorted()
+        }
+        let names = files(in: source)
+        for gone in Set(files(in: target)).subtracting(names) where whole || Bool.random(using: &generator) {
+            try FileManager.default.removeItem(at: target.appendingPathComponent("\(folder)/\(gone)"))
+        }
         guard !names.isEmpty else { return }
         let count = whole ? names.count : Int.random(in: 0...names.count, using: &generator)
         try FileManager.default.createDirectory(
@@ -31,7 +37,7 @@ import Testing
         }
     }
 
-    @Test(arguments: Array(1...8) as [UInt64])
+    @Test(arguments: Array(1...24) as [UInt64])
     func journalsThatTookInTheSameFilesHoldTheSameEntries(seed: UInt64) throws {
         var generator = SplitMix64(seed: seed)
         let journals = try (0..<3).map { _ in try TemporaryJournal() }
@@ -39,12 +45,18 @@ import Testing
         var devices: [UUID?] = [nil, nil, nil]
         var added = 0
         var deletedWords: Set<String> = []
-        for _ in 0..<80 {
+        var compacted = 0
+        for _ in 0..<160 {
             let i = Int.random(in: 0..<3, using: &generator)
             let journal = journals[i].journal!
             let entries = try journal.list(PageRequest(limit: 0)).entries
             let entry = entries.randomElement(using: &generator)
-            switch Int.random(in: 0..<10, using: &generator) {
+            var operation = Int.random(in: 0..<10, using: &generator)
+            // Odd seeds add few entries and edit them often, so that compaction has versions to remove.
+            if seed % 2 == 1, operation < 2, entries.count >= 3, Int.random(in: 0..<4, using: &generator) != 0 {
+                operation = 2
+            }
+            switch operation {
             case 0, 1:
                 added += 1
                 try journal.add(NewEntry(text: "w\(added) written on \(i)"))
@@ -67,7 +79,9 @@ import Testing
             case 5 where entry != nil:
                 try journal.addTags(["t\(Int.random(in: 0..<3, using: &generator))"], to: entry!.id)
             case 6, 7:
-                devices[i] = try journal.sync(through: folders[i].url).device
+                let report = try journal.sync(through: folders[i].url)
+                devices[i] = report.device
+                compacted += report.compacted
             default:
                 let j = Int.random(in: 0..<3, using: &generator)
                 if let device = devices[i], j != i {
@@ -75,9 +89,19 @@ import Testing
                 }
             }
         }
-        // Every file reaches every folder, whole; each journal syncs twice around.
-        for _ in 0..<2 {
-            for i in 0..<3 { devices[i] = try journals[i].journal.sync(through: folders[i].url).device }
+        // Every file reaches every folder, whole; each journal syncs twice around. Before, in
+        // odd seeds, one entry is drafted on the three journals in turn, each draft carried whole,
+        // so that compaction removes what they have all passed and writes snapshots.
+        let drafts = seed % 2 == 1 ? 24 : 0
+        for round in 0..<(drafts + 2) {
+            if round < drafts, let entry = try journals[round % 3].journal.list(PageRequest(limit: 0)).entries.first {
+                try journals[round % 3].journal.edit(entry.id, text: entry.text + "\ndraft \(round)")
+            }
+            for i in 0..<3 {
+                let report = try journals[i].journal.sync(through: folders[i].url)
+                devices[i] = report.device
+                compacted += report.compacted
+            }
             for i in 0..<3 {
                 for j in 0..<3 where j != i {
                     try Self.carry(
@@ -87,11 +111,20 @@ import Testing
         }
         for i in 0..<3 { _ = try journals[i].journal.sync() }
         let held = try journals.map { try SyncTests.held($0.journal) }
+        #expect(drafts == 0 || compacted > 0, "seed \(seed): nothing was compacted")
         #expect(held[0] == held[1], "seed \(seed)")
         #expect(held[0] == held[2], "seed \(seed)")
         for number in 1...max(added, 1) where !deletedWords.contains("w\(number)") && added > 0 {
             #expect(held[0].contains { $0.text.contains("w\(number) written") }, "seed \(seed): w\(number) was lost")
         }
         for journal in journals { try journal.expectConsistent() }
+        // A journal that joins starts from what compaction left in the folder, and holds the same.
+        let newcomer = try TemporaryJournal()
+        _ = try newcomer.journal.sync(through: folders[0].url)
+        let newcomerHeld = try SyncTests.held(newcomer.journal)
+        #expect(
+            newcomerHeld == held[0],
+            "seed \(seed): only the newcomer holds \(Set(newcomerHeld).subtracting(held[0])), only the others \(Set(held[0]).subtracting(newcomerHeld))"
+        )
     }
 }

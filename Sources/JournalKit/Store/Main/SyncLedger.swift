@@ -17,8 +17,10 @@ import JournalText
 /// - `sync_copy(copy, entry, version)`: the copies sync made of an entry's losing heads,
 ///   while they are as made (a copy changed by a user is an entry like any other);
 /// - `sync_outbox(seq, record)`: records made here, not yet in the folder;
-/// - `sync_peer(device, file, records, bytes)`: how far each other device's files were taken
-///   in: the last file begun, its records and bytes taken.
+/// - `sync_peer(device, file, records, bytes, last)`: how far each other device's files were
+///   taken in: the last file begun, its records and bytes taken, the last version read;
+/// - `sync_floor(uri, device, version)` and `sync_compactable(uri)`: the versions compaction
+///   removed, and the entries it may remove some of (``SyncLedger+Compaction.swift``).
 ///
 /// Invariant: `sync_entry`'s `head` for an entry is the version sync's merge picks from its heads
 /// in `sync_version`, and its `n` holds that version's state, in every committed transaction;
@@ -69,7 +71,8 @@ enum SyncLedger {
                 CREATE INDEX sync_copy_by_entry ON sync_copy(entry);
                 CREATE TABLE sync_outbox (seq INTEGER PRIMARY KEY, record TEXT NOT NULL);
                 CREATE TABLE sync_peer (
-                    device TEXT PRIMARY KEY NOT NULL, file INTEGER NOT NULL, records INTEGER NOT NULL, bytes INTEGER NOT NULL
+                    device TEXT PRIMARY KEY NOT NULL, file INTEGER NOT NULL, records INTEGER NOT NULL, bytes INTEGER NOT NULL,
+                    last TEXT
                 ) WITHOUT ROWID;
                 CREATE TRIGGER sync_entry_inserted AFTER INSERT ON entry BEGIN
                     INSERT OR IGNORE INTO sync_pending (n) VALUES (new.n);
@@ -88,6 +91,7 @@ enum SyncLedger {
                 END;
                 INSERT INTO sync_pending (n) SELECT n FROM entry;
                 """)
+        try startCompaction(in: db)
         let last = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'entry'") ?? 0
         try setInfo(Key.firstSyncedThrough, String(last), in: db)
     }
@@ -238,6 +242,7 @@ enum SyncLedger {
     /// from it (none can be unless it `mayBeAParent`: a version made here, or one of an entry
     /// no version of which is known, is not); the versions it was made from are heads no more.
     static func add(_ record: SyncRecord, mayBeAParent: Bool = true, in db: Database) throws {
+        if mayBeAParent || !record.parents.isEmpty { try markCompactable(record.entry, in: db) }
         let isParent =
             try mayBeAParent
             && Bool.fetchOne(
@@ -341,16 +346,16 @@ enum SyncLedger {
 
     // MARK: The folder
 
-    static func addToOutbox(_ record: SyncRecord, in db: Database) throws {
-        let json = String(decoding: try JSONEncoder().encode(record), as: UTF8.self)
+    static func addToOutbox(_ line: SyncLine, in db: Database) throws {
+        let json = String(decoding: try JSONEncoder().encode(line), as: UTF8.self)
         try db.cachedStatement(sql: "INSERT INTO sync_outbox (record) VALUES (?)").execute(arguments: [json])
     }
 
-    /// The records made here not yet in the folder, oldest first, with the last one's sequence.
-    static func outbox(in db: Database) throws -> (records: [SyncRecord], through: Int64) {
+    /// The lines made here not yet in the folder, oldest first, with the last one's sequence.
+    static func outbox(in db: Database) throws -> (lines: [SyncLine], through: Int64) {
         let rows = try Row.fetchAll(db, sql: "SELECT seq, record FROM sync_outbox ORDER BY seq")
-        let records = try rows.map { try JSONDecoder().decode(SyncRecord.self, from: Data(($0[1] as String).utf8)) }
-        return (records, rows.last?[0] ?? 0)
+        let lines = try rows.map { try JSONDecoder().decode(SyncLine.self, from: Data(($0[1] as String).utf8)) }
+        return (lines, rows.last?[0] ?? 0)
     }
 
     static func removeFromOutbox(through seq: Int64, in db: Database) throws {
@@ -367,13 +372,25 @@ enum SyncLedger {
         return row.map { ($0[0], $0[1], $0[2]) } ?? (0, 0, 0)
     }
 
-    static func setPosition(of device: UUID, at position: Position, in db: Database) throws {
+    /// Records how far `device`'s files were taken in, and the last version read from them
+    /// (kept when `last` is nil).
+    static func setPosition(of device: UUID, at position: Position, last: String?, in db: Database) throws {
         try db.execute(
             sql: """
-                INSERT INTO sync_peer (device, file, records, bytes) VALUES (?, ?, ?, ?)
-                ON CONFLICT(device) DO UPDATE SET file = excluded.file, records = excluded.records, bytes = excluded.bytes
+                INSERT INTO sync_peer (device, file, records, bytes, last) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT(device) DO UPDATE SET file = excluded.file, records = excluded.records,
+                    bytes = excluded.bytes, last = coalesce(excluded.last, last)
                 """,
-            arguments: [device.uuidString, position.file, position.records, position.bytes])
+            arguments: [device.uuidString, position.file, position.records, position.bytes, last])
+    }
+
+    /// The last version read from each other device's files.
+    static func lastTaken(in db: Database) throws -> [UUID: SyncVersion] {
+        var last: [UUID: SyncVersion] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT device, last FROM sync_peer WHERE last IS NOT NULL") {
+            if let device = UUID(uuidString: row[0]), let version = SyncVersion(row[1]) { last[device] = version }
+        }
+        return last
     }
 
     /// Every other device the journal took records from, with its position.

@@ -1,0 +1,153 @@
+import Foundation
+import GRDB
+
+/// Compaction of the folder a journal syncs through (the rules in <doc:Syncing>): each device
+/// says how far it has taken in the others' files (``SyncTaken``); the versions of an entry
+/// every device has passed (all but a head every device holds) are removed, on every device,
+/// by a floor each device takes in (``SyncFloor``); a device whose files hold mostly removed
+/// versions replaces them with a snapshot.
+extension Journal {
+    /// After a sync has sent and taken in: removes the versions every device has passed, writes
+    /// a snapshot when it is worth it, and says how far this device has taken in.
+    func compact(
+        _ place: SyncFolder, keys: inout [UUID: SyncSealing]?, passphrase: Passphrase?,
+        _ hooks: MainStore.WriteHooks, report: inout SyncReport
+    ) throws(JournalError) {
+        let device = report.device
+        if let taken = try takenByEveryOtherDevice(in: place, keys: keys, device: device),
+            try removePassedVersions(taken, device: device, hooks, report: &report) > 0
+        {
+            _ = try writeOutbox(to: place, as: device, keys: &keys, passphrase: passphrase)
+        }
+        try writeSnapshotIfHalfRemoved(place, device: device, sealing: keys?[device])
+        try publishTaken(place, device: device, keys: &keys, passphrase: passphrase)
+    }
+
+    /// How far every other device of the folder has taken in, as each says: nil when one has
+    /// not said, or this journal has not yet taken in every version that one says it wrote
+    /// (which may have been made from versions an entry's head was not).
+    private func takenByEveryOtherDevice(
+        in place: SyncFolder, keys: [UUID: SyncSealing]?, device: UUID
+    ) throws(JournalError) -> [UUID: SyncTaken]? {
+        let last = try main.read { db in try SyncLedger.lastTaken(in: db) }
+        var taken: [UUID: SyncTaken] = [:]
+        for other in place.devices() where other != device {
+            if keys != nil, keys?[other] == nil { return nil }
+            guard let said = place.taken(by: other, sealedBy: keys?[other]) else { return nil }
+            if let written = said.written.flatMap(SyncVersion.init) {
+                guard let read = last[other], read >= written else { return nil }
+            }
+            taken[other] = said
+        }
+        return taken
+    }
+
+    /// Removes, from every entry with one head that every device holds, every other version,
+    /// and puts the floors that say so in the outbox; returns how many entries it compacted.
+    private func removePassedVersions(
+        _ taken: [UUID: SyncTaken], device: UUID, _ hooks: MainStore.WriteHooks, report: inout SyncReport
+    ) throws(JournalError) -> Int {
+        try main.syncTransaction { db in
+            var compacted = 0
+            var own = 0
+            for uri in try SyncLedger.compactable(in: db) {
+                let versions = try SyncLedger.versions(of: uri, in: db)
+                guard versions.count > 1 else {
+                    try SyncLedger.settled(uri, in: db)
+                    continue
+                }
+                let heads = versions.filter(\.head)
+                guard heads.count == 1, let head = heads.first?.version,
+                    taken.allSatisfy({ other, said in
+                        other == head.device || said.last(of: head.device).map { $0 >= head } ?? false
+                    })
+                else { continue }
+                // Every other version is one the head was made from: each device's latest of
+                // them is its floor.
+                var through: [UUID: SyncVersion] = [:]
+                for (version, _) in versions where version != head {
+                    through[version.device] = max(through[version.device] ?? version, version)
+                }
+                for version in through.values {
+                    own += try SyncLedger.removeVersions(of: uri, through: version, own: device, in: db).own
+                }
+                try SyncLedger.addToOutbox(
+                    .floor(SyncFloor(entry: uri, through: through.values.map(\.description).sorted())), in: db)
+                try SyncLedger.settled(uri, in: db)
+                compacted += 1
+            }
+            if own > 0 { try SyncLedger.removedOwnLines(own, in: db) }
+            report.compacted += compacted
+            return compacted
+        }
+    }
+
+    /// Replaces this device's files with a snapshot when it would hold at most half their lines:
+    /// the versions still held, in order, and a floor per entry; then removes the files it
+    /// stands for. Nothing is replaced unless every line the device wrote reads back whole.
+    private func writeSnapshotIfHalfRemoved(
+        _ place: SyncFolder, device: UUID, sealing: SyncSealing?
+    ) throws(JournalError) {
+        let (lines, next) = try main.read { db in (try SyncLedger.ownLines(in: db), try SyncLedger.nextFile(in: db)) }
+        guard lines.written != 0, lines.written < 0 || lines.snapshot * 2 <= lines.written,
+            !isEncrypted || sealing != nil
+        else { return }
+        let files = place.files(of: device)
+        guard files.last?.number == next - 1 else { return }
+        var kept: [SyncLine] = []
+        var (read, records) = (0, 0)
+        for file in files {
+            let reading = try place.read(device, file, sealedBy: sealing)
+            guard reading.end == .whole else { return }
+            read += reading.values.count
+            records += reading.values.count { if case .record = $0 { true } else { false } }
+            kept += try main.read { db in
+                try reading.values.filter { line in
+                    guard case .record(let record) = line else { return false }
+                    return try !SyncLedger.isRemoved(record, in: db)
+                }
+            }
+        }
+        let floors = try main.read { db in try SyncLedger.floors(in: db) }
+        if lines.written < 0 {
+            // Files written before their lines were counted: counted now.
+            try main.syncTransaction { db in
+                try SyncLedger.counted(lines: read, floors: read - records, removed: records - kept.count, in: db)
+            }
+            guard (kept.count + floors.count) * 2 <= read else { return }
+        } else {
+            guard read == lines.written else { return }
+        }
+        kept += floors.map(SyncLine.floor)
+        try place.write(kept, as: device, SyncFolder.File(number: next, isSnapshot: true), sealedBy: sealing)
+        try main.syncTransaction { db in
+            try SyncLedger.wroteSnapshot(next, lines: kept.count, floors: floors.count, in: db)
+        }
+        try place.removeFiles(of: device, before: next)
+    }
+
+    /// Says, beside this device's files, how far it has taken in the others' and the last
+    /// version it wrote, when that changed since it last said.
+    private func publishTaken(
+        _ place: SyncFolder, device: UUID, keys: inout [UUID: SyncSealing]?, passphrase: Passphrase?
+    ) throws(JournalError) {
+        let (last, written, published) = try main.read { db in
+            (
+                try SyncLedger.lastTaken(in: db), try SyncLedger.info(SyncLedger.Key.lastWritten, in: db),
+                try SyncLedger.info(SyncLedger.Key.takenPublished, in: db)
+            )
+        }
+        let taken = SyncTaken(
+            taken: last.filter { $0.key != device }.values.map(\.description).sorted(), written: written)
+        let text = String(decoding: (try? JSONEncoder().encode(taken)) ?? Data(), as: UTF8.self)
+        guard text != published else { return }
+        var sealing: SyncSealing?
+        if keys != nil {
+            // A device that has written nothing yet draws its key only when it can.
+            guard keys?[device] != nil || passphrase != nil else { return }
+            sealing = try ownKey(of: device, in: place, keys: &keys!, passphrase: passphrase)
+        }
+        try place.writeTaken(taken, of: device, sealedBy: sealing)
+        try main.syncTransaction { db in try SyncLedger.setInfo(SyncLedger.Key.takenPublished, text, in: db) }
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+/// What a device's file holds, a line each (``SyncLines``): a version of an entry, or the
+/// versions of an entry compaction removed.
+enum SyncLine: Codable, Equatable, Sendable {
+    case record(SyncRecord)
+    case floor(SyncFloor)
+
+    init(from decoder: Decoder) throws {
+        let keys = try decoder.container(keyedBy: SyncFloor.CodingKeys.self)
+        self = keys.contains(.through) ? .floor(try SyncFloor(from: decoder)) : .record(try SyncRecord(from: decoder))
+    }
+
+    func encode(to encoder: Encoder) throws {
+        switch self {
+        case .record(let record): try record.encode(to: encoder)
+        case .floor(let floor): try floor.encode(to: encoder)
+        }
+    }
+
+    /// Whether the line holds what a device writes.
+    var isWellFormed: Bool {
+        switch self {
+        case .record(let record): record.isWellFormed
+        case .floor(let floor): floor.isWellFormed
+        }
+    }
+}
+
+/// Versions of one entry that compaction removed: for each version named, that version and
+/// every earlier one its device made of the entry (``SyncVersion``'s order). Every device drops
+/// them, and passes them over when a file still holding one is read, so that a device starting
+/// from a snapshot and one that took in every file hold the same versions.
+struct SyncFloor: Codable, Equatable, Sendable {
+    var entry: String
+    var through: [String]
+
+    enum CodingKeys: String, CodingKey {
+        case entry, through
+    }
+
+    var isWellFormed: Bool {
+        EntryID(uri: entry) != nil && !through.isEmpty && through.allSatisfy { SyncVersion($0) != nil }
+    }
+}
+
+/// How far a device has taken in the others' files, as it publishes it beside its own
+/// (`taken.jsonl`): the last version it took in from each other device, and the last version
+/// it wrote. A version may be compacted away only once every device has taken in a version
+/// made from it (<doc:Syncing>).
+struct SyncTaken: Codable, Equatable, Sendable {
+    /// The last version taken in from each other device (the version names its device).
+    var taken: [String]
+    /// The last version this device wrote into its files; nil before it wrote one.
+    var written: String?
+
+    /// The last version taken in from `device`, by the device that wrote this.
+    func last(of device: UUID) -> SyncVersion? {
+        taken.lazy.compactMap(SyncVersion.init).first { $0.device == device }
+    }
+
+    var isWellFormed: Bool {
+        taken.allSatisfy { SyncVersion($0) != nil } && (written.map { SyncVersion($0) != nil } ?? true)
+    }
+}

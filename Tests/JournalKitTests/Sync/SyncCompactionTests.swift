@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+
+@testable import JournalKit
+
+/// Compaction: the versions every journal of a folder has passed are removed from every journal
+/// and, by a snapshot, from the folder; a journal that joins starts from what is left and holds
+/// the same entries; a journal that has not passed them holds compaction back, and one restored
+/// from before it loses nothing.
+@Suite(.hangGuard) struct SyncCompactionTests {
+    typealias TemporaryFolder = SyncTests.TemporaryFolder
+
+    /// How many versions of `entry` a journal keeps.
+    static func versions(of entry: Entry, in journal: Journal) throws -> Int {
+        try journal.main.read { db in try SyncLedger.versions(of: entry.id.uri, in: db).count }
+    }
+
+    /// The names of `device`'s files in `folder`.
+    static func files(of device: UUID, in folder: TemporaryFolder) -> [String] {
+        let names = try? FileManager.default.contentsOfDirectory(
+            atPath: SyncFolder(url: folder.url).deviceURL(device).path)
+        return (names ?? []).filter { SyncFolder.File(name: $0) != nil }.sorted()
+    }
+
+    /// `a` edits one entry `rounds` times, `b` syncing after each.
+    static func edit(
+        _ a: TemporaryJournal, _ b: TemporaryJournal, from first: Int, rounds: Int
+    ) throws -> (compacted: Int, last: Int) {
+        var compacted = 0
+        for round in first..<(first + rounds) {
+            try a.journal.edit(try SyncTests.entry("draft \(round - 1)", in: a.journal).id, text: "draft \(round)")
+            compacted += try a.journal.sync(passphrase: a.passphrase).compacted
+            compacted += try b.journal.sync(passphrase: b.passphrase).compacted
+        }
+        return (compacted, first + rounds - 1)
+    }
+
+    @Test(arguments: [nil, "correct horse"])
+    func versionsEveryJournalPassedAreRemovedAndAJournalThatJoinsStartsFromASnapshot(passphrase: String?) throws {
+        let folder = try TemporaryFolder()
+        let (a, b) = (try TemporaryJournal(passphrase: passphrase), try TemporaryJournal(passphrase: passphrase))
+        try a.journal.add(NewEntry(text: "draft 0"))
+        try a.journal.add(NewEntry(text: "never edited"))
+        let device = try a.journal.sync(through: folder.url, passphrase: a.passphrase).device
+        _ = try b.journal.sync(through: folder.url, passphrase: b.passphrase)
+        let (compacted, last) = try Self.edit(a, b, from: 1, rounds: 8)
+        _ = try a.journal.sync(passphrase: a.passphrase)
+        #expect(compacted > 0)
+        // Every journal keeps the entry's latest version only, and the folder holds a snapshot of
+        // a's files in place of the files it stands for.
+        let entry = try SyncTests.entry("draft \(last)", in: a.journal)
+        #expect(try Self.versions(of: entry, in: a.journal) == 1)
+        #expect(try Self.versions(of: entry, in: b.journal) == 1)
+        let names = Self.files(of: device, in: folder)
+        #expect(names.contains { $0.hasSuffix(".snapshot.jsonl") }, "\(names)")
+        #expect(names.count < 4, "\(names)")
+        // A journal that joins starts from what is left, holds the same entries, and keeps on
+        // syncing with the others.
+        let c = try TemporaryJournal(passphrase: passphrase)
+        _ = try c.journal.sync(through: folder.url, passphrase: c.passphrase)
+        #expect(try SyncTests.held(c.journal) == SyncTests.held(a.journal))
+        #expect(try Self.versions(of: try SyncTests.entry("draft \(last)", in: c.journal), in: c.journal) == 1)
+        try c.journal.edit(try SyncTests.entry("draft \(last)", in: c.journal).id, text: "draft \(last)\nfrom c")
+        _ = try c.journal.sync(passphrase: c.passphrase)
+        for journal in [a, b] { _ = try journal.journal.sync(passphrase: journal.passphrase) }
+        #expect(try SyncTests.held(a.journal) == SyncTests.held(c.journal))
+        #expect(try SyncTests.held(b.journal) == SyncTests.held(c.journal))
+        for journal in [a, b, c] { try journal.expectConsistent() }
+    }
+
+    @Test func aJournalThatHasNotPassedAVersionHoldsItsCompactionBackAndItsEditMerges() throws {
+        let folder = try TemporaryFolder()
+        let (a, b, late) = (try TemporaryJournal(), try TemporaryJournal(), try TemporaryJournal())
+        try a.journal.add(NewEntry(text: "draft 0\nunchanged\nthe last line"))
+        _ = try a.journal.sync(through: folder.url)
+        for journal in [b, late] { _ = try journal.journal.sync(through: folder.url) }
+        // `late` holds the first version, and edits its last line before it syncs again.
+        try late.journal.edit(
+            try SyncTests.entry("draft 0\nunchanged\nthe last line", in: late.journal).id,
+            text: "draft 0\nunchanged\nthe last line, late")
+        var compacted = 0
+        for round in 1...4 {
+            let entry = try #require(try a.journal.list(PageRequest(limit: 0)).entries.first)
+            try a.journal.edit(entry.id, text: "draft \(round)\nunchanged\nthe last line")
+            compacted += try a.journal.sync().compacted
+            compacted += try b.journal.sync().compacted
+        }
+        // Nothing of the entry was removed while `late` has not passed its versions.
+        #expect(compacted == 0)
+        _ = try late.journal.sync()
+        for journal in [a, b, late] { _ = try journal.journal.sync() }
+        for journal in [a, b, late] {
+            let held = try SyncTests.held(journal.journal)
+            #expect(held.map(\.text) == ["draft 4\nunchanged\nthe last line, late"], "\(held)")
+        }
+        // The entry has two heads until a version is made from both: once every journal has
+        // passed that one, the others go.
+        try a.journal.edit(
+            try SyncTests.entry("draft 4\nunchanged\nthe last line, late", in: a.journal).id,
+            text: "draft 5\nunchanged\nthe last line, late")
+        var later = 0
+        for _ in 0..<2 { for journal in [a, b, late] { later += try journal.journal.sync().compacted } }
+        #expect(later > 0)
+        let entry = try SyncTests.entry("draft 5\nunchanged\nthe last line, late", in: a.journal)
+        for journal in [a, b, late] { #expect(try Self.versions(of: entry, in: journal.journal) == 1) }
+    }
+
+    @Test func aJournalRestoredFromBeforeACompactionLosesNothing() throws {
+        let folder = try TemporaryFolder()
+        let (a, b) = (try TemporaryJournal(), try TemporaryJournal())
+        try a.journal.add(NewEntry(text: "draft 0"))
+        _ = try a.journal.sync(through: folder.url)
+        _ = try b.journal.sync(through: folder.url)
+        let backup = try SyncTests.CopiedJournal(of: b)
+        _ = try Self.edit(a, b, from: 1, rounds: 6)
+        _ = try a.journal.sync()
+        #expect(try Self.versions(of: try SyncTests.entry("draft 6", in: a.journal), in: a.journal) == 1)
+        // The backup holds versions the others removed, and edits the entry from one of them.
+        try backup.journal.edit(try SyncTests.entry("draft 0", in: backup.journal).id, text: "draft 0, restored")
+        _ = try backup.journal.sync()
+        for journal: Journal in [a.journal, b.journal, backup.journal] { _ = try journal.sync() }
+        let held = try SyncTests.held(a.journal)
+        #expect(try SyncTests.held(b.journal) == held)
+        #expect(try SyncTests.held(backup.journal) == held)
+        #expect(held.map(\.text).sorted() == ["draft 0, restored", "draft 6"])
+        let newcomer = try TemporaryJournal()
+        _ = try newcomer.journal.sync(through: folder.url)
+        #expect(try SyncTests.held(newcomer.journal) == held)
+    }
+}
