@@ -23,8 +23,9 @@ extension Journal {
         try write(progress: progress) { hooks throws(JournalError) in
             let place = try syncFolder(given: folder)
             try place.check()
-            try checkHoldsOwnFiles(place)
             var keys = try keys(for: place, passphrase: passphrase)
+            try finishSnapshot(in: place, keys: keys)
+            try checkHoldsOwnFiles(place)
             try place.prepare()
             var report = try sendChanges(through: place, keys: &keys, passphrase: passphrase, hooks)
             try takeIn(from: place, keys: keys, hooks, into: &report, progress: progress)
@@ -229,7 +230,7 @@ extension Journal {
     }
 
     /// The identity of the journal's file, which a copy of the journal doesn't share.
-    private var ownClaim: String {
+    var ownClaim: String {
         FileIdentity(path: main.url.path).map { "\($0.device):\($0.inode)" } ?? ""
     }
 

@@ -19,7 +19,7 @@ extension Journal {
         {
             _ = try writeOutbox(to: place, as: device, keys: &keys, passphrase: passphrase)
         }
-        try writeSnapshotIfHalfRemoved(place, device: device, sealing: keys?[device])
+        try snapshotIfHalfRemoved(place, device: device, sealing: keys?[device])
         try publishTaken(place, device: device, keys: &keys, passphrase: passphrase)
     }
 
@@ -47,7 +47,8 @@ extension Journal {
     private func removePassedVersions(
         _ taken: [UUID: SyncTaken], device: UUID, _ hooks: MainStore.WriteHooks, report: inout SyncReport
     ) throws(JournalError) -> Int {
-        try main.syncTransaction { db in
+        guard try main.read({ db in try !SyncLedger.compactable(in: db).isEmpty }) else { return 0 }
+        return try main.syncTransaction { db in
             var compacted = 0
             var own = 0
             for uri in try SyncLedger.compactable(in: db) {
@@ -84,46 +85,102 @@ extension Journal {
 
     /// Replaces this device's files with a snapshot when it would hold at most half their lines:
     /// the versions still held, in order, and a floor per entry; then removes the files it
-    /// stands for. Nothing is replaced unless every line the device wrote reads back whole.
-    private func writeSnapshotIfHalfRemoved(
-        _ place: SyncFolder, device: UUID, sealing: SyncSealing?
-    ) throws(JournalError) {
+    /// stands for. Nothing is replaced unless every line the device wrote reads back whole. The
+    /// snapshot's number is taken first, so that a sync interrupted on the way finishes it
+    /// before anything else of the device's is read after it.
+    private func snapshotIfHalfRemoved(_ place: SyncFolder, device: UUID, sealing: SyncSealing?) throws(JournalError) {
         let (lines, next) = try main.read { db in (try SyncLedger.ownLines(in: db), try SyncLedger.nextFile(in: db)) }
-        guard lines.written != 0, lines.written < 0 || lines.snapshot * 2 <= lines.written,
-            !isEncrypted || sealing != nil
-        else { return }
+        guard !isEncrypted || sealing != nil else { return }
+        guard lines.written != 0, lines.written < 0 || lines.snapshot * 2 <= lines.written else { return }
         let files = place.files(of: device)
-        guard files.last?.number == next - 1 else { return }
-        var kept: [SyncLine] = []
+        guard files.last?.number == next - 1, let content = try snapshot(of: files, place, device, sealing) else {
+            return
+        }
+        if lines.written < 0 {
+            // Files written before their lines were counted: counted now.
+            try main.syncTransaction { db in
+                try SyncLedger.counted(
+                    lines: content.read, floors: content.read - content.records,
+                    removed: content.records - content.kept, in: db)
+            }
+            guard content.lines.count * 2 <= content.read else { return }
+        } else {
+            guard content.read == lines.written else { return }
+        }
+        try main.syncTransaction { db in try SyncLedger.reserveSnapshot(next, in: db) }
+        try completeSnapshot(next, place, device: device, sealing: sealing, content: content.lines)
+    }
+
+    /// The snapshot of `files`: the versions they hold that are not removed, in order, and every
+    /// floor; with how many lines and versions the files hold, and how many of those are kept.
+    /// Nil unless every file reads whole.
+    private func snapshot(
+        of files: [SyncFolder.File], _ place: SyncFolder, _ device: UUID, _ sealing: SyncSealing?
+    ) throws(JournalError) -> (lines: [SyncLine], read: Int, records: Int, kept: Int)? {
+        var lines: [SyncLine] = []
         var (read, records) = (0, 0)
         for file in files {
             let reading = try place.read(device, file, sealedBy: sealing)
-            guard reading.end == .whole else { return }
+            guard reading.end == .whole else { return nil }
             read += reading.values.count
             records += reading.values.count { if case .record = $0 { true } else { false } }
-            kept += try main.read { db in
+            lines += try main.read { db in
                 try reading.values.filter { line in
                     guard case .record(let record) = line else { return false }
                     return try !SyncLedger.isRemoved(record, in: db)
                 }
             }
         }
-        let floors = try main.read { db in try SyncLedger.floors(in: db) }
-        if lines.written < 0 {
-            // Files written before their lines were counted: counted now.
-            try main.syncTransaction { db in
-                try SyncLedger.counted(lines: read, floors: read - records, removed: records - kept.count, in: db)
-            }
-            guard (kept.count + floors.count) * 2 <= read else { return }
+        let kept = lines.count
+        lines += try main.read { db in try SyncLedger.floors(in: db) }.map(SyncLine.floor)
+        return (lines, read, records, kept)
+    }
+
+    /// Finishes the snapshot an interrupted sync began, before anything else is read or written
+    /// in `place`: until then its number is missing from the folder, and the journals reading
+    /// this one's files wait at it.
+    func finishSnapshot(in place: SyncFolder, keys: [UUID: SyncSealing]?) throws(JournalError) {
+        let pending = try main.read { db -> (number: Int, device: UUID)? in
+            guard try SyncLedger.isStarted(in: db), let number = try SyncLedger.pendingSnapshot(in: db),
+                let device = try SyncLedger.info(SyncLedger.Key.device, in: db).flatMap(UUID.init(uuidString:)),
+                try SyncLedger.info(SyncLedger.Key.claim, in: db) == ownClaim,
+                try SyncLedger.info(SyncLedger.Key.folder, in: db) == place.url.path
+            else { return nil }
+            return (number, device)
+        }
+        guard let pending, !isEncrypted || keys?[pending.device] != nil else { return }
+        try completeSnapshot(pending.number, place, device: pending.device, sealing: keys?[pending.device])
+    }
+
+    /// Writes snapshot `number` (`content`, or what the files before it make, unless a sync
+    /// interrupted after writing it left it whole), then removes the files before it.
+    private func completeSnapshot(
+        _ number: Int, _ place: SyncFolder, device: UUID, sealing: SyncSealing?, content: [SyncLine]? = nil
+    ) throws(JournalError) {
+        let file = SyncFolder.File(number: number, isSnapshot: true)
+        var lines = content
+        if lines == nil, let written = try? place.read(device, file, sealedBy: sealing), written.end == .whole,
+            !written.values.isEmpty
+        {
+            lines = written.values
         } else {
-            guard read == lines.written else { return }
+            if lines == nil {
+                let before = place.files(of: device).filter { $0.number < number }
+                guard before.last?.number == number - 1, let made = try snapshot(of: before, place, device, sealing)
+                else {
+                    throw .store(
+                        "the snapshot of this journal's files in \(place.url.path) can't be made: a file before it no longer reads whole",
+                        file: place.fileURL(of: device, file).path)
+                }
+                lines = made.lines
+            }
+            try place.write(lines!, as: device, file, sealedBy: sealing)
         }
-        kept += floors.map(SyncLine.floor)
-        try place.write(kept, as: device, SyncFolder.File(number: next, isSnapshot: true), sealedBy: sealing)
+        try place.removeFiles(of: device, before: number)
+        let floors = lines!.count { if case .floor = $0 { true } else { false } }
         try main.syncTransaction { db in
-            try SyncLedger.wroteSnapshot(next, lines: kept.count, floors: floors.count, in: db)
+            try SyncLedger.wroteSnapshot(number, lines: lines!.count, floors: floors, in: db)
         }
-        try place.removeFiles(of: device, before: next)
     }
 
     /// Says, beside this device's files, how far it has taken in the others' and the last

@@ -128,3 +128,26 @@ import Testing
         #expect(try SyncTests.held(newcomer.journal) == held)
     }
 }
+
+extension SyncCompactionTests {
+    @Test func aSnapshotASyncBeganAndDidNotFinishIsFinishedBeforeAnythingElse() throws {
+        let folder = try TemporaryFolder()
+        let (a, b) = (try TemporaryJournal(), try TemporaryJournal())
+        for text in ["one", "two"] {
+            try a.journal.add(NewEntry(text: text))
+            _ = try a.journal.sync(through: folder.url)
+        }
+        // The sync was cut off once it had taken the snapshot's number.
+        let device = try a.journal.sync().device
+        let number = try a.journal.main.read { db in try SyncLedger.nextFile(in: db) }
+        try a.journal.main.syncTransaction { db in try SyncLedger.reserveSnapshot(number, in: db) }
+        try a.journal.add(NewEntry(text: "three"))
+        #expect(try a.journal.sync().sent == 1)
+        let snapshot = SyncFolder.File(number: number, isSnapshot: true).name
+        let names = Self.files(of: device, in: folder)
+        #expect(names == [snapshot, SyncFolder.File(number: number + 1).name], "\(names)")
+        _ = try b.journal.sync(through: folder.url)
+        #expect(try SyncTests.held(b.journal) == SyncTests.held(a.journal))
+        #expect(try SyncTests.held(b.journal).count == 3)
+    }
+}

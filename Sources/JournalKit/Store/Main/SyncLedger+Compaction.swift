@@ -129,6 +129,8 @@ extension SyncLedger.Key {
     static let floorLines = "sync_floor_lines"
     static let removedLines = "sync_removed_lines"
     static let lastWritten = "sync_last_written"
+    /// The number of a snapshot of this device's files begun and not yet finished.
+    static let pendingSnapshot = "sync_pending_snapshot"
     /// What the device last said it has taken in (``SyncTaken``), as written.
     static let takenPublished = "sync_taken_published"
 }
@@ -144,7 +146,8 @@ extension SyncLedger {
         try setInfo(Key.nextFile, "1", in: db)
         for key in [Key.writtenLines, Key.floorLines, Key.removedLines] { try setInfo(key, "0", in: db) }
         try db.execute(
-            sql: "DELETE FROM store_info WHERE key IN (?, ?)", arguments: [Key.lastWritten, Key.takenPublished])
+            sql: "DELETE FROM store_info WHERE key IN (?, ?, ?)",
+            arguments: [Key.lastWritten, Key.takenPublished, Key.pendingSnapshot])
     }
 
     /// Records that file `number` was written with `lines` lines, `floors` of them floors, the
@@ -185,10 +188,22 @@ extension SyncLedger {
         try setInfo(Key.removedLines, String(removed), in: db)
     }
 
+    /// Takes file number `number` for a snapshot of this device's files, before it is written.
+    static func reserveSnapshot(_ number: Int, in db: Database) throws {
+        try setInfo(Key.nextFile, String(number + 1), in: db)
+        try setInfo(Key.pendingSnapshot, String(number), in: db)
+    }
+
+    /// The snapshot begun and not finished, if any.
+    static func pendingSnapshot(in db: Database) throws -> Int? {
+        try info(Key.pendingSnapshot, in: db).flatMap { Int($0) }
+    }
+
     /// Records that snapshot `number` replaced this device's files, with `lines` lines, `floors`
     /// of them floors.
     static func wroteSnapshot(_ number: Int, lines: Int, floors: Int, in db: Database) throws {
-        try setInfo(Key.nextFile, String(number + 1), in: db)
+        try db.execute(sql: "DELETE FROM store_info WHERE key = ?", arguments: [Key.pendingSnapshot])
+        try setInfo(Key.nextFile, String(max(number + 1, try nextFile(in: db))), in: db)
         try setInfo(Key.writtenLines, String(lines), in: db)
         try setInfo(Key.floorLines, String(floors), in: db)
         try setInfo(Key.removedLines, "0", in: db)
