@@ -57,12 +57,17 @@ extension Journal {
                     try SyncLedger.settled(uri, in: db)
                     continue
                 }
-                let heads = versions.filter(\.head)
-                guard heads.count == 1, let head = heads.first?.version,
-                    taken.allSatisfy({ other, said in
+                let heads = versions.filter(\.head).map(\.version)
+                let everyDeviceHolds = { (head: SyncVersion) in
+                    taken.allSatisfy { other, said in
                         other == head.device || said.last(of: head.device).map { $0 >= head } ?? false
-                    })
-                else { continue }
+                    }
+                }
+                guard heads.allSatisfy(everyDeviceHolds) else { continue }
+                guard heads.count == 1, let head = heads.first else {
+                    try makeVersionOfMergedHeads(uri, heads: heads, device: device, in: db)
+                    continue
+                }
                 // Every other version is one the head was made from: each device's latest of
                 // them is its floor.
                 var through: [UUID: SyncVersion] = [:]
@@ -81,6 +86,19 @@ extension Journal {
             report.compacted += compacted
             return compacted
         }
+    }
+
+    /// An entry whose heads every device holds, all merged into one (no copy kept), has its
+    /// versions removed only once a version is made from them all: the device that made the
+    /// winning head makes it at its next sync (one device, so that the devices don't make such
+    /// versions of each other's forever), as if the entry had been changed there.
+    private func makeVersionOfMergedHeads(
+        _ uri: String, heads: [SyncVersion], device: UUID, in db: Database
+    ) throws {
+        guard let held = try SyncLedger.held(uri: uri, in: db), let n = held.n,
+            held.merged.count + 1 == heads.count, SyncVersion(held.head)?.device == device
+        else { return }
+        try SyncLedger.sendAgain(n, in: db)
     }
 
     /// Replaces this device's files with a snapshot when it would hold at most half their lines:

@@ -168,6 +168,13 @@ enum SyncLedger {
                 """)
     }
 
+    /// Makes entry `n` pending, to be sent as a version of its own at the next sync, made from
+    /// the versions it holds.
+    static func sendAgain(_ n: Int64, in db: Database) throws {
+        try db.execute(sql: "UPDATE sync_entry SET digest = NULL WHERE n = ?", arguments: [n])
+        try db.execute(sql: "INSERT OR IGNORE INTO sync_pending (n) VALUES (?)", arguments: [n])
+    }
+
     static func clearPending(in db: Database) throws {
         try db.execute(sql: "DELETE FROM sync_pending")
     }
