@@ -112,18 +112,26 @@ extension Journal {
     /// key is unwrapped before anything is written, so a wrong passphrase writes nothing.
     private func keys(for place: SyncFolder, passphrase: Passphrase?) throws(JournalError) -> [UUID: SyncSealing]? {
         let devices = place.devices()
+        // A journal encrypted or decrypted since it last synced through this folder: the way on.
+        let converted = try main.read { db in
+            try SyncLedger.isStarted(in: db) && SyncLedger.info(SyncLedger.Key.folder, in: db) == place.url.path
+        }
         guard isEncrypted else {
             guard !devices.contains(where: { place.kind(of: $0) == .sealed }) else {
                 throw .usage(
-                    "\(place.url.path) is the folder of encrypted journals: a journal in plain text can't sync through it (nothing was written)"
-                )
+                    "\(place.url.path) is the folder of encrypted journals: a journal in plain text can't sync through it"
+                        + (converted
+                            ? " (this one was decrypted since it last synced through it: sync it through a new folder, and decrypt the other journals and sync them through that one too)"
+                            : "") + " (nothing was written)")
             }
             return nil
         }
         guard !devices.contains(where: { place.kind(of: $0) == .plain }) else {
             throw .usage(
-                "\(place.url.path) holds the files of journals in plain text: an encrypted journal can't sync through it, or its words would be there in the clear (nothing was written)"
-            )
+                "\(place.url.path) holds the files of journals in plain text: an encrypted journal can't sync through it, or its words would be there in the clear"
+                    + (converted
+                        ? " (this one was encrypted since it last synced through it: sync it through a new folder, and encrypt the other journals and sync them through that one too)"
+                        : "") + " (nothing was written)")
         }
         let kept = try main.read { db in try SyncLedger.keptKeys(in: db) }
         var keys: [UUID: SyncSealing] = [:]

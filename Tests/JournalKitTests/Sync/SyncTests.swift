@@ -592,3 +592,36 @@ import Testing
         #expect(try Self.held(b.journal).count == 2)
     }
 }
+
+extension SyncTests {
+    @Test func journalsEncryptedSinceTheySyncedMoveToANewFolderTogetherAndLoseNothing() throws {
+        let (old, new) = (try TemporaryFolder(), try TemporaryFolder())
+        let (a, b) = (try TemporaryJournal(), try TemporaryJournal())
+        try a.journal.add(NewEntry(text: "written on a"))
+        _ = try a.journal.sync(through: old.url)
+        try b.journal.add(NewEntry(text: "written on b"))
+        _ = try b.journal.sync(through: old.url)
+        _ = try a.journal.sync()
+        let passphrase = try Passphrase("correct horse")
+        var encrypted: [Journal] = []
+        for journal in [a, b] {
+            journal.close()
+            try Journal.encrypt(journal.directory, passphrase: passphrase, cost: .cheapestForTests)
+            encrypted.append(try Journal(directory: journal.directory, passphrase: passphrase))
+        }
+        // The folder of plain journals refuses them, saying how to go on, and writing nothing.
+        let before = FileManager.default.enumerator(atPath: old.url.path)!.compactMap { $0 as? String }.sorted()
+        let refusal = #expect(throws: JournalError.self) { try encrypted[0].sync(passphrase: passphrase) }
+        #expect(refusal?.message.contains("was encrypted since it last synced through it") == true)
+        #expect(FileManager.default.enumerator(atPath: old.url.path)!.compactMap { $0 as? String }.sorted() == before)
+        // Through a new folder each sends everything it holds: both hold every entry, once.
+        for journal in encrypted { _ = try journal.sync(through: new.url, passphrase: passphrase) }
+        for journal in encrypted { _ = try journal.sync(passphrase: passphrase) }
+        #expect(try Self.held(encrypted[0]) == Self.held(encrypted[1]))
+        #expect(try Self.held(encrypted[0]).map(\.text) == ["written on a", "written on b"])
+        // And a journal that joins the new folder gets them all.
+        let c = try TemporaryJournal(passphrase: "correct horse")
+        _ = try c.journal.sync(through: new.url, passphrase: c.passphrase)
+        #expect(try Self.held(c.journal) == Self.held(encrypted[0]))
+    }
+}
