@@ -83,6 +83,8 @@ extension Journal {
         var status = SyncStatus(folder: known.0, device: known.1, pending: known.2, devices: [])
         guard let path = known.0 else { return status }
         let place = SyncFolder(url: URL(fileURLWithPath: path))
+        let kept = isEncrypted ? try main.read { db in try SyncLedger.keptKeys(in: db) } : [:]
+        let now = SyncTaken.now()
         for device in place.devices() {
             let files = place.files(of: device)
             let last = files.last.map { place.fileURL(of: device, $0) }
@@ -93,10 +95,18 @@ extension Journal {
             if !takenIn, let lastFile = files.last, let position = known.3[device], position.file == lastFile.number {
                 takenIn = place.size(of: device, lastFile) == position.bytes
             }
-            status.devices.append(
-                SyncStatus.Device(
-                    id: device, isThisJournal: device == known.1, files: files.count, lastWritten: written,
-                    isTakenIn: takenIn || files.isEmpty))
+            var entry = SyncStatus.Device(
+                id: device, isThisJournal: device == known.1, files: files.count, lastWritten: written,
+                isTakenIn: takenIn || files.isEmpty)
+            let sealing = kept[device].flatMap { text in
+                (try? JournalKeyFile.read(at: place.keyURL(of: device))).flatMap { $0 }
+                    .flatMap { Self.keptKey(text, for: $0.journal) }.map(SyncSealing.init)
+            }
+            if !isEncrypted || sealing != nil, let at = place.taken(by: device, sealedBy: sealing)?.at {
+                entry.lastSaid = Date(timeIntervalSince1970: Double(at) / 1000)
+                entry.isWaitedFor = device == known.1 || now - at <= SyncTaken.waitedFor
+            }
+            status.devices.append(entry)
         }
         // This journal, before it has written a file of its own.
         if let device = known.1, !status.devices.contains(where: \.isThisJournal) {

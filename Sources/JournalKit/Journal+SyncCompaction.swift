@@ -25,15 +25,18 @@ extension Journal {
 
     /// How far every other device of the folder has taken in, as each says: nil when one has
     /// not said, or this journal has not yet taken in every version that one says it wrote
-    /// (which may have been made from versions an entry's head was not).
+    /// (which may have been made from versions an entry's head was not). A device that last
+    /// said it longer ago than ``SyncTaken/waitedFor`` is not waited for.
     private func takenByEveryOtherDevice(
         in place: SyncFolder, keys: [UUID: SyncSealing]?, device: UUID
     ) throws(JournalError) -> [UUID: SyncTaken]? {
         let last = try main.read { db in try SyncLedger.lastTaken(in: db) }
+        let now = SyncTaken.now()
         var taken: [UUID: SyncTaken] = [:]
         for other in place.devices() where other != device {
             if keys != nil, keys?[other] == nil { return nil }
             guard let said = place.taken(by: other, sealedBy: keys?[other]) else { return nil }
+            if let at = said.at, now - at > SyncTaken.waitedFor { continue }
             if let written = said.written.flatMap(SyncVersion.init) {
                 guard let read = last[other], read >= written else { return nil }
             }
@@ -202,20 +205,23 @@ extension Journal {
     }
 
     /// Says, beside this device's files, how far it has taken in the others' and the last
-    /// version it wrote, when that changed since it last said.
+    /// version it wrote, when that changed since it last said, or a day has passed since.
     private func publishTaken(
         _ place: SyncFolder, device: UUID, keys: inout [UUID: SyncSealing]?, passphrase: Passphrase?
     ) throws(JournalError) {
-        let (last, written, published) = try main.read { db in
+        let (last, written, published, publishedAt) = try main.read { db in
             (
                 try SyncLedger.lastTaken(in: db), try SyncLedger.info(SyncLedger.Key.lastWritten, in: db),
-                try SyncLedger.info(SyncLedger.Key.takenPublished, in: db)
+                try SyncLedger.info(SyncLedger.Key.takenPublished, in: db),
+                Int64(try SyncLedger.info(SyncLedger.Key.takenPublishedAt, in: db) ?? "") ?? 0
             )
         }
-        let taken = SyncTaken(
+        var taken = SyncTaken(
             taken: last.filter { $0.key != device }.values.map(\.description).sorted(), written: written)
         let text = String(decoding: (try? JSONEncoder().encode(taken)) ?? Data(), as: UTF8.self)
-        guard text != published else { return }
+        let now = SyncTaken.now()
+        guard text != published || now - publishedAt > SyncTaken.saidAgainAfter else { return }
+        taken.at = now
         var sealing: SyncSealing?
         if keys != nil {
             // A device that has written nothing yet draws its key only when it can.
@@ -223,6 +229,9 @@ extension Journal {
             sealing = try ownKey(of: device, in: place, keys: &keys!, passphrase: passphrase)
         }
         try place.writeTaken(taken, of: device, sealedBy: sealing)
-        try main.syncTransaction { db in try SyncLedger.setInfo(SyncLedger.Key.takenPublished, text, in: db) }
+        try main.syncTransaction { db in
+            try SyncLedger.setInfo(SyncLedger.Key.takenPublished, text, in: db)
+            try SyncLedger.setInfo(SyncLedger.Key.takenPublishedAt, String(now), in: db)
+        }
     }
 }

@@ -103,6 +103,7 @@ import Testing
         let devices = try #require(try status.json()["devices"] as? [[String: Any]])
         #expect(devices.count == 3)
         #expect(devices.allSatisfy { $0["taken_in"] as? Bool == true })
+        #expect(devices.allSatisfy { $0["waited_for"] as? Bool == true && $0["last_said"] is String })
         #expect(try status.json()["pending"] as? Int == 0)
     }
 

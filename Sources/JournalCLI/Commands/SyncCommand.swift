@@ -140,6 +140,9 @@ struct SyncCommand: ParsableCommand {
                                 }
                                     ?? .null,
                                 "taken_in": .bool(device.isTakenIn),
+                                "last_said": device.lastSaid.map { .string(ISO8601DateFormatter().string(from: $0)) }
+                                    ?? .null,
+                                "waited_for": .bool(device.isWaitedFor),
                             ])
                         }),
                 ]))
@@ -154,8 +157,10 @@ struct SyncCommand: ParsableCommand {
         for device in status.devices {
             let written = device.lastWritten.map { ISO8601DateFormatter().string(from: $0) } ?? "never"
             let name = device.isThisJournal ? "this journal" : device.isTakenIn ? "taken in" : "not all taken in"
+            let said = device.lastSaid.map { ", synced \(ISO8601DateFormatter().string(from: $0))" } ?? ""
+            let waited = device.isWaitedFor ? "" : " (not synced for 30 days: compaction no longer waits for it)"
             print(
-                "device   \(device.id.uuidString)  \(Formatting.count(device.files, "file", "files")), last \(written), \(name)"
+                "device   \(device.id.uuidString)  \(Formatting.count(device.files, "file", "files")), last \(written)\(said), \(name)\(waited)"
             )
         }
     }

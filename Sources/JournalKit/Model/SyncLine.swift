@@ -47,12 +47,23 @@ struct SyncFloor: Codable, Equatable, Sendable {
 /// How far a device has taken in the others' files, as it publishes it beside its own
 /// (`taken.jsonl`): the last version it took in from each other device, and the last version
 /// it wrote. A version may be compacted away only once every device has taken in a version
-/// made from it (<doc:Syncing>).
+/// made from it (<doc:Syncing>), every device that said so within ``waitedFor``.
 struct SyncTaken: Codable, Equatable, Sendable {
     /// The last version taken in from each other device (the version names its device).
     var taken: [String]
     /// The last version this device wrote into its files; nil before it wrote one.
     var written: String?
+    /// When the device said it, in milliseconds since 1970 by its clock; said again at a sync
+    /// once ``saidAgainAfter`` has passed, though nothing changed.
+    var at: Int64?
+
+    /// How long a device that has not said how far it has taken in is waited for: one that has
+    /// not synced for longer (a journal deleted, a machine gone) holds compaction back no more.
+    static let waitedFor: Int64 = 30 * 24 * 3_600_000
+    static let saidAgainAfter: Int64 = 24 * 3_600_000
+
+    /// Milliseconds since 1970 now, as ``at`` counts them.
+    static func now(_ date: Date = Date()) -> Int64 { Int64(date.timeIntervalSince1970 * 1000) }
 
     /// The last version taken in from `device`, by the device that wrote this.
     func last(of device: UUID) -> SyncVersion? {

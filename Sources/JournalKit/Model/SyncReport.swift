@@ -60,5 +60,11 @@ public struct SyncStatus: Sendable, Codable, Equatable {
         public var lastWritten: Date?
         /// Whether this journal took in every record of its files.
         public var isTakenIn: Bool
+        /// When the device last said, by its clock, how far it had taken in the others' files (at
+        /// its last sync, or a day after); nil when it has not said, or this journal can't read it.
+        public var lastSaid: Date?
+        /// Whether compaction waits for the device: it has said how far it has taken in within
+        /// the last 30 days, or has not said yet (<doc:Syncing>).
+        public var isWaitedFor = true
     }
 }

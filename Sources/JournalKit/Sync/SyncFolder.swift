@@ -41,7 +41,10 @@ struct SyncFolder: Sendable {
     /// start of its first file's first line (or of what it took in); nil when none is there yet.
     func kind(of device: UUID) -> Kind? {
         if FileManager.default.fileExists(atPath: keyURL(of: device).path) { return .sealed }
-        let first = files(of: device).first.map { fileURL(of: device, $0) } ?? takenURL(of: device)
+        let firstFile = fileURL(of: device, number: 1)
+        let first =
+            FileManager.default.fileExists(atPath: firstFile.path)
+            ? firstFile : files(of: device).first.map { fileURL(of: device, $0) } ?? takenURL(of: device)
         guard let handle = try? FileHandle(forReadingFrom: first) else { return nil }
         defer { try? handle.close() }
         // A plain line starts with its checksum (32 hexadecimal digits), a space and the JSON; a

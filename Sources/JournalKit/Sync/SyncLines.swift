@@ -45,8 +45,8 @@ enum SyncLines {
     }
 
     /// Reads `device`'s file `file`, up to its last whole line or its first one that is damaged
-    /// or that `decode` refuses; the lines are opened and decoded on every core
-    /// (``ImportThread/lineWorker``).
+    /// or that `decode` refuses; the lines of a long file are opened and decoded on every core
+    /// (``ImportThread/lineWorker``), those of a short one here.
     static func read<Value: Sendable>(
         _ data: Data, sealedBy sealing: SyncSealing?, device: UUID, file: String,
         decode: @Sendable @escaping (Data, JSONDecoder) -> Value?
@@ -67,7 +67,7 @@ enum SyncLines {
             }
         }
         let numbered = Array(lines.enumerated())
-        let decoded = numbered.parallelSlices(priority: ImportThread.lineWorker.priority) { slice in
+        let decodeSlice = { @Sendable (slice: ArraySlice<(offset: Int, element: Range<Int>)>) -> [Value?] in
             let decoder = JSONDecoder()
             return slice.map { (index, range) -> Value? in
                 data.withUnsafeBytes { (all: UnsafeRawBufferPointer) in
@@ -79,7 +79,11 @@ enum SyncLines {
                     return decode(json, decoder)
                 }
             }
-        }.joined()
+        }
+        let decoded =
+            numbered.count < Self.shortFile
+            ? decodeSlice(numbered[...])
+            : Array(numbered.parallelSlices(priority: ImportThread.lineWorker.priority, decodeSlice).joined())
         for (index, value) in decoded.enumerated() {
             guard let value else {
                 reading.end = .damaged(line: index + 1)
@@ -90,6 +94,10 @@ enum SyncLines {
         }
         return reading
     }
+
+    /// How many lines a file has at most to be read on the calling thread: fewer than threads
+    /// started for them would pay for.
+    private static let shortFile = 64
 
     /// The JSON of a plain line, when its checksum matches.
     private static func checked(_ line: UnsafeRawBufferPointer) -> Data? {

@@ -148,3 +148,33 @@ extension SyncCompactionTests {
         #expect(try SyncTests.held(b.journal).count == 3)
     }
 }
+
+extension SyncCompactionTests {
+    @Test func aJournalThatHasNotSyncedForAMonthIsNotWaitedForAndLosesNothingWhenItComesBack() throws {
+        let folder = try TemporaryFolder()
+        let (a, b, gone) = (try TemporaryJournal(), try TemporaryJournal(), try TemporaryJournal())
+        try a.journal.add(NewEntry(text: "draft 0"))
+        _ = try a.journal.sync(through: folder.url)
+        _ = try b.journal.sync(through: folder.url)
+        let device = try gone.journal.sync(through: folder.url).device
+        #expect(try Self.edit(a, b, from: 1, rounds: 3).compacted == 0)
+        // What it said it took in, said a month and a day ago.
+        let place = SyncFolder(url: folder.url)
+        var said = try #require(place.taken(by: device, sealedBy: nil))
+        said.at = SyncTaken.now(Date(timeIntervalSinceNow: -31 * 24 * 3600))
+        try place.writeTaken(said, of: device, sealedBy: nil)
+        let listed = try #require(try a.journal.syncStatus().devices.first { $0.id == device })
+        #expect(!listed.isWaitedFor && listed.lastSaid.map { $0 < Date(timeIntervalSinceNow: -30 * 24 * 3600) } == true)
+        #expect(
+            try b.journal.syncStatus().devices.allSatisfy { $0.id == device || $0.isWaitedFor && $0.lastSaid != nil })
+        #expect(try Self.edit(a, b, from: 4, rounds: 3).compacted > 0)
+        // Back, it edits the entry from the version it holds, which the others removed: its
+        // words are kept, on every journal.
+        try gone.journal.edit(try SyncTests.entry("draft 0", in: gone.journal).id, text: "draft 0, back")
+        for journal in [gone, a, b, gone] { _ = try journal.journal.sync() }
+        let held = try SyncTests.held(a.journal)
+        #expect(held.map(\.text).sorted() == ["draft 0, back", "draft 6"])
+        #expect(try SyncTests.held(b.journal) == held)
+        #expect(try SyncTests.held(gone.journal) == held)
+    }
+}

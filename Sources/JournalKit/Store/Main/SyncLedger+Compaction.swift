@@ -131,8 +131,9 @@ extension SyncLedger.Key {
     static let lastWritten = "sync_last_written"
     /// The number of a snapshot of this device's files begun and not yet finished.
     static let pendingSnapshot = "sync_pending_snapshot"
-    /// What the device last said it has taken in (``SyncTaken``), as written.
+    /// What the device last said it has taken in (``SyncTaken``, without its time), and when.
     static let takenPublished = "sync_taken_published"
+    static let takenPublishedAt = "sync_taken_published_at"
 }
 
 extension SyncLedger {
