@@ -65,7 +65,18 @@ import Testing
         for journal in [a, b] { _ = try journal.journal.sync(passphrase: journal.passphrase) }
         #expect(try SyncTests.held(a.journal) == SyncTests.held(c.journal))
         #expect(try SyncTests.held(b.journal) == SyncTests.held(c.journal))
-        for journal in [a, b, c] { try journal.expectConsistent() }
+        for journal in [a, b, c] {
+            try journal.expectConsistent()
+            #expect(try journal.journal.verify().isConsistent)
+        }
+        // A version kept that compaction removed is reported.
+        try a.journal.main.syncTransaction { db in
+            let floor = try #require(try SyncLedger.floors(in: db).first { $0.entry == entry.id.uri })
+            try db.execute(
+                sql: "INSERT INTO sync_version (uri, version, head, state) VALUES (?, ?, 0, NULL)",
+                arguments: [entry.id.uri, floor.through[0]])
+        }
+        #expect(try a.journal.verify().problems.contains { $0.contains("kept, though compaction removed it") })
     }
 
     @Test func aJournalThatHasNotPassedAVersionHoldsItsCompactionBackAndItsEditMerges() throws {

@@ -105,6 +105,21 @@ extension SyncLedger {
         return removal
     }
 
+    /// The versions kept that a floor removed (none, if the ledger is as it should be).
+    static func keptThoughRemoved(in db: Database) throws -> [(uri: String, version: String)] {
+        guard
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE name = 'sync_floor')") == true
+        else { return [] }
+        return try Row.fetchAll(
+            db,
+            sql: """
+                SELECT v.uri, v.version FROM sync_floor f JOIN sync_version v
+                ON v.uri = f.uri AND v.version <= f.version AND substr(v.version, 26) = f.device
+                ORDER BY v.uri, v.version
+                """
+        ).map { ($0[0], $0[1]) }
+    }
+
     /// Every floor kept, an entry a line.
     static func floors(in db: Database) throws -> [SyncFloor] {
         var floors: [SyncFloor] = []
