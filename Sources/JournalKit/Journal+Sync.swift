@@ -29,7 +29,7 @@ extension Journal {
             try place.prepare()
             var report = try sendChanges(through: place, keys: &keys, passphrase: passphrase, hooks)
             try takeIn(from: place, keys: keys, hooks, into: &report, progress: progress)
-            try compact(place, keys: &keys, passphrase: passphrase, hooks, report: &report)
+            try compact(place, keys: &keys, passphrase: passphrase, report: &report)
             return report
         }
     }
@@ -125,6 +125,7 @@ extension Journal {
         // A journal encrypted or decrypted since it last synced through this folder: the way on.
         let converted = try main.read { db in
             try SyncLedger.isStarted(in: db) && SyncLedger.info(SyncLedger.Key.folder, in: db) == place.url.path
+                && SyncLedger.info(SyncLedger.Key.encrypted, in: db).map { $0 != (isEncrypted ? "1" : "0") } == true
         }
         guard isEncrypted else {
             guard !devices.contains(where: { place.kind(of: $0) == .sealed }) else {
@@ -278,6 +279,7 @@ extension Journal {
                 try SyncLedger.startCompaction(in: db)
             }
             try SyncLedger.setInfo(SyncLedger.Key.folder, place.url.path, in: db)
+            try SyncLedger.setInfo(SyncLedger.Key.encrypted, isEncrypted ? "1" : "0", in: db)
             var report = SyncReport(folder: place.url.path, device: UUID())
             if let device = try SyncLedger.info(SyncLedger.Key.device, in: db).flatMap(UUID.init(uuidString:)),
                 try SyncLedger.info(SyncLedger.Key.claim, in: db) == claim

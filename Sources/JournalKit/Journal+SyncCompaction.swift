@@ -10,12 +10,11 @@ extension Journal {
     /// After a sync has sent and taken in: removes the versions every device has passed, writes
     /// a snapshot when it is worth it, and says how far this device has taken in.
     func compact(
-        _ place: SyncFolder, keys: inout [UUID: SyncSealing]?, passphrase: Passphrase?,
-        _ hooks: MainStore.WriteHooks, report: inout SyncReport
+        _ place: SyncFolder, keys: inout [UUID: SyncSealing]?, passphrase: Passphrase?, report: inout SyncReport
     ) throws(JournalError) {
         let device = report.device
         if let taken = try takenByEveryOtherDevice(in: place, keys: keys, device: device),
-            try removePassedVersions(taken, device: device, hooks, report: &report) > 0
+            try removePassedVersions(taken, device: device, report: &report) > 0
         {
             _ = try writeOutbox(to: place, as: device, keys: &keys, passphrase: passphrase)
         }
@@ -48,7 +47,7 @@ extension Journal {
     /// Removes, from every entry with one head that every device holds, every other version,
     /// and puts the floors that say so in the outbox; returns how many entries it compacted.
     private func removePassedVersions(
-        _ taken: [UUID: SyncTaken], device: UUID, _ hooks: MainStore.WriteHooks, report: inout SyncReport
+        _ taken: [UUID: SyncTaken], device: UUID, report: inout SyncReport
     ) throws(JournalError) -> Int {
         guard try main.read({ db in try !SyncLedger.compactable(in: db).isEmpty }) else { return 0 }
         return try main.syncTransaction { db in

@@ -478,6 +478,14 @@ import Testing
         #expect(throws: JournalError.self) { try plainJournal.journal.sync(through: encrypted.url) }
         _ = try plainJournal.journal.sync(through: plain.url)
         #expect(throws: JournalError.self) { try other.journal.sync(through: plain.url, passphrase: other.passphrase) }
+        // A sealed device arriving in a plain journal's folder is refused, without a word of a
+        // conversion the journal did not make.
+        let sealed = try #require(SyncFolder(url: encrypted.url).devices().first)
+        let arrived = SyncFolder(url: plain.url).deviceURL(sealed)
+        try FileManager.default.copyItem(at: SyncFolder(url: encrypted.url).deviceURL(sealed), to: arrived)
+        let refused = try #require(throws: JournalError.self) { try plainJournal.journal.sync() }
+        #expect(refused.message.contains("folder of encrypted journals") && !refused.message.contains("since it"))
+        try FileManager.default.removeItem(at: arrived)
         // A passphrase that is not the journal's own wraps no key for it.
         let (empty, c) = (try TemporaryFolder(), try TemporaryJournal(passphrase: "correct horse"))
         try c.journal.add(NewEntry(text: "not sent"))

@@ -98,8 +98,9 @@ enum SyncLedger {
 
     /// The keys of `store_info` sync keeps.
     enum Key {
-        /// The folder of the last sync.
+        /// The folder of the last sync, and whether the journal was encrypted then.
         static let folder = "sync_folder"
+        static let encrypted = "sync_encrypted"
         /// This journal's device in the folder, and the identity (device and inode) of the file
         /// it was given to: a copy of the file is another device.
         static let device = "sync_device"
