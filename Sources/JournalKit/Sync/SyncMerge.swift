@@ -14,7 +14,7 @@ import JournalText
 ///   they don't overlap (``ThreeWayMerge``, from the latest version both were made from);
 /// - each edit that overlaps is kept as an entry of its own, a copy tagged `conflict`, whose
 ///   identity follows from the entry's and the version's, so every device makes the same copy
-///   once.
+///   once; losing edits that made the same entry get one copy, the latest's.
 enum SyncMerge {
     /// One head: its version and its state, nil for a delete.
     struct Head: Equatable, Sendable {
@@ -71,6 +71,8 @@ enum SyncMerge {
                 state = SyncedState(
                     date: state.date, text: state.text, tags: state.tags + [conflictTag], starred: state.starred)
             }
+            // Two losing edits that made the same entry need one copy.
+            guard !resolution.copies.contains(where: { $0.state == state }) else { continue }
             resolution.copies.append(
                 Copy(entry: copyURI(of: entry, at: head.version), version: head.version, state: state))
         }
