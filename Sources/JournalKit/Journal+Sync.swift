@@ -102,7 +102,7 @@ extension Journal {
                 (try? JournalKeyFile.read(at: place.keyURL(of: device))).flatMap { $0 }
                     .flatMap { Self.keptKey(text, for: $0.journal) }.map(SyncSealing.init)
             }
-            if !isEncrypted || sealing != nil, let at = place.taken(by: device, sealedBy: sealing)?.at {
+            if !isEncrypted || sealing != nil, let at = place.taken(by: device, sealedBy: sealing)?.values.first?.at {
                 entry.lastSaid = Date(timeIntervalSince1970: Double(at) / 1000)
                 entry.isWaitedFor = device == known.1 || now - at <= SyncTaken.waitedFor
             }

@@ -13,7 +13,7 @@ extension Journal {
         _ place: SyncFolder, keys: inout [UUID: SyncSealing]?, passphrase: Passphrase?, report: inout SyncReport
     ) throws(JournalError) {
         let device = report.device
-        if let taken = try takenByEveryOtherDevice(in: place, keys: keys, device: device),
+        if let taken = try takenByEveryOtherDevice(in: place, keys: keys, device: device, report: &report),
             try removePassedVersions(taken, device: device, report: &report) > 0
         {
             _ = try writeOutbox(to: place, as: device, keys: &keys, passphrase: passphrase)
@@ -23,25 +23,35 @@ extension Journal {
     }
 
     /// How far every other device of the folder has taken in, as each says: nil when one has
-    /// not said, or this journal has not yet taken in every version that one says it wrote
-    /// (which may have been made from versions an entry's head was not). A device that last
-    /// said it longer ago than ``SyncTaken/waitedFor`` is not waited for.
+    /// not said (or what it says is still arriving, or damaged, which is reported), or this
+    /// journal has not yet taken in every version that one says it wrote (which may have been
+    /// made from versions an entry's head was not). A device that last said it longer ago than
+    /// ``SyncTaken/waitedFor`` is not waited for.
     private func takenByEveryOtherDevice(
-        in place: SyncFolder, keys: [UUID: SyncSealing]?, device: UUID
+        in place: SyncFolder, keys: [UUID: SyncSealing]?, device: UUID, report: inout SyncReport
     ) throws(JournalError) -> [UUID: SyncTaken]? {
         let last = try main.read { db in try SyncLedger.lastTaken(in: db) }
         let now = SyncTaken.now()
         var taken: [UUID: SyncTaken] = [:]
+        var isComplete = true
         for other in place.devices() where other != device {
-            if keys != nil, keys?[other] == nil { return nil }
-            guard let said = place.taken(by: other, sealedBy: keys?[other]) else { return nil }
+            guard keys == nil || keys?[other] != nil, let reading = place.taken(by: other, sealedBy: keys?[other])
+            else {
+                isComplete = false
+                continue
+            }
+            if case .damaged = reading.end { report.damaged.append("\(place.takenURL(of: other).path):1") }
+            guard reading.end == .whole, let said = reading.values.first else {
+                isComplete = false
+                continue
+            }
             if let at = said.at, now - at > SyncTaken.waitedFor { continue }
-            if let written = said.written.flatMap(SyncVersion.init) {
-                guard let read = last[other], read >= written else { return nil }
+            if let written = said.written.flatMap(SyncVersion.init), last[other].map({ $0 < written }) ?? true {
+                isComplete = false
             }
             taken[other] = said
         }
-        return taken
+        return isComplete ? taken : nil
     }
 
     /// Removes, from every entry with one head that every device holds, every other version,

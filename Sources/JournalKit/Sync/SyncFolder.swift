@@ -183,14 +183,13 @@ struct SyncFolder: Sendable {
         try replacement.commit()
     }
 
-    /// How far `device` has taken in the others' files, as it says; nil when it has not said,
-    /// or what it says does not check or open.
-    func taken(by device: UUID, sealedBy sealing: SyncSealing?) -> SyncTaken? {
+    /// How far `device` has taken in the others' files, as it says: its one line, when it is
+    /// whole and checks or opens; nil when there is no such file.
+    func taken(by device: UUID, sealedBy sealing: SyncSealing?) -> SyncLines.Reading<SyncTaken>? {
         guard let data = try? Data(contentsOf: takenURL(of: device)) else { return nil }
-        let reading = SyncLines.read(data, sealedBy: sealing, device: device, file: "taken") { json, decoder in
+        return SyncLines.read(data, sealedBy: sealing, device: device, file: "taken") { json, decoder in
             (try? decoder.decode(SyncTaken.self, from: json)).flatMap { $0.isWellFormed ? $0 : nil }
         }
-        return reading.end == .whole ? reading.values.first : nil
     }
 
     /// The size of `device`'s file `file` in bytes, nil when it can't be read.

@@ -171,7 +171,7 @@ extension SyncCompactionTests {
         #expect(try Self.edit(a, b, from: 1, rounds: 3).compacted == 0)
         // What it said it took in, said a month and a day ago.
         let place = SyncFolder(url: folder.url)
-        var said = try #require(place.taken(by: device, sealedBy: nil))
+        var said = try #require(place.taken(by: device, sealedBy: nil)?.values.first)
         said.at = SyncTaken.now(Date(timeIntervalSinceNow: -31 * 24 * 3600))
         try place.writeTaken(said, of: device, sealedBy: nil)
         let listed = try #require(try a.journal.syncStatus().devices.first { $0.id == device })
@@ -187,5 +187,30 @@ extension SyncCompactionTests {
         #expect(held.map(\.text).sorted() == ["draft 0, back", "draft 6"])
         #expect(try SyncTests.held(b.journal) == held)
         #expect(try SyncTests.held(gone.journal) == held)
+    }
+}
+
+extension SyncCompactionTests {
+    @Test(arguments: [nil, "correct horse"])
+    func aByteChangedInWhatAJournalSaysItTookInIsReportedAndNothingIsRemovedOnItsWord(passphrase: String?) throws {
+        let folder = try TemporaryFolder()
+        let journals = try (0..<3).map { _ in try TemporaryJournal(passphrase: passphrase) }
+        let (a, b, c) = (journals[0], journals[1], journals[2])
+        try a.journal.add(NewEntry(text: "draft 0"))
+        _ = try a.journal.sync(through: folder.url, passphrase: a.passphrase)
+        let device = try b.journal.sync(through: folder.url, passphrase: b.passphrase).device
+        _ = try c.journal.sync(through: folder.url, passphrase: c.passphrase)
+        try c.journal.edit(try SyncTests.entry("draft 0", in: c.journal).id, text: "draft 1")
+        _ = try c.journal.sync(passphrase: c.passphrase)
+        // b takes c's edit in and says so; one byte of what it says changes.
+        _ = try b.journal.sync(passphrase: b.passphrase)
+        let url = SyncFolder(url: folder.url).takenURL(of: device)
+        var bytes = try Data(contentsOf: url)
+        bytes[bytes.count / 2] ^= 0x01
+        try bytes.write(to: url)
+        let report = try a.journal.sync(passphrase: a.passphrase)
+        #expect(report.damaged == ["\(url.path):1"])
+        #expect(report.compacted == 0)
+        #expect(try Self.versions(of: try SyncTests.entry("draft 1", in: a.journal), in: a.journal) == 2)
     }
 }
