@@ -227,7 +227,7 @@ extension Journal {
         }
         var taken = SyncTaken(
             taken: last.filter { $0.key != device }.values.map(\.description).sorted(), written: written)
-        let text = String(decoding: (try? JSONEncoder().encode(taken)) ?? Data(), as: UTF8.self)
+        let text = taken.taken.joined(separator: " ") + "|" + (taken.written ?? "")
         let now = SyncTaken.now()
         guard text != published || now - publishedAt > SyncTaken.saidAgainAfter else { return }
         taken.at = now

@@ -214,3 +214,23 @@ extension SyncCompactionTests {
         #expect(try Self.versions(of: try SyncTests.entry("draft 1", in: a.journal), in: a.journal) == 2)
     }
 }
+
+extension SyncCompactionTests {
+    @Test func aSyncWithNothingNewLeavesWhatAJournalSaidItTookIn() throws {
+        let folder = try TemporaryFolder()
+        let (a, b) = (try TemporaryJournal(), try TemporaryJournal())
+        try a.journal.add(NewEntry(text: "one"))
+        let device = try a.journal.sync(through: folder.url).device
+        _ = try b.journal.sync(through: folder.url)
+        _ = try a.journal.sync()
+        let url = SyncFolder(url: folder.url).takenURL(of: device)
+        let said = try FileManager.default.attributesOfItem(atPath: url.path)[.systemFileNumber] as? Int
+        for _ in 0..<3 { _ = try a.journal.sync() }
+        #expect(try FileManager.default.attributesOfItem(atPath: url.path)[.systemFileNumber] as? Int == said)
+        // Something new taken in is said again.
+        try b.journal.add(NewEntry(text: "two"))
+        _ = try b.journal.sync()
+        _ = try a.journal.sync()
+        #expect(try FileManager.default.attributesOfItem(atPath: url.path)[.systemFileNumber] as? Int != said)
+    }
+}

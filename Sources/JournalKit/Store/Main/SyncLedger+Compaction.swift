@@ -146,7 +146,8 @@ extension SyncLedger.Key {
     static let lastWritten = "sync_last_written"
     /// The number of a snapshot of this device's files begun and not yet finished.
     static let pendingSnapshot = "sync_pending_snapshot"
-    /// What the device last said it has taken in (``SyncTaken``, without its time), and when.
+    /// What the device last said it has taken in (``SyncTaken``'s versions taken, `|`, the
+    /// version written), and when.
     static let takenPublished = "sync_taken_published"
     static let takenPublishedAt = "sync_taken_published_at"
 }
