@@ -235,7 +235,7 @@ extension Journal {
                 let device = try SyncLedger.info(SyncLedger.Key.device, in: db).flatMap(UUID.init(uuidString:)),
                 try SyncLedger.info(SyncLedger.Key.claim, in: db) == ownClaim
             else { return nil }
-            let next = Int(try SyncLedger.info(SyncLedger.Key.nextFile, in: db) ?? "1") ?? 1
+            let next = try SyncLedger.nextFile(in: db)
             return (device, next - 1, try SyncLedger.info(SyncLedger.Key.folder, in: db))
         }
         guard let known, known.written > 0 else { return }
@@ -294,7 +294,7 @@ extension Journal {
                     // In a folder without the files of the device it was (a copy starting a
                     // folder of its own, a journal whose file a conversion replaced), what the
                     // journal holds reaches the folder only if it is sent again.
-                    let written = (Int(try SyncLedger.info(SyncLedger.Key.nextFile, in: db) ?? "1") ?? 1) - 1
+                    let written = try SyncLedger.nextFile(in: db) - 1
                     if place.lastFile(of: previous) < written { try SyncLedger.sendEverythingAgain(in: db) }
                 }
                 try SyncLedger.setInfo(SyncLedger.Key.device, report.device.uuidString, in: db)
