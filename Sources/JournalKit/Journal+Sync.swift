@@ -29,7 +29,11 @@ extension Journal {
             try place.prepare()
             var report = try sendChanges(through: place, keys: &keys, passphrase: passphrase, hooks)
             try takeIn(from: place, keys: keys, hooks, into: &report, progress: progress)
-            try compact(place, keys: &keys, passphrase: passphrase, report: &report)
+            do throws(JournalError) {
+                try compact(place, keys: &keys, passphrase: passphrase, report: &report)
+            } catch {
+                report.notCompacted = error.message
+            }
             return report
         }
     }

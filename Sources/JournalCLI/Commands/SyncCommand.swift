@@ -103,6 +103,9 @@ struct SyncCommand: ParsableCommand {
                 "\(Formatting.count(report.conflicts, "conflicting edit", "conflicting edits")) kept as entries tagged #conflict"
             )
         }
+        if let why = report.notCompacted {
+            lines.append("not compacted this time (the next sync tries again): \(why)")
+        }
         if report.compacted > 0 {
             lines.append(
                 "compacted \(Formatting.count(report.compacted, "entry", "entries")): every journal has its latest version, the older ones are removed"
@@ -118,6 +121,7 @@ struct SyncCommand: ParsableCommand {
             "received": .integer(report.received), "added": .integer(report.added),
             "changed": .integer(report.changed), "deleted": .integer(report.deleted),
             "conflicts": .integer(report.conflicts), "compacted": .integer(report.compacted),
+            "not_compacted": report.notCompacted.map(JSONValue.string) ?? .null,
             "waiting": .array(report.waiting.map(JSONValue.string)),
             "damaged": .array(report.damaged.map(JSONValue.string)),
         ])

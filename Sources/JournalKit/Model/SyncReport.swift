@@ -24,6 +24,10 @@ public struct SyncReport: Sendable, Codable, Equatable {
     /// Entries whose versions every device has passed, all but the latest removed here and
     /// from the folder's snapshots (<doc:Syncing>).
     public var compacted = 0
+    /// Why compaction could not finish at this sync (a file of this journal's in the folder
+    /// could not be written: a read-only folder, say), nil when it did. The changes were
+    /// exchanged all the same; compaction tries again at the next sync.
+    public var notCompacted: String?
     /// Files still arriving, or cut short: taken as far as their records are whole, the rest later;
     /// and an encrypted device's key still arriving (`device.key`), whose files wait for it.
     public var waiting: [String] = []

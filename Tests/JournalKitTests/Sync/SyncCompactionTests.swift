@@ -234,3 +234,23 @@ extension SyncCompactionTests {
         #expect(try FileManager.default.attributesOfItem(atPath: url.path)[.systemFileNumber] as? Int != said)
     }
 }
+
+extension SyncCompactionTests {
+    @Test func aFolderThisJournalCanReadButNotWriteInStillGivesItTheOthersChanges() throws {
+        let folder = try TemporaryFolder()
+        let (a, b) = (try TemporaryJournal(), try TemporaryJournal())
+        let device = try b.journal.sync(through: folder.url).device
+        try a.journal.add(NewEntry(text: "from a"))
+        _ = try a.journal.sync(through: folder.url)
+        // What b would say it took in can't be written (tests run as root: a folder is in the way).
+        let taken = SyncFolder(url: folder.url).takenURL(of: device)
+        try FileManager.default.removeItem(at: taken)
+        try FileManager.default.createDirectory(at: taken, withIntermediateDirectories: false)
+        let report = try b.journal.sync()
+        #expect(report.received == 1 && report.notCompacted != nil)
+        #expect(try SyncTests.held(b.journal) == SyncTests.held(a.journal))
+        try FileManager.default.removeItem(at: taken)
+        #expect(try b.journal.sync().notCompacted == nil)
+        #expect(SyncFolder(url: folder.url).taken(by: device, sealedBy: nil)?.values.first != nil)
+    }
+}
