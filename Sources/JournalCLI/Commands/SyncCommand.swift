@@ -82,7 +82,9 @@ struct SyncCommand: ParsableCommand {
         }
         for place in report.damaged {
             Terminal.standardError.write(
-                "journal: \(place): a damaged record; nothing from it on was taken (the device that wrote it has it whole)\n"
+                place.hasSuffix("/taken.jsonl:1")
+                    ? "journal: \(place): damaged; nothing is compacted on its word until the journal that wrote it says it again\n"
+                    : "journal: \(place): a damaged record; nothing from it on was taken (the device that wrote it has it whole)\n"
             )
         }
         if !report.damaged.isEmpty { throw ExitCode(1) }
