@@ -427,37 +427,38 @@ extension Journal {
         var done = 0
         for (device, start, files) in toRead {
             for file in files {
-                let reading = try place.read(device, file, sealedBy: keys?[device])
                 let skip = file.number == start.file ? start.records : 0
-                try main.syncTransaction { db in
+                let reading = try main.syncTransaction { db in
                     var intake = try Intake(main, hooks, in: db)
-                    var last: String?
-                    for (index, line) in reading.values.dropFirst(skip).enumerated() {
-                        switch line {
-                        case .record(let record):
-                            try take(record, into: &intake, report: &report, madeCopies: &madeCopies, in: db)
-                            last = record.version
-                        case .floor(let floor):
-                            try take(
-                                floor, own: report.device, into: &intake, report: &report, madeCopies: &madeCopies,
-                                in: db)
+                    var (last, read): (String?, Int) = (nil, 0)
+                    // The lines are decoded on a thread of their own while those before are taken in.
+                    let reading = try place.read(device, file, sealedBy: keys?[device]) { lines, bytes in
+                        for line in lines.dropFirst(max(skip - read, 0)) {
+                            switch line {
+                            case .record(let record):
+                                try take(record, into: &intake, report: &report, madeCopies: &madeCopies, in: db)
+                                last = record.version
+                            case .floor(let floor):
+                                try take(
+                                    floor, own: report.device, into: &intake, report: &report,
+                                    madeCopies: &madeCopies, in: db)
+                            }
                         }
-                        if index % 1_000 == 999 {
-                            let share = reading.bytes * (index + 1) / max(reading.values.count - skip, 1)
-                            progress?(JournalProgress(phase: .syncing, done: done + share, total: total))
-                        }
+                        read += lines.count
+                        progress?(JournalProgress(phase: .syncing, done: done + bytes, total: total))
                     }
                     try intake.writer.finish()
                     try SyncLedger.setInfo(SyncLedger.Key.clock, intake.clock.stored, in: db)
                     try SyncLedger.setPosition(
                         of: device,
                         at: (
-                            file.number, max(reading.values.count, skip),
+                            file.number, max(reading.count, skip),
                             file.number == start.file ? max(reading.bytes, start.bytes) : reading.bytes
                         ),
                         last: last, in: db)
                     // The entries written here are held as sync wrote them: nothing to send back.
                     try SyncLedger.clearPending(in: db)
+                    return reading
                 }
                 done += place.size(of: device, file) ?? reading.bytes
                 progress?(JournalProgress(phase: .syncing, done: min(done, total), total: total))

@@ -218,15 +218,33 @@ struct SyncFolder: Sendable {
     func read(
         _ device: UUID, _ file: File, sealedBy sealing: SyncSealing?
     ) throws(JournalError) -> SyncLines.Reading<SyncLine> {
+        SyncLines.read(try contents(of: device, file), sealedBy: sealing, device: device, file: file.sealedName) {
+            Self.line($0, $1)
+        }
+    }
+
+    /// The lines of `device`'s file `file` as ``read(_:_:sealedBy:)`` reads them, handed to
+    /// `take` in runs as they are decoded (``SyncLines/read(_:sealedBy:device:file:decode:inRuns:)``).
+    func read(
+        _ device: UUID, _ file: File, sealedBy sealing: SyncSealing?,
+        inRuns take: ([SyncLine], _ bytes: Int) throws -> Void
+    ) throws -> SyncLines.Reading<SyncLine> {
+        try SyncLines.read(
+            try contents(of: device, file), sealedBy: sealing, device: device, file: file.sealedName,
+            decode: { Self.line($0, $1) }, inRuns: take)
+    }
+
+    private func contents(of device: UUID, _ file: File) throws(JournalError) -> Data {
         let url = fileURL(of: device, file)
         do {
-            return SyncLines.read(
-                try Data(contentsOf: url), sealedBy: sealing, device: device, file: file.sealedName
-            ) { json, decoder in
-                (try? decoder.decode(SyncLine.self, from: json)).flatMap { $0.isWellFormed ? $0 : nil }
-            }
+            return try Data(contentsOf: url)
         } catch {
             throw .store("cannot read \(url.path): \(error.localizedDescription)", file: url.path)
         }
+    }
+
+    /// A line's value, when it decodes and holds what a device would write.
+    @Sendable private static func line(_ json: Data, _ decoder: JSONDecoder) -> SyncLine? {
+        (try? decoder.decode(SyncLine.self, from: json)).flatMap { $0.isWellFormed ? $0 : nil }
     }
 }

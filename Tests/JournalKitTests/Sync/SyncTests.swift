@@ -305,6 +305,32 @@ import Testing
         #expect(try Self.held(b.journal).map(\.text) == ["alpha"])
     }
 
+    /// A long file's lines are decoded a run at a time while those before are taken in: a line
+    /// damaged in any run stops the take-in there, and once it is mended, the rest is taken once.
+    @Test(arguments: [2_048, 2_049, 4_500])
+    func aLongFileDamagedInAnyRunIsTakenUpToTheDamageAndTheRestOnceMended(line: Int) throws {
+        let folder = try TemporaryFolder()
+        let (a, b) = (try TemporaryJournal(), try TemporaryJournal())
+        try a.importTexts((1...5_000).map { "entry number \($0)" })
+        let device = try a.journal.sync(through: folder.url).device
+        let file = folder.url.appendingPathComponent("journal-sync/\(device.uuidString)/00000001.jsonl")
+        let whole = try Data(contentsOf: file)
+        var damaged = whole
+        let starts = [0] + whole.indices.filter { whole[$0] == 0x0A }.map { $0 + 1 }
+        let text = try #require(whole[starts[line - 1]...].firstRange(of: Data("entry number".utf8)))
+        damaged[text.lowerBound] = UInt8(ascii: "E")
+        try damaged.write(to: file)
+        let report = try b.journal.sync(through: folder.url)
+        #expect(report.received == line - 1)
+        #expect(report.damaged == ["\(file.path):\(line)"])
+        #expect(try b.journal.search("number").total == line - 1)
+        try whole.write(to: file)
+        let rest = try b.journal.sync()
+        #expect(rest.received == 5_000 - (line - 1) && rest.damaged.isEmpty)
+        #expect(try b.journal.search("number").total == 5_000)
+        #expect(try Self.held(b.journal) == Self.held(a.journal))
+    }
+
     @Test(arguments: [
         "{\"entry\":\"x-journal://00000000-0000-4000-8000-000000000001/Entry/p1\",\"version\":\"1\"}",
         "[1, 2, 3]", "not json at all", "{\"entry\": 12}",
