@@ -431,12 +431,17 @@ extension Journal {
                 let reading = try main.syncTransaction { db in
                     var intake = try Intake(main, hooks, in: db)
                     var (last, read): (String?, Int) = (nil, 0)
-                    // The lines are decoded on a thread of their own while those before are taken in.
-                    let reading = try place.read(device, file, sealedBy: keys?[device]) { lines, bytes in
-                        for line in lines.dropFirst(max(skip - read, 0)) {
+                    // The lines are decoded, and their states prepared, on a thread of their own
+                    // while those before are taken in.
+                    let reading = try place.read(
+                        device, file, sealedBy: keys?[device], preparing: { $0.record?.state.map(PreparedState.init) }
+                    ) { lines, bytes in
+                        for (line, prepared) in lines.dropFirst(max(skip - read, 0)) {
                             switch line {
                             case .record(let record):
-                                try take(record, into: &intake, report: &report, madeCopies: &madeCopies, in: db)
+                                try take(
+                                    record, prepared: prepared, into: &intake, report: &report, madeCopies: &madeCopies,
+                                    in: db)
                                 last = record.version
                             case .floor(let floor):
                                 try take(
@@ -488,10 +493,11 @@ extension Journal {
         }
     }
 
-    /// Takes in one record: adds its version, and writes the entry as its heads now make it.
+    /// Takes in one record (its state `prepared`): adds its version, and writes the entry as its
+    /// heads now make it.
     private func take(
-        _ record: SyncRecord, into intake: inout Intake, report: inout SyncReport, madeCopies: inout Set<String>,
-        in db: Database
+        _ record: SyncRecord, prepared: PreparedState?, into intake: inout Intake, report: inout SyncReport,
+        madeCopies: inout Set<String>, in db: Database
     ) throws {
         guard let version = SyncVersion(record.version) else { return }
         if intake.hasFloors, try SyncLedger.isRemoved(record, in: db) { return }
@@ -499,12 +505,12 @@ extension Journal {
         guard !known.includes else { return }
         intake.clock.observe(version)
         report.received += 1
-        try SyncLedger.add(record, mayBeAParent: known.count > 0, in: db)
+        try SyncLedger.add(record, prepared: prepared, mayBeAParent: known.count > 0, in: db)
         // The first version known of an entry is the entry (the common case: entries new to
         // this journal).
         if known.count == 0, record.parents.isEmpty {
             let first = SyncMerge.Resolution(winner: SyncMerge.Head(version: version, state: record.state))
-            try hold(record.entry, as: first, held: nil, intake: &intake, report: &report, in: db)
+            try hold(record.entry, as: first, prepared: prepared, held: nil, intake: &intake, report: &report, in: db)
             return
         }
         try settle(record.entry, into: &intake, report: &report, madeCopies: &madeCopies, in: db)
@@ -577,10 +583,11 @@ extension Journal {
         }
     }
 
-    /// Makes the entry `uri` what `head` says, here.
+    /// Makes the entry `uri` what `resolution`'s winner says (its state `prepared`, when made
+    /// ahead), here.
     private func hold(
-        _ uri: String, as resolution: SyncMerge.Resolution, held: SyncLedger.Held?, intake: inout Intake,
-        report: inout SyncReport, in db: Database
+        _ uri: String, as resolution: SyncMerge.Resolution, prepared: PreparedState? = nil, held: SyncLedger.Held?,
+        intake: inout Intake, report: inout SyncReport, in db: Database
     ) throws {
         let (head, merged) = (resolution.winner.version.description, resolution.merged.map(\.description))
         guard let state = resolution.winner.state else {
@@ -591,9 +598,10 @@ extension Journal {
             try SyncLedger.hold(SyncLedger.Held(uri: uri, n: nil, head: head, merged: merged, digest: nil), in: db)
             return
         }
-        let n = try intake.writer.write(state, into: held?.n)
+        let n = try intake.writer.write(prepared?.entry ?? PreparedEntry(synced: state), into: held?.n)
         if held?.n == nil { report.added += 1 } else { report.changed += 1 }
         try SyncLedger.hold(
-            SyncLedger.Held(uri: uri, n: n, head: head, merged: merged, digest: state.digest), in: db)
+            SyncLedger.Held(uri: uri, n: n, head: head, merged: merged, digest: prepared?.digest ?? state.digest),
+            in: db)
     }
 }

@@ -18,6 +18,11 @@ enum SyncLine: Codable, Equatable, Sendable {
         }
     }
 
+    /// The record the line is, if it is one.
+    var record: SyncRecord? {
+        if case .record(let record) = self { record } else { nil }
+    }
+
     /// Whether the line holds what a device writes.
     var isWellFormed: Bool {
         switch self {

@@ -223,15 +223,17 @@ struct SyncFolder: Sendable {
         }
     }
 
-    /// The lines of `device`'s file `file` as ``read(_:_:sealedBy:)`` reads them, handed to
-    /// `take` in runs as they are decoded (``SyncLines/read(_:sealedBy:device:file:decode:inRuns:)``).
-    func read(
+    /// The lines of `device`'s file `file` as ``read(_:_:sealedBy:)`` reads them, each with what
+    /// `preparing` makes of it, handed to `take` in runs as they are decoded and prepared
+    /// (``SyncLines/read(_:sealedBy:device:file:decode:inRuns:)``).
+    func read<Prepared: Sendable>(
         _ device: UUID, _ file: File, sealedBy sealing: SyncSealing?,
-        inRuns take: ([SyncLine], _ bytes: Int) throws -> Void
-    ) throws -> SyncLines.Reading<SyncLine> {
+        preparing prepare: @Sendable @escaping (SyncLine) -> Prepared,
+        inRuns take: ([(line: SyncLine, prepared: Prepared)], _ bytes: Int) throws -> Void
+    ) throws -> SyncLines.Reading<(line: SyncLine, prepared: Prepared)> {
         try SyncLines.read(
             try contents(of: device, file), sealedBy: sealing, device: device, file: file.sealedName,
-            decode: { Self.line($0, $1) }, inRuns: take)
+            decode: { json, decoder in Self.line(json, decoder).map { ($0, prepare($0)) } }, inRuns: take)
     }
 
     private func contents(of device: UUID, _ file: File) throws(JournalError) -> Data {

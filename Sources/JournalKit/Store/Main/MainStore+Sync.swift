@@ -28,12 +28,10 @@ struct SyncedEntryWriter {
         inserter = try EntryInserter(db)
     }
 
-    /// Writes `state` into entry `n`, or into a new entry when `n` is nil or names no entry;
-    /// returns the entry's number.
-    mutating func write(_ state: SyncedState, into n: Int64?) throws -> Int64 {
-        let prepared = PreparedEntry(
-            date: JournalDate(microseconds: state.date), text: state.text, canonical: Fold.canonical(state.text),
-            textTags: Tags.inText(state.text), givenTags: state.tags, starred: state.starred, origin: nil)
+    /// Writes `prepared` (a state another device made: ``PreparedEntry/init(synced:)``) into
+    /// entry `n`, or into a new entry when `n` is nil or names no entry; returns the entry's
+    /// number.
+    mutating func write(_ prepared: PreparedEntry, into n: Int64?) throws -> Int64 {
         guard let n else { return try insert(prepared) }
         // The tags of entries inserted so far are written before any entry's tags change.
         try inserter.finish()
@@ -41,12 +39,12 @@ struct SyncedEntryWriter {
             sql:
                 "UPDATE entry SET date = ?, text = CAST(? AS TEXT), canonical = CAST(? AS TEXT), starred = ? WHERE n = ?"
         ).execute(arguments: [
-            prepared.date.microseconds, ExactText(prepared.text), ExactText(prepared.canonical), state.starred, n,
+            prepared.date.microseconds, ExactText(prepared.text), ExactText(prepared.canonical), prepared.starred, n,
         ])
         guard db.changesCount > 0 else { return try insert(prepared) }
         try EntryTags.replaceTextTags(prepared.textTags, for: n, in: db)
         try db.cachedStatement(sql: "DELETE FROM tag WHERE entry = ? AND given = 1").execute(arguments: [n])
-        try EntryTags.insert(state.tags, given: true, for: n, in: db)
+        try EntryTags.insert(prepared.givenTags, given: true, for: n, in: db)
         changed.append(n)
         return n
     }

@@ -246,17 +246,20 @@ enum SyncLedger {
         return (row?[0] ?? 0, row?[1] ?? false)
     }
 
-    /// Adds a version of `record.entry` with its state: a head unless a known version was made
-    /// from it (none can be unless it `mayBeAParent`: a version made here, or one of an entry
-    /// no version of which is known, is not); the versions it was made from are heads no more.
-    static func add(_ record: SyncRecord, mayBeAParent: Bool = true, in db: Database) throws {
+    /// Adds a version of `record.entry` with its state (`prepared`, when made ahead): a head
+    /// unless a known version was made from it (none can be unless it `mayBeAParent`: a version
+    /// made here, or one of an entry no version of which is known, is not); the versions it was
+    /// made from are heads no more.
+    static func add(
+        _ record: SyncRecord, prepared: PreparedState? = nil, mayBeAParent: Bool = true, in db: Database
+    ) throws {
         if mayBeAParent || !record.parents.isEmpty { try markCompactable(record.entry, in: db) }
         let isParent =
             try mayBeAParent
             && Bool.fetchOne(
                 db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM sync_parent WHERE uri = ? AND parent = ?)"),
                 arguments: [record.entry, record.version]) ?? false
-        let state = try record.state.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
+        let state = prepared?.json ?? record.state.map(json)
         try db.cachedStatement(
             sql: "INSERT OR IGNORE INTO sync_version (uri, version, head, state) VALUES (?, ?, ?, ?)"
         ).execute(arguments: [record.entry, record.version, !isParent, state])
@@ -275,6 +278,14 @@ enum SyncLedger {
             arguments: [uri]
         ).compactMap { row in SyncVersion(row[0]).map { ($0, decode(row[1])) } }
     }
+
+    /// `state` as the ledger keeps it.
+    static func json(of state: SyncedState) -> String {
+        // Encoding a value of plain fields cannot fail.
+        String(decoding: (try? stateEncoder.encode(state)) ?? Data(), as: UTF8.self)
+    }
+
+    private static let stateEncoder = JSONEncoder()
 
     private static func decode(_ json: String?) -> SyncedState? {
         json.flatMap { try? JSONDecoder().decode(SyncedState.self, from: Data($0.utf8)) }
