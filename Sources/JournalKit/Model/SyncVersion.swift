@@ -6,23 +6,27 @@ import Foundation
 /// after another was seen sorts after it.
 ///
 /// Invariant: the text form (`000001764500000000.00000.<device UUID>`) sorts as the versions
-/// do: fixed-width milliseconds and counter, then the device as a tie-break.
+/// do: fixed-width milliseconds and counter, then the device as a tie-break. A version is its
+/// text: two are equal when their texts are.
 struct SyncVersion: Hashable, Comparable, Sendable, CustomStringConvertible {
     let milliseconds: Int64
     let counter: Int
     let device: UUID
+    /// The text form, made once: a version is read from it and written as it many times.
+    let description: String
 
-    var description: String {
-        let ms = String(milliseconds)
-        let count = String(counter)
-        return String(repeating: "0", count: max(0, 18 - ms.count)) + ms + "."
-            + String(repeating: "0", count: max(0, 5 - count.count)) + count + "." + device.uuidString
-    }
+    /// The most a counter can count within one millisecond: its text has five digits.
+    static let counterLimit = 99_999
 
+    /// A version of `milliseconds` (from 0) and `counter` (from 0 to ``counterLimit``).
     init(milliseconds: Int64, counter: Int, device: UUID) {
         self.milliseconds = milliseconds
         self.counter = counter
         self.device = device
+        let (ms, count) = (String(milliseconds), String(counter))
+        description =
+            String(repeating: "0", count: max(0, 18 - ms.count)) + ms + "."
+            + String(repeating: "0", count: max(0, 5 - count.count)) + count + "." + device.uuidString
     }
 
     /// Reads the text form; nil when `text` is not exactly one (digits, dots, an upper-case UUID).
@@ -51,11 +55,19 @@ struct SyncVersion: Hashable, Comparable, Sendable, CustomStringConvertible {
         guard let (milliseconds, counter) = parsed ?? nil,
             let device = UUID(uuidString: String(text.suffix(36)))
         else { return nil }
-        self.init(milliseconds: milliseconds, counter: counter, device: device)
+        (self.milliseconds, self.counter, self.device, description) = (milliseconds, counter, device, text)
+    }
+
+    static func == (lhs: SyncVersion, rhs: SyncVersion) -> Bool {
+        lhs.description == rhs.description
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(description)
     }
 
     static func < (lhs: SyncVersion, rhs: SyncVersion) -> Bool {
-        (lhs.milliseconds, lhs.counter, lhs.device.uuidString) < (rhs.milliseconds, rhs.counter, rhs.device.uuidString)
+        lhs.description.utf8.lexicographicallyPrecedes(rhs.description.utf8)
     }
 }
 
@@ -74,13 +86,16 @@ struct SyncClock: Sendable, Equatable {
 
     var stored: String { "\(milliseconds).\(counter)" }
 
-    /// A new version for `device`, after every one the clock has made or seen.
+    /// A new version for `device`, after every one the clock has made or seen. A counter that
+    /// has counted all it can within one millisecond moves the clock on to the next.
     mutating func next(for device: UUID, now: Date = Date()) -> SyncVersion {
         let wall = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
         if wall > milliseconds {
             (milliseconds, counter) = (wall, 0)
-        } else {
+        } else if counter < SyncVersion.counterLimit {
             counter += 1
+        } else {
+            (milliseconds, counter) = (milliseconds + 1, 0)
         }
         return SyncVersion(milliseconds: milliseconds, counter: counter, device: device)
     }

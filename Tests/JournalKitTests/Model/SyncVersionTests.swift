@@ -47,4 +47,15 @@ import Testing
         #expect(clock.next(for: device, now: now) > ahead)
         #expect(SyncClock(stored: clock.stored) == clock)
     }
+
+    /// A journal that saw a version from a clock far ahead, then sends 100,000 entries, makes
+    /// more versions within one millisecond than a counter's five digits hold.
+    @Test func aClockThatCountsPastWhatAMillisecondHoldsMovesOnAndEveryVersionReadsBack() {
+        var clock = SyncClock(stored: nil)
+        let now = Date(timeIntervalSince1970: 1_764_500_000)
+        let versions = (0...SyncVersion.counterLimit + 10).map { _ in clock.next(for: device, now: now) }
+        #expect(versions.allSatisfy { SyncVersion($0.description) == $0 })
+        #expect(zip(versions, versions.dropFirst()).allSatisfy { $0 < $1 })
+        #expect(versions.last?.milliseconds == 1_764_500_000_001 && versions.last?.counter == 9)
+    }
 }
