@@ -305,7 +305,7 @@ extension Journal {
                 try SyncLedger.setInfo(SyncLedger.Key.claim, claim, in: db)
                 try SyncLedger.startFiles(in: db)
             }
-            var intake = try Intake(main, hooks, in: db)
+            var intake = try Intake(main, hooks, versioned: nil, in: db)
             var unsettled: [String] = []
             for n in try SyncLedger.pending(in: db) {
                 if let uri = try makeVersion(of: n, device: report.device, clock: &intake.clock, in: db),
@@ -425,23 +425,28 @@ extension Journal {
             device.files.reduce(sum) { $0 + (place.size(of: device.device, $1) ?? 0) }
         }
         var done = 0
+        var versioned = try main.read { db in try SyncLedger.holdsNoVersion(in: db) } ? Set<String>() : nil
         for (device, start, files) in toRead {
             for file in files {
                 let skip = file.number == start.file ? start.records : 0
                 let reading = try main.syncTransaction { db in
-                    var intake = try Intake(main, hooks, in: db)
+                    var intake = try Intake(main, hooks, versioned: versioned, in: db)
                     var (last, read): (String?, Int) = (nil, 0)
-                    // The lines are decoded, and their states prepared, on a thread of their own
-                    // while those before are taken in.
+                    // The lines are decoded, and their records made ready, on a thread of their
+                    // own while those before are taken in.
                     let reading = try place.read(
-                        device, file, sealedBy: keys?[device], preparing: { $0.record?.state.map(PreparedState.init) }
+                        device, file, sealedBy: keys?[device],
+                        preparing: { line -> (version: SyncVersion?, state: PreparedState?) in
+                            guard let record = line.record else { return (nil, nil) }
+                            return (SyncVersion(record.version), record.state.map(PreparedState.init))
+                        }
                     ) { lines, bytes in
-                        for (line, prepared) in lines.dropFirst(max(skip - read, 0)) {
+                        for (line, ready) in lines.dropFirst(max(skip - read, 0)) {
                             switch line {
                             case .record(let record):
                                 try take(
-                                    record, prepared: prepared, into: &intake, report: &report, madeCopies: &madeCopies,
-                                    in: db)
+                                    record, version: ready.version, prepared: ready.state, into: &intake,
+                                    report: &report, madeCopies: &madeCopies, in: db)
                                 last = record.version
                             case .floor(let floor):
                                 try take(
@@ -463,6 +468,7 @@ extension Journal {
                         last: last, in: db)
                     // The entries written here are held as sync wrote them: nothing to send back.
                     try SyncLedger.clearPending(in: db)
+                    versioned = intake.versioned
                     return reading
                 }
                 done += place.size(of: device, file) ?? reading.bytes
@@ -484,28 +490,48 @@ extension Journal {
         var writer: SyncedEntryWriter
         /// Whether compaction has removed versions here, which a record may be one of.
         var hasFloors: Bool
+        /// The entries the ledger holds versions of, when it held none as the take-in began (a
+        /// journal new to the folder): no other entry's versions need looking up. Nil when any
+        /// entry's may be there.
+        var versioned: Set<String>?
 
-        /// What taking in starts from in a transaction of `main`'s.
-        init(_ main: MainStore, _ hooks: MainStore.WriteHooks, in db: Database) throws {
+        /// What taking in starts from in a transaction of `main`'s, `versioned` as the last
+        /// transaction left it.
+        init(_ main: MainStore, _ hooks: MainStore.WriteHooks, versioned: Set<String>?, in db: Database) throws {
             clock = SyncClock(stored: try SyncLedger.info(SyncLedger.Key.clock, in: db))
             writer = try SyncedEntryWriter(main, hooks, in: db)
             hasFloors = try SyncLedger.hasFloors(in: db)
+            self.versioned = versioned
+        }
+
+        /// How many versions of `record`'s entry the ledger holds, and whether its version is one.
+        func known(_ record: SyncRecord, in db: Database) throws -> (count: Int, includes: Bool) {
+            if let versioned, !versioned.contains(record.entry) { return (0, false) }
+            return try SyncLedger.versions(of: record.entry, including: record.version, in: db)
+        }
+
+        /// Adds `record`'s version to the ledger (``SyncLedger/add(_:prepared:mayBeAParent:in:)``).
+        mutating func add(
+            _ record: SyncRecord, prepared: PreparedState? = nil, mayBeAParent: Bool = true, in db: Database
+        ) throws {
+            try SyncLedger.add(record, prepared: prepared, mayBeAParent: mayBeAParent, in: db)
+            versioned?.insert(record.entry)
         }
     }
 
-    /// Takes in one record (its state `prepared`): adds its version, and writes the entry as its
-    /// heads now make it.
+    /// Takes in one record (its version read, its state `prepared`): adds its version, and
+    /// writes the entry as its heads now make it.
     private func take(
-        _ record: SyncRecord, prepared: PreparedState?, into intake: inout Intake, report: inout SyncReport,
-        madeCopies: inout Set<String>, in db: Database
+        _ record: SyncRecord, version: SyncVersion?, prepared: PreparedState?, into intake: inout Intake,
+        report: inout SyncReport, madeCopies: inout Set<String>, in db: Database
     ) throws {
-        guard let version = SyncVersion(record.version) else { return }
+        guard let version else { return }
         if intake.hasFloors, try SyncLedger.isRemoved(record, in: db) { return }
-        let known = try SyncLedger.versions(of: record.entry, including: record.version, in: db)
+        let known = try intake.known(record, in: db)
         guard !known.includes else { return }
         intake.clock.observe(version)
         report.received += 1
-        try SyncLedger.add(record, prepared: prepared, mayBeAParent: known.count > 0, in: db)
+        try intake.add(record, prepared: prepared, mayBeAParent: known.count > 0, in: db)
         // The first version known of an entry is the entry (the common case: entries new to
         // this journal).
         if known.count == 0, record.parents.isEmpty {
@@ -575,7 +601,7 @@ extension Journal {
             // A copy changed on every device and compacted since: its versions arrive as any
             // entry's do, the one it was made as removed.
             if intake.hasFloors, try SyncLedger.isRemoved(record, in: db) { continue }
-            try SyncLedger.add(record, in: db)
+            try intake.add(record, in: db)
             let made = SyncMerge.Resolution(winner: SyncMerge.Head(version: copy.version, state: copy.state))
             try hold(copy.entry, as: made, held: nil, intake: &intake, report: &report, in: db)
             try SyncLedger.addCopy(copy.entry, of: entry, version: version, in: db)

@@ -18,15 +18,22 @@ enum SyncLines {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let json = (try? encoder.encode(value)) ?? Data()
         if let sealing { return sealing.seal(json, device: device, file: file, line: number) + Data([0x0A]) }
-        return Data((checksum(json) + " ").utf8) + json + Data([0x0A])
+        return Data(checksum(json) + [0x20]) + json + Data([0x0A])
     }
 
-    private static func checksum(_ json: some DataProtocol) -> String {
-        SHA256.hash(data: json).prefix(16).map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
+    /// The checksum a line writes before `json`: the first 16 bytes of its SHA-256, in
+    /// lower-case hex.
+    private static func checksum(_ json: some DataProtocol) -> [UInt8] {
+        var hex: [UInt8] = []
+        hex.reserveCapacity(32)
+        for byte in SHA256.hash(data: json).prefix(16) {
+            hex.append(hexDigits[Int(byte >> 4)])
+            hex.append(hexDigits[Int(byte & 0x0F)])
+        }
+        return hex
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// What a file's bytes hold: the whole values, in order, and how the bytes end.
     struct Reading<Value> {
@@ -181,7 +188,7 @@ enum SyncLines {
         private static func checked(_ line: UnsafeRawBufferPointer) -> Data? {
             guard let space = line.firstIndex(of: 0x20) else { return nil }
             let json = UnsafeRawBufferPointer(rebasing: line[(space + 1)...])
-            return String(decoding: line[..<space], as: UTF8.self) == checksum(json) ? Data(json) : nil
+            return line[..<space].elementsEqual(checksum(json)) ? Data(json) : nil
         }
     }
 }

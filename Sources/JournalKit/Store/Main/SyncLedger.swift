@@ -235,6 +235,11 @@ enum SyncLedger {
         ])
     }
 
+    /// Whether no version of any entry is known (a journal new to its folder).
+    static func holdsNoVersion(in db: Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM sync_version)") ?? false
+    }
+
     /// How many versions of `uri` are known, and whether `version` is one of them.
     static func versions(
         of uri: String, including version: String, in db: Database
