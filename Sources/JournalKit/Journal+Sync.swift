@@ -281,6 +281,7 @@ extension Journal {
                 try SyncLedger.start(in: db)
             } else {
                 try SyncLedger.startCompaction(in: db)
+                try SyncLedger.startHeldStates(in: db)
             }
             try SyncLedger.setInfo(SyncLedger.Key.folder, place.url.path, in: db)
             try SyncLedger.setInfo(SyncLedger.Key.encrypted, isEncrypted ? "1" : "0", in: db)
@@ -438,7 +439,8 @@ extension Journal {
                         device, file, sealedBy: keys?[device],
                         preparing: { line -> (version: SyncVersion?, state: PreparedState?) in
                             guard let record = line.record else { return (nil, nil) }
-                            return (SyncVersion(record.version), record.state.map(PreparedState.init))
+                            let state = record.state.map { PreparedState($0, madeFrom: record.parents) }
+                            return (SyncVersion(record.version), state)
                         }
                     ) { lines, bytes in
                         for (line, ready) in lines.dropFirst(max(skip - read, 0)) {
@@ -510,11 +512,13 @@ extension Journal {
             return try SyncLedger.versions(of: record.entry, including: record.version, in: db)
         }
 
-        /// Adds `record`'s version to the ledger (``SyncLedger/add(_:prepared:mayBeAParent:in:)``).
+        /// Adds `record`'s version to the ledger (``SyncLedger/add(_:prepared:heldByEntry:mayBeAParent:in:)``).
         mutating func add(
-            _ record: SyncRecord, prepared: PreparedState? = nil, mayBeAParent: Bool = true, in db: Database
+            _ record: SyncRecord, prepared: PreparedState? = nil, heldByEntry: Bool = false, mayBeAParent: Bool = true,
+            in db: Database
         ) throws {
-            try SyncLedger.add(record, prepared: prepared, mayBeAParent: mayBeAParent, in: db)
+            try SyncLedger.add(
+                record, prepared: prepared, heldByEntry: heldByEntry, mayBeAParent: mayBeAParent, in: db)
             versioned?.insert(record.entry)
         }
     }
@@ -531,10 +535,13 @@ extension Journal {
         guard !known.includes else { return }
         intake.clock.observe(version)
         report.received += 1
-        try intake.add(record, prepared: prepared, mayBeAParent: known.count > 0, in: db)
         // The first version known of an entry is the entry (the common case: entries new to
-        // this journal).
-        if known.count == 0, record.parents.isEmpty {
+        // this journal), which then holds its state for the ledger.
+        let first = known.count == 0 && record.parents.isEmpty
+        try intake.add(
+            record, prepared: prepared, heldByEntry: first && prepared?.entryHoldsIt == true,
+            mayBeAParent: known.count > 0, in: db)
+        if first {
             let first = SyncMerge.Resolution(winner: SyncMerge.Head(version: version, state: record.state))
             try hold(record.entry, as: first, prepared: prepared, held: nil, intake: &intake, report: &report, in: db)
             return

@@ -19,6 +19,9 @@ enum SyncLedgerCheck {
                 problems.add("sync", "p\(n) differs from what sync holds of it, and is not pending for the next sync")
             }
         }
+        for (uri, version) in try SyncLedger.misheld(in: db) {
+            problems.add("sync", "version \(version) of \(uri) left its state to an entry that no longer holds it")
+        }
         for (uri, version) in try SyncLedger.keptThoughRemoved(in: db) {
             problems.add("sync", "version \(version) of \(uri) is kept, though compaction removed it")
         }

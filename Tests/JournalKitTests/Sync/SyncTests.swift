@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import GRDB
 import JournalText
 import Testing
 
@@ -181,6 +182,49 @@ import Testing
         #expect(try Self.held(a.journal) == Self.held(b.journal))
         #expect(try Self.entry("four", in: a.journal).tags.map(\.written) == ["Travel"])
         #expect(try a.journal.search("edited").total == 1)
+        try a.expectConsistent()
+    }
+
+    /// Each state a journal holds of each version known: the ledger's, as merges read it.
+    static func versionStates(_ journal: Journal) throws -> [String: SyncedState?] {
+        try journal.main.read { db in
+            var states: [String: SyncedState?] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT uri, version, state FROM sync_version") {
+                states[row[0] + " " + row[1]] = try SyncLedger.state(row[2], of: row[0], in: db)
+            }
+            return states
+        }
+    }
+
+    /// An entry taken in as its first version holds that version's state for the ledger; the
+    /// first change of the entry, by any path, writes the state out as it was, so that a merge
+    /// from that version is the same on every journal.
+    @Test func aStateLeftToItsEntryIsWrittenOutAsItWasBeforeAnyChange() throws {
+        let folder = try TemporaryFolder()
+        let (a, b) = (try TemporaryJournal(), try TemporaryJournal())
+        for (index, text) in ["one\u{0}with a NUL #inline", "two", "three", "four", "five", "six"].enumerated() {
+            try a.journal.add(NewEntry(text: text, tags: ["Travel", "art"], starred: index.isMultiple(of: 2)))
+        }
+        _ = try a.journal.sync(through: folder.url)
+        _ = try b.journal.sync(through: folder.url)
+        let leftToEntries = { (journal: Journal) in
+            try journal.main.read { db in
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_version WHERE state = ''") ?? 0
+            }
+        }
+        #expect(try leftToEntries(b.journal) == 6)
+        try b.journal.edit(try Self.entry("one\u{0}with a NUL #inline", in: b.journal).id, text: "one, edited")
+        try b.journal.delete(try Self.entry("two", in: b.journal).id)
+        _ = try b.journal.setStarred(true, for: try Self.entry("three", in: b.journal).id)
+        _ = try b.journal.addTags(["Food"], to: try Self.entry("four", in: b.journal).id)
+        _ = try b.journal.removeTags(["travel"], from: try Self.entry("five", in: b.journal).id)
+        #expect(try leftToEntries(b.journal) == 1)
+        let (onA, onB) = (try Self.versionStates(a.journal), try Self.versionStates(b.journal))
+        #expect(onA.count == 6 && onB == onA)
+        try b.expectConsistent()
+        _ = try b.journal.sync()
+        _ = try a.journal.sync()
+        #expect(try Self.held(a.journal) == Self.held(b.journal))
         try a.expectConsistent()
     }
 

@@ -7,15 +7,22 @@ import JournalText
 /// every record waits for, only writes them.
 struct PreparedState: Sendable {
     let state: SyncedState
-    let json: String
+    /// Nil when the state is likely left to the entry (a first version's, which the entry holds
+    /// whole): the ledger encodes it when it is not.
+    let json: String?
     let digest: Data
     let entry: PreparedEntry
+    /// Whether the entry written from it holds it exactly (its given tags each once, in order),
+    /// so that the ledger may leave the state to the entry (``SyncLedger/heldByEntry``).
+    let entryHoldsIt: Bool
 
-    init(_ state: SyncedState) {
+    /// The state of a version made from `parents`.
+    init(_ state: SyncedState, madeFrom parents: [String]) {
         self.state = state
-        json = SyncLedger.json(of: state)
         digest = state.digest
         entry = PreparedEntry(synced: state)
+        entryHoldsIt = zip(state.tags, state.tags.dropFirst()).allSatisfy { $0.name < $1.name }
+        json = entryHoldsIt && parents.isEmpty ? nil : SyncLedger.json(of: state)
     }
 }
 

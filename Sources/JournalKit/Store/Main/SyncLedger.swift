@@ -11,8 +11,9 @@ import JournalText
 ///   on every device), the entry here that holds it (none once deleted), the version it is and
 ///   the other heads merged into it, and a digest of the state held (``SyncedState/digest``);
 /// - `sync_version(uri, version, head, state)`: every version known of each entry, whether it
-///   is a head (no known version was made from it), and its state as JSON (none for a delete),
-///   kept for the merges it may be the common ancestor of;
+///   is a head (no known version was made from it), and its state as JSON (none for a delete;
+///   left to the entry while it holds it: ``SyncLedger+HeldStates.swift``), kept for the merges
+///   it may be the common ancestor of;
 /// - `sync_parent(uri, version, parent)`: the versions each was made from;
 /// - `sync_copy(copy, entry, version)`: the copies sync made of an entry's losing heads,
 ///   while they are as made (a copy changed by a user is an entry like any other);
@@ -92,6 +93,7 @@ enum SyncLedger {
                 INSERT INTO sync_pending (n) SELECT n FROM entry;
                 """)
         try startCompaction(in: db)
+        try startHeldStates(in: db)
         let last = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'entry'") ?? 0
         try setInfo(Key.firstSyncedThrough, String(last), in: db)
     }
@@ -251,12 +253,14 @@ enum SyncLedger {
         return (row?[0] ?? 0, row?[1] ?? false)
     }
 
-    /// Adds a version of `record.entry` with its state (`prepared`, when made ahead): a head
-    /// unless a known version was made from it (none can be unless it `mayBeAParent`: a version
-    /// made here, or one of an entry no version of which is known, is not); the versions it was
-    /// made from are heads no more.
+    /// Adds a version of `record.entry` with its state (`prepared`, when made ahead; left to
+    /// the entry when it is `heldByEntry`: ``SyncLedger+HeldStates.swift``): a head unless a
+    /// known version was made from it (none can be unless it `mayBeAParent`: a version made
+    /// here, or one of an entry no version of which is known, is not); the versions it was made
+    /// from are heads no more.
     static func add(
-        _ record: SyncRecord, prepared: PreparedState? = nil, mayBeAParent: Bool = true, in db: Database
+        _ record: SyncRecord, prepared: PreparedState? = nil, heldByEntry: Bool = false, mayBeAParent: Bool = true,
+        in db: Database
     ) throws {
         if mayBeAParent || !record.parents.isEmpty { try markCompactable(record.entry, in: db) }
         let isParent =
@@ -264,7 +268,7 @@ enum SyncLedger {
             && Bool.fetchOne(
                 db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM sync_parent WHERE uri = ? AND parent = ?)"),
                 arguments: [record.entry, record.version]) ?? false
-        let state = prepared?.json ?? record.state.map(json)
+        let state = heldByEntry ? Self.heldByEntry : prepared?.json ?? record.state.map(json)
         try db.cachedStatement(
             sql: "INSERT OR IGNORE INTO sync_version (uri, version, head, state) VALUES (?, ?, ?, ?)"
         ).execute(arguments: [record.entry, record.version, !isParent, state])
@@ -281,7 +285,10 @@ enum SyncLedger {
         try Row.fetchAll(
             db.cachedStatement(sql: "SELECT version, state FROM sync_version WHERE uri = ? AND head = 1"),
             arguments: [uri]
-        ).compactMap { row in SyncVersion(row[0]).map { ($0, decode(row[1])) } }
+        ).compactMap { row in
+            guard let version = SyncVersion(row[0]) else { return nil }
+            return (version, try state(row[1], of: uri, in: db))
+        }
     }
 
     /// `state` as the ledger keeps it.
@@ -291,10 +298,6 @@ enum SyncLedger {
     }
 
     private static let stateEncoder = JSONEncoder()
-
-    private static func decode(_ json: String?) -> SyncedState? {
-        json.flatMap { try? JSONDecoder().decode(SyncedState.self, from: Data($0.utf8)) }
-    }
 
     /// The latest version of `uri` both `one` and `other` were made from (directly or not),
     /// with its state; nil when none is known with its state.
@@ -311,10 +314,11 @@ enum SyncLedger {
         let ofOne = Set(try String.fetchAll(ancestors, arguments: [one.description, uri]))
         let common = try String.fetchAll(ancestors, arguments: [other.description, uri]).filter(ofOne.contains)
         guard let latest = common.compactMap(SyncVersion.init).max() else { return nil }
-        return decode(
+        return try state(
             try String.fetchOne(
                 db.cachedStatement(sql: "SELECT state FROM sync_version WHERE uri = ? AND version = ?"),
-                arguments: [uri, latest.description]))
+                arguments: [uri, latest.description]),
+            of: uri, in: db)
     }
 
     /// The copies made of `entry`'s losing heads, each with the version it is a copy of.
