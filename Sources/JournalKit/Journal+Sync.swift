@@ -74,14 +74,15 @@ extension Journal {
 
     /// Where the journal stands with its folder, reading it and writing nothing.
     public func syncStatus() throws(JournalError) -> SyncStatus {
-        let known = try main.read { db -> (String?, UUID?, Int, [UUID: SyncLedger.Position]) in
-            guard try SyncLedger.isStarted(in: db) else { return (nil, nil, 0, [:]) }
+        let known = try main.read { db -> (String?, UUID?, Int, [UUID: SyncLedger.Position], [UUID: Int64]) in
+            guard try SyncLedger.isStarted(in: db) else { return (nil, nil, 0, [:], [:]) }
             let peers = try SyncLedger.peers(in: db)
             return (
                 try SyncLedger.info(SyncLedger.Key.folder, in: db),
                 try SyncLedger.info(SyncLedger.Key.device, in: db).flatMap(UUID.init(uuidString:)),
                 try SyncLedger.pendingCount(in: db),
-                Dictionary(uniqueKeysWithValues: peers.map { ($0.device, $0.position) })
+                Dictionary(uniqueKeysWithValues: peers.map { ($0.device, $0.position) }),
+                try SyncLedger.forgotten(in: db)
             )
         }
         var status = SyncStatus(folder: known.0, device: known.1, pending: known.2, devices: [])
@@ -106,9 +107,11 @@ extension Journal {
                 (try? JournalKeyFile.read(at: place.keyURL(of: device))).flatMap { $0 }
                     .flatMap { Self.keptKey(text, for: $0.journal) }.map(SyncSealing.init)
             }
-            if !isEncrypted || sealing != nil, let at = place.taken(by: device, sealedBy: sealing)?.values.first?.at {
-                entry.lastSaid = Date(timeIntervalSince1970: Double(at) / 1000)
-                entry.isWaitedFor = device == known.1 || now - at <= SyncTaken.waitedFor
+            let said = !isEncrypted || sealing != nil ? place.taken(by: device, sealedBy: sealing)?.values.first : nil
+            entry.lastSaid = said?.at.map { Date(timeIntervalSince1970: Double($0) / 1000) }
+            if device != known.1 {
+                entry.isWaitedFor = SyncTaken.waits(for: said, forgotten: known.4[device], now: now)
+                entry.isForgotten = known.4[device].map { (said?.at ?? .min) <= $0 } ?? false
             }
             status.devices.append(entry)
         }
@@ -118,6 +121,31 @@ extension Journal {
                 SyncStatus.Device(id: device, isThisJournal: true, files: 0, lastWritten: nil, isTakenIn: true))
         }
         return status
+    }
+
+    /// Tells this journal that `device` of its folder is gone (a machine retired, a journal
+    /// deleted): compaction here no longer waits for it to take versions in, as for a device
+    /// silent for 30 days, until it says again how far it has taken in (at a sync that takes
+    /// in or writes anything, or a day after it last said). What it may still send, made from
+    /// versions removed meanwhile, is kept as conflict copies: nothing is lost. The floors this
+    /// journal writes reach the others, so telling one journal is enough. Returns the device as
+    /// ``syncStatus()`` shows it now.
+    public func forgetSyncDevice(_ device: UUID) throws(JournalError) -> SyncStatus.Device {
+        try changing { () throws(JournalError) -> SyncStatus.Device in
+            let before = try syncStatus()
+            guard let folder = before.folder else {
+                throw .usage("this journal has not synced yet: there is no device to forget")
+            }
+            guard let found = before.devices.first(where: { $0.id == device }) else {
+                throw .usage(
+                    "no device \(device.uuidString) syncs through \(folder) (journal sync --status lists them)")
+            }
+            guard !found.isThisJournal else {
+                throw .usage("\(device.uuidString) is this journal's own device: forget it on the other journals")
+            }
+            try main.syncTransaction { db in try SyncLedger.forget(device, at: SyncTaken.now(), in: db) }
+            return try syncStatus().devices.first { $0.id == device } ?? found
+        }
     }
 
     /// The keys lines are sealed with in `place`, by device: none for a journal in plain text,

@@ -26,26 +26,26 @@ extension Journal {
     /// not said (or what it says is still arriving, or damaged, which is reported), or this
     /// journal has not yet taken in every version that one says it wrote (which may have been
     /// made from versions an entry's head was not). A device that last said it longer ago than
-    /// ``SyncTaken/waitedFor`` is not waited for.
+    /// ``SyncTaken/waitedFor``, or that was forgotten here and has said nothing since, is not
+    /// waited for.
     private func takenByEveryOtherDevice(
         in place: SyncFolder, keys: [UUID: SyncSealing]?, device: UUID, report: inout SyncReport
     ) throws(JournalError) -> [UUID: SyncTaken]? {
-        let last = try main.read { db in try SyncLedger.lastTaken(in: db) }
+        let (last, forgotten) = try main.read { db in
+            (try SyncLedger.lastTaken(in: db), try SyncLedger.forgotten(in: db))
+        }
         let now = SyncTaken.now()
         var taken: [UUID: SyncTaken] = [:]
         var isComplete = true
         for other in place.devices() where other != device {
-            guard keys == nil || keys?[other] != nil, let reading = place.taken(by: other, sealedBy: keys?[other])
-            else {
+            let reading = keys == nil || keys?[other] != nil ? place.taken(by: other, sealedBy: keys?[other]) : nil
+            if case .damaged = reading?.end { report.damaged.append("\(place.takenURL(of: other).path):1") }
+            let said = reading?.end == .whole ? reading?.values.first : nil
+            guard SyncTaken.waits(for: said, forgotten: forgotten[other], now: now) else { continue }
+            guard let said else {
                 isComplete = false
                 continue
             }
-            if case .damaged = reading.end { report.damaged.append("\(place.takenURL(of: other).path):1") }
-            guard reading.end == .whole, let said = reading.values.first else {
-                isComplete = false
-                continue
-            }
-            if let at = said.at, now - at > SyncTaken.waitedFor { continue }
             if let written = said.written.flatMap(SyncVersion.init), last[other].map({ $0 < written }) ?? true {
                 isComplete = false
             }

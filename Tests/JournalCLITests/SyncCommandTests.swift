@@ -149,6 +149,46 @@ import Testing
         #expect(try other.run(["list", "--json"]).json()["total"] as? Int == 1)
     }
 
+    /// A device that is gone is forgotten by its ID or the start of it, as `--status` shows it;
+    /// anything else is a clear error that forgets nothing.
+    @Test func aDeviceThatIsGoneIsForgottenByTheStartOfItsID() throws {
+        let (journal, gone) = (JournalProcess(), JournalProcess())
+        let folder = Self.temporary("folder")
+        defer {
+            journal.removeStore()
+            gone.removeStore()
+            try? FileManager.default.removeItem(at: folder)
+        }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        #expect(try journal.run(["add", "an entry"]).status == 0)
+        let never = try journal.run(["sync", "--forget", "ABCD"])
+        #expect(never.status == 2 && never.error.contains("has not synced yet"), "\(never.error)")
+        let own = try #require(try journal.run(["sync", "--json", folder.path]).json()["device"] as? String)
+        let other = try #require(try gone.run(["sync", "--json", folder.path]).json()["device"] as? String)
+        for (arguments, says) in [
+            (["sync", "--forget", own], "this journal's own device"),
+            (["sync", "--forget", "ZZZZ"], "no device of this journal's folder is ZZZZ"),
+            (["sync", "--forget", other, folder.path], "takes neither FOLDER nor --status"),
+            (["sync", "--forget", other, "--status"], "takes neither FOLDER nor --status"),
+        ] {
+            let refused = try journal.run(arguments)
+            #expect(refused.status == 2 && refused.error.contains(says), "\(arguments): \(refused.error)")
+        }
+        #expect(try journal.run(["sync", "--status", "--json"]).output.contains("\"forgotten\":true") == false)
+        let forgotten = try journal.run(["sync", "--json", "--forget=\(other.prefix(8).lowercased())"])
+        #expect(forgotten.status == 0, "\(forgotten.error)")
+        #expect(try forgotten.json()["id"] as? String == other)
+        #expect(try forgotten.json()["forgotten"] as? Bool == true && forgotten.json()["waited_for"] as? Bool == false)
+        let status = try journal.run(["sync", "--status"])
+        #expect(status.output.contains("\(other)") && status.output.contains("forgotten here"), "\(status.output)")
+        // Once it syncs again, saying how far it has taken in, it is waited for again.
+        #expect(try gone.run(["add", "back again"]).status == 0)
+        #expect(try gone.run(["sync"]).status == 0)
+        let devices = try #require(
+            try journal.run(["sync", "--status", "--json"]).json()["devices"] as? [[String: Any]])
+        #expect(devices.allSatisfy { $0["forgotten"] as? Bool == false && $0["waited_for"] as? Bool == true })
+    }
+
     @Test func encryptedJournalsSyncUnderTheirPassphraseAndAnotherIsRefused() throws {
         let (laptop, desktop) = (try JournalProcess.encrypted(), try JournalProcess.encrypted())
         let folder = Self.temporary("folder")

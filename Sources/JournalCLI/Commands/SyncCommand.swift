@@ -31,7 +31,11 @@ struct SyncCommand: ParsableCommand {
             (taken.jsonl). Once every journal has an entry's latest version, the older ones are \
             removed from every journal, and a journal whose files hold mostly removed versions \
             replaces them with a snapshot (NNNNNNNN.snapshot.jsonl) that a journal joining \
-            later starts from.
+            later starts from. A journal that has not synced for 30 days is no longer waited \
+            for; `journal sync --forget DEVICE` stops waiting for one at once (a machine retired, \
+            a journal deleted). Should it sync again, it is waited for again once it says how \
+            far it has taken in (at a sync that changes anything, or a day later), and what it wrote \
+            from versions removed meanwhile is kept as #conflict entries: nothing is lost.
 
             Encrypted journals seal every record under a key of their own, drawn at their first \
             sync and kept beside their files wrapped under the passphrase: another encrypted \
@@ -49,12 +53,23 @@ struct SyncCommand: ParsableCommand {
     @Flag(help: "Show the devices the folder holds and what is pending, writing nothing.")
     var status = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Stop waiting for a device that is gone (its ID, or the start of it, from --status) before compacting; syncs nothing.",
+            valueName: "DEVICE"))
+    var forget: String?
+
     func validate() throws {
         if status, folder != nil { throw ValidationError("--status takes no FOLDER: it shows the last sync's") }
+        if forget != nil, status || folder != nil {
+            throw ValidationError(
+                "--forget takes neither FOLDER nor --status: it forgets a device of the last sync's folder")
+        }
     }
 
     func run() throws {
         if status { return try printStatus(self.journal.openJournal().syncStatus()) }
+        if let forget { return try forgetDevice(forget) }
         // A journal that is not there yet (a new machine) is made, to take everything in.
         if let folder { try Journal.checkSyncFolder(URL(fileURLWithPath: folder)) }
         let journal = try self.journal.openJournal(create: folder != nil, changing: "sync")
@@ -129,6 +144,46 @@ struct SyncCommand: ParsableCommand {
         ])
     }
 
+    /// Forgets the device `named` (a UUID, or the start of one that names one device of the
+    /// folder).
+    private func forgetDevice(_ named: String) throws {
+        let journal = try self.journal.openJournal(changing: "sync --forget")
+        let status = try journal.syncStatus()
+        guard status.folder != nil else {
+            throw ValidationError("this journal has not synced yet: there is no device to forget")
+        }
+        let devices = status.devices
+        let matching =
+            UUID(uuidString: named).map { id in devices.filter { $0.id == id } }
+            ?? devices.filter { $0.id.uuidString.hasPrefix(named.uppercased()) }
+        guard matching.count == 1, let device = matching.first, !named.isEmpty else {
+            let listed = matching.map(\.id.uuidString).joined(separator: ", ")
+            throw ValidationError(
+                matching.isEmpty
+                    ? "no device of this journal's folder is \(named) (journal sync --status lists them)"
+                    : "\(named) names \(matching.count) devices (\(listed)): give more of it")
+        }
+        let forgotten = try journal.forgetSyncDevice(device.id)
+        if output.json { return JSONOutput.print(Self.json(forgotten)) }
+        let said =
+            forgotten.lastSaid.map { "it last synced \(ISO8601DateFormatter().string(from: $0))" }
+            ?? "it never said how far it had taken in"
+        print(
+            "compaction here no longer waits for \(forgotten.id.uuidString) (\(said)); it will again once that journal syncs and says how far it has taken in"
+        )
+    }
+
+    static func json(_ device: SyncStatus.Device) -> JSONValue {
+        .object([
+            "id": .string(device.id.uuidString), "this_journal": .bool(device.isThisJournal),
+            "files": .integer(device.files),
+            "last_written": device.lastWritten.map { .string(ISO8601DateFormatter().string(from: $0)) } ?? .null,
+            "taken_in": .bool(device.isTakenIn),
+            "last_said": device.lastSaid.map { .string(ISO8601DateFormatter().string(from: $0)) } ?? .null,
+            "waited_for": .bool(device.isWaitedFor), "forgotten": .bool(device.isForgotten),
+        ])
+    }
+
     private func printStatus(_ status: SyncStatus) throws {
         if output.json {
             JSONOutput.print(
@@ -136,21 +191,7 @@ struct SyncCommand: ParsableCommand {
                     "folder": status.folder.map(JSONValue.string) ?? .null,
                     "device": status.device.map { .string($0.uuidString) } ?? .null,
                     "pending": .integer(status.pending),
-                    "devices": .array(
-                        status.devices.map { device in
-                            .object([
-                                "id": .string(device.id.uuidString), "this_journal": .bool(device.isThisJournal),
-                                "files": .integer(device.files),
-                                "last_written": device.lastWritten.map {
-                                    .string(ISO8601DateFormatter().string(from: $0))
-                                }
-                                    ?? .null,
-                                "taken_in": .bool(device.isTakenIn),
-                                "last_said": device.lastSaid.map { .string(ISO8601DateFormatter().string(from: $0)) }
-                                    ?? .null,
-                                "waited_for": .bool(device.isWaitedFor),
-                            ])
-                        }),
+                    "devices": .array(status.devices.map(Self.json)),
                 ]))
             return
         }
@@ -164,7 +205,14 @@ struct SyncCommand: ParsableCommand {
             let written = device.lastWritten.map { ISO8601DateFormatter().string(from: $0) } ?? "never"
             let name = device.isThisJournal ? "this journal" : device.isTakenIn ? "taken in" : "not all taken in"
             let said = device.lastSaid.map { ", synced \(ISO8601DateFormatter().string(from: $0))" } ?? ""
-            let waited = device.isWaitedFor ? "" : " (not synced for 30 days: compaction no longer waits for it)"
+            let waited =
+                device.isForgotten
+                ? " (forgotten here: compaction no longer waits for it)"
+                : !device.isWaitedFor
+                    ? " (not synced for 30 days: compaction no longer waits for it)"
+                    : device.lastSaid == nil && !device.isThisJournal
+                        ? " (has not said how far it has taken in: compaction waits for it; journal sync --forget if it is gone)"
+                        : ""
             print(
                 "device   \(device.id.uuidString)  \(Formatting.count(device.files, "file", "files")), last \(written)\(said), \(name)\(waited)"
             )

@@ -67,6 +67,15 @@ struct SyncTaken: Codable, Equatable, Sendable {
     static let waitedFor: Int64 = 30 * 24 * 3_600_000
     static let saidAgainAfter: Int64 = 24 * 3_600_000
 
+    /// Whether compaction waits for a device that said `said` (nil: nothing yet), at `now`: not
+    /// once it has been silent for ``waitedFor``, nor when it was forgotten here at `forgotten`
+    /// and has not said anything since.
+    static func waits(for said: SyncTaken?, forgotten: Int64?, now: Int64) -> Bool {
+        if let forgotten, (said?.at ?? .min) <= forgotten { return false }
+        if let at = said?.at, now - at > waitedFor { return false }
+        return true
+    }
+
     /// Milliseconds since 1970 now, as ``at`` counts them.
     static func now(_ date: Date = Date()) -> Int64 { Int64(date.timeIntervalSince1970 * 1000) }
 

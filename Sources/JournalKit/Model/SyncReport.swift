@@ -68,7 +68,11 @@ public struct SyncStatus: Sendable, Codable, Equatable {
         /// its last sync, or a day after); nil when it has not said, or this journal can't read it.
         public var lastSaid: Date?
         /// Whether compaction waits for the device: it has said how far it has taken in within
-        /// the last 30 days, or has not said yet (<doc:Syncing>).
+        /// the last 30 days, or has not said yet, and was not forgotten here since
+        /// (<doc:Syncing>).
         public var isWaitedFor = true
+        /// Whether this journal was told the device is gone
+        /// (``Journal/forgetSyncDevice(_:)``), and it has not synced since.
+        public var isForgotten = false
     }
 }

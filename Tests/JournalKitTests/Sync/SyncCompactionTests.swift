@@ -188,6 +188,40 @@ extension SyncCompactionTests {
         #expect(try SyncTests.held(b.journal) == held)
         #expect(try SyncTests.held(gone.journal) == held)
     }
+
+    /// A journal told that a device is gone stops waiting for it at once, until it syncs again;
+    /// what that device wrote meanwhile is kept.
+    @Test func aDeviceForgottenIsNotWaitedForUntilItSyncsAgainAndLosesNothing() throws {
+        let folder = try TemporaryFolder()
+        let (a, b, gone) = (try TemporaryJournal(), try TemporaryJournal(), try TemporaryJournal())
+        #expect(throws: JournalError.self) { _ = try a.journal.forgetSyncDevice(UUID()) }
+        try a.journal.add(NewEntry(text: "draft 0"))
+        let own = try a.journal.sync(through: folder.url).device
+        _ = try b.journal.sync(through: folder.url)
+        let device = try gone.journal.sync(through: folder.url).device
+        #expect(try Self.edit(a, b, from: 1, rounds: 3).compacted == 0)
+        for wrong in [own, UUID()] {
+            #expect(throws: JournalError.self) { _ = try a.journal.forgetSyncDevice(wrong) }
+        }
+        let forgotten = try a.journal.forgetSyncDevice(device)
+        #expect(forgotten.isForgotten && !forgotten.isWaitedFor && forgotten.lastSaid != nil)
+        // Only a forgot it: a compacts once b has what a wrote, and its floors reach b.
+        #expect(try b.journal.syncStatus().devices.allSatisfy { !$0.isForgotten && $0.isWaitedFor })
+        #expect(try Self.edit(a, b, from: 4, rounds: 3).compacted == 0)
+        #expect(try a.journal.sync().compacted > 0)
+        _ = try b.journal.sync()
+        #expect(try Self.versions(of: try SyncTests.entry("draft 6", in: b.journal), in: b.journal) == 1)
+        // Back, it edits the entry from the version it holds, which the others removed: its
+        // words are kept, on every journal, and it is waited for again.
+        try gone.journal.edit(try SyncTests.entry("draft 0", in: gone.journal).id, text: "draft 0, back")
+        for journal in [gone, a, b, gone] { _ = try journal.journal.sync() }
+        let back = try #require(try a.journal.syncStatus().devices.first { $0.id == device })
+        #expect(!back.isForgotten && back.isWaitedFor)
+        let held = try SyncTests.held(a.journal)
+        #expect(held.map(\.text).sorted() == ["draft 0, back", "draft 6"])
+        #expect(try SyncTests.held(b.journal) == held)
+        #expect(try SyncTests.held(gone.journal) == held)
+    }
 }
 
 extension SyncCompactionTests {

@@ -28,6 +28,16 @@ extension SyncLedger {
         }
     }
 
+    /// The devices a user said are gone (`journal sync --forget`), each with when: compaction
+    /// waits for none of them until it says how far it has taken in after that.
+    static func forgotten(in db: Database) throws -> [UUID: Int64] {
+        try infoByDevice(Key.forgottenPrefix, in: db).compactMapValues { Int64($0) }
+    }
+
+    static func forget(_ device: UUID, at time: Int64, in db: Database) throws {
+        try setInfo(Key.forgottenPrefix + device.uuidString, String(time), in: db)
+    }
+
     static func markCompactable(_ uri: String, in db: Database) throws {
         try db.cachedStatement(sql: "INSERT OR IGNORE INTO sync_compactable (uri) VALUES (?)").execute(arguments: [uri])
     }

@@ -120,6 +120,9 @@ enum SyncLedger {
         /// and the device's UUID: `<the key file's UUID>:<base64>`, in the journal's encrypted
         /// store.
         static let deviceKeyPrefix = "sync_key:"
+        /// When a device was forgotten here (``SyncLedger/forgotten(in:)``), under this prefix and
+        /// the device's UUID: milliseconds since 1970, by this journal's clock.
+        static let forgottenPrefix = "sync_forgotten:"
     }
 
     // MARK: The device and its clock
@@ -138,15 +141,19 @@ enum SyncLedger {
 
     /// The device keys kept (``Key/deviceKeyPrefix``), by device.
     static func keptKeys(in db: Database) throws -> [UUID: String] {
+        try infoByDevice(Key.deviceKeyPrefix, in: db)
+    }
+
+    /// The values of `store_info` kept under `prefix` and a device's UUID, by device.
+    static func infoByDevice(_ prefix: String, in db: Database) throws -> [UUID: String] {
         let rows = try Row.fetchAll(
-            db, sql: "SELECT key, value FROM store_info WHERE substr(key, 1, length(?1)) = ?1",
-            arguments: [Key.deviceKeyPrefix])
-        var kept: [UUID: String] = [:]
+            db, sql: "SELECT key, value FROM store_info WHERE substr(key, 1, length(?1)) = ?1", arguments: [prefix])
+        var values: [UUID: String] = [:]
         for row in rows {
             let key: String = row[0]
-            if let device = UUID(uuidString: String(key.dropFirst(Key.deviceKeyPrefix.count))) { kept[device] = row[1] }
+            if let device = UUID(uuidString: String(key.dropFirst(prefix.count))) { values[device] = row[1] }
         }
-        return kept
+        return values
     }
 
     // MARK: What changed here
