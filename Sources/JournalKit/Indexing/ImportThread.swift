@@ -21,7 +21,7 @@
 /// | thread | does | priority | waited for by |
 /// | --- | --- | --- | --- |
 /// | the caller | writes each import step into the main store, then each batch into the search store | its own | the caller of the import |
-/// | ``lineReader`` | reads the input's lines, turns them into entries (the duplicate rule's keys too); for a sync, opens and decodes the next run of a file's lines while the sync takes in those before | process | the writer, at each step's next batch; the sync, at each run |
+/// | ``lineReader`` | reads the input's lines, turns them into entries (the duplicate rule's keys too); for a sync, opens and decodes the next run of a file's lines, and prepares what their states write (``PreparedState``), while the sync takes in those before | process | the writer, at each step's next batch; the sync, at each run |
 /// | ``lineWorker`` | a share of a batch of lines, on every other core (of a sync file read whole too: a device's own files, for a snapshot) | process | the line reader, or the sync reading the file |
 /// | ``wordsAhead`` | breaks the entries of a one-step import into words as they are written | behind | the search store's first batch |
 /// | ``batchReader`` | reads the next batch of changes from the main store and breaks it into words | behind | the batch preparer |

@@ -228,6 +228,38 @@ import Testing
         try a.expectConsistent()
     }
 
+    /// A ledger made before states were left to entries has none of the triggers that write
+    /// them out: its next sync makes them before it leaves any state to an entry.
+    @Test func aLedgerFromBeforeGetsItsTriggersBeforeAnyStateIsLeftToAnEntry() throws {
+        let folder = try TemporaryFolder()
+        let (a, b) = (try TemporaryJournal(), try TemporaryJournal())
+        try a.journal.add(NewEntry(text: "one"))
+        _ = try a.journal.sync(through: folder.url)
+        _ = try b.journal.sync(through: folder.url)
+        let triggers = { (journal: Journal) in
+            try journal.main.read { db in
+                try String.fetchAll(
+                    db, sql: "SELECT name FROM sqlite_schema WHERE type = 'trigger' AND name LIKE 'sync_state_%'")
+            }
+        }
+        #expect(try triggers(b.journal).count == 5)
+        try b.journal.main.syncTransaction { db in
+            for name in try triggers(b.journal) { try db.execute(sql: "DROP TRIGGER \(name)") }
+            try db.execute(
+                sql: "UPDATE sync_version SET state = ? WHERE state = ''",
+                arguments: [
+                    try SyncLedger.state(of: 1, in: db).map(SyncLedger.json)
+                ])
+        }
+        try a.journal.add(NewEntry(text: "two"))
+        _ = try a.journal.sync()
+        _ = try b.journal.sync()
+        #expect(try triggers(b.journal).count == 5)
+        try b.journal.edit(try Self.entry("two", in: b.journal).id, text: "two, edited")
+        #expect(try Self.versionStates(b.journal) == Self.versionStates(a.journal))
+        try b.expectConsistent()
+    }
+
     @Test func editsOfOneEntryOnTwoJournalsKeepBothTexts() throws {
         let folder = try TemporaryFolder()
         let (a, b) = (try TemporaryJournal(), try TemporaryJournal())
