@@ -282,7 +282,7 @@ extension Journal {
 
     /// The identity of the journal's file, which a copy of the journal doesn't share.
     var ownClaim: String {
-        FileIdentity(path: main.url.path).map { "\($0.device):\($0.inode)" } ?? ""
+        main.fileClaim
     }
 
     /// The folder given, or the one remembered.
@@ -306,6 +306,7 @@ extension Journal {
         let claim = ownClaim
         var report = try main.syncTransaction { db in
             if try !SyncLedger.isStarted(in: db) {
+                try SyncLedger.noteFile(claim, in: db)
                 try SyncLedger.start(in: db)
             } else {
                 try SyncLedger.startCompaction(in: db)
@@ -660,9 +661,14 @@ extension Journal {
             return
         }
         let n = try intake.writer.write(prepared?.entry ?? PreparedEntry(synced: state), into: held?.n)
-        if held?.n == nil { report.added += 1 } else { report.changed += 1 }
-        try SyncLedger.hold(
-            SyncLedger.Held(uri: uri, n: n, head: head, merged: merged, digest: prepared?.digest ?? state.digest),
-            in: db)
+        let digest = prepared?.digest ?? state.digest
+        // An entry that held this state already (the same edit made on two devices) is rewritten,
+        // so that the state its head left to it is written out, but is not reported changed.
+        if held?.n == nil {
+            report.added += 1
+        } else if held?.digest != digest {
+            report.changed += 1
+        }
+        try SyncLedger.hold(SyncLedger.Held(uri: uri, n: n, head: head, merged: merged, digest: digest), in: db)
     }
 }

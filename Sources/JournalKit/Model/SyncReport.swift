@@ -15,7 +15,7 @@ public struct SyncReport: Sendable, Codable, Equatable {
     public var received = 0
     /// Entries those versions added here (copies kept of a conflict among them).
     public var added = 0
-    /// Entries those versions changed here.
+    /// Entries those versions changed here (not counting an entry that held what they say).
     public var changed = 0
     /// Entries those versions deleted here.
     public var deleted = 0

@@ -485,14 +485,38 @@ import Testing
         // Each writes something of its own under the same next number before either syncs.
         try a.journal.add(NewEntry(text: "only on the original"))
         try copied.add(NewEntry(text: "only on the copy"))
-        for journal: Journal in [a.journal, copied, a.journal] { _ = try journal.sync(through: folder.url) }
+        var reports: [SyncReport] = []
+        for journal: Journal in [a.journal, copied, a.journal] { reports.append(try journal.sync(through: folder.url)) }
         #expect(try Self.held(a.journal) == Self.held(copied))
-        // The entries they were copied with are one each; what each wrote alone is all kept,
-        // the later of the two as a copy tagged conflict (one URI named both).
-        let texts = try Self.held(a.journal).map(\.text)
-        #expect(texts.filter { $0.hasSuffix("before the copy #kept") || $0 == "also before it" }.count == 2)
-        #expect(texts.contains("only on the original") && texts.contains("only on the copy"))
-        #expect(texts.count == 4)
+        // Each took in the other's three versions: one new entry, and two it held as they say.
+        for report in reports[1...] { #expect((report.received, report.added, report.changed) == (3, 1, 0)) }
+        // The entries they were copied with are one each; what each wrote alone is an entry of
+        // its own, no conflict: the copy's is named by its device.
+        let held = try Self.held(a.journal)
+        #expect(
+            held.map(\.text).sorted()
+                == ["also before it", "only on the copy", "only on the original", "written before the copy #kept"])
+        #expect(held.allSatisfy { !$0.tags.contains("conflict") })
+        let inCopy = try Self.entry("only on the copy", in: copied)
+        #expect(inCopy.id.uri == EntryID(storeID: reports[1].device, number: inCopy.id.number).uri)
+        let inOriginal = try Self.entry("only on the original", in: a.journal)
+        #expect(inOriginal.id.uri == EntryID(storeID: a.journal.storeID, number: inOriginal.id.number).uri)
+    }
+
+    @Test func aJournalCopiedBeforeItHeldAnythingNamesWhatEachWritesApart() throws {
+        // Copied as soon as it was made, and each synced before writing: the copy's first sync
+        // still finds that its file is not the one the journal was made in.
+        let folder = try TemporaryFolder()
+        let a = try TemporaryJournal()
+        let copy = try CopiedJournal(of: a)
+        let copied = copy.journal
+        for journal: Journal in [a.journal, copied] { _ = try journal.sync(through: folder.url) }
+        try a.journal.add(NewEntry(text: "on the original"))
+        try copied.add(NewEntry(text: "on the copy"))
+        for journal: Journal in [a.journal, copied, a.journal] { _ = try journal.sync() }
+        #expect(try Self.held(a.journal) == Self.held(copied))
+        #expect(try Self.held(a.journal).map(\.text) == ["on the copy", "on the original"])
+        #expect(try Self.held(a.journal).allSatisfy { !$0.tags.contains("conflict") })
     }
 
     @Test func encryptedJournalsWithOnePassphraseSyncAndTheFolderHoldsNothingInTheClear() throws {

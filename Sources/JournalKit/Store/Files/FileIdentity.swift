@@ -20,4 +20,8 @@ struct FileIdentity: Equatable, Sendable {
         device = UInt64(status.st_dev)
         inode = UInt64(status.st_ino)
     }
+
+    /// The identity as a store keeps it (`device:inode`): a journal whose file's identity is not
+    /// the one it kept is a copy, or was moved or converted, since it kept it.
+    var claim: String { "\(device):\(inode)" }
 }

@@ -61,6 +61,10 @@ package final class MainStore: StoreFile {
                 functions: [FoldFunction.function], readOnly: readOnly, readers: readers,
                 beforeRead: PendingImportRecord.prepareRead)
             let migrated = try pool.migrate(with: Self.migrator, applied: facts.appliedMigrations)
+            if facts.appliedMigrations.isEmpty, migrated {
+                let claim = Self.fileClaim(url)
+                try pool.write { db in try SyncLedger.noteFile(claim, in: db) }
+            }
             let id = migrated ? try pool.read(StoreFacts.read).info["id"] : facts.info["id"]
             guard let id, let uuid = UUID(uuidString: id) else {
                 throw JournalError.store("\(url.path) has no valid store identifier")
@@ -68,6 +72,12 @@ package final class MainStore: StoreFile {
             return (pool, uuid)
         }
     }
+
+    /// The identity of the store's file (``FileIdentity/claim``), which a copy of the journal
+    /// doesn't share; empty when it can't be read.
+    var fileClaim: String { Self.fileClaim(url) }
+
+    private static func fileClaim(_ url: URL) -> String { FileIdentity(path: url.path)?.claim ?? "" }
 
     private static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -186,8 +196,10 @@ package final class MainStore: StoreFile {
     func insert(
         _ hooks: WriteHooks, _ produce: (_ insert: (PreparedEntry) throws -> Void) throws -> Void
     ) throws(JournalError) -> (numbers: ClosedRange<Int64>?, alreadyPresent: Int) {
-        try guarded {
+        let claim = fileClaim
+        return try guarded {
             try writeUnlessImportPending { db in
+                try SyncLedger.noteFile(claim, in: db)
                 var first: Int64?
                 var alreadyPresent = 0
                 var inserter = try EntryInserter(db)
@@ -228,7 +240,9 @@ package final class MainStore: StoreFile {
         _ pending: PendingImport, _ hooks: WriteHooks,
         _ produce: (_ insert: (PreparedEntry) throws -> Int64?) throws -> ImportStepEnd
     ) throws(JournalError) -> (pending: PendingImport, leftLog: Bool) {
+        let claim = fileClaim
         let step = try writeLeavingLog { db in
+            try SyncLedger.noteFile(claim, in: db)
             var pending = pending
             var inserter = try EntryInserter(db)
             let end = try produce { entry in

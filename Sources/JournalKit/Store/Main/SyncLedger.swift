@@ -94,8 +94,35 @@ enum SyncLedger {
                 """)
         try startCompaction(in: db)
         try startHeldStates(in: db)
-        let last = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'entry'") ?? 0
-        try setInfo(Key.firstSyncedThrough, String(last), in: db)
+        var firstSyncedThrough = try lastEntryNumber(in: db)
+        if let copiedThrough = try info(Key.copiedThrough, in: db).flatMap(Int64.init) {
+            try setInfo(Key.namesByDevice, "1", in: db)
+            firstSyncedThrough = min(firstSyncedThrough, copiedThrough)
+        }
+        try db.execute(
+            sql: "DELETE FROM store_info WHERE key IN (?, ?)", arguments: [Key.unsyncedClaim, Key.copiedThrough])
+        try setInfo(Key.firstSyncedThrough, String(firstSyncedThrough), in: db)
+    }
+
+    /// The last number given to an entry (0 before the first).
+    private static func lastEntryNumber(in db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'entry'") ?? 0
+    }
+
+    /// Notes, until the journal first syncs, the identity (``FileIdentity/claim``) of the file
+    /// that is about to give entries numbers: a journal copied before it ever synced shares its
+    /// store's UUID, and so its entries' URIs, with the journal it was copied from, which may
+    /// give the same numbers to entries of its own. The numbers given after the file's identity
+    /// first changed are the copy's own, and its first sync names them by its device.
+    /// Called when the store is made, before each write that adds entries, and by the first sync.
+    static func noteFile(_ claim: String, in db: Database) throws {
+        guard !claim.isEmpty, try !isStarted(in: db) else { return }
+        let kept = try info(Key.unsyncedClaim, in: db)
+        guard kept != claim else { return }
+        if kept != nil, try info(Key.copiedThrough, in: db) == nil {
+            try setInfo(Key.copiedThrough, String(try lastEntryNumber(in: db)), in: db)
+        }
+        try setInfo(Key.unsyncedClaim, claim, in: db)
     }
 
     /// The keys of `store_info` sync keeps.
@@ -110,12 +137,18 @@ enum SyncLedger {
         /// The device's clock (``SyncClock``), and the number of its next file.
         static let clock = "sync_clock"
         static let nextFile = "sync_next_file"
-        /// The last entry number given before the first sync, and whether the journal is a copy
-        /// of one that synced (its file found elsewhere): a copy names the entries it made after
-        /// that number by its device, as the journal it was copied from may have made entries
-        /// of the same numbers since.
+        /// The last entry number given before the first sync (or before the journal was copied,
+        /// when it was copied before it: ``copiedThrough``), and whether the journal is a copy
+        /// (its file found elsewhere): a copy names the entries it made after that number by its
+        /// device, as the journal it was copied from may have made entries of the same numbers
+        /// since.
         static let firstSyncedThrough = "sync_first_through"
         static let namesByDevice = "sync_names_by_device"
+        /// Before the first sync (``noteFile(_:in:)``): the identity of the file that last gave
+        /// entries numbers, and the last number given before a file of another identity gave
+        /// one (the journal was copied, moved or converted then).
+        static let unsyncedClaim = "sync_unsynced_claim"
+        static let copiedThrough = "sync_copied_through"
         /// An encrypted journal's copy of each device's key, once unwrapped, under this prefix
         /// and the device's UUID: `<the key file's UUID>:<base64>`, in the journal's encrypted
         /// store.
