@@ -304,6 +304,11 @@ extension Journal {
         _ hooks: MainStore.WriteHooks
     ) throws(JournalError) -> SyncReport {
         let claim = ownClaim
+        let unchanged = try main.read { db in
+            try SyncLedger.unchangedDevice(claim: claim, folder: place.url.path, encrypted: isEncrypted, in: db)
+        }
+        // Nothing to write: the store's writer is not even opened (opening it commits).
+        if let unchanged { return SyncReport(folder: place.url.path, device: unchanged) }
         var report = try main.syncTransaction { db in
             if try !SyncLedger.isStarted(in: db) {
                 try SyncLedger.noteFile(claim, in: db)

@@ -56,43 +56,30 @@ extension Journal {
 
     /// Removes, from every entry with one head that every device holds, every other version,
     /// and puts the floors that say so in the outbox; returns how many entries it compacted.
+    /// What to do is found by reading: a sync that finds nothing to remove writes nothing.
     private func removePassedVersions(
         _ taken: [UUID: SyncTaken], device: UUID, report: inout SyncReport
     ) throws(JournalError) -> Int {
-        guard try main.read({ db in try !SyncLedger.compactable(in: db).isEmpty }) else { return 0 }
+        let plan = try main.read { db in try Self.compactions(taken, device: device, in: db) }
+        guard !plan.isEmpty else { return 0 }
         return try main.syncTransaction { db in
             var compacted = 0
             var own = 0
-            for uri in try SyncLedger.compactable(in: db) {
-                let versions = try SyncLedger.versions(of: uri, in: db)
-                guard versions.count > 1 else {
+            for compaction in plan {
+                switch compaction {
+                case .settle(let uri):
                     try SyncLedger.settled(uri, in: db)
-                    continue
-                }
-                let heads = versions.filter(\.head).map(\.version)
-                let everyDeviceHolds = { (head: SyncVersion) in
-                    taken.allSatisfy { other, said in
-                        other == head.device || said.last(of: head.device).map { $0 >= head } ?? false
+                case .sendAgain(let n):
+                    try SyncLedger.sendAgain(n, in: db)
+                case .remove(let uri, let through):
+                    for version in through {
+                        own += try SyncLedger.removeVersions(of: uri, through: version, own: device, in: db).own
                     }
+                    try SyncLedger.addToOutbox(
+                        .floor(SyncFloor(entry: uri, through: through.map(\.description).sorted())), in: db)
+                    try SyncLedger.settled(uri, in: db)
+                    compacted += 1
                 }
-                guard heads.allSatisfy(everyDeviceHolds) else { continue }
-                guard heads.count == 1, let head = heads.first else {
-                    try makeVersionOfMergedHeads(uri, heads: heads, device: device, in: db)
-                    continue
-                }
-                // Every other version is one the head was made from: each device's latest of
-                // them is its floor.
-                var through: [UUID: SyncVersion] = [:]
-                for (version, _) in versions where version != head {
-                    through[version.device] = max(through[version.device] ?? version, version)
-                }
-                for version in through.values {
-                    own += try SyncLedger.removeVersions(of: uri, through: version, own: device, in: db).own
-                }
-                try SyncLedger.addToOutbox(
-                    .floor(SyncFloor(entry: uri, through: through.values.map(\.description).sorted())), in: db)
-                try SyncLedger.settled(uri, in: db)
-                compacted += 1
             }
             if own > 0 { try SyncLedger.removedOwnLines(own, in: db) }
             report.compacted += compacted
@@ -100,17 +87,64 @@ extension Journal {
         }
     }
 
+    /// What compaction does to one entry.
+    private enum Compaction {
+        /// Nothing to remove (one version left): the entry is compactable no more until it changes.
+        case settle(String)
+        /// Its heads, merged into one, need a version made from them all, sent from here
+        /// (``mergedHeadsToRemake(_:heads:device:in:)``).
+        case sendAgain(Int64)
+        /// Every version but the head removed: each device's versions through its latest.
+        case remove(String, through: [SyncVersion])
+    }
+
+    /// What compaction does to each entry that may have versions to remove, found by reading.
+    private static func compactions(
+        _ taken: [UUID: SyncTaken], device: UUID, in db: Database
+    ) throws -> [Compaction] {
+        var plan: [Compaction] = []
+        for uri in try SyncLedger.compactable(in: db) {
+            let versions = try SyncLedger.versions(of: uri, in: db)
+            guard versions.count > 1 else {
+                plan.append(.settle(uri))
+                continue
+            }
+            let heads = versions.filter(\.head).map(\.version)
+            let everyDeviceHolds = { (head: SyncVersion) in
+                taken.allSatisfy { other, said in
+                    other == head.device || said.last(of: head.device).map { $0 >= head } ?? false
+                }
+            }
+            guard heads.allSatisfy(everyDeviceHolds) else { continue }
+            guard heads.count == 1, let head = heads.first else {
+                if let n = try mergedHeadsToRemake(uri, heads: heads, device: device, in: db) {
+                    plan.append(.sendAgain(n))
+                }
+                continue
+            }
+            // Every other version is one the head was made from: each device's latest of
+            // them is its floor.
+            var through: [UUID: SyncVersion] = [:]
+            for (version, _) in versions where version != head {
+                through[version.device] = max(through[version.device] ?? version, version)
+            }
+            plan.append(.remove(uri, through: Array(through.values)))
+        }
+        return plan
+    }
+
     /// An entry whose heads every device holds, all merged into one (no copy kept), has its
     /// versions removed only once a version is made from them all: the device that made the
     /// winning head makes it at its next sync (one device, so that the devices don't make such
-    /// versions of each other's forever), as if the entry had been changed there.
-    private func makeVersionOfMergedHeads(
+    /// versions of each other's forever), as if the entry had been changed there. Returns the
+    /// entry to send again from here, if this is that device.
+    private static func mergedHeadsToRemake(
         _ uri: String, heads: [SyncVersion], device: UUID, in db: Database
-    ) throws {
+    ) throws -> Int64? {
         guard let held = try SyncLedger.held(uri: uri, in: db), let n = held.n,
             held.merged.count + 1 == heads.count, SyncVersion(held.head)?.device == device
-        else { return }
-        try SyncLedger.sendAgain(n, in: db)
+        else { return nil }
+        return n
     }
 
     /// Replaces this device's files with a snapshot when it would hold at most half their lines:

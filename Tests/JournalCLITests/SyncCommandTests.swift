@@ -189,6 +189,35 @@ import Testing
         #expect(devices.allSatisfy { $0["forgotten"] as? Bool == false && $0["waited_for"] as? Bool == true })
     }
 
+    /// A sync that finds nothing new, nothing to send and nothing to compact writes nothing to the
+    /// journal's stores, traced as a user would check it: it costs what reading them costs.
+    @Test func aSyncWithNothingNewWritesNothingToTheStores() throws {
+        let (journal, other) = (JournalProcess(), JournalProcess())
+        let folder = Self.temporary("folder")
+        let trace = journal.store.appendingPathExtension("trace")
+        defer {
+            journal.removeStore()
+            other.removeStore()
+            for file in [folder, trace] { try? FileManager.default.removeItem(at: file) }
+        }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        #expect(try journal.run(["add", "an entry"]).status == 0)
+        #expect(try other.run(["add", "another"]).status == 0)
+        for synced in [journal, other, journal, other, journal] {
+            #expect(try synced.run(["sync", folder.path]).status == 0)
+        }
+        let strace = [
+            "strace", "-f", "-y", "-qq", "-e", "trace=write,pwrite64,ftruncate,fsync,fdatasync", "-o", trace.path,
+        ]
+        let run = try journal.run(["sync"], launcher: ["/usr/bin/env"] + strace)
+        #expect(run.status == 0 && run.output.contains("sent 0 changes, received 0 changes"), "\(run.output)")
+        let written = String(decoding: try JournalProcess.contents(of: trace), as: UTF8.self).split(separator: "\n")
+            .filter {
+                $0.contains("\(journal.store.path)/") && ($0.contains(".sqlite>") || $0.contains(".sqlite-wal>"))
+            }
+        #expect(written.isEmpty, "\(written.joined(separator: "\n"))")
+    }
+
     @Test func encryptedJournalsSyncUnderTheirPassphraseAndAnotherIsRefused() throws {
         let (laptop, desktop) = (try JournalProcess.encrypted(), try JournalProcess.encrypted())
         let folder = Self.temporary("folder")

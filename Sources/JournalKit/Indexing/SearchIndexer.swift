@@ -48,7 +48,11 @@ struct SearchIndexer {
     ) throws(JournalError) -> Finding {
         if let held {
             defer { held.release() }
-            try applyEverything(progress: progress)
+            // A write that changed nothing (a sync with nothing new) leaves the search store
+            // unwritten: not even its writer is opened, which would commit a transaction of its own.
+            var isCurrent = try currentStanding().standing == .current
+            if isCurrent { isCurrent = try !prefixFileIsStale() }
+            if !isCurrent { try applyEverything(progress: progress) }
         }
         var rebuildReason: String?
         var found: Finding { rebuildReason.map(Finding.rebuilt) ?? .nothing }

@@ -73,8 +73,11 @@ package enum StoreDatabase {
                 for function in functions { db.add(function: function) }
                 try prepareScratch(db)
                 // Before GRDB puts a new file in WAL mode, after which the mode can't change
-                // without rewriting the file; on any other file, it changes nothing.
-                if givesPagesBack, !readOnly { try db.execute(sql: "PRAGMA auto_vacuum = INCREMENTAL") }
+                // without rewriting the file. Only on a new file: on any other, the pragma changes
+                // nothing but still writes the file's header, a commit on every opening.
+                if givesPagesBack, !readOnly, try Int.fetchOne(db, sql: "PRAGMA page_count") == 0 {
+                    try db.execute(sql: "PRAGMA auto_vacuum = INCREMENTAL")
+                }
             }
             return configuration
         }

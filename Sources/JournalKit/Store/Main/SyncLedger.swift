@@ -222,6 +222,19 @@ enum SyncLedger {
         try db.execute(sql: "DELETE FROM sync_pending")
     }
 
+    /// The device a sync through `folder` sends as, when it has nothing to send and nothing of
+    /// the ledger to set: the ledger made as this version makes it, in the file (`claim`) that
+    /// took the device, last synced through `folder` as plain or `encrypted` as now, with no
+    /// entry pending and no line waiting for the folder. Nil when the sync must write.
+    static func unchangedDevice(claim: String, folder: String, encrypted: Bool, in db: Database) throws -> UUID? {
+        guard try isStarted(in: db), try db.tableExists("sync_compactable"),
+            try db.triggerExists("sync_state_tag_changed"), try info(Key.claim, in: db) == claim,
+            try info(Key.folder, in: db) == folder, try info(Key.encrypted, in: db) == (encrypted ? "1" : "0"),
+            try pendingCount(in: db) == 0
+        else { return nil }
+        return try info(Key.device, in: db).flatMap(UUID.init(uuidString:))
+    }
+
     /// Entry `n`'s state as sync carries it; nil when there is no such entry.
     static func state(of n: Int64, in db: Database) throws -> SyncedState? {
         guard
