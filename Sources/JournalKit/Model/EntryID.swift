@@ -57,13 +57,32 @@ public struct EntryID: Hashable, Sendable, CustomStringConvertible, Codable {
 
     /// Reads the URI form; nil when `uri` is not one.
     public init?(uri: String) {
-        guard uri.hasPrefix(Self.scheme) else { return nil }
-        let parts = uri.dropFirst(Self.scheme.count).split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[1] == "Entry", parts[2].first == "p",
-            let storeID = UUID(uuidString: String(parts[0])),
-            let number = Int64(parts[2].dropFirst()), number > 0, parts[2].dropFirst().allSatisfy(\.isASCII)
-        else { return nil }
+        var uri = uri
+        uri.makeContiguousUTF8()
+        guard let (storeID, number) = uri.utf8.withContiguousStorageIfAvailable(Self.parse) ?? nil else { return nil }
         self.init(storeID: storeID, number: number)
+    }
+
+    /// The store and number of the URI whose UTF-8 bytes are `uri`, read without making
+    /// strings: sync reads one in every record it takes in. The number is decimal digits only.
+    private static func parse(_ uri: UnsafeBufferPointer<UInt8>) -> (UUID, Int64)? {
+        let (scheme, entity) = (Self.scheme.utf8, Self.entity.utf8)
+        let storeEnd = scheme.count + 36
+        let numberStart = storeEnd + entity.count
+        guard uri.count > numberStart, uri[..<scheme.count].elementsEqual(scheme),
+            uri[storeEnd..<numberStart].elementsEqual(entity),
+            let storeID = UUID(hyphenatedHex: uri[scheme.count..<storeEnd], lowercase: true)
+        else { return nil }
+        var number: Int64 = 0
+        for character in uri[numberStart...] {
+            let digit = character &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            let (tens, overflow) = number.multipliedReportingOverflow(by: 10)
+            let (sum, overflowAgain) = tens.addingReportingOverflow(Int64(digit))
+            guard !overflow, !overflowAgain else { return nil }
+            number = sum
+        }
+        return number > 0 ? (storeID, number) : nil
     }
 }
 

@@ -27,7 +27,8 @@ struct SyncedState: Codable, Equatable, Sendable {
         func add(_ text: String) {
             var text = text
             text.withUTF8 { bytes in
-                hash.update(data: Data(String(bytes.count).utf8 + [0x3A]))
+                var length = String(bytes.count) + ":"
+                length.withUTF8 { hash.update(bufferPointer: UnsafeRawBufferPointer($0)) }
                 hash.update(bufferPointer: UnsafeRawBufferPointer(bytes))
             }
         }

@@ -46,42 +46,12 @@ struct SyncVersion: Hashable, Comparable, Sendable, CustomStringConvertible {
                     counter = counter * 10 + Int(digit)
                 }
             }
-            guard let device = Self.device(bytes[25...]) else { return nil }
+            // Upper-case digits only: one version has one form.
+            guard let device = UUID(hyphenatedHex: bytes[25...], lowercase: false) else { return nil }
             return (milliseconds, counter, device)
         }
         guard let (milliseconds, counter, device) = parsed ?? nil else { return nil }
         (self.milliseconds, self.counter, self.device, description) = (milliseconds, counter, device, text)
-    }
-
-    /// The UUID `text` is as `uuidString` writes it (upper-case hex digits, dashes between the
-    /// groups): one version has one form.
-    private static func device(_ text: Slice<UnsafeBufferPointer<UInt8>>) -> UUID? {
-        guard text.count == 36 else { return nil }
-        var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        let filled = withUnsafeMutableBytes(of: &uuid) { bytes -> Bool in
-            var (index, high) = (0, true)
-            for (offset, character) in text.enumerated() {
-                if offset == 8 || offset == 13 || offset == 18 || offset == 23 {
-                    guard character == UInt8(ascii: "-") else { return false }
-                    continue
-                }
-                let value: UInt8
-                switch character {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): value = character - UInt8(ascii: "0")
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): value = character - UInt8(ascii: "A") + 10
-                default: return false
-                }
-                if high {
-                    bytes[index] = value << 4
-                } else {
-                    bytes[index] |= value
-                    index += 1
-                }
-                high.toggle()
-            }
-            return true
-        }
-        return filled ? UUID(uuid: uuid) : nil
     }
 
     static func == (lhs: SyncVersion, rhs: SyncVersion) -> Bool {

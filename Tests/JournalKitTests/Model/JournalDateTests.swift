@@ -51,11 +51,21 @@ import Testing
         #expect(id.shortName == "p42")
     }
 
+    @Test func readsAStoreWrittenInLowerCase() {
+        let id = EntryID(storeID: UUID(uuidString: "55158B15-15E5-463D-990B-B70814FB7A27")!, number: 7)
+        #expect(EntryID(uri: "x-journal://55158b15-15e5-463d-990b-b70814fb7a27/Entry/p7") == id)
+    }
+
     @Test(arguments: [
         "", "p42", "x-journal://not-a-uuid/Entry/p1", "x-journal://55158B15-15E5-463D-990B-B70814FB7A27/Entry/42",
         "x-journal://55158B15-15E5-463D-990B-B70814FB7A27/Entry/p0",
         "x-journal://55158B15-15E5-463D-990B-B70814FB7A27/Other/p1",
         "x-journal://55158B15-15E5-463D-990B-B70814FB7A27/Entry/p1/x",
+        "x-journal://55158B15-15E5-463D-990B-B70814FB7A27/Entry/p",
+        "x-journal://55158B15-15E5-463D-990B-B70814FB7A27/Entry/p+5",
+        "x-journal://55158B15-15E5-463D-990B-B70814FB7A27/Entry/p99999999999999999999",
+        "x-journal://55158B15-15E5-463D-990B-B70814FB7A27X/Entry/p1",
+        "x-journal://55158B15_15E5-463D-990B-B70814FB7A27/Entry/p1",
         "http://55158B15-15E5-463D-990B-B70814FB7A27/Entry/p1",
     ])
     func refusesOtherStrings(text: String) {

@@ -17,6 +17,15 @@ struct DirectBindings: ~Copyable {
         sqlite3_bind_int64(statement, index, Int64(value))
     }
 
+    /// Binds `value`, or NULL when it is nil.
+    func bind(_ index: Int32, _ value: Int64?) {
+        guard let value else {
+            sqlite3_bind_null(statement, index)
+            return
+        }
+        bind(index, value)
+    }
+
     /// Binds `bytes` as a blob (empty ones too: a zero-length blob, never NULL).
     func bind(_ index: Int32, _ bytes: some ContiguousBytes) {
         bytes.withUnsafeBytes { buffer in
@@ -24,6 +33,15 @@ struct DirectBindings: ~Copyable {
                 statement, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count),
                 transient)
         }
+    }
+
+    /// Binds `bytes` as a blob, or NULL when it is nil.
+    func bind(_ index: Int32, _ bytes: (some ContiguousBytes)?) {
+        guard let bytes else {
+            sqlite3_bind_null(statement, index)
+            return
+        }
+        bind(index, bytes)
     }
 
     func bind(_ index: Int32, _ value: Bool) {

@@ -285,9 +285,13 @@ enum SyncLedger {
                 ON CONFLICT(uri) DO UPDATE SET
                     n = excluded.n, head = excluded.head, merged = excluded.merged, digest = excluded.digest
                 """
-        ).execute(arguments: [
-            held.uri, held.n, held.head, held.merged.isEmpty ? nil : held.merged.joined(separator: " "), held.digest,
-        ])
+        ).run(in: db) {
+            $0.bind(1, text: held.uri)
+            $0.bind(2, held.n)
+            $0.bind(3, text: held.head)
+            $0.bind(4, text: held.merged.isEmpty ? nil : held.merged.joined(separator: " "))
+            $0.bind(5, held.digest)
+        }
     }
 
     /// Whether no version of any entry is known (a journal new to its folder).
@@ -324,7 +328,12 @@ enum SyncLedger {
         let state = heldByEntry ? Self.heldByEntry : prepared?.json ?? record.state.map(json)
         try db.cachedStatement(
             sql: "INSERT OR IGNORE INTO sync_version (uri, version, head, state) VALUES (?, ?, ?, ?)"
-        ).execute(arguments: [record.entry, record.version, !isParent, state])
+        ).run(in: db) {
+            $0.bind(1, text: record.entry)
+            $0.bind(2, text: record.version)
+            $0.bind(3, !isParent)
+            $0.bind(4, text: state)
+        }
         for parent in record.parents {
             try db.cachedStatement(sql: "INSERT OR IGNORE INTO sync_parent (uri, version, parent) VALUES (?, ?, ?)")
                 .execute(arguments: [record.entry, record.version, parent])
