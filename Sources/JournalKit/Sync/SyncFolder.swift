@@ -245,8 +245,10 @@ struct SyncFolder: Sendable {
         }
     }
 
-    /// A line's value, when it decodes and holds what a device would write.
+    /// A line's value, when it decodes and holds what a device would write: read by
+    /// ``SyncLineScanner`` when it is sure of it, else by `decoder`.
     @Sendable private static func line(_ json: Data, _ decoder: JSONDecoder) -> SyncLine? {
-        (try? decoder.decode(SyncLine.self, from: json)).flatMap { $0.isWellFormed ? $0 : nil }
+        let scanned = json.withUnsafeBytes { SyncLineScanner.scan($0.assumingMemoryBound(to: UInt8.self)) }
+        return (scanned ?? (try? decoder.decode(SyncLine.self, from: json))).flatMap { $0.isWellFormed ? $0 : nil }
     }
 }
