@@ -669,6 +669,13 @@ import Testing
             )
             #expect(served["disagreeing"] as? [String] == [])
             #expect((served["pipe_round_trip_median_ms"] as? Double ?? 0) > 0)
+            // A new device taking every entry in through a sync folder, beside their import, round by round.
+            let sync = try #require(size["sync_take_in"] as? [String: Any])
+            #expect(sync["entries"] as? Int == size["entries"] as? Int && (sync["folder_bytes"] as? Int ?? 0) > 0)
+            for key in ["take_in_seconds", "import_seconds"] {
+                let rounds = try #require(sync[key] as? [Double])
+                #expect(rounds.count == 3 && rounds.allSatisfy { $0 > 0 }, "\(key)")
+            }
             let warm = try #require(size["warm"] as? [[String: Any]])
             #expect(
                 warm.map { $0["strategy"] as? String }

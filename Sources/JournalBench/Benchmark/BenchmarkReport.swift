@@ -83,6 +83,9 @@ public struct BenchmarkReport {
         /// Searches through `journal serve` next to the same searches in process (nil in reports
         /// from before it was measured).
         public let served: ServedSearchCost?
+        /// A new device taking the entries in through `journal sync`, beside their import (nil
+        /// in reports from before it was measured).
+        public let syncTakeIn: SyncTakeInCost?
 
         /// The import's peak disk over the finished journal's stores.
         public var importPeakDiskRatio: Double? {

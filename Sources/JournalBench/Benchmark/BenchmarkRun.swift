@@ -86,6 +86,9 @@ public struct BenchmarkRun: Sendable {
     /// Undated lines imported twice at every size (fewer at a smaller size).
     static let reimportedLines = 100_000
 
+    /// Entries a new device takes in through a sync folder at every size (fewer at a smaller size).
+    static let syncedLines = 100_000
+
     /// Measures one size. `queries` nil: chosen from this journal (and returned for the next sizes).
     public func measure(entries: Int, queries: [ComparisonQuery]?) throws -> BenchmarkReport.Size {
         let file = try input(entries: entries)
@@ -144,6 +147,9 @@ public struct BenchmarkRun: Sendable {
         progress("\(entries) entries: the same undated file imported twice…")
         let reimport = try ReimportCost.measure(
             input: file, lines: min(entries, Self.reimportedLines), executable: executable, scratch: folder)
+        let syncTakeIn = try SyncTakeInCost.measure(
+            input: file, lines: min(entries, Self.syncedLines), executable: executable, scratch: folder
+        ) { progress("\(entries) entries: \($0)") }
         progress("\(entries) entries: the queries through journal serve and in process…")
         let served = try ServedSearchCost.measure(
             journal: journal, store: store, executable: executable, queries: chosen.map(\.text), runs: runs)
@@ -160,7 +166,8 @@ public struct BenchmarkRun: Sendable {
             fts5IndexBytes: fts5?.bytes, prefixTableBytes: warm.strategy(.prefix)?.structure.bytes, warm: warm,
             filtered: filtered,
             fts5Best: best, syntax: syntax, cold: cold, typing: typing, writes: writes, encryption: encryption,
-            onThisDay: onThisDay, duringImport: duringImport, reimport: reimport, served: served)
+            onThisDay: onThisDay, duringImport: duringImport, reimport: reimport, served: served,
+            syncTakeIn: syncTakeIn)
     }
 
     /// `journal import` of `file` into `store` as a separate process, with the most disk the
@@ -169,18 +176,10 @@ public struct BenchmarkRun: Sendable {
         of file: URL, into store: URL, entries: Int
     ) throws -> (imported: ChildProcess.Outcome, peakDiskBytes: Int) {
         progress("\(entries) entries: journal import (a separate process)…")
-        let errors = folder.appendingPathComponent("import-\(entries).stderr")
-        defer { try? FileManager.default.removeItem(at: errors) }
         let (imported, peakDiskBytes) = try DiskPeak.during(store) {
-            try ChildProcess.run(
-                ChildProcess.currentExecutable, ["--store", store.path, "import", file.path], errorFile: errors)
-        }
-        guard imported.status == 0 else {
-            let said = (try? String(contentsOf: errors, encoding: .utf8))?.split(separator: "\n").last.map {
-                ": " + ($0.hasPrefix("journal: ") ? $0.dropFirst("journal: ".count) : $0)
-            }
-            throw JournalError(
-                .invalidInput, "journal import of \(file.path) failed (exit status \(imported.status))\(said ?? "")")
+            try ChildProcess.journal(
+                ChildProcess.currentExecutable, ["--store", store.path, "import", file.path],
+                errorFile: folder.appendingPathComponent("import-\(entries).stderr"))
         }
         return (imported, peakDiskBytes)
     }

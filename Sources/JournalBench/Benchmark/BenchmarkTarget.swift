@@ -143,6 +143,9 @@ package struct BenchmarkTarget: Sendable {
         },
         ratio("import peak disk ≤ 1.5× the journal", 1.5) { $0.importPeakDiskRatio },
         ratio("the same undated file imported again ≤ 2× its import", 2) { $0.reimport?.ratio },
+        ratio("a new device takes the entries in through sync at import speed (≤ 1.1× their import)", 1.1) {
+            $0.syncTakeIn?.ratio
+        },
         BenchmarkTarget("import peak memory < 300 MB") { size in
             Outcome(measured: Formatting.bytes(size.importPeakBytes), met: size.importPeakBytes < 300_000_000)
         },

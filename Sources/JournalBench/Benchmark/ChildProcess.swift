@@ -81,6 +81,23 @@ public struct ChildProcess {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }
 
+    /// Runs the `journal` executable with `arguments`, its standard error kept in `errorFile`
+    /// meanwhile; an error that ends with what the command itself said last when it fails.
+    public static func journal(_ executable: String, _ arguments: [String], errorFile: URL) throws -> Outcome {
+        defer { try? FileManager.default.removeItem(at: errorFile) }
+        let outcome = try run(executable, arguments, errorFile: errorFile)
+        guard outcome.status == 0 else {
+            let said = (try? String(contentsOf: errorFile, encoding: .utf8))?.split(separator: "\n").last.map {
+                ": " + ($0.hasPrefix("journal: ") ? $0.dropFirst("journal: ".count) : $0)
+            }
+            let command = arguments.first == "--store" ? arguments.dropFirst(2) : arguments[...]
+            throw JournalError(
+                .invalidInput,
+                "journal \(command.joined(separator: " ")) failed (exit status \(outcome.status))\(said ?? "")")
+        }
+        return outcome
+    }
+
     /// The first executable called `name` on `PATH`.
     public static func find(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"

@@ -241,6 +241,22 @@ package struct BenchmarkRendering: SectionedReport {
             numericColumns: Set(0...4))
     }
 
+    /// A new device taking the entries in through a sync folder, beside their import.
+    package var syncTakeInTable: TextTable {
+        TextTable(
+            headers: ["entries", "taken in", "folder", "sync s", "import s", "sync / import"],
+            rows: report.sizes.compactMap { size in
+                guard let sync = size.syncTakeIn else { return nil }
+                return [
+                    Formatting.grouped(size.entries), Formatting.grouped(sync.entries),
+                    Formatting.bytes(sync.folderBytes),
+                    String(format: "%.3f", sync.takeInMedian), String(format: "%.3f", sync.importMedian),
+                    BenchmarkTarget.format(sync.ratio),
+                ]
+            },
+            numericColumns: Set(0...5))
+    }
+
     /// The queries through `journal serve` and in process, and whether the answers agreed.
     package var servedTable: TextTable {
         TextTable(
@@ -269,6 +285,14 @@ package struct BenchmarkRendering: SectionedReport {
             "served_median_ms": ReportNumbers.milliseconds(json: served.served.median),
             "pipe_round_trip_median_ms": ReportNumbers.milliseconds(json: served.pipeRoundTrip.median),
             "disagreeing": .array(served.disagreeing.map { .string($0) }),
+        ])
+    }
+
+    private static func syncTakeInJSON(_ sync: SyncTakeInCost) -> JSONValue {
+        .object([
+            "entries": .integer(sync.entries), "folder_bytes": .integer(sync.folderBytes),
+            "take_in_seconds": .array(sync.takeInSeconds.map { .number($0) }),
+            "import_seconds": .array(sync.importSeconds.map { .number($0) }), "ratio": .number(sync.ratio),
         ])
     }
 
@@ -531,6 +555,15 @@ package struct BenchmarkRendering: SectionedReport {
             ReportSection("Import", [.figure(importChart), .table(importTable)]),
             ReportSection("A single add (durable on return)", [.table(writesTable)]),
             ReportSection("The same file imported again", [.table(reimportTable)]),
+            ReportSection(
+                "A new device through journal sync",
+                [
+                    .paragraph(
+                        "A journal imports the entries and syncs once into a folder; then journal sync takes them into "
+                            + "a new journal, beside journal import of the same entries into another (medians of "
+                            + "\(SyncTakeInCost.rounds) alternated rounds)."),
+                    .table(syncTakeInTable),
+                ]),
             ReportSection("Searches during an import (whole processes)", [.table(duringImportTable)]),
             ReportSection("Sizes", [.figure(sizeChart), .table(sizesTable)]),
         ]
@@ -599,6 +632,7 @@ package struct BenchmarkRendering: SectionedReport {
             "on_this_day": size.onThisDay.map(Self.onThisDayJSON) ?? .null,
             "during_import": size.duringImport.map(Self.duringImportJSON) ?? .null,
             "reimport": size.reimport.map(Self.reimportJSON) ?? .null,
+            "sync_take_in": size.syncTakeIn.map(Self.syncTakeInJSON) ?? .null,
             "served": size.served.map(Self.servedJSON) ?? .null,
             "writes": size.writes.map(Self.writesJSON) ?? .null,
             "typing": .array(size.typing.map(Self.typingJSON)),
