@@ -5,8 +5,9 @@ import JournalKit
     import Glibc
 #endif
 
-/// What must hold for the JSON Lines reader, line scanner and line parser on any input, as the fuzz target
-/// and its regression tests check it: each broken rule is one line in the answer.
+/// What must hold for the JSON Lines reader, the line scanners (an import's and a sync folder's)
+/// and the line parser on any input, as the fuzz target and its regression tests check it: each
+/// broken rule is one line in the answer.
 package enum JSONLinesChecks {
     package static func problems(in bytes: UnsafeBufferPointer<UInt8>) -> [String] {
         // One input file per process: tests that check inputs in parallel take turns with it.
@@ -28,6 +29,7 @@ package enum JSONLinesChecks {
                     if line.bytes.contains(0x0A) { problems.append("line \(line.number) holds a newline") }
                     problems += checkParse(line, now: now)
                     problems += checkScan(line)
+                    problems += checkSyncScan(line)
                 }
             }
             if reader.bytesRead != bytes.count { problems.append("read \(reader.bytesRead) of \(bytes.count) bytes") }
@@ -68,6 +70,16 @@ package enum JSONLinesChecks {
             return ["line \(line.number): scanned as \(scanned), which JSONDecoder refuses"]
         }
         return decoded == scanned ? [] : ["line \(line.number): scanned as \(scanned), decoded as \(decoded)"]
+    }
+
+    /// Where the sync line scanner reads a line, Foundation's `JSONDecoder` reads the same line.
+    private static func checkSyncScan(_ line: NumberedLine) -> [String] {
+        guard let scanned = line.bytes.withUnsafeBufferPointer({ SyncLineScanner.scan($0) }) else { return [] }
+        guard let decoded = try? JSONDecoder().decode(SyncLine.self, from: Data(line.bytes)) else {
+            return ["line \(line.number): scanned as the sync line \(scanned), which JSONDecoder refuses"]
+        }
+        return decoded == scanned
+            ? [] : ["line \(line.number): scanned as the sync line \(scanned), decoded as \(decoded)"]
     }
 
     /// The input as a file (the reader takes a descriptor), one per process, rewritten per input

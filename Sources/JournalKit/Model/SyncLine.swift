@@ -2,16 +2,16 @@ import Foundation
 
 /// What a device's file holds, a line each (``SyncLines``): a version of an entry, or the
 /// versions of an entry compaction removed.
-enum SyncLine: Codable, Equatable, Sendable {
+package enum SyncLine: Codable, Equatable, Sendable {
     case record(SyncRecord)
     case floor(SyncFloor)
 
-    init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let keys = try decoder.container(keyedBy: SyncFloor.CodingKeys.self)
         self = keys.contains(.through) ? .floor(try SyncFloor(from: decoder)) : .record(try SyncRecord(from: decoder))
     }
 
-    func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
         switch self {
         case .record(let record): try record.encode(to: encoder)
         case .floor(let floor): try floor.encode(to: encoder)
@@ -36,7 +36,7 @@ enum SyncLine: Codable, Equatable, Sendable {
 /// every earlier one its device made of the entry (``SyncVersion``'s order). Every device drops
 /// them, and passes them over when a file still holding one is read, so that a device starting
 /// from a snapshot and one that took in every file hold the same versions.
-struct SyncFloor: Codable, Equatable, Sendable {
+package struct SyncFloor: Codable, Equatable, Sendable {
     var entry: String
     var through: [String]
 

@@ -46,7 +46,7 @@ struct SyncedState: Codable, Equatable, Sendable {
 /// One version of one entry, as a device writes it into the folder it syncs through the entry's URI (its
 /// identity on every device), the version, the version it was made from (none for the entry's
 /// first), and the entry's state then, or nothing when the version deletes it.
-struct SyncRecord: Codable, Equatable, Sendable {
+package struct SyncRecord: Codable, Equatable, Sendable {
     var entry: String
     var version: String
     var base: String?

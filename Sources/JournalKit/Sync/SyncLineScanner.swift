@@ -10,10 +10,10 @@ import JournalText
 /// a number that is not a plain integer, a `null` where a value is required, and what
 /// ``JSONByteReader`` leaves) gives nil, and the line goes to `JSONDecoder`. So this path never
 /// decides whether a line is taken.
-enum SyncLineScanner {
+package enum SyncLineScanner {
     /// The line whose JSON is `bytes` as `JSONDecoder` would read it, or nil for `JSONDecoder`
     /// to read.
-    static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> SyncLine? {
+    package static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> SyncLine? {
         var reader = JSONByteReader(bytes)
         var fields = Fields()
         guard reader.object({ fields.read($0, from: &$1) }), reader.isAtEnd() else { return nil }
