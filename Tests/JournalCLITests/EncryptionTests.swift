@@ -136,7 +136,7 @@ import Testing
             "{\"text\": \"entry \($0) of the quetzalcoatlus survey, page \($0 % 97): \(filler)\"}"
         }
         let input = try journal.file(lines)
-        for moment in [CrashTests.Moment.midImport(bytes: 2 << 20), .midIndexing(bytes: 1 << 20)] {
+        for moment in [CrashTests.Moment.midImport(bytes: 2 << 20), .midIndexing(storeBytes: 4 << 20)] {
             let importer = try journal.start(["import", input], environment: unlocked)
             let reached = CrashTests.wait(for: moment, store: journal.store, while: importer)
             #expect(try allBytes(of: journal).range(of: Data("quetzalcoatlus".utf8)) == nil, "\(moment), still running")
