@@ -7,8 +7,9 @@ import Testing
 /// and reopened as the next command would: `verify` passes, every write the command had
 /// reported is there, nothing half-done is visible (an import is all or nothing), the entries
 /// it did not touch are as they were, and the word-prefix strategies, the prefix table's file
-/// included, find what `contains[n]` finds.
-@Suite(.serialized) struct PowerCutTests {
+/// included, find what `contains[n]` finds. Each replay has a folder, log and journal of its
+/// own, so the tests run beside each other and beside the other suites.
+@Suite struct PowerCutTests {
     /// An entry as a user would check it survived.
     struct Saved: Equatable, CustomStringConvertible {
         let number: Int64
