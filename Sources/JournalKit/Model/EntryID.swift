@@ -59,19 +59,33 @@ public struct EntryID: Hashable, Sendable, CustomStringConvertible, Codable {
     public init?(uri: String) {
         var uri = uri
         uri.makeContiguousUTF8()
-        guard let (storeID, number) = uri.utf8.withContiguousStorageIfAvailable(Self.parse) ?? nil else { return nil }
+        guard let (storeID, number) = Self.parse(uri, asWritten: false) else { return nil }
         self.init(storeID: storeID, number: number)
+    }
+
+    /// Reads the URI form only as ``uri`` writes it (upper-case hex digits, a number with no
+    /// leading zero): the one form sync names an entry by, so that an entry has one name.
+    init?(writtenURI uri: String) {
+        guard let (storeID, number) = Self.parse(uri, asWritten: true) else { return nil }
+        self.init(storeID: storeID, number: number)
+    }
+
+    private static func parse(_ uri: String, asWritten: Bool) -> (UUID, Int64)? {
+        var uri = uri
+        uri.makeContiguousUTF8()
+        return uri.utf8.withContiguousStorageIfAvailable { parse($0, asWritten: asWritten) } ?? nil
     }
 
     /// The store and number of the URI whose UTF-8 bytes are `uri`, read without making
     /// strings: sync reads one in every record it takes in. The number is decimal digits only.
-    private static func parse(_ uri: UnsafeBufferPointer<UInt8>) -> (UUID, Int64)? {
+    private static func parse(_ uri: UnsafeBufferPointer<UInt8>, asWritten: Bool) -> (UUID, Int64)? {
         let (scheme, entity) = (Self.scheme.utf8, Self.entity.utf8)
         let storeEnd = scheme.count + 36
         let numberStart = storeEnd + entity.count
         guard uri.count > numberStart, uri[..<scheme.count].elementsEqual(scheme),
             uri[storeEnd..<numberStart].elementsEqual(entity),
-            let storeID = UUID(hyphenatedHex: uri[scheme.count..<storeEnd], lowercase: true)
+            let storeID = UUID(hyphenatedHex: uri[scheme.count..<storeEnd], lowercase: !asWritten),
+            !asWritten || uri[numberStart] != UInt8(ascii: "0")
         else { return nil }
         var number: Int64 = 0
         for character in uri[numberStart...] {

@@ -45,7 +45,7 @@ package struct SyncFloor: Codable, Equatable, Sendable {
     }
 
     var isWellFormed: Bool {
-        EntryID(uri: entry) != nil && !through.isEmpty && through.allSatisfy { SyncVersion($0) != nil }
+        EntryID(writtenURI: entry) != nil && !through.isEmpty && through.allSatisfy { SyncVersion($0) != nil }
     }
 }
 

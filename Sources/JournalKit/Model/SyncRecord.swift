@@ -58,10 +58,11 @@ package struct SyncRecord: Codable, Equatable, Sendable {
     /// Every version it was made from.
     var parents: [String] { (base.map { [$0] } ?? []) + (merged ?? []) }
 
-    /// Whether the record's fields are what a device writes: an entry URI, versions in their
-    /// form, and a state an entry may have (a text ``NewEntry`` takes, tags as their names say).
+    /// Whether the record's fields are what a device writes: an entry URI in its written form
+    /// (``EntryID/uri``), versions in their form, and a state an entry may have (a text
+    /// ``NewEntry`` takes, tags as their names say).
     var isWellFormed: Bool {
-        guard EntryID(uri: entry) != nil, SyncVersion(version) != nil,
+        guard EntryID(writtenURI: entry) != nil, SyncVersion(version) != nil,
             parents.allSatisfy({ SyncVersion($0) != nil }), merged.map({ base != nil && !$0.isEmpty }) ?? true
         else { return false }
         guard let state else { return true }

@@ -72,9 +72,10 @@ import Testing
         // A version kept that compaction removed is reported.
         try a.journal.main.syncTransaction { db in
             let floor = try #require(try SyncLedger.floors(in: db).first { $0.entry == entry.id.uri })
+            let key = try SyncLedger.key(entry.id.uri)
             try db.execute(
-                sql: "INSERT INTO sync_version (uri, version, head, state) VALUES (?, ?, 0, NULL)",
-                arguments: [entry.id.uri, floor.through[0]])
+                sql: "INSERT INTO sync_version (store, number, version, head, state) VALUES (?, ?, ?, 0, NULL)",
+                arguments: [key.store, key.number, floor.through[0]])
         }
         #expect(try a.journal.verify().problems.contains { $0.contains("kept, though compaction removed it") })
     }

@@ -189,8 +189,9 @@ import Testing
     static func versionStates(_ journal: Journal) throws -> [String: SyncedState?] {
         try journal.main.read { db in
             var states: [String: SyncedState?] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT uri, version, state FROM sync_version") {
-                states[row[0] + " " + row[1]] = try SyncLedger.state(row[2], of: row[0], in: db)
+            for row in try Row.fetchAll(db, sql: "SELECT store, number, version, state FROM sync_version") {
+                let uri = try SyncLedger.key(row, at: 0).uri
+                states[uri + " " + row[2]] = try SyncLedger.state(row[3], of: uri, in: db)
             }
             return states
         }
@@ -431,6 +432,12 @@ import Testing
             var record = good
             record.entry = EntryID(storeID: device, number: 2).uri
             record.state = state
+            bytes += SyncLines.line(record, sealedBy: nil, device: device, file: "1", number: 2)
+        }
+        // An entry's URI in a form no device writes: one entry would have several.
+        for entry in ["x-journal://\(device.uuidString.lowercased())/Entry/p2", EntryID.uriPrefix(device) + "02"] {
+            var record = good
+            record.entry = entry
             bytes += SyncLines.line(record, sealedBy: nil, device: device, file: "1", number: 2)
         }
         let file = SyncFolder(url: folder.url).fileURL(of: device, number: 1)

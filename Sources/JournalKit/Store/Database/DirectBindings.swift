@@ -44,6 +44,11 @@ struct DirectBindings: ~Copyable {
         bind(index, bytes)
     }
 
+    /// Binds `uuid` as a blob of its 16 bytes.
+    func bind(_ index: Int32, _ uuid: UUID) {
+        withUnsafeBytes(of: uuid.uuid) { bind(index, $0) }
+    }
+
     func bind(_ index: Int32, _ value: Bool) {
         sqlite3_bind_int64(statement, index, value ? 1 : 0)
     }

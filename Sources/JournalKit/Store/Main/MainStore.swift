@@ -135,6 +135,11 @@ package final class MainStore: StoreFile {
             try EntryTags.writeExistingForms(in: db)
             try db.execute(sql: EntryTags.formCountTriggers)
         }
+        // The sync ledger keyed by entry (store and number) instead of URI text
+        // (``SyncLedger+EntryKeys.swift``); nothing to do for a journal that never synced.
+        migrator.registerMigration("v6-sync-entry-keys") { db in
+            try SyncLedger.keyEntriesByNumber(in: db)
+        }
         return migrator
     }
 

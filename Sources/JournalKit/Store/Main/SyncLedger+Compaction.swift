@@ -3,10 +3,12 @@ import GRDB
 
 /// What the ledger keeps for compaction (<doc:Syncing>):
 ///
-/// - `sync_floor(uri, device, version)`: the versions of each entry compaction removed, by
-///   device: those `device` made of `uri` up to `version`, in ``SyncVersion``'s order. They are
+/// - `sync_floor(store, number, device, version)`: the versions of each entry (``EntryKey``)
+///   compaction removed, by device: those `device` made of it up to `version`, in
+///   ``SyncVersion``'s order. They are
 ///   gone from the ledger, and passed over when a file still holding one is read.
-/// - `sync_compactable(uri)`: the entries that may have versions to remove (more than one known).
+/// - `sync_compactable(store, number)`: the entries that may have versions to remove (more than
+///   one known).
 ///
 /// Invariant: no version under a floor is in `sync_version`; an entry with more than one version
 /// known is in `sync_compactable` until compaction has removed all but its head.
@@ -16,9 +18,12 @@ extension SyncLedger {
         try db.execute(
             sql: """
                 CREATE TABLE IF NOT EXISTS sync_floor (
-                    uri TEXT NOT NULL, device TEXT NOT NULL, version TEXT NOT NULL, PRIMARY KEY (uri, device)
+                    store BLOB NOT NULL, number INTEGER NOT NULL, device TEXT NOT NULL, version TEXT NOT NULL,
+                    PRIMARY KEY (store, number, device)
                 ) WITHOUT ROWID;
-                CREATE TABLE IF NOT EXISTS sync_compactable (uri TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID;
+                CREATE TABLE IF NOT EXISTS sync_compactable (
+                    store BLOB NOT NULL, number INTEGER NOT NULL, PRIMARY KEY (store, number)
+                ) WITHOUT ROWID;
                 """)
         let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(sync_peer)").map { $0["name"] as String }
         if !columns.contains("last") { try db.execute(sql: "ALTER TABLE sync_peer ADD COLUMN last TEXT") }
@@ -38,23 +43,28 @@ extension SyncLedger {
         try setInfo(Key.forgottenPrefix + device.uuidString, String(time), in: db)
     }
 
-    static func markCompactable(_ uri: String, in db: Database) throws {
-        try db.cachedStatement(sql: "INSERT OR IGNORE INTO sync_compactable (uri) VALUES (?)").execute(arguments: [uri])
+    static func markCompactable(_ key: EntryKey, in db: Database) throws {
+        try db.cachedStatement(sql: "INSERT OR IGNORE INTO sync_compactable (store, number) VALUES (?, ?)")
+            .execute(arguments: [key.store, key.number])
     }
 
     /// The entries that may have versions to remove.
     static func compactable(in db: Database) throws -> [String] {
-        try String.fetchAll(db, sql: "SELECT uri FROM sync_compactable")
+        try Row.fetchAll(db, sql: "SELECT store, number FROM sync_compactable").map { try key($0, at: 0).uri }
     }
 
     static func settled(_ uri: String, in db: Database) throws {
-        try db.cachedStatement(sql: "DELETE FROM sync_compactable WHERE uri = ?").execute(arguments: [uri])
+        let key = try key(uri)
+        try db.cachedStatement(sql: "DELETE FROM sync_compactable WHERE store = ? AND number = ?")
+            .execute(arguments: [key.store, key.number])
     }
 
     /// Every version known of `uri`, and whether it is a head.
     static func versions(of uri: String, in db: Database) throws -> [(version: SyncVersion, head: Bool)] {
-        try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT version, head FROM sync_version WHERE uri = ?"), arguments: [uri]
+        let key = try key(uri)
+        return try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT version, head FROM sync_version WHERE store = ? AND number = ?"),
+            arguments: [key.store, key.number]
         ).compactMap { row in SyncVersion(row[0]).map { ($0, row[1]) } }
     }
 
@@ -66,9 +76,11 @@ extension SyncLedger {
     /// Whether `record`'s version is one compaction removed.
     static func isRemoved(_ record: SyncRecord, in db: Database) throws -> Bool {
         guard let version = SyncVersion(record.version) else { return false }
+        let key = try key(record.entry)
         return try Bool.fetchOne(
-            db.cachedStatement(sql: "SELECT version >= ? FROM sync_floor WHERE uri = ? AND device = ?"),
-            arguments: [record.version, record.entry, version.device.uuidString]) ?? false
+            db.cachedStatement(
+                sql: "SELECT version >= ? FROM sync_floor WHERE store = ? AND number = ? AND device = ?"),
+            arguments: [record.version, key.store, key.number, version.device.uuidString]) ?? false
     }
 
     /// What removing versions did.
@@ -85,29 +97,31 @@ extension SyncLedger {
     static func removeVersions(
         of uri: String, through version: SyncVersion, own: UUID?, in db: Database
     ) throws -> Removal {
-        let device = version.device.uuidString
+        let (device, key) = (version.device.uuidString, try key(uri))
         let kept = try String.fetchOne(
-            db.cachedStatement(sql: "SELECT version FROM sync_floor WHERE uri = ? AND device = ?"),
-            arguments: [uri, device])
+            db.cachedStatement(sql: "SELECT version FROM sync_floor WHERE store = ? AND number = ? AND device = ?"),
+            arguments: [key.store, key.number, device])
         guard kept.map({ $0 < version.description }) ?? true else { return Removal() }
         try db.cachedStatement(
             sql: """
-                INSERT INTO sync_floor (uri, device, version) VALUES (?, ?, ?)
-                ON CONFLICT(uri, device) DO UPDATE SET version = excluded.version
+                INSERT INTO sync_floor (store, number, device, version) VALUES (?, ?, ?, ?)
+                ON CONFLICT(store, number, device) DO UPDATE SET version = excluded.version
                 """
-        ).execute(arguments: [uri, device, version.description])
+        ).execute(arguments: [key.store, key.number, device, version.description])
         let removed = try Row.fetchAll(
             db.cachedStatement(
-                sql: "SELECT version, head FROM sync_version WHERE uri = ? AND version <= ? AND substr(version, 26) = ?"
-            ),
-            arguments: [uri, version.description, device])
+                sql: """
+                    SELECT version, head FROM sync_version
+                    WHERE store = ? AND number = ? AND version <= ? AND substr(version, 26) = ?
+                    """),
+            arguments: [key.store, key.number, version.description, device])
         var removal = Removal()
         for row in removed {
             let (text, head): (String, Bool) = (row[0], row[1])
-            try db.cachedStatement(sql: "DELETE FROM sync_version WHERE uri = ? AND version = ?")
-                .execute(arguments: [uri, text])
-            try db.cachedStatement(sql: "DELETE FROM sync_parent WHERE uri = ? AND version = ?")
-                .execute(arguments: [uri, text])
+            for table in ["sync_version", "sync_parent"] {
+                try db.cachedStatement(sql: "DELETE FROM \(table) WHERE store = ? AND number = ? AND version = ?")
+                    .execute(arguments: [key.store, key.number, text])
+            }
             removal.versions += 1
             if version.device == own { removal.own += 1 }
             removal.head = removal.head || head
@@ -123,19 +137,21 @@ extension SyncLedger {
         return try Row.fetchAll(
             db,
             sql: """
-                SELECT v.uri, v.version FROM sync_floor f JOIN sync_version v
-                ON v.uri = f.uri AND v.version <= f.version AND substr(v.version, 26) = f.device
-                ORDER BY v.uri, v.version
+                SELECT v.store, v.number, v.version FROM sync_floor f JOIN sync_version v
+                ON v.store = f.store AND v.number = f.number AND v.version <= f.version
+                    AND substr(v.version, 26) = f.device
+                ORDER BY v.store, v.number, v.version
                 """
-        ).map { ($0[0], $0[1]) }
+        ).map { (try key($0, at: 0).uri, $0[2]) }
     }
 
     /// Every floor kept, an entry a line.
     static func floors(in db: Database) throws -> [SyncFloor] {
         var floors: [SyncFloor] = []
-        let rows = try Row.fetchCursor(db, sql: "SELECT uri, version FROM sync_floor ORDER BY uri, device")
+        let rows = try Row.fetchCursor(
+            db, sql: "SELECT store, number, version FROM sync_floor ORDER BY store, number, device")
         while let row = try rows.next() {
-            let (uri, version): (String, String) = (row[0], row[1])
+            let (uri, version): (String, String) = (try key(row, at: 0).uri, row[2])
             if floors.last?.entry == uri {
                 floors[floors.count - 1].through.append(version)
             } else {
@@ -204,7 +220,8 @@ extension SyncLedger {
         let floorLines = Int(try info(Key.floorLines, in: db) ?? "") ?? 0
         let removed = Int(try info(Key.removedLines, in: db) ?? "") ?? 0
         guard written > 0, floorLines + removed > 0 else { return (written, written) }
-        let floors = try Int.fetchOne(db, sql: "SELECT count(DISTINCT uri) FROM sync_floor") ?? 0
+        let floors =
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM (SELECT DISTINCT store, number FROM sync_floor)") ?? 0
         return (written, written - floorLines - removed + floors)
     }
 

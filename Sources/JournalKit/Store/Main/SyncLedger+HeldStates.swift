@@ -65,7 +65,8 @@ extension SyncLedger {
                 ))
             FROM entry e WHERE e.n = \(n)
         )
-        WHERE state = '\(heldByEntry)' AND uri = (SELECT uri FROM sync_entry WHERE n = \(n));
+        WHERE state = '\(heldByEntry)' AND store = (SELECT store FROM sync_entry WHERE n = \(n))
+            AND number = (SELECT number FROM sync_entry WHERE n = \(n));
         """
     }
 
@@ -88,12 +89,13 @@ extension SyncLedger {
         try Row.fetchAll(
             db,
             sql: """
-                SELECT v.uri, v.version FROM sync_version v LEFT JOIN sync_entry e ON e.uri = v.uri
+                SELECT v.store, v.number, v.version FROM sync_version v
+                LEFT JOIN sync_entry e ON e.store = v.store AND e.number = v.number
                 WHERE v.state = '\(heldByEntry)' AND (
                     e.n IS NULL OR e.head IS NOT v.version OR e.merged IS NOT NULL
                     OR e.n IN (SELECT n FROM sync_pending) OR e.n NOT IN (SELECT n FROM entry)
                 )
                 """
-        ).map { ($0[0], $0[1]) }
+        ).map { (try key($0, at: 0).uri, $0[2]) }
     }
 }

@@ -7,21 +7,23 @@ import JournalText
 ///
 /// - `sync_pending(n)`: the entries changed since sync last looked, kept by triggers on `entry`
 ///   and on the given tags, so that every way of changing an entry is seen;
-/// - `sync_entry(uri, n, head, merged, digest)`: each entry sync knows, by its URI (its identity
-///   on every device), the entry here that holds it (none once deleted), the version it is and
-///   the other heads merged into it, and a digest of the state held (``SyncedState/digest``);
-/// - `sync_version(uri, version, head, state)`: every version known of each entry, whether it
-///   is a head (no known version was made from it), and its state as JSON (none for a delete;
-///   left to the entry while it holds it: ``SyncLedger+HeldStates.swift``), kept for the merges
-///   it may be the common ancestor of;
-/// - `sync_parent(uri, version, parent)`: the versions each was made from;
+/// - `sync_entry(store, number, n, head, merged, digest)`: each entry sync knows, by its URI (its
+///   identity on every device; as the ledger keys it: ``SyncLedger+EntryKeys.swift``), the entry
+///   here that holds it (none once deleted), the version it is and the other heads merged into
+///   it, and a digest of the state held (``SyncedState/digest``);
+/// - `sync_version(store, number, version, head, state)`: every version known of each entry,
+///   whether it is a head (no known version was made from it), and its state as JSON (none for
+///   a delete; left to the entry while it holds it: ``SyncLedger+HeldStates.swift``), kept for
+///   the merges it may be the common ancestor of;
+/// - `sync_parent(store, number, version, parent)`: the versions each was made from;
 /// - `sync_copy(copy, entry, version)`: the copies sync made of an entry's losing heads,
 ///   while they are as made (a copy changed by a user is an entry like any other);
 /// - `sync_outbox(seq, record)`: records made here, not yet in the folder;
 /// - `sync_peer(device, file, records, bytes, last)`: how far each other device's files were
 ///   taken in: the last file begun, its records and bytes taken, the last version read;
-/// - `sync_floor(uri, device, version)` and `sync_compactable(uri)`: the versions compaction
-///   removed, and the entries it may remove some of (``SyncLedger+Compaction.swift``).
+/// - `sync_floor(store, number, device, version)` and `sync_compactable(store, number)`: the
+///   versions compaction removed, and the entries it may remove some of
+///   (``SyncLedger+Compaction.swift``).
 ///
 /// Invariant: `sync_entry`'s `head` for an entry is the version sync's merge picks from its heads
 /// in `sync_version`, and its `n` holds that version's state, in every committed transaction;
@@ -40,13 +42,12 @@ enum SyncLedger {
     ) throws -> [Int64: String] {
         guard !numbers.isEmpty, try isStarted(in: db) else { return [:] }
         let rows = try Row.fetchCursor(
-            db.cachedStatement(sql: "SELECT n, uri FROM sync_entry WHERE n \(SQLParameters.inJSONArray)"),
+            db.cachedStatement(sql: "SELECT n, store, number FROM sync_entry WHERE n \(SQLParameters.inJSONArray)"),
             arguments: [SQLParameters.jsonArray(numbers)])
-        let own = EntryID.uriPrefix(storeID)
         var uris: [Int64: String] = [:]
         while let row = try rows.next() {
-            let (n, uri): (Int64, String) = (row[0], row[1])
-            if uri != own + String(n) { uris[n] = uri }
+            let (n, key): (Int64, EntryKey) = (row[0], try key(row, at: 1))
+            if key != EntryKey(EntryID(storeID: storeID, number: n)) { uris[n] = key.uri }
         }
         return uris
     }
@@ -56,18 +57,7 @@ enum SyncLedger {
         try db.execute(
             sql: """
                 CREATE TABLE sync_pending (n INTEGER PRIMARY KEY);
-                CREATE TABLE sync_entry (
-                    uri TEXT PRIMARY KEY NOT NULL, n INTEGER, head TEXT NOT NULL, merged TEXT, digest BLOB
-                ) WITHOUT ROWID;
-                CREATE UNIQUE INDEX sync_entry_by_n ON sync_entry(n) WHERE n IS NOT NULL;
-                CREATE TABLE sync_version (
-                    uri TEXT NOT NULL, version TEXT NOT NULL, head INTEGER NOT NULL, state TEXT,
-                    PRIMARY KEY (uri, version)
-                ) WITHOUT ROWID;
-                CREATE TABLE sync_parent (
-                    uri TEXT NOT NULL, version TEXT NOT NULL, parent TEXT NOT NULL, PRIMARY KEY (uri, version, parent)
-                ) WITHOUT ROWID;
-                CREATE INDEX sync_parent_by_parent ON sync_parent(uri, parent);
+                \(entryTables)
                 CREATE TABLE sync_copy (copy TEXT PRIMARY KEY NOT NULL, entry TEXT NOT NULL, version TEXT NOT NULL) WITHOUT ROWID;
                 CREATE INDEX sync_copy_by_entry ON sync_copy(entry);
                 CREATE TABLE sync_outbox (seq INTEGER PRIMARY KEY, record TEXT NOT NULL);
@@ -103,6 +93,24 @@ enum SyncLedger {
             sql: "DELETE FROM store_info WHERE key IN (?, ?)", arguments: [Key.unsyncedClaim, Key.copiedThrough])
         try setInfo(Key.firstSyncedThrough, String(firstSyncedThrough), in: db)
     }
+
+    /// The tables keyed by entry (``EntryKey``) that hold its versions.
+    static let entryTables = """
+        CREATE TABLE sync_entry (
+            store BLOB NOT NULL, number INTEGER NOT NULL, n INTEGER, head TEXT NOT NULL, merged TEXT, digest BLOB,
+            PRIMARY KEY (store, number)
+        ) WITHOUT ROWID;
+        CREATE UNIQUE INDEX sync_entry_by_n ON sync_entry(n) WHERE n IS NOT NULL;
+        CREATE TABLE sync_version (
+            store BLOB NOT NULL, number INTEGER NOT NULL, version TEXT NOT NULL, head INTEGER NOT NULL, state TEXT,
+            PRIMARY KEY (store, number, version)
+        ) WITHOUT ROWID;
+        CREATE TABLE sync_parent (
+            store BLOB NOT NULL, number INTEGER NOT NULL, version TEXT NOT NULL, parent TEXT NOT NULL,
+            PRIMARY KEY (store, number, version, parent)
+        ) WITHOUT ROWID;
+        CREATE INDEX sync_parent_by_parent ON sync_parent(store, number, parent);
+        """
 
     /// The last number given to an entry (0 before the first).
     private static func lastEntryNumber(in db: Database) throws -> Int64 {
@@ -260,37 +268,43 @@ enum SyncLedger {
         let digest: Data?
     }
 
-    private static func held(_ row: Row) -> Held {
-        let merged = (row[3] as String?).map { $0.split(separator: " ").map(String.init) } ?? []
-        return Held(uri: row[0], n: row[1], head: row[2], merged: merged, digest: row[4])
+    private static func held(_ row: Row, uri: String) -> Held {
+        let merged = (row[2] as String?).map { $0.split(separator: " ").map(String.init) } ?? []
+        return Held(uri: uri, n: row[0], head: row[1], merged: merged, digest: row[3])
     }
 
     static func held(uri: String, in db: Database) throws -> Held? {
-        try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT uri, n, head, merged, digest FROM sync_entry WHERE uri = ?"),
-            arguments: [uri]
-        ).map(held)
+        let key = try key(uri)
+        return try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT n, head, merged, digest FROM sync_entry WHERE store = ? AND number = ?"),
+            arguments: [key.store, key.number]
+        ).map { held($0, uri: uri) }
     }
 
     static func held(n: Int64, in db: Database) throws -> Held? {
-        try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT uri, n, head, merged, digest FROM sync_entry WHERE n = ?"), arguments: [n]
-        ).map(held)
+        guard
+            let row = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT n, head, merged, digest, store, number FROM sync_entry WHERE n = ?"),
+                arguments: [n])
+        else { return nil }
+        return held(row, uri: try key(row, at: 4).uri)
     }
 
     static func hold(_ held: Held, in db: Database) throws {
+        let key = try key(held.uri)
         try db.cachedStatement(
             sql: """
-                INSERT INTO sync_entry (uri, n, head, merged, digest) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT(uri) DO UPDATE SET
+                INSERT INTO sync_entry (store, number, n, head, merged, digest) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT(store, number) DO UPDATE SET
                     n = excluded.n, head = excluded.head, merged = excluded.merged, digest = excluded.digest
                 """
         ).run(in: db) {
-            $0.bind(1, text: held.uri)
-            $0.bind(2, held.n)
-            $0.bind(3, text: held.head)
-            $0.bind(4, text: held.merged.isEmpty ? nil : held.merged.joined(separator: " "))
-            $0.bind(5, held.digest)
+            $0.bind(1, key.storeID)
+            $0.bind(2, key.number)
+            $0.bind(3, held.n)
+            $0.bind(4, text: held.head)
+            $0.bind(5, text: held.merged.isEmpty ? nil : held.merged.joined(separator: " "))
+            $0.bind(6, held.digest)
         }
     }
 
@@ -303,10 +317,12 @@ enum SyncLedger {
     static func versions(
         of uri: String, including version: String, in db: Database
     ) throws -> (count: Int, includes: Bool) {
+        let key = try key(uri)
         let row = try Row.fetchOne(
             db.cachedStatement(
-                sql: "SELECT count(*), coalesce(max(version = ?), 0) FROM sync_version WHERE uri = ?"),
-            arguments: [version, uri])
+                sql:
+                    "SELECT count(*), coalesce(max(version = ?), 0) FROM sync_version WHERE store = ? AND number = ?"),
+            arguments: [version, key.store, key.number])
         return (row?[0] ?? 0, row?[1] ?? false)
     }
 
@@ -319,34 +335,41 @@ enum SyncLedger {
         _ record: SyncRecord, prepared: PreparedState? = nil, heldByEntry: Bool = false, mayBeAParent: Bool = true,
         in db: Database
     ) throws {
-        if mayBeAParent || !record.parents.isEmpty { try markCompactable(record.entry, in: db) }
+        let key = try key(record.entry)
+        if mayBeAParent || !record.parents.isEmpty { try markCompactable(key, in: db) }
         let isParent =
             try mayBeAParent
             && Bool.fetchOne(
-                db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM sync_parent WHERE uri = ? AND parent = ?)"),
-                arguments: [record.entry, record.version]) ?? false
+                db.cachedStatement(
+                    sql: "SELECT EXISTS (SELECT 1 FROM sync_parent WHERE store = ? AND number = ? AND parent = ?)"),
+                arguments: [key.store, key.number, record.version]) ?? false
         let state = heldByEntry ? Self.heldByEntry : prepared?.json ?? record.state.map(json)
         try db.cachedStatement(
-            sql: "INSERT OR IGNORE INTO sync_version (uri, version, head, state) VALUES (?, ?, ?, ?)"
+            sql: "INSERT OR IGNORE INTO sync_version (store, number, version, head, state) VALUES (?, ?, ?, ?, ?)"
         ).run(in: db) {
-            $0.bind(1, text: record.entry)
-            $0.bind(2, text: record.version)
-            $0.bind(3, !isParent)
-            $0.bind(4, text: state)
+            $0.bind(1, key.storeID)
+            $0.bind(2, key.number)
+            $0.bind(3, text: record.version)
+            $0.bind(4, !isParent)
+            $0.bind(5, text: state)
         }
         for parent in record.parents {
-            try db.cachedStatement(sql: "INSERT OR IGNORE INTO sync_parent (uri, version, parent) VALUES (?, ?, ?)")
-                .execute(arguments: [record.entry, record.version, parent])
-            try db.cachedStatement(sql: "UPDATE sync_version SET head = 0 WHERE uri = ? AND version = ?")
-                .execute(arguments: [record.entry, parent])
+            try db.cachedStatement(
+                sql: "INSERT OR IGNORE INTO sync_parent (store, number, version, parent) VALUES (?, ?, ?, ?)"
+            ).execute(arguments: [key.store, key.number, record.version, parent])
+            try db.cachedStatement(
+                sql: "UPDATE sync_version SET head = 0 WHERE store = ? AND number = ? AND version = ?"
+            ).execute(arguments: [key.store, key.number, parent])
         }
     }
 
     /// The heads of `uri`'s versions.
     static func heads(of uri: String, in db: Database) throws -> [(version: SyncVersion, state: SyncedState?)] {
-        try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT version, state FROM sync_version WHERE uri = ? AND head = 1"),
-            arguments: [uri]
+        let key = try key(uri)
+        return try Row.fetchAll(
+            db.cachedStatement(
+                sql: "SELECT version, state FROM sync_version WHERE store = ? AND number = ? AND head = 1"),
+            arguments: [key.store, key.number]
         ).compactMap { row in
             guard let version = SyncVersion(row[0]) else { return nil }
             return (version, try state(row[1], of: uri, in: db))
@@ -366,20 +389,24 @@ enum SyncLedger {
     static func commonAncestor(
         of uri: String, _ one: SyncVersion, _ other: SyncVersion, in db: Database
     ) throws -> SyncedState? {
+        let key = try key(uri)
         let ancestors = try db.cachedStatement(
             sql: """
                 WITH RECURSIVE ancestor(version) AS (
-                    SELECT ? UNION SELECT p.parent FROM sync_parent p JOIN ancestor a ON p.uri = ? AND p.version = a.version
+                    SELECT ?1 UNION SELECT p.parent FROM sync_parent p JOIN ancestor a
+                    ON p.store = ?2 AND p.number = ?3 AND p.version = a.version
                 )
                 SELECT version FROM ancestor
                 """)
-        let ofOne = Set(try String.fetchAll(ancestors, arguments: [one.description, uri]))
-        let common = try String.fetchAll(ancestors, arguments: [other.description, uri]).filter(ofOne.contains)
+        let ofOne = Set(try String.fetchAll(ancestors, arguments: [one.description, key.store, key.number]))
+        let common = try String.fetchAll(ancestors, arguments: [other.description, key.store, key.number])
+            .filter(ofOne.contains)
         guard let latest = common.compactMap(SyncVersion.init).max() else { return nil }
         return try state(
             try String.fetchOne(
-                db.cachedStatement(sql: "SELECT state FROM sync_version WHERE uri = ? AND version = ?"),
-                arguments: [uri, latest.description]),
+                db.cachedStatement(
+                    sql: "SELECT state FROM sync_version WHERE store = ? AND number = ? AND version = ?"),
+                arguments: [key.store, key.number, latest.description]),
             of: uri, in: db)
     }
 
@@ -403,9 +430,11 @@ enum SyncLedger {
 
     /// Forgets everything of `uri`: a copy made here and unmade, which no device wrote a record of.
     static func forget(_ uri: String, in db: Database) throws {
-        try db.cachedStatement(sql: "DELETE FROM sync_entry WHERE uri = ?").execute(arguments: [uri])
-        try db.cachedStatement(sql: "DELETE FROM sync_version WHERE uri = ?").execute(arguments: [uri])
-        try db.cachedStatement(sql: "DELETE FROM sync_parent WHERE uri = ?").execute(arguments: [uri])
+        let key = try key(uri)
+        for table in ["sync_entry", "sync_version", "sync_parent"] {
+            try db.cachedStatement(sql: "DELETE FROM \(table) WHERE store = ? AND number = ?")
+                .execute(arguments: [key.store, key.number])
+        }
     }
 
     // MARK: Checking
