@@ -3,8 +3,8 @@ import GRDB
 
 /// How the ledger's tables name an entry: not by its URI's text but by the two things the URI
 /// says, its store's UUID (16 bytes) and its number. Every version, parent, floor and
-/// compaction mark of an entry carries that key, and a new device writes one of each for every
-/// entry it takes in, so the key's size and order decide much of what a take-in writes: a URI's
+/// compaction mark of an entry carries that key, and every entry sync knows has a row in
+/// `sync_entry` and in `sync_version`, so the key's size decides much of the ledger's: a URI's
 /// text is long and, its number being decimal, out of order (`…p10` before `…p9`); the pair is
 /// short, in the order entries are numbered. (`Benchmarks/README.md`, "The sync ledger's keys",
 /// has the figures.)
