@@ -46,7 +46,7 @@ struct DirectBindings: ~Copyable {
 
     /// Binds `uuid` as a blob of its 16 bytes.
     func bind(_ index: Int32, _ uuid: UUID) {
-        withUnsafeBytes(of: uuid.uuid) { bind(index, $0) }
+        uuid.withBytes { bind(index, $0) }
     }
 
     func bind(_ index: Int32, _ value: Bool) {

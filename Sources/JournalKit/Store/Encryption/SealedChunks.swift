@@ -29,7 +29,7 @@ struct ChunkSealing: @unchecked Sendable {
 
     private static func associatedData(tag: UUID, index: Int) -> [UInt8] {
         var data = Array("jrnlchk1".utf8)
-        withUnsafeBytes(of: tag.uuid) { data.append(contentsOf: $0) }
+        tag.withBytes { data.append(contentsOf: $0) }
         withUnsafeBytes(of: UInt64(index).littleEndian) { data.append(contentsOf: $0) }
         return data
     }

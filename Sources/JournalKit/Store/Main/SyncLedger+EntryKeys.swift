@@ -32,7 +32,7 @@ extension SyncLedger {
         }
 
         /// The store as the tables hold it: its UUID's 16 bytes.
-        var store: Data { withUnsafeBytes(of: storeID.uuid) { Data($0) } }
+        var store: Data { storeID.withBytes { Data($0) } }
 
         /// The entry's URI.
         var uri: String { EntryID(storeID: storeID, number: number).uri }
@@ -50,12 +50,13 @@ extension SyncLedger {
 
     /// The key a row holds in its columns `index` (the store) and `index + 1` (the number).
     static func key(_ row: Row, at index: Int) throws -> EntryKey {
-        guard let store = row[index] as Data?, store.count == 16, let number = row[index + 1] as Int64? else {
+        guard let store = (row[index] as Data?)?.withUnsafeBytes(UUID.init(bytes:)),
+            let number = row[index + 1] as Int64?
+        else {
             throw DatabaseError(
                 resultCode: .SQLITE_CORRUPT, message: "the sync ledger holds an entry key that is not one")
         }
-        return EntryKey(
-            EntryID(storeID: store.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }, number: number))
+        return EntryKey(EntryID(storeID: store, number: number))
     }
 
     /// Rewrites a ledger an earlier version keyed by URIs (`uri` columns of text) to entry keys,

@@ -94,13 +94,11 @@ final class PrefixTableFile: @unchecked Sendable {
         let read =
             reader.map { $0.bytes(at: 0, count: Self.headerBytes) }
             ?? UnsafeRawBufferPointer(start: start, count: Self.headerBytes)
-        guard let header = read else {
+        guard let header = read, let tag = UUID(bytes: UnsafeRawBufferPointer(rebasing: header[8..<24])) else {
             munmap(mapped, size)
             throw .unusable
         }
-        var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &uuid) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: header[8..<24])) }
-        tag = UUID(uuid: uuid)
+        self.tag = tag
         maxTokenID = Int64(littleEndian: header.loadUnaligned(fromByteOffset: 24, as: Int64.self))
         let tokens = UInt64(littleEndian: header.loadUnaligned(fromByteOffset: 32, as: UInt64.self))
         let slots = UInt64(littleEndian: header.loadUnaligned(fromByteOffset: 40, as: UInt64.self))
@@ -337,7 +335,7 @@ final class PrefixTableFile: @unchecked Sendable {
         try output(slots)
         try flush()
         var header = magic
-        withUnsafeBytes(of: tag.uuid) { header.append(contentsOf: $0) }
+        tag.withBytes { header.append(contentsOf: $0) }
         append(UInt64(bitPattern: maxTokenID), to: &header)
         append(tokenCount, to: &header)
         append(UInt64(slotCount), to: &header)
