@@ -151,7 +151,8 @@ import Testing
             case .edit: #expect(entry(1 + index)?["text"] as? String == "edited by instance \(index)", "\(what)")
             case .delete: #expect(entry(3 + index) == nil, "\(what)")
             case .tag:
-                #expect(((entry(5 + index)?["tag_names"] as? [String]) ?? []).contains("tagged\(index)"), "\(what)")
+                let tags = entry(5 + index)?["tag_names"] as? [String] ?? []
+                #expect(tags.contains("tagged\(index)"), "\(what)")
             case .star: #expect(entry(7 + index)?["starred"] as? Bool == true, "\(what)")
             case .import:
                 #expect(

@@ -170,7 +170,7 @@ import Testing
             totalBytes: reader.totalBytes, position: ImportPosition(offset: 0, line: 0, digest: ""))
         _ = try journal.main.writeImportStep(start, MainStore.WriteHooks(pruningThrough: 0)) { insert in
             for line in batch {
-                try insert(
+                _ = try insert(
                     Journal.prepare(try JSONLinesReader.entry(from: line, undated: reader.undatedEntries).get()!.entry))
             }
             return MainStore.ImportStepEnd(
@@ -224,7 +224,7 @@ import Testing
             input: file.path, firstEntry: nil, written: 0, alreadyPresent: 0, empty: 0, bytesRead: 0,
             totalBytes: document.count, position: ImportPosition(offset: 0, line: 0, digest: ""))
         _ = try store.journal.main.writeImportStep(start, MainStore.WriteHooks(pruningThrough: 0)) { insert in
-            try insert(Journal.prepare(first.entry))
+            _ = try insert(Journal.prepare(first.entry))
             return MainStore.ImportStepEnd(
                 position: ImportPosition(offset: 1, line: 1, digest: InputDigest.of(document)), bytesRead: 0,
                 empty: 0, finished: false)

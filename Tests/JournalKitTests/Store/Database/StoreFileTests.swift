@@ -88,7 +88,7 @@ import Testing
         let store = try TemporaryJournal()
         store.close()
         var journal: Journal? = try Journal(directory: store.directory)
-        try journal!.main.writeLeavingLog { db in
+        _ = try journal!.main.writeLeavingLog { db in
             try db.execute(sql: "CREATE TABLE bulk (b BLOB NOT NULL)")
             for _ in 0..<1_500 { try db.execute(sql: "INSERT INTO bulk VALUES (randomblob(4000))") }
         }

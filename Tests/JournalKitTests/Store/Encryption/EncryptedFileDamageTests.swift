@@ -112,7 +112,7 @@ import Testing
         let before = try Data(contentsOf: journal.directory.mainStoreURL)
         let copy = try copy(journal)
         defer { try? FileManager.default.removeItem(at: copy.url) }
-        try opened.main.pool.writeWithoutTransaction { db in try db.checkpoint(.full) }
+        _ = try opened.main.pool.writeWithoutTransaction { db in try db.checkpoint(.full) }
         let after = try Data(contentsOf: journal.directory.mainStoreURL)
         journal.close()
         #expect(after.count > before.count, "the checkpoint grew the store")
