@@ -1,8 +1,7 @@
 import Foundation
 
-/// A UUID as its 16 bytes, in the order RFC 9562 lays them out: how the stores keep a store's
-/// identity in the sync ledger and how the prefix table's file and sealed chunks name the store
-/// they belong to.
+/// A UUID as its 16 bytes, in the order RFC 9562 lays them out: how the sync ledger keeps an
+/// entry's store, and how the prefix table's file and its sealed chunks carry their tag.
 extension UUID {
     /// The UUID whose bytes are `bytes`; nil unless there are exactly 16.
     init?(bytes: UnsafeRawBufferPointer) {
