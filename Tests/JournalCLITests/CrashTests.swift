@@ -135,7 +135,7 @@ import Testing
 
         // Ctrl-C ends it the same way, with a line saying where to look.
         let writtenAgain = try killAfterAStep(importing: input, into: journal, with: SIGINT)
-        let again = try journal.run(["import", input.path, "--step-bytes", "4000000", "--json"]).json()
+        let again = try journal.run(["import", input.path, "--json"] + Self.stepsOf4MB).json()
         #expect(again["imported"] as? Int == 9_000 && again["resumed"] as? Int == writtenAgain)
         let stats = try journal.run(["stats", "--json"]).json()
         #expect(stats["entries"] as? Int == 9_003 && stats["indexed_entries"] as? Int == 9_003)
@@ -143,12 +143,15 @@ import Testing
         #expect(try journal.run(["add", "written after"]).status == 0)
     }
 
+    /// Steps of 4 MB of input instead of 16: the import of steps above has three.
+    static let stepsOf4MB = ["--step-bytes", "4000000"]
+
     /// Starts importing `input`, sends the importer `signal` once a step has committed (the
     /// journal says an import is pending), and returns the entries that step wrote.
     private func killAfterAStep(
         importing input: URL, into journal: JournalProcess, with signal: Int32 = SIGKILL
     ) throws -> Int {
-        let importer = try journal.start(["import", input.path, "--step-bytes", "4000000"])
+        let importer = try journal.start(["import", input.path] + Self.stepsOf4MB)
         var written: Int?
         while importer.isRunning, written == nil {
             let status = try journal.run(["import", "--status", "--json"]).json()
