@@ -607,11 +607,7 @@ extension Journal {
         _ uri: String, into intake: inout Intake, report: inout SyncReport, madeCopies: inout Set<String>,
         in db: Database
     ) throws {
-        guard
-            let resolved = try SyncMerge.resolve(
-                uri, heads: try SyncLedger.heads(of: uri, in: db).map(SyncMerge.Head.init),
-                ancestor: { one, other in try SyncLedger.commonAncestor(of: uri, one, other, in: db) })
-        else { return }
+        guard let resolved = try Self.resolution(of: uri, in: db) else { return }
         let held = try SyncLedger.held(uri: uri, in: db)
         if held?.head != resolved.winner.version.description || held?.merged != resolved.merged.map(\.description)
             || held?.digest != resolved.winner.state?.digest
@@ -619,6 +615,13 @@ extension Journal {
             try hold(uri, as: resolved, held: held, intake: &intake, report: &report, in: db)
         }
         try keepCopies(of: uri, resolved.copies, intake: &intake, report: &report, madeCopies: &madeCopies, in: db)
+    }
+
+    /// What the heads of the entry `uri`'s versions make it (nil when none is known).
+    static func resolution(of uri: String, in db: Database) throws -> SyncMerge.Resolution? {
+        try SyncMerge.resolve(
+            uri, heads: try SyncLedger.heads(of: uri, in: db).map(SyncMerge.Head.init),
+            ancestor: { one, other in try SyncLedger.commonAncestor(of: uri, one, other, in: db) })
     }
 
     /// Makes the copies of `entry`'s losing heads what `copies` says: a copy made of a head that

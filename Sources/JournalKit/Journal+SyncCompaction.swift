@@ -77,6 +77,7 @@ extension Journal {
                     }
                     try SyncLedger.addToOutbox(
                         .floor(SyncFloor(entry: uri, through: through.map(\.description).sorted())), in: db)
+                    try SyncLedger.removeCopies(of: uri, in: db)
                     try SyncLedger.settled(uri, in: db)
                     compacted += 1
                 }
@@ -91,10 +92,9 @@ extension Journal {
     private enum Compaction {
         /// Nothing to remove (one version left): the entry is compactable no more until it changes.
         case settle(String)
-        /// Its heads, merged into one, need a version made from them all, sent from here
-        /// (``mergedHeadsToRemake(_:heads:device:in:)``).
+        /// An entry sent again from here as a version of its own (``settlingHeads(_:device:everyDeviceHolds:in:)``).
         case sendAgain(Int64)
-        /// Every version but the head removed: each device's versions through its latest.
+        /// Every version but the winning head removed: each device's versions through its latest.
         case remove(String, through: [SyncVersion])
     }
 
@@ -115,36 +115,60 @@ extension Journal {
                     other == head.device || said.last(of: head.device).map { $0 >= head } ?? false
                 }
             }
-            guard heads.allSatisfy(everyDeviceHolds) else { continue }
-            guard heads.count == 1, let head = heads.first else {
-                if let n = try mergedHeadsToRemake(uri, heads: heads, device: device, in: db) {
-                    plan.append(.sendAgain(n))
+            guard heads.allSatisfy(everyDeviceHolds), var winner = heads.first else { continue }
+            if heads.count > 1 {
+                guard let settling = try settlingHeads(uri, device: device, everyDeviceHolds: everyDeviceHolds, in: db)
+                else { continue }
+                guard let won = settling.winner else {
+                    plan += settling.sendAgain.map(Compaction.sendAgain)
+                    continue
                 }
-                continue
+                winner = won
             }
-            // Every other version is one the head was made from: each device's latest of
-            // them is its floor.
+            // Every other version is one the winner was made from, or a losing head or one it was
+            // made from: a delete, or an edit whose words its copy keeps. Each device's latest
+            // of them is its floor.
             var through: [UUID: SyncVersion] = [:]
-            for (version, _) in versions where version != head {
+            for (version, _) in versions where version != winner {
                 through[version.device] = max(through[version.device] ?? version, version)
             }
+            guard through[winner.device].map({ $0 < winner }) ?? true else { continue }
             plan.append(.remove(uri, through: Array(through.values)))
         }
         return plan
     }
 
-    /// An entry whose heads every device holds, all merged into one (no copy kept), has its
-    /// versions removed only once a version is made from them all: the device that made the
-    /// winning head makes it at its next sync (one device, so that the devices don't make such
-    /// versions of each other's forever), as if the entry had been changed there. Returns the
-    /// entry to send again from here, if this is that device.
-    private static func mergedHeadsToRemake(
-        _ uri: String, heads: [SyncVersion], device: UUID, in db: Database
-    ) throws -> Int64? {
-        guard let held = try SyncLedger.held(uri: uri, in: db), let n = held.n,
-            held.merged.count + 1 == heads.count, SyncVersion(held.head)?.device == device
+    /// An entry whose heads every device holds, settled here as its heads make it: what must
+    /// happen before its other versions can go. Its heads merged into the winner need a version
+    /// made from them all; each copy kept of a losing head must be an entry of its own, a
+    /// version of its own made, that every device holds, before the losing head can go (while
+    /// a copy is as sync made it, a version made from its head would unmake it). The device whose
+    /// edit won sends those versions, together, at its next sync (one device, so that the
+    /// devices don't make such versions of each other's forever). Returns the entries to send
+    /// again from here while there is something to wait for, else the winning head; nil when
+    /// the entry is not settled here yet.
+    private static func settlingHeads(
+        _ uri: String, device: UUID, everyDeviceHolds: (SyncVersion) -> Bool, in db: Database
+    ) throws -> (sendAgain: [Int64], winner: SyncVersion?)? {
+        guard let resolved = try resolution(of: uri, in: db), let held = try SyncLedger.held(uri: uri, in: db),
+            held.head == resolved.winner.version.description, held.merged == resolved.merged.map(\.description)
         else { return nil }
-        return n
+        let sends = resolved.winner.version.device == device
+        var sendAgain: [Int64] = []
+        var isWaiting = !resolved.merged.isEmpty
+        if isWaiting, sends, let n = held.n { sendAgain.append(n) }
+        for copy in resolved.copies {
+            guard let kept = try SyncLedger.held(uri: copy.entry, in: db), let head = SyncVersion(kept.head) else {
+                return nil
+            }
+            if head == copy.version, let n = kept.n {
+                if sends { sendAgain.append(n) }
+                isWaiting = true
+            } else if !everyDeviceHolds(head) {
+                isWaiting = true
+            }
+        }
+        return isWaiting ? (sendAgain, nil) : ([], resolved.winner.version)
     }
 
     /// Replaces this device's files with a snapshot when it would hold at most half their lines:

@@ -114,6 +114,100 @@ import Testing
         for journal in [a, b, late] { #expect(try Self.versions(of: entry, in: journal.journal) == 1) }
     }
 
+    @Test(arguments: [nil, "correct horse"])
+    func anEntryWhoseConflictKeptACopyIsCompactedAndTheCopyStaysOnEveryJournal(passphrase: String?) throws {
+        let folder = try TemporaryFolder()
+        let (a, b) = (try TemporaryJournal(passphrase: passphrase), try TemporaryJournal(passphrase: passphrase))
+        try a.journal.add(NewEntry(text: "the first line\nthe second line"))
+        try a.journal.add(NewEntry(text: "kept on one side, deleted on the other"))
+        _ = try a.journal.sync(through: folder.url, passphrase: a.passphrase)
+        _ = try b.journal.sync(through: folder.url, passphrase: b.passphrase)
+        // The same line changed on both sides (a copy is kept of the edit that loses), and an
+        // entry edited on one side and deleted on the other (the edit wins, the delete keeps
+        // no words).
+        try a.journal.edit(
+            try SyncTests.entry("the first line\nthe second line", in: a.journal).id, text: "from a\nthe second line")
+        try b.journal.edit(
+            try SyncTests.entry("the first line\nthe second line", in: b.journal).id, text: "from b\nthe second line")
+        try a.journal.delete(try SyncTests.entry("kept on one side, deleted on the other", in: a.journal).id)
+        try b.journal.edit(
+            try SyncTests.entry("kept on one side, deleted on the other", in: b.journal).id, text: "kept, edited on b")
+        var (conflicts, compacted) = (0, 0)
+        for journal in [a, b, a] {
+            let report = try journal.journal.sync(passphrase: journal.passphrase)
+            (conflicts, compacted) = (conflicts + report.conflicts, compacted + report.compacted)
+        }
+        #expect(conflicts == 2)
+        let held = try SyncTests.held(a.journal)
+        #expect(try SyncTests.held(b.journal) == held)
+        let entries = try held.map { held in try SyncTests.entry(held.text, in: a.journal) }
+        #expect(try entries.map { try Self.versions(of: $0, in: b.journal) }.max() == 3)
+        // Every version but each entry's winning head goes, the copy's too (three entries
+        // compacted, each by one journal or both); the copy stays, the same on both, as does
+        // every entry.
+        for _ in 0..<4 {
+            for journal in [a, b] { compacted += try journal.journal.sync(passphrase: journal.passphrase).compacted }
+        }
+        #expect(compacted >= 3)
+        for journal in [a, b] {
+            #expect(try SyncTests.held(journal.journal) == held)
+            for entry in entries { #expect(try Self.versions(of: entry, in: journal.journal) == 1, "\(entry.text)") }
+            #expect(
+                try journal.journal.main.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_copy") } == 0
+            )
+            try journal.expectConsistent()
+            #expect(try journal.journal.verify().isConsistent)
+        }
+        #expect(
+            held.map(\.text).sorted() == ["from a\nthe second line", "from b\nthe second line", "kept, edited on b"])
+        let copies = held.filter { $0.tags.contains("conflict") }.map(\.text)
+        #expect(copies.count == 1)
+        let won = try #require(["from a\nthe second line", "from b\nthe second line"].first { !copies.contains($0) })
+        // A journal that joins holds the same entries, the copy once, and makes no copy again;
+        // an edit of the entry made from its one head is no conflict anywhere.
+        let c = try TemporaryJournal(passphrase: passphrase)
+        #expect(try c.journal.sync(through: folder.url, passphrase: c.passphrase).conflicts == 0)
+        #expect(try SyncTests.held(c.journal) == held)
+        try c.journal.edit(try SyncTests.entry(won, in: c.journal).id, text: won + "\nand c")
+        _ = try c.journal.sync(passphrase: c.passphrase)
+        for journal in [a, b] { #expect(try journal.journal.sync(passphrase: journal.passphrase).conflicts == 0) }
+        let after = try SyncTests.held(c.journal)
+        #expect(after.map(\.text).sorted() == (copies + [won + "\nand c", "kept, edited on b"]).sorted())
+        for journal in [a, b] { #expect(try SyncTests.held(journal.journal) == after) }
+    }
+
+    @Test func aCopyEditedWhileItsEntryIsCompactedKeepsTheEdit() throws {
+        let folder = try TemporaryFolder()
+        let (a, b) = (try TemporaryJournal(), try TemporaryJournal())
+        try a.journal.add(NewEntry(text: "one line"))
+        _ = try a.journal.sync(through: folder.url)
+        _ = try b.journal.sync(through: folder.url)
+        try a.journal.edit(try SyncTests.entry("one line", in: a.journal).id, text: "one line from a")
+        try b.journal.edit(try SyncTests.entry("one line", in: b.journal).id, text: "one line from b")
+        for journal in [a, b, a] { _ = try journal.journal.sync() }
+        // The journal whose edit lost edits the copy while the one whose edit won makes a version
+        // of the copy as it was made, to compact the entry with: the two merge.
+        let copy = try #require(try a.journal.search("#conflict").entries.first)
+        let (lost, won) = copy.text.hasSuffix("from a") ? (a, b) : (b, a)
+        try lost.journal.edit(
+            try #require(try lost.journal.search("#conflict").entries.first).id, text: copy.text + "\nedited")
+        for _ in 0..<2 { _ = try won.journal.sync() }
+        #expect(try lost.journal.sync().conflicts == 0)
+        for _ in 0..<4 { for journal in [a, b] { _ = try journal.journal.sync() } }
+        let held = try SyncTests.held(a.journal)
+        #expect(try SyncTests.held(b.journal) == held)
+        #expect(held.count == 2, "\(held)")
+        #expect(
+            held.map(\.text).sorted() == [copy.text + "\nedited", won === a ? "one line from a" : "one line from b"])
+        for journal in [a, b] {
+            for entry in held {
+                let entry = try SyncTests.entry(entry.text, in: journal.journal)
+                #expect(try Self.versions(of: entry, in: journal.journal) == 1, "\(entry.text)")
+            }
+            #expect(try journal.journal.verify().isConsistent)
+        }
+    }
+
     @Test func aJournalRestoredFromBeforeACompactionLosesNothing() throws {
         let folder = try TemporaryFolder()
         let (a, b) = (try TemporaryJournal(), try TemporaryJournal())

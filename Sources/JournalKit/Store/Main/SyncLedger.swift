@@ -16,8 +16,9 @@ import JournalText
 ///   a delete; left to the entry while it holds it: ``SyncLedger+HeldStates.swift``), kept for
 ///   the merges it may be the common ancestor of;
 /// - `sync_parent(store, number, version, parent)`: the versions each was made from;
-/// - `sync_copy(copy, entry, version)`: the copies sync made of an entry's losing heads,
-///   while they are as made (a copy changed by a user is an entry like any other);
+/// - `sync_copy(copy, entry, version)`: the copies sync made of an entry's losing heads, while
+///   those are heads (a copy that a user changed, or that compaction sent again as a version of
+///   its own, is an entry like any other);
 /// - `sync_outbox(seq, record)`: records made here, not yet in the folder;
 /// - `sync_peer(device, file, records, bytes, last)`: how far each other device's files were
 ///   taken in: the last file begun, its records and bytes taken, the last version read;
@@ -426,6 +427,12 @@ enum SyncLedger {
     /// or a user changed the copy).
     static func removeCopy(_ copy: String, in db: Database) throws {
         try db.cachedStatement(sql: "DELETE FROM sync_copy WHERE copy = ?").execute(arguments: [copy])
+    }
+
+    /// Forgets every copy made of `entry`'s losing heads: compaction removed them, once each copy
+    /// was an entry of its own.
+    static func removeCopies(of entry: String, in db: Database) throws {
+        try db.cachedStatement(sql: "DELETE FROM sync_copy WHERE entry = ?").execute(arguments: [entry])
     }
 
     /// Forgets everything of `uri`: a copy made here and unmade, which no device wrote a record of.
