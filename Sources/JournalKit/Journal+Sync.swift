@@ -465,47 +465,47 @@ extension Journal {
             for file in files {
                 let skip = file.number == start.file ? start.records : 0
                 let reading = try main.syncTransaction { db in
-                    var intake = try Intake(main, hooks, versioned: versioned, in: db)
-                    var (last, read): (String?, Int) = (nil, 0)
-                    // The lines are decoded, and their records made ready, on a thread of their
-                    // own while those before are taken in.
-                    let reading = try place.read(
-                        device, file, sealedBy: keys?[device],
-                        preparing: { line -> (version: SyncVersion?, state: PreparedState?) in
-                            guard let record = line.record else { return (nil, nil) }
-                            let state = record.state.map { PreparedState($0, madeFrom: record.parents) }
-                            return (SyncVersion(record.version), state)
-                        }
-                    ) { lines, bytes in
-                        for (line, ready) in lines.dropFirst(max(skip - read, 0)) {
-                            switch line {
-                            case .record(let record):
-                                try take(
-                                    record, version: ready.version, prepared: ready.state, into: &intake,
-                                    report: &report, madeCopies: &madeCopies, in: db)
-                                last = record.version
-                            case .floor(let floor):
-                                try take(
-                                    floor, own: report.device, into: &intake, report: &report,
-                                    madeCopies: &madeCopies, in: db)
+                    try SyncLedger.takingIn(in: db) {
+                        var intake = try Intake(main, hooks, versioned: versioned, in: db)
+                        var (last, read): (String?, Int) = (nil, 0)
+                        // The lines are decoded, and their records made ready, on a thread of their
+                        // own while those before are taken in.
+                        let reading = try place.read(
+                            device, file, sealedBy: keys?[device],
+                            preparing: { line -> (version: SyncVersion?, state: PreparedState?) in
+                                guard let record = line.record else { return (nil, nil) }
+                                let state = record.state.map { PreparedState($0, madeFrom: record.parents) }
+                                return (SyncVersion(record.version), state)
                             }
+                        ) { lines, bytes in
+                            for (line, ready) in lines.dropFirst(max(skip - read, 0)) {
+                                switch line {
+                                case .record(let record):
+                                    try take(
+                                        record, version: ready.version, prepared: ready.state, into: &intake,
+                                        report: &report, madeCopies: &madeCopies, in: db)
+                                    last = record.version
+                                case .floor(let floor):
+                                    try take(
+                                        floor, own: report.device, into: &intake, report: &report,
+                                        madeCopies: &madeCopies, in: db)
+                                }
+                            }
+                            read += lines.count
+                            progress?(JournalProgress(phase: .syncing, done: done + bytes, total: total))
                         }
-                        read += lines.count
-                        progress?(JournalProgress(phase: .syncing, done: done + bytes, total: total))
+                        try intake.writer.finish()
+                        try SyncLedger.setInfo(SyncLedger.Key.clock, intake.clock.stored, in: db)
+                        try SyncLedger.setPosition(
+                            of: device,
+                            at: (
+                                file.number, max(reading.count, skip),
+                                file.number == start.file ? max(reading.bytes, start.bytes) : reading.bytes
+                            ),
+                            last: last, in: db)
+                        versioned = intake.versioned
+                        return reading
                     }
-                    try intake.writer.finish()
-                    try SyncLedger.setInfo(SyncLedger.Key.clock, intake.clock.stored, in: db)
-                    try SyncLedger.setPosition(
-                        of: device,
-                        at: (
-                            file.number, max(reading.count, skip),
-                            file.number == start.file ? max(reading.bytes, start.bytes) : reading.bytes
-                        ),
-                        last: last, in: db)
-                    // The entries written here are held as sync wrote them: nothing to send back.
-                    try SyncLedger.clearPending(in: db)
-                    versioned = intake.versioned
-                    return reading
                 }
                 done += place.size(of: device, file) ?? reading.bytes
                 progress?(JournalProgress(phase: .syncing, done: min(done, total), total: total))

@@ -214,6 +214,16 @@ import Testing
             }
         }
         #expect(try leftToEntries(b.journal) == 6)
+        // The take-in went without the triggers that watch a user's changes, and left them as
+        // they were, with nothing pending.
+        let triggers = { (journal: Journal) in
+            try journal.main.read { db in
+                try String.fetchAll(
+                    db, sql: "SELECT name FROM sqlite_schema WHERE type = 'trigger' AND name LIKE 'sync_%' ORDER BY name")
+            }
+        }
+        #expect(try triggers(a.journal).count == 10 && triggers(b.journal) == triggers(a.journal))
+        #expect(try b.journal.main.read { db in try SyncLedger.pendingCount(in: db) } == 0)
         try b.journal.edit(try Self.entry("one\u{0}with a NUL #inline", in: b.journal).id, text: "one, edited")
         try b.journal.delete(try Self.entry("two", in: b.journal).id)
         _ = try b.journal.setStarred(true, for: try Self.entry("three", in: b.journal).id)

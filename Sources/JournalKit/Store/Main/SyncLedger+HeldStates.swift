@@ -13,10 +13,12 @@ import GRDB
 /// Invariant: a version whose state is ``heldByEntry`` is the head `sync_entry` holds, unmerged,
 /// in entry `n`, whose date, text, star and given tags are that state, and which is not pending
 /// (in `sync_pending`) outside the transaction that wrote it. An entry is pending only once it
-/// changed (the triggers below ran first), in the transaction of a sync that writes it, or when
-/// its head is a merge; so the tag triggers pass over a pending entry, whose tags are then
-/// either written with it (a take-in writes an entry's tags after the entry) or changed after
-/// its state was written out.
+/// changed (the triggers below ran first), in the transaction of a sync that makes versions, or
+/// when its head is a merge; so the tag triggers pass over a pending entry, whose state was
+/// written out before. A take-in marks nothing pending and goes without the tag triggers
+/// (``takingIn(in:_:)``): the states it leaves to the entries it writes are the ones it writes,
+/// tags and all, and the entry's triggers write out the state of one it changes or deletes,
+/// before anything of it changes.
 extension SyncLedger {
     /// What `sync_version.state` holds for a version whose state is its entry's.
     static let heldByEntry = ""
@@ -32,20 +34,26 @@ extension SyncLedger {
                 CREATE TRIGGER IF NOT EXISTS sync_state_deleted BEFORE DELETE ON entry BEGIN
                     \(writeOut("old.n"))
                 END;
-                CREATE TRIGGER IF NOT EXISTS sync_state_tag_given BEFORE INSERT ON tag
-                WHEN new.given = 1 AND \(notPending("new.entry")) BEGIN
-                    \(writeOut("new.entry"))
-                END;
-                CREATE TRIGGER IF NOT EXISTS sync_state_tag_taken BEFORE DELETE ON tag
-                WHEN old.given = 1 AND \(notPending("old.entry")) BEGIN
-                    \(writeOut("old.entry"))
-                END;
-                CREATE TRIGGER IF NOT EXISTS sync_state_tag_changed BEFORE UPDATE ON tag
-                WHEN (old.given = 1 OR new.given = 1) AND \(notPending("old.entry")) BEGIN
-                    \(writeOut("old.entry"))
-                END;
+                \(tagTriggers)
                 """)
     }
+
+    /// The triggers that write a state out before an entry's given tags change.
+    static let tagTriggers = """
+        CREATE TRIGGER IF NOT EXISTS sync_state_tag_given BEFORE INSERT ON tag
+        WHEN new.given = 1 AND \(notPending("new.entry")) BEGIN
+            \(writeOut("new.entry"))
+        END;
+        CREATE TRIGGER IF NOT EXISTS sync_state_tag_taken BEFORE DELETE ON tag
+        WHEN old.given = 1 AND \(notPending("old.entry")) BEGIN
+            \(writeOut("old.entry"))
+        END;
+        CREATE TRIGGER IF NOT EXISTS sync_state_tag_changed BEFORE UPDATE ON tag
+        WHEN (old.given = 1 OR new.given = 1) AND \(notPending("old.entry")) BEGIN
+            \(writeOut("old.entry"))
+        END;
+        """
+    static let tagTriggerNames = ["sync_state_tag_given", "sync_state_tag_taken", "sync_state_tag_changed"]
 
     private static func notPending(_ n: String) -> String {
         "NOT EXISTS (SELECT 1 FROM sync_pending WHERE n = \(n))"

@@ -53,6 +53,48 @@ enum SyncLedger {
         return uris
     }
 
+    /// The triggers that mark an entry pending when anything a version holds of it changes, by
+    /// any path.
+    private static let pendingTriggers = """
+        CREATE TRIGGER sync_entry_inserted AFTER INSERT ON entry BEGIN
+            INSERT OR IGNORE INTO sync_pending (n) VALUES (new.n);
+        END;
+        CREATE TRIGGER sync_entry_updated AFTER UPDATE OF date, text, starred ON entry BEGIN
+            INSERT OR IGNORE INTO sync_pending (n) VALUES (new.n);
+        END;
+        CREATE TRIGGER sync_entry_deleted AFTER DELETE ON entry BEGIN
+            INSERT OR IGNORE INTO sync_pending (n) VALUES (old.n);
+        END;
+        CREATE TRIGGER sync_tag_given AFTER INSERT ON tag WHEN new.given = 1 BEGIN
+            INSERT OR IGNORE INTO sync_pending (n) VALUES (new.entry);
+        END;
+        CREATE TRIGGER sync_tag_taken AFTER DELETE ON tag WHEN old.given = 1 BEGIN
+            INSERT OR IGNORE INTO sync_pending (n) VALUES (old.entry);
+        END;
+        """
+    private static let pendingTriggerNames = [
+        "sync_entry_inserted", "sync_entry_updated", "sync_entry_deleted", "sync_tag_given", "sync_tag_taken",
+    ]
+
+    /// Runs `body`, a take-in's writes, in a transaction, without the triggers that watch a
+    /// user's changes: what a take-in writes is held as sync wrote it, with nothing to send back
+    /// (marking each entry pending only to clear the marks at its end is a second row written
+    /// per entry), and the states it leaves to entries are the ones it writes
+    /// (``SyncLedger+HeldStates.swift``). The triggers are dropped and made again in the
+    /// transaction, so no other connection ever sees the journal without them.
+    static func takingIn<T>(in db: Database, _ body: () throws -> T) throws -> T {
+        for name in pendingTriggerNames + tagTriggerNames { try db.execute(sql: "DROP TRIGGER IF EXISTS \(name)") }
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            try? db.execute(sql: pendingTriggers + tagTriggers)
+            throw error
+        }
+        try db.execute(sql: pendingTriggers + tagTriggers)
+        return result
+    }
+
     /// Makes the tables and triggers, every entry pending: the first sync sends them all.
     static func start(in db: Database) throws {
         try db.execute(
@@ -66,21 +108,7 @@ enum SyncLedger {
                     device TEXT PRIMARY KEY NOT NULL, file INTEGER NOT NULL, records INTEGER NOT NULL, bytes INTEGER NOT NULL,
                     last TEXT
                 ) WITHOUT ROWID;
-                CREATE TRIGGER sync_entry_inserted AFTER INSERT ON entry BEGIN
-                    INSERT OR IGNORE INTO sync_pending (n) VALUES (new.n);
-                END;
-                CREATE TRIGGER sync_entry_updated AFTER UPDATE OF date, text, starred ON entry BEGIN
-                    INSERT OR IGNORE INTO sync_pending (n) VALUES (new.n);
-                END;
-                CREATE TRIGGER sync_entry_deleted AFTER DELETE ON entry BEGIN
-                    INSERT OR IGNORE INTO sync_pending (n) VALUES (old.n);
-                END;
-                CREATE TRIGGER sync_tag_given AFTER INSERT ON tag WHEN new.given = 1 BEGIN
-                    INSERT OR IGNORE INTO sync_pending (n) VALUES (new.entry);
-                END;
-                CREATE TRIGGER sync_tag_taken AFTER DELETE ON tag WHEN old.given = 1 BEGIN
-                    INSERT OR IGNORE INTO sync_pending (n) VALUES (old.entry);
-                END;
+                \(pendingTriggers)
                 INSERT INTO sync_pending (n) SELECT n FROM entry;
                 """)
         try startCompaction(in: db)
