@@ -219,7 +219,8 @@ import Testing
         let triggers = { (journal: Journal) in
             try journal.main.read { db in
                 try String.fetchAll(
-                    db, sql: "SELECT name FROM sqlite_schema WHERE type = 'trigger' AND name LIKE 'sync_%' ORDER BY name")
+                    db,
+                    sql: "SELECT name FROM sqlite_schema WHERE type = 'trigger' AND name LIKE 'sync_%' ORDER BY name")
             }
         }
         #expect(try triggers(a.journal).count == 10 && triggers(b.journal) == triggers(a.journal))
