@@ -29,7 +29,8 @@ struct SyncCommand: ParsableCommand {
 
             Each journal says beside its files how far it has taken in the others' \
             (taken.jsonl). Once every journal has an entry's latest version, the older ones are \
-            removed from every journal, and a journal whose files hold mostly removed versions \
+            removed from every journal (an entry changed on two machines too, once every journal \
+            has both changes: its #conflict entry stays), and a journal whose files hold mostly removed versions \
             replaces them with a snapshot (NNNNNNNN.snapshot.jsonl) that a journal joining \
             later starts from. A journal that has not synced for 30 days is no longer waited \
             for; `journal sync --forget DEVICE` stops waiting for one at once (a machine retired, \
