@@ -19,8 +19,8 @@ public final class Journal: Sendable {
     package let prefixTables: PrefixTableCache
     let dateOrders = DateOrderCache()
     /// What happened while opening that the user should hear about: a search store replaced
-    /// because it was damaged, or an index left behind the entries because it could not be
-    /// written.
+    /// because it was damaged, the prefix table's file saved again because it was missing or
+    /// damaged, or an index left behind the entries because it could not be written.
     public let notices: [String]
     /// Why the journal can't be written (its folder or file system is read-only), or nil when
     /// it can. A journal that can't be written still answers every read from what is stored.
@@ -95,6 +95,11 @@ public final class Journal: Sendable {
                 case .nothing: break
                 case .rebuilt(let why):
                     notices.append("rebuilt the search store \(stores.directory.searchStoreURL.path): \(why)")
+                case .replacedPrefixFile(let refusal):
+                    let path = PrefixSnapshot.fileURL(besides: stores.directory.searchStoreURL).path
+                    notices.append(
+                        "saved the prefix table's file \(path) again from the search store: it was \(refusal == .missing ? "missing" : "damaged")"
+                    )
                 case .entriesLost(let applied, let latest):
                     notices.append(try Self.lossNotice(applied: applied, latest: latest, stores: stores))
                 }

@@ -46,16 +46,19 @@ struct SearchIndexer {
     func catchUp(
         progress: ProgressHandler? = nil, holding held: FileLock? = nil, waitingFor change: Int64? = nil
     ) throws(JournalError) -> Finding {
+        var replaced: PrefixTableFile.Refusal?
         if let held {
             defer { held.release() }
             // A write that changed nothing (a sync with nothing new) leaves the search store
             // unwritten: not even its writer is opened, which would commit a transaction of its own.
             var isCurrent = try currentStanding().standing == .current
             if isCurrent { isCurrent = try !prefixFileIsStale() }
-            if !isCurrent { try applyEverything(progress: progress) }
+            if !isCurrent { replaced = try applyEverything(progress: progress) }
         }
         var rebuildReason: String?
-        var found: Finding { rebuildReason.map(Finding.rebuilt) ?? .nothing }
+        var found: Finding {
+            rebuildReason.map(Finding.rebuilt) ?? replaced.map(Finding.replacedPrefixFile) ?? .nothing
+        }
         var lastProgress = ContinuousClock.now
         var lastApplied = Int64.min
         // The holder checks again after letting go, so a change committed while it held the lock
@@ -69,7 +72,7 @@ struct SearchIndexer {
             if rebuildReason == nil, !position.isFresh, case .mustRebuild(let why) = standing { rebuildReason = why }
             if let lock = try CatchUpLock.tryAcquire(besides: search.url) {
                 defer { lock.release() }
-                try applyEverything(progress: progress)
+                replaced = try applyEverything(progress: progress) ?? replaced
                 continue
             }
             guard let change else { return found }
@@ -91,21 +94,31 @@ struct SearchIndexer {
         /// The main store lost changes the search store applied (``IndexStanding/entriesLost(applied:latest:)``):
         /// nothing was applied.
         case entriesLost(applied: Int64, latest: Int64)
+        /// The prefix table's file the search store names was missing or damaged (``PrefixTableFile/Refusal``),
+        /// and was saved again.
+        case replacedPrefixFile(PrefixTableFile.Refusal)
     }
 
-    /// Applies every pending change; the caller holds the catch-up lock.
-    private func applyEverything(progress: ProgressHandler?) throws(JournalError) {
+    /// Applies every pending change; the caller holds the catch-up lock. Returns why the prefix
+    /// table's file it saved again could not be used, when it was missing or damaged (not merely
+    /// behind the tokens or of an earlier layout): under the lock, no other process is saving
+    /// one, so a file that does not map is no file caught half-saved.
+    private func applyEverything(progress: ProgressHandler?) throws(JournalError) -> PrefixTableFile.Refusal? {
         var done = 0
         // A reindex in another process (which resets the store), or an indexer that does not take
         // the lock (a test's), may still move the position under us: the batches prepared from
         // the old one are then dropped and preparing starts again from the new one.
         while try !applyPreparedBatches(done: &done, progress: progress) {}
-        try StoreDatabase.guarded(search.url) {
+        return try StoreDatabase.guarded(search.url) {
             try search.pool.write { db in
+                var replaced: PrefixTableFile.Refusal?
                 if try PrefixSnapshot.isStale(in: db, searchStore: search) {
+                    let refusal = try PrefixSnapshot.refusal(in: db, searchStore: search)
+                    if refusal == .missing || refusal == .unusable { replaced = refusal }
                     try PrefixSnapshot.save(in: db, searchStore: search)
                 }
                 try FreePages.giveBack(in: db)
+                return replaced
             }
         }
     }

@@ -42,10 +42,15 @@ enum PrefixTableCheck {
                         problems.add("prefix table", "\(path) doesn't find the token \"\(text)\"")
                     }
                 }
-            } else if try PrefixSnapshot.refusal(in: db, searchStore: search) != .earlierLayout {
+            } else {
                 // A file of an earlier layout, left where the store can't be written, is no damage:
                 // searches read the token table instead, and a catch-up that can write saves it anew.
-                problems.add("prefix table", "\(path) is missing, damaged, or not the file the search store names")
+                switch try PrefixSnapshot.refusal(in: db, searchStore: search) {
+                case .missing: problems.add("prefix table", "\(path) is missing")
+                case .unusable: problems.add("prefix table", "\(path) is damaged or unreadable")
+                case .otherTag: problems.add("prefix table", "\(path) is not the file the search store names")
+                case .earlierLayout, nil: break
+                }
             }
         }
         let table = try PrefixSnapshot.load(from: db, searchStore: search).table

@@ -52,8 +52,13 @@ final class PrefixTableFile: @unchecked Sendable {
 
     /// Why a file was not mapped.
     enum Refusal: Error {
-        /// Missing, unreadable, damaged, or another tag than the one expected.
+        /// No file at that path.
+        case missing
+        /// Unreadable, or damaged: not a whole file of this layout.
         case unusable
+        /// A whole file of this layout under another tag than the one expected: saved again by
+        /// another process, which has not yet named it in the search store. Not damage.
+        case otherTag
         /// A prefix table of an earlier layout (another version's magic): not damage, but a file
         /// for the next catch-up to save again.
         case earlierLayout
@@ -78,7 +83,7 @@ final class PrefixTableFile: @unchecked Sendable {
 
     private init(opening url: URL, expectedTag: UUID, sealing: ChunkSealing?) throws(Refusal) {
         let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .unusable }
+        guard descriptor >= 0 else { throw errno == ENOENT ? .missing : .unusable }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0, Int(status.st_size) >= Self.headerBytes else { throw .unusable }
@@ -114,8 +119,9 @@ final class PrefixTableFile: @unchecked Sendable {
             // Read before the header's pages go with the mapping.
             let earlier =
                 header.starts(with: Self.magic.dropLast()) && !header.starts(with: Self.magic) && tag == expectedTag
+            let otherTag = header.starts(with: Self.magic) && fits
             munmap(mapped, size)
-            throw earlier ? .earlierLayout : .unusable
+            throw earlier ? .earlierLayout : otherTag ? .otherTag : .unusable
         }
         tokenCount = Int(tokens)
         slotCount = Int(slots)

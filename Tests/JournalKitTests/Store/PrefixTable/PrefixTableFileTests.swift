@@ -107,13 +107,23 @@ import Testing
         let (_, url, tag) = try savedTable(sealing: sealing)
         defer { try? FileManager.default.removeItem(at: url) }
         #expect(PrefixTableFile(mapping: url, expectedTag: UUID(), sealing: sealing) == nil)
+        // Plain, a whole file under another tag is one saved since; sealed, its header does not
+        // open under the tag expected.
+        #expect(
+            PrefixTableFile.refusal(mapping: url, expectedTag: UUID(), sealing: sealing)
+                == (sealed ? .unusable : .otherTag))
         #expect(
             PrefixTableFile(mapping: url.appendingPathExtension("missing"), expectedTag: tag, sealing: sealing) == nil)
+        #expect(
+            PrefixTableFile.refusal(mapping: url.appendingPathExtension("missing"), expectedTag: tag, sealing: sealing)
+                == .missing)
         let bytes = try Data(contentsOf: url)
         try bytes.prefix(bytes.count - 1).write(to: url)
         #expect(PrefixTableFile(mapping: url, expectedTag: tag, sealing: sealing) == nil)
+        #expect(PrefixTableFile.refusal(mapping: url, expectedTag: tag, sealing: sealing) == .unusable)
         try Data().write(to: url)
         #expect(PrefixTableFile(mapping: url, expectedTag: tag, sealing: sealing) == nil)
+        #expect(PrefixTableFile.refusal(mapping: url, expectedTag: tag, sealing: sealing) == .unusable)
     }
 
     /// Sealed, the file holds none of its tokens, opens only under its key, and a damaged chunk
@@ -269,6 +279,18 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: url.path))
         let repaired = try store.journal.verify()
         #expect(repaired.isConsistent, "\(repaired.problems)")
+        // Opening the journal saves the file again and says so: missing, or damaged where its
+        // header shows it (cut short here); once saved, the next opening has nothing to say.
+        #expect(store.journal.notices.contains { $0.contains(url.path) && $0.hasSuffix("it was missing") })
+        try Data(contentsOf: url).prefix(30).write(to: url)
+        try store.reopen()
+        #expect(
+            store.journal.notices.contains { $0.contains(url.path) && $0.hasSuffix("it was damaged") },
+            "\(store.journal.notices)")
+        let search = store.journal.search
+        #expect(try search.pool.read { db in try PrefixSnapshot.refusal(in: db, searchStore: search) } == nil)
+        try store.reopen()
+        #expect(store.journal.notices.isEmpty, "\(store.journal.notices)")
     }
 
     /// A file of an earlier layout (another version's magic) is not read, and is no damage to
@@ -291,6 +313,7 @@ import Testing
         let words = try store.journal.search.tokenFrequencies().map(\.text).filter { $0.unicodeScalars.count > 4 }
         let expected = try words.prefix(20).map { try store.journal.search(SearchQuery($0)).total }
         try store.reopen()
+        #expect(store.journal.notices.isEmpty, "\(store.journal.notices)")
         #expect(try Data(contentsOf: url).prefix(8) == Data(PrefixTableFile.magic))
         #expect(try words.prefix(20).map { try store.journal.search(SearchQuery($0)).total } == expected)
         let report = try store.journal.verify()
