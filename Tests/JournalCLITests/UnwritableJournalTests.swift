@@ -220,7 +220,6 @@ struct SmallFileSystem {
         #expect(FileManager.default.createFile(atPath: filler.path, contents: Data(count: room)))
     }
 
-    /// Remounts the file system read-only.
     /// Remounts the file system read-only. A file on it still open for writing makes that fail
     /// (EBUSY): a child process that another test spawned while this one copied a file may
     /// hold it open for as long as it runs, so a busy remount is tried again for a while.
